@@ -1,0 +1,193 @@
+# Image URL to use all building/pushing image targets
+IMG ?= ghcr.io/invoicing-dev/invoicing:latest
+
+# Get the currently used golang install path (in GOPATH/bin, unless GOBIN is set)
+ifeq (,$(shell go env GOBIN))
+GOBIN=$(shell go env GOPATH)/bin
+else
+GOBIN=$(shell go env GOBIN)
+endif
+
+# Setting SHELL to bash allows bash commands to be executed by recipes.
+# Options are set to exit when a recipe line exits non-zero or a piped command fails.
+SHELL = /usr/bin/env bash -o pipefail
+.SHELLFLAGS = -ec
+
+.PHONY: all
+all: build
+
+##@ General
+
+.PHONY: help
+help: ## Display this help.
+	@awk 'BEGIN {FS = ":.*##"; printf "\nUsage:\n  make \033[36m<target>\033[0m\n"} /^[a-zA-Z_0-9-]+:.*?##/ { printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2 } /^##@/ { printf "\n\033[1m%s\033[0m\n", substr($$0, 5) } ' $(MAKEFILE_LIST)
+
+##@ Development
+
+.PHONY: manifests
+manifests: controller-gen ## Generate ClusterRole and CustomResourceDefinition objects.
+	"$(CONTROLLER_GEN)" rbac:roleName=manager-role crd paths="./..." output:crd:artifacts:config=config/crd/bases output:rbac:artifacts:config=config/rbac
+
+.PHONY: generate
+generate: controller-gen ## Generate code containing DeepCopy, DeepCopyInto, and DeepCopyObject method implementations.
+	"$(CONTROLLER_GEN)" object:headerFile="hack/boilerplate.go.txt" paths="./..."
+
+.PHONY: verify-generated
+verify-generated: controller-gen ## Fail when `make manifests generate` would change a file.
+	CONTROLLER_GEN="$(CONTROLLER_GEN)" hack/verify-generated.sh
+
+.PHONY: fmt
+fmt: ## Run go fmt against code.
+	go fmt ./...
+
+.PHONY: vet
+vet: ## Run go vet against code.
+	go vet ./...
+
+.PHONY: lint
+lint: golangci-lint ## Run golangci-lint linter (gofmt, go vet and the linters listed in .golangci.yml).
+	"$(GOLANGCI_LINT)" run
+
+.PHONY: lint-fix
+lint-fix: golangci-lint ## Run golangci-lint linter and perform fixes.
+	"$(GOLANGCI_LINT)" run --fix
+
+# The envtest suites start the kube-apiserver and etcd built under $(ENVTEST_ASSETS).
+# go test runs one package at a time (-p 1): each envtest suite starts its own
+# control plane, and two of them at once on a 2-core machine only time out.
+.PHONY: test
+test: verify-generated vet lint envtest-binaries ## Verify generated files, lint, then run unit and envtest suites with coverage.
+	KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" go test -p 1 -race -timeout 30m ./... -coverprofile cover.out -covermode atomic
+	go tool cover -func cover.out | tail -n 1
+
+.PHONY: test-fuzz
+test-fuzz: ## Fuzz the HTTP request decoding for FUZZTIME (default 60s).
+	go test ./internal/httpapi -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME)
+FUZZTIME ?= 60s
+
+.PHONY: bench
+bench: envtest-binaries ## Run the benchmarks.
+	KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" go test -p 1 -run '^$$' -bench . -benchmem ./...
+
+##@ Build
+
+.PHONY: build
+build: manifests generate ## Build the manager and adapter binaries.
+	go build -o bin/manager ./cmd
+	go build -o bin/adapter ./cmd/adapter
+
+# run starts a local control plane (the same kube-apiserver and etcd the
+# tests use, data kept under .local/), installs the CRDs, then runs the
+# controller manager and the HTTP adapter against it until Ctrl-C.
+API_ADDR ?= 127.0.0.1:8080
+.PHONY: run
+run: envtest-binaries build ## Run the controller and adapter on a local control plane (no cluster needed).
+	go build -o bin/localenv ./cmd/localenv
+	bin/localenv --assets "$(ENVTEST_ASSETS)" --state-dir .local --crds config/crd/bases \
+		--manager bin/manager --adapter bin/adapter --api-addr "$(API_ADDR)"
+
+.PHONY: docker-build
+docker-build: ## Build docker image with the manager and the adapter.
+	$(CONTAINER_TOOL) build -t ${IMG} .
+
+.PHONY: docker-push
+docker-push: ## Push docker image with the manager and the adapter.
+	$(CONTAINER_TOOL) push ${IMG}
+CONTAINER_TOOL ?= docker
+
+##@ Deployment
+
+ifndef ignore-not-found
+  ignore-not-found = false
+endif
+
+.PHONY: install
+install: manifests kustomize ## Install CRDs into the K8s cluster specified in ~/.kube/config.
+	"$(KUSTOMIZE)" build config/crd | "$(KUBECTL)" apply -f -
+
+.PHONY: uninstall
+uninstall: manifests kustomize ## Uninstall CRDs from the K8s cluster specified in ~/.kube/config.
+	"$(KUSTOMIZE)" build config/crd | "$(KUBECTL)" delete --ignore-not-found=$(ignore-not-found) -f -
+
+.PHONY: deploy
+deploy: manifests kustomize ## Deploy controller and adapter to the K8s cluster specified in ~/.kube/config.
+	cd config/manager && "$(KUSTOMIZE)" edit set image controller=${IMG}
+	"$(KUSTOMIZE)" build config/default | "$(KUBECTL)" apply -f -
+
+.PHONY: undeploy
+undeploy: kustomize ## Undeploy controller from the K8s cluster specified in ~/.kube/config.
+	"$(KUSTOMIZE)" build config/default | "$(KUBECTL)" delete --ignore-not-found=$(ignore-not-found) -f -
+
+##@ Dependencies
+
+## Location to install dependencies to
+LOCALBIN ?= $(shell pwd)/bin
+$(LOCALBIN):
+	mkdir -p "$(LOCALBIN)"
+
+## Tool Binaries
+KUBECTL ?= $(ENVTEST_ASSETS)/kubectl
+KUSTOMIZE ?= $(LOCALBIN)/kustomize
+CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen
+GOLANGCI_LINT = $(LOCALBIN)/golangci-lint
+
+## Tool Versions
+KUSTOMIZE_VERSION ?= v5.8.1
+CONTROLLER_TOOLS_VERSION ?= v0.21.0
+GOLANGCI_LINT_VERSION ?= v2.15.0
+
+## Control plane built from Go modules (hack/tools/go.mod must require the same versions).
+## The envtest download bucket is not reachable from every build machine; the Go module proxy is.
+KUBERNETES_VERSION ?= v1.36.3
+ETCD_VERSION ?= v3.6.16
+ENVTEST_ASSETS ?= $(LOCALBIN)/k8s/$(KUBERNETES_VERSION)-etcd-$(ETCD_VERSION)
+K8S_LDFLAGS = -s -w \
+	-X k8s.io/component-base/version.gitVersion=$(KUBERNETES_VERSION) \
+	-X k8s.io/component-base/version.gitMajor=$(word 1,$(subst ., ,$(patsubst v%,%,$(KUBERNETES_VERSION)))) \
+	-X k8s.io/component-base/version.gitMinor=$(word 2,$(subst ., ,$(KUBERNETES_VERSION))) \
+	-X k8s.io/component-base/version.gitTreeState=clean \
+	-X k8s.io/client-go/pkg/version.gitVersion=$(KUBERNETES_VERSION)
+
+.PHONY: envtest-binaries
+envtest-binaries: $(ENVTEST_ASSETS)/kube-apiserver $(ENVTEST_ASSETS)/etcd $(ENVTEST_ASSETS)/kubectl ## Build kube-apiserver, etcd and kubectl from Go modules into bin/k8s (cached).
+
+$(ENVTEST_ASSETS)/kube-apiserver $(ENVTEST_ASSETS)/kubectl $(ENVTEST_ASSETS)/etcd: hack/tools/go.mod hack/tools/go.sum
+	@grep -q "k8s.io/kubernetes $(KUBERNETES_VERSION)$$" hack/tools/go.mod || { echo "hack/tools/go.mod does not require k8s.io/kubernetes $(KUBERNETES_VERSION)"; exit 1; }
+	@grep -q "go.etcd.io/etcd/server/v3 $(ETCD_VERSION)$$" hack/tools/go.mod || { echo "hack/tools/go.mod does not require go.etcd.io/etcd/server/v3 $(ETCD_VERSION)"; exit 1; }
+	@mkdir -p "$(ENVTEST_ASSETS)"
+	@echo "Building kube-apiserver, kubectl $(KUBERNETES_VERSION) and etcd $(ETCD_VERSION) from Go modules (first time only, a few minutes)"
+	cd hack/tools && go build -trimpath -ldflags "$(K8S_LDFLAGS)" -o "$(ENVTEST_ASSETS)/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver
+	cd hack/tools && go build -trimpath -ldflags "$(K8S_LDFLAGS)" -o "$(ENVTEST_ASSETS)/kubectl" k8s.io/kubernetes/cmd/kubectl
+	cd hack/tools && go build -trimpath -ldflags "-s -w" -o "$(ENVTEST_ASSETS)/etcd" go.etcd.io/etcd/server/v3
+	@touch "$(ENVTEST_ASSETS)/kube-apiserver" "$(ENVTEST_ASSETS)/kubectl" "$(ENVTEST_ASSETS)/etcd"
+
+.PHONY: kustomize
+kustomize: $(KUSTOMIZE) ## Download kustomize locally if necessary.
+$(KUSTOMIZE): $(LOCALBIN)
+	$(call go-install-tool,$(KUSTOMIZE),sigs.k8s.io/kustomize/kustomize/v5,$(KUSTOMIZE_VERSION))
+
+.PHONY: controller-gen
+controller-gen: $(CONTROLLER_GEN) ## Download controller-gen locally if necessary.
+$(CONTROLLER_GEN): $(LOCALBIN)
+	$(call go-install-tool,$(CONTROLLER_GEN),sigs.k8s.io/controller-tools/cmd/controller-gen,$(CONTROLLER_TOOLS_VERSION))
+
+.PHONY: golangci-lint
+golangci-lint: $(GOLANGCI_LINT) ## Download golangci-lint locally if necessary.
+$(GOLANGCI_LINT): $(LOCALBIN)
+	$(call go-install-tool,$(GOLANGCI_LINT),github.com/golangci/golangci-lint/v2/cmd/golangci-lint,$(GOLANGCI_LINT_VERSION))
+
+# go-install-tool will 'go install' any package with custom target and name of binary, if it doesn't exist
+# $1 - target path with name of binary
+# $2 - package url which can be installed
+# $3 - specific version of package
+define go-install-tool
+@[ -f "$(1)-$(3)" ] && [ "$$(readlink -- "$(1)" 2>/dev/null)" = "$(1)-$(3)" ] || { \
+set -e; \
+package=$(2)@$(3) ;\
+echo "Downloading $${package}" ;\
+rm -f "$(1)" ;\
+GOBIN="$(LOCALBIN)" go install $${package} ;\
+mv "$(LOCALBIN)/$$(basename "$(1)")" "$(1)-$(3)" ;\
+} ;\
+ln -sf "$$(realpath "$(1)-$(3)")" "$(1)"
+endef

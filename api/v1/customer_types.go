@@ -1,0 +1,105 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// CustomerFinalizer holds the deletion of a Customer while any Invoice in its
+// namespace still references it, so a careless `kubectl delete customer`
+// cannot orphan issued invoices.
+const CustomerFinalizer = "billing.invoicing.dev/referenced-by-invoices"
+
+// CustomerSpec is who gets billed.
+type CustomerSpec struct {
+	// name is the customer's display name as it appears on invoices,
+	// for example "Ada Lovelace" or "Acme Corporation". 1 to 256 characters.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=256
+	Name string `json:"name"`
+
+	// email is the address invoices are sent to: a plain address such as
+	// "billing@example.com", without a display name or angle brackets.
+	// At most 254 characters.
+	// +required
+	// +kubebuilder:validation:MinLength=3
+	// +kubebuilder:validation:MaxLength=254
+	// +kubebuilder:validation:Format=email
+	// +kubebuilder:validation:Pattern=`^[^@\s<>()\[\],;:"\\]+@[^@\s<>()\[\],;:"\\]+$`
+	Email string `json:"email"`
+}
+
+// CustomerStatus is the observed state of a Customer.
+type CustomerStatus struct {
+	// observedGeneration is the metadata.generation this status was computed for.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
+	// invoiceCount is how many invoices in the namespace reference this customer.
+	// While it is above zero, deleting the customer waits for them to go.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	InvoiceCount int32 `json:"invoiceCount,omitempty"`
+
+	// conditions describe the customer's state. "Ready" is True while the
+	// customer can be billed, and False with reason "DeletionBlocked" while a
+	// requested deletion waits for the invoices that reference it.
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=8
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// Customer is someone a workspace bills: invoices in the same namespace
+// reference it by name.
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=cust,categories=invoicing
+// +kubebuilder:printcolumn:name="Name",type=string,JSONPath=`.spec.name`
+// +kubebuilder:printcolumn:name="Email",type=string,JSONPath=`.spec.email`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+type Customer struct {
+	metav1.TypeMeta `json:",inline"`
+
+	// metadata is the standard object metadata; metadata.name is the
+	// customer's id, referenced by invoices.
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// spec is who gets billed.
+	// +required
+	Spec CustomerSpec `json:"spec"`
+
+	// status is maintained by the controller.
+	// +optional
+	Status CustomerStatus `json:"status,omitempty"`
+}
+
+// CustomerList contains a list of Customer.
+// +kubebuilder:object:root=true
+type CustomerList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Customer `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(&Customer{}, &CustomerList{})
+}

@@ -1,0 +1,188 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// InvoicePhase is where an invoice is in its life.
+// +kubebuilder:validation:Enum=Pending;Issued;Invalid
+type InvoicePhase string
+
+const (
+	// InvoicePending means the controller has not yet decided on the invoice.
+	InvoicePending InvoicePhase = "Pending"
+	// InvoiceIssued means the invoice is final: its customer existed, its
+	// total is computed and its billTo is frozen. An issued invoice stays issued.
+	InvoiceIssued InvoicePhase = "Issued"
+	// InvoiceInvalid means the invoice cannot be issued as it stands; the Ready
+	// condition's reason says why. An invoice whose customer is missing is issued
+	// as soon as that customer is created.
+	InvoiceInvalid InvoicePhase = "Invalid"
+)
+
+// CustomerReference names a Customer in the invoice's own namespace.
+type CustomerReference struct {
+	// name is the metadata.name of a Customer in the same namespace.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	Name string `json:"name"`
+}
+
+// LineItem is one line of an invoice: quantity times amount.
+type LineItem struct {
+	// description says what is billed, for example "Consulting, March".
+	// 1 to 1000 characters.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=1000
+	Description string `json:"description"`
+
+	// quantity is how many units are billed: a whole number from 1 to 1,000,000.
+	// +required
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1000000
+	Quantity int64 `json:"quantity"`
+
+	// amount is the price of one unit in minor units of the invoice's currency
+	// (cents for USD): a whole number from 0 to 1,000,000,000,000.
+	// +required
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000000000000
+	Amount int64 `json:"amount"`
+}
+
+// InvoiceSpec is what is billed, to whom. It cannot be changed once the
+// invoice exists: to correct an invoice, create a new one.
+type InvoiceSpec struct {
+	// customerRef names the Customer, in the same namespace, that the invoice bills.
+	// +required
+	CustomerRef CustomerReference `json:"customerRef"`
+
+	// currency is the ISO 4217 code of the currency that amounts are in:
+	// three upper-case letters. Defaults to "USD".
+	// +optional
+	// +kubebuilder:default=USD
+	// +kubebuilder:validation:Pattern=`^[A-Z]{3}$`
+	Currency string `json:"currency,omitempty"`
+
+	// items are the invoice's line items, 1 to 500 of them, in the order
+	// they are printed.
+	// +required
+	// +listType=atomic
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=500
+	Items []LineItem `json:"items"`
+}
+
+// BillTo is the customer's name and e-mail as they were when the invoice was
+// issued.
+type BillTo struct {
+	// name is the customer's spec.name at issue time.
+	// +required
+	// +kubebuilder:validation:MaxLength=256
+	Name string `json:"name"`
+
+	// email is the customer's spec.email at issue time.
+	// +required
+	// +kubebuilder:validation:MaxLength=254
+	Email string `json:"email"`
+}
+
+// InvoiceStatus is the controller's verdict on an invoice.
+type InvoiceStatus struct {
+	// phase is Pending until the controller has looked at the invoice, then
+	// Issued or Invalid. An issued invoice stays issued.
+	// +optional
+	Phase InvoicePhase `json:"phase,omitempty"`
+
+	// total is the sum of quantity times amount over all items, in minor units
+	// of the currency. It is at most 9,007,199,254,740,991 (2^53-1), so that
+	// every JSON client reads it exactly; a larger total makes the invoice
+	// Invalid with reason TotalTooLarge.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=9007199254740991
+	Total *int64 `json:"total,omitempty"`
+
+	// billTo is the customer's name and e-mail copied when the invoice was
+	// issued; later edits of the customer do not change it.
+	// +optional
+	BillTo *BillTo `json:"billTo,omitempty"`
+
+	// issuedAt is when the invoice was issued.
+	// +optional
+	IssuedAt *metav1.Time `json:"issuedAt,omitempty"`
+
+	// observedGeneration is the metadata.generation this status was computed for.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
+	// conditions describe the invoice's state in the standard Kubernetes way.
+	// "Ready" is True once the invoice is issued, and False with reason
+	// CustomerNotFound or TotalTooLarge when it is invalid. "Reconciling" is
+	// True while the invoice waits for its customer; "Stalled" is True when it
+	// can never be issued (TotalTooLarge).
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=8
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// Invoice bills a Customer in the same namespace for a list of line items.
+// Its spec is immutable; the controller issues it once its customer exists.
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=inv,categories=invoicing
+// +kubebuilder:selectablefield:JSONPath=`.spec.customerRef.name`
+// +kubebuilder:printcolumn:name="Customer",type=string,JSONPath=`.spec.customerRef.name`
+// +kubebuilder:printcolumn:name="Total",type=integer,JSONPath=`.status.total`
+// +kubebuilder:printcolumn:name="Currency",type=string,JSONPath=`.spec.currency`
+// +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+type Invoice struct {
+	metav1.TypeMeta `json:",inline"`
+
+	// metadata is the standard object metadata; metadata.name is the
+	// invoice's id.
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// spec is what is billed, to whom. It is immutable.
+	// +required
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec is immutable: create a new invoice instead"
+	Spec InvoiceSpec `json:"spec"`
+
+	// status is the controller's verdict on the invoice.
+	// +optional
+	Status InvoiceStatus `json:"status,omitempty"`
+}
+
+// InvoiceList contains a list of Invoice.
+// +kubebuilder:object:root=true
+type InvoiceList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Invoice `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(&Invoice{}, &InvoiceList{})
+}

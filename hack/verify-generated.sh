@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Fails when `make manifests generate` would change a generated file, as the
+# verify targets of Flux and cluster-api do. It regenerates in place, so a
+# failing run leaves the fresh files behind: review them and commit them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+generated() {
+	find api config -type f \( -name 'zz_generated*.go' -o -name '*.yaml' \) -print0 |
+		sort -z | xargs -0 sha256sum
+}
+
+before=$(generated)
+"${CONTROLLER_GEN:?}" object:headerFile="hack/boilerplate.go.txt" paths="./..."
+"${CONTROLLER_GEN}" rbac:roleName=manager-role crd paths="./..." output:crd:artifacts:config=config/crd/bases output:rbac:artifacts:config=config/rbac
+after=$(generated)
+
+if [[ "$before" != "$after" ]]; then
+	echo "Generated files were out of date; they have been regenerated:" >&2
+	diff <(echo "$before") <(echo "$after") >&2 || true
+	echo "Run 'make manifests generate' and commit the result." >&2
+	exit 1
+fi
+echo "Generated files are up to date."

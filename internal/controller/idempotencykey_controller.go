@@ -1,0 +1,69 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// IdempotencyKeyReconciler deletes the HTTP adapter's idempotency records
+// once they expire, so a workspace does not accumulate them forever.
+type IdempotencyKeyReconciler struct {
+	client.Client
+	// Now returns the current time; nil means time.Now. Tests set it.
+	Now func() time.Time
+}
+
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=idempotencykeys,verbs=get;list;watch;delete
+
+// Reconcile deletes an expired key, or waits until it expires.
+func (r *IdempotencyKeyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	key := &billingv1.IdempotencyKey{}
+	if err := r.Get(ctx, req.NamespacedName, key); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	now := time.Now()
+	if r.Now != nil {
+		now = r.Now()
+	}
+	if wait := key.Spec.ExpiresAt.Sub(now); wait > 0 {
+		return ctrl.Result{RequeueAfter: wait}, nil
+	}
+	// The precondition keeps a key that was just claimed again (deleted and
+	// recreated under the same name) from being deleted by a stale read.
+	if err := r.Delete(ctx, key, client.Preconditions{UID: &key.UID, ResourceVersion: &key.ResourceVersion}); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(fmt.Errorf("deleting expired idempotency key: %w", err))
+	}
+	logf.FromContext(ctx).V(1).Info("Deleted expired idempotency key")
+	return ctrl.Result{}, nil
+}
+
+// SetupWithManager registers the controller.
+func (r *IdempotencyKeyReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&billingv1.IdempotencyKey{}).
+		Named("idempotencykey").
+		Complete(r)
+}

@@ -1,0 +1,247 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/events"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/index"
+)
+
+// InvoiceReconciler decides whether each Invoice can be issued and keeps its
+// status: Issued once its customer exists, Invalid while it does not or when
+// the total is too large.
+type InvoiceReconciler struct {
+	client.Client
+	Recorder events.EventRecorder
+	// Now returns the current time; nil means time.Now. Tests set it.
+	Now func() time.Time
+}
+
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices,verbs=get;list;watch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers,verbs=get;list;watch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+
+// Reconcile computes an invoice's status afresh from its spec and its
+// customer, and patches it once when it changed.
+func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	inv := &billingv1.Invoice{}
+	if err := r.Get(ctx, req.NamespacedName, inv); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if !inv.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, nil
+	}
+
+	before := inv.DeepCopy()
+	if err := r.computeStatus(ctx, inv); err != nil {
+		return ctrl.Result{}, err
+	}
+	if equality.Semantic.DeepEqual(before.Status, inv.Status) {
+		return ctrl.Result{}, nil
+	}
+	// The optimistic lock makes a reconcile that read a stale invoice fail
+	// and retry instead of overwriting a newer status: an issued invoice's
+	// issuedAt and billTo are written exactly once.
+	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
+	if err := r.Status().Patch(ctx, inv, patch); err != nil {
+		return ctrl.Result{}, fmt.Errorf("patching invoice status: %w", err)
+	}
+	r.recordTransition(ctx, before, inv)
+	return ctrl.Result{}, nil
+}
+
+// computeStatus sets inv.Status from inv.Spec and the customer it references.
+func (r *InvoiceReconciler) computeStatus(ctx context.Context, inv *billingv1.Invoice) error {
+	inv.Status.ObservedGeneration = inv.Generation
+	if inv.Status.Phase == billingv1.InvoiceIssued {
+		// Issued is final: the spec is immutable and billTo is a snapshot.
+		markIssued(inv)
+		return nil
+	}
+
+	total, err := billing.Total(lines(inv.Spec.Items))
+	if err != nil {
+		inv.Status.Total = nil
+		markInvalid(inv, billingv1.ReasonTotalTooLarge, err.Error(), billingv1.ConditionStalled)
+		return nil
+	}
+	inv.Status.Total = &total
+
+	customer, err := r.referencedCustomer(ctx, inv)
+	if err != nil {
+		return err
+	}
+	if customer == nil {
+		markInvalid(inv, billingv1.ReasonCustomerNotFound,
+			fmt.Sprintf("Customer %q does not exist in namespace %q; the invoice is issued when it is created",
+				inv.Spec.CustomerRef.Name, inv.Namespace),
+			billingv1.ConditionReconciling)
+		return nil
+	}
+	inv.Status.BillTo = &billingv1.BillTo{Name: customer.Spec.Name, Email: customer.Spec.Email}
+	issuedAt := metav1.NewTime(r.now())
+	inv.Status.IssuedAt = &issuedAt
+	inv.Status.Phase = billingv1.InvoiceIssued
+	markIssued(inv)
+	return nil
+}
+
+// referencedCustomer returns the invoice's customer, or nil when it does not exist.
+func (r *InvoiceReconciler) referencedCustomer(ctx context.Context, inv *billingv1.Invoice) (*billingv1.Customer, error) {
+	customer := &billingv1.Customer{}
+	key := types.NamespacedName{Namespace: inv.Namespace, Name: inv.Spec.CustomerRef.Name}
+	if err := r.Get(ctx, key, customer); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("getting customer %s: %w", key, err)
+	}
+	return customer, nil
+}
+
+// markIssued sets the conditions of an issued invoice.
+func markIssued(inv *billingv1.Invoice) {
+	inv.Status.Phase = billingv1.InvoiceIssued
+	setCondition(inv, billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonIssued,
+		"The invoice is issued")
+	meta.RemoveStatusCondition(&inv.Status.Conditions, billingv1.ConditionReconciling)
+	meta.RemoveStatusCondition(&inv.Status.Conditions, billingv1.ConditionStalled)
+}
+
+// markInvalid sets the phase and conditions of an invoice that cannot be
+// issued now. also is Reconciling (it will converge by itself) or Stalled (it
+// never will).
+func markInvalid(inv *billingv1.Invoice, reason, message, also string) {
+	inv.Status.Phase = billingv1.InvoiceInvalid
+	inv.Status.BillTo = nil
+	inv.Status.IssuedAt = nil
+	setCondition(inv, billingv1.ConditionReady, metav1.ConditionFalse, reason, message)
+	setCondition(inv, also, metav1.ConditionTrue, reason, message)
+	for _, t := range []string{billingv1.ConditionReconciling, billingv1.ConditionStalled} {
+		if t != also {
+			meta.RemoveStatusCondition(&inv.Status.Conditions, t)
+		}
+	}
+}
+
+func setCondition(inv *billingv1.Invoice, conditionType string, status metav1.ConditionStatus, reason, message string) {
+	meta.SetStatusCondition(&inv.Status.Conditions, metav1.Condition{
+		Type:               conditionType,
+		Status:             status,
+		Reason:             reason,
+		Message:            message,
+		ObservedGeneration: inv.Generation,
+	})
+}
+
+// recordTransition records an Event when the invoice's phase or reason changed.
+func (r *InvoiceReconciler) recordTransition(ctx context.Context, before, after *billingv1.Invoice) {
+	was := meta.FindStatusCondition(before.Status.Conditions, billingv1.ConditionReady)
+	is := meta.FindStatusCondition(after.Status.Conditions, billingv1.ConditionReady)
+	if is == nil || (was != nil && was.Status == is.Status && was.Reason == is.Reason) {
+		return
+	}
+	eventType := corev1.EventTypeNormal
+	if is.Status != metav1.ConditionTrue {
+		eventType = corev1.EventTypeWarning
+	}
+	logf.FromContext(ctx).Info("Invoice status changed", "phase", after.Status.Phase, "reason", is.Reason)
+	if r.Recorder != nil {
+		r.Recorder.Eventf(after, nil, eventType, is.Reason, "Reconcile", "%s", is.Message)
+	}
+}
+
+func (r *InvoiceReconciler) now() time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return time.Now()
+}
+
+// lines converts line items for the billing package.
+func lines(items []billingv1.LineItem) []billing.Line {
+	out := make([]billing.Line, len(items))
+	for i, it := range items {
+		out[i] = billing.Line{Quantity: it.Quantity, Amount: it.Amount}
+	}
+	return out
+}
+
+// invoicesWaitingFor maps a Customer to the not yet issued Invoices that
+// reference it, so an invoice applied before its customer converges as soon
+// as the customer is created, without polling.
+func (r *InvoiceReconciler) invoicesWaitingFor(ctx context.Context, obj client.Object) []reconcile.Request {
+	invoices := &billingv1.InvoiceList{}
+	if err := r.List(ctx, invoices, client.InNamespace(obj.GetNamespace()),
+		client.MatchingFields{index.InvoiceCustomer: obj.GetName()}); err != nil {
+		logf.FromContext(ctx).Error(err, "Listing invoices of customer failed", "customer", obj.GetName())
+		return nil
+	}
+	var requests []reconcile.Request
+	for _, inv := range invoices.Items {
+		if inv.Status.Phase != billingv1.InvoiceIssued {
+			requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&inv)})
+		}
+	}
+	return requests
+}
+
+// errNoRecorder is returned by SetupWithManager when Recorder is missing.
+var errNoRecorder = errors.New("InvoiceReconciler needs a Recorder")
+
+// SetupWithManager registers the controller. The InvoiceCustomer index must be
+// registered with the manager first (index.Setup).
+func (r *InvoiceReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if r.Recorder == nil {
+		return errNoRecorder
+	}
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&billingv1.Invoice{}).
+		Watches(&billingv1.Customer{},
+			handler.EnqueueRequestsFromMapFunc(r.invoicesWaitingFor),
+			// Only a new customer can unblock an invoice; edits of a customer
+			// never rewrite issued invoices, and deletion waits for them.
+			builder.WithPredicates(predicate.Funcs{
+				UpdateFunc: func(event.UpdateEvent) bool { return false },
+				DeleteFunc: func(event.DeleteEvent) bool { return false },
+			})).
+		Named("invoice").
+		Complete(r)
+}

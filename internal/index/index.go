@@ -1,0 +1,46 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package index declares the cache field indexes shared by the controller and
+// the HTTP adapter.
+package index
+
+import (
+	"context"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// InvoiceCustomer indexes Invoices by spec.customerRef.name. The key is the
+// same as the CRD's selectable field, so cached and API-server lookups read
+// alike: client.MatchingFields{index.InvoiceCustomer: "acme"}.
+const InvoiceCustomer = "spec.customerRef.name"
+
+// invoiceCustomer extracts the InvoiceCustomer index value.
+func invoiceCustomer(obj client.Object) []string {
+	inv, ok := obj.(*billingv1.Invoice)
+	if !ok || inv.Spec.CustomerRef.Name == "" {
+		return nil
+	}
+	return []string{inv.Spec.CustomerRef.Name}
+}
+
+// Setup registers the indexes with a manager's or cache's field indexer.
+func Setup(ctx context.Context, indexer client.FieldIndexer) error {
+	return indexer.IndexField(ctx, &billingv1.Invoice{}, InvoiceCustomer, invoiceCustomer)
+}
