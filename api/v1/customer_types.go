@@ -101,5 +101,5 @@ type CustomerList struct {
 }
 
 func init() {
-	SchemeBuilder.Register(&Customer{}, &CustomerList{})
+	register(&Customer{}, &CustomerList{})
 }

@@ -87,5 +87,5 @@ type IdempotencyKeyList struct {
 }
 
 func init() {
-	SchemeBuilder.Register(&IdempotencyKey{}, &IdempotencyKeyList{})
+	register(&IdempotencyKey{}, &IdempotencyKeyList{})
 }

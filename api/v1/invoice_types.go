@@ -184,5 +184,5 @@ type InvoiceList struct {
 }
 
 func init() {
-	SchemeBuilder.Register(&Invoice{}, &InvoiceList{})
+	register(&Invoice{}, &InvoiceList{})
 }

@@ -36,6 +36,7 @@ import (
 	"syscall"
 	"time"
 
+	"go.uber.org/zap/zapcore"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -63,16 +64,15 @@ const (
 )
 
 type options struct {
-	assets       string
-	stateDir     string
-	crds         string
-	rbacDir      string
-	manager      string
-	adapter      string
-	apiAddr      string
-	probeAddr    string
-	workspace    string
-	kubectlAlias string
+	assets    string
+	stateDir  string
+	crds      string
+	rbacDir   string
+	manager   string
+	adapter   string
+	apiAddr   string
+	probeAddr string
+	workspace string
 }
 
 func main() {
@@ -86,7 +86,8 @@ func main() {
 	flag.StringVar(&o.apiAddr, "api-addr", "127.0.0.1:8080", "Address the HTTP adapter listens on.")
 	flag.StringVar(&o.probeAddr, "probe-addr", "127.0.0.1:8081", "Address of the controller manager's health probes.")
 	flag.StringVar(&o.workspace, "workspace", "demo", "The workspace (namespace) to create, with a client ServiceAccount.")
-	zapOpts := zap.Options{Development: true}
+	// Human-readable logs; the control plane's debug chatter stays hidden.
+	zapOpts := zap.Options{Development: true, Level: zapcore.InfoLevel}
 	zapOpts.BindFlags(flag.CommandLine)
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts)))
@@ -155,15 +156,18 @@ func run(o options) error {
 		return err
 	}
 
+	childCtx, stopChildren := context.WithCancel(context.Background())
 	children := []*child{
-		newChild(o.manager, "--kubeconfig", operatorKubeconfig, "--health-probe-bind-address", o.probeAddr,
+		newChild(childCtx, o.manager, "--kubeconfig", operatorKubeconfig, "--health-probe-bind-address", o.probeAddr,
 			"--metrics-bind-address", "0"),
-		newChild(o.adapter, "--kubeconfig", operatorKubeconfig, "--listen-address", o.apiAddr),
+		newChild(childCtx, o.adapter, "--kubeconfig", operatorKubeconfig, "--listen-address", o.apiAddr),
 	}
+	// Stop the children before the control plane (deferred above) goes away.
+	defer waitChildren(children)
+	defer stopChildren()
 	exited := make(chan error, len(children))
 	for _, c := range children {
 		if err := c.start(exited); err != nil {
-			stopChildren(children)
 			return err
 		}
 	}
@@ -172,10 +176,8 @@ func run(o options) error {
 	select {
 	case <-ctx.Done():
 		fmt.Println("\nShutting down...")
-		stopChildren(children)
 		return nil
 	case err := <-exited:
-		stopChildren(children)
 		return err
 	}
 }
@@ -286,7 +288,7 @@ func apply[T any](ctx context.Context, c updater[T], obj T) error {
 }
 
 func readClusterRole(path string) (*rbacv1.ClusterRole, error) {
-	data, err := os.ReadFile(path)
+	data, err := os.ReadFile(path) //nolint:gosec // a manifest path given by make
 	if err != nil {
 		return nil, err
 	}
@@ -313,10 +315,13 @@ type child struct {
 	done chan struct{} // closed once the process has exited and been reaped
 }
 
-// newChild prepares a child process that shares our output and dies with us.
-func newChild(path string, args ...string) *child {
-	c := exec.Command(path, args...) //nolint:gosec // the binaries are make's own build outputs
+// newChild prepares a child process that shares our output, gets SIGTERM when
+// ctx is cancelled (SIGKILL childStopDeadline later), and dies with us.
+func newChild(ctx context.Context, path string, args ...string) *child {
+	c := exec.CommandContext(ctx, path, args...) //nolint:gosec // the binaries are make's own build outputs
 	c.Stdout, c.Stderr = os.Stdout, os.Stderr
+	c.Cancel = func() error { return c.Process.Signal(syscall.SIGTERM) }
+	c.WaitDelay = childStopDeadline
 	// Its own process group, so Ctrl-C reaches only us and we stop the
 	// children in order; Pdeathsig, so a child never outlives us.
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
@@ -337,23 +342,10 @@ func (c *child) start(exited chan<- error) error {
 	return nil
 }
 
-// stopChildren sends SIGTERM to the children and waits for them, killing any
-// that outlive childStopDeadline.
-func stopChildren(children []*child) {
+// waitChildren waits until every started child has exited.
+func waitChildren(children []*child) {
 	for _, c := range children {
 		if c.cmd.Process != nil {
-			_ = c.cmd.Process.Signal(syscall.SIGTERM)
-		}
-	}
-	deadline := time.After(childStopDeadline)
-	for _, c := range children {
-		if c.cmd.Process == nil {
-			continue // never started
-		}
-		select {
-		case <-c.done:
-		case <-deadline:
-			_ = c.cmd.Process.Kill()
 			<-c.done
 		}
 	}
@@ -361,6 +353,9 @@ func stopChildren(children []*child) {
 
 func printBanner(o options, kubeconfigPath, tokenPath string) {
 	kubectl := filepath.Join(o.assets, "kubectl")
+	if abs, err := filepath.Abs(kubeconfigPath); err == nil {
+		kubeconfigPath = abs
+	}
 	fmt.Printf(`
 Invoicing is running on a local control plane. Press Ctrl-C to stop it.
 
@@ -369,10 +364,10 @@ Invoicing is running on a local control plane. Press Ctrl-C to stop it.
     kubectl apply -f config/samples/
     kubectl get customers,invoices -n %[5]s
 
-  HTTP API on http://%[3]s, as ServiceAccount %[5]s/%[6]s (token in %[4]s, valid %[7]s):
+  HTTP API on http://%[3]s, as ServiceAccount %[5]s/%[6]s (token in %[4]s, valid %[7]d hours):
     curl -s -H "Authorization: Bearer $(cat %[4]s)" http://%[3]s/v1/invoices
 
   Data is kept in %[8]s between runs; delete that directory to start afresh.
 
-`, kubectl, kubeconfigPath, o.apiAddr, tokenPath, o.workspace, clientAccount, tokenLifetime, o.stateDir)
+`, kubectl, kubeconfigPath, o.apiAddr, tokenPath, o.workspace, clientAccount, int(tokenLifetime.Hours()), o.stateDir)
 }
