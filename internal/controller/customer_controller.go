@@ -68,7 +68,10 @@ func (r *CustomerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 		if err := r.ensureFinalizer(ctx, customer); err != nil {
 			return ctrl.Result{}, err
 		}
-	} else if controllerutil.ContainsFinalizer(customer, billingv1.CustomerFinalizer) {
+	} else {
+		if !controllerutil.ContainsFinalizer(customer, billingv1.CustomerFinalizer) {
+			return ctrl.Result{}, nil // released; other finalizers are not ours to report
+		}
 		referenced, err := r.countReferencingInvoices(ctx, customer)
 		if err != nil {
 			return ctrl.Result{}, err

@@ -1,0 +1,166 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/gstruct"
+	"github.com/onsi/gomega/types"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// Test objects are built from a valid default by small options, so each spec
+// states only what matters to it.
+
+type customerOption func(*billingv1.Customer)
+
+// newCustomer returns a valid Customer named name in namespace ns.
+func newCustomer(ns, name string, opts ...customerOption) *billingv1.Customer {
+	c := &billingv1.Customer{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec: billingv1.CustomerSpec{
+			Name:  "Customer " + name,
+			Email: "billing@" + name + ".example",
+		},
+	}
+	for _, opt := range opts {
+		opt(c)
+	}
+	return c
+}
+
+// withDisplayName sets spec.name.
+func withDisplayName(name string) customerOption {
+	return func(c *billingv1.Customer) { c.Spec.Name = name }
+}
+
+// withEmail sets spec.email.
+func withEmail(email string) customerOption {
+	return func(c *billingv1.Customer) { c.Spec.Email = email }
+}
+
+type invoiceOption func(*billingv1.Invoice)
+
+// newInvoice returns an Invoice named name in namespace ns. Without options
+// it has no customer and no items; withCustomer and withItem fill them in.
+func newInvoice(ns, name string, opts ...invoiceOption) *billingv1.Invoice {
+	inv := &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+	for _, opt := range opts {
+		opt(inv)
+	}
+	return inv
+}
+
+// withCustomer sets spec.customerRef.name.
+func withCustomer(name string) invoiceOption {
+	return func(inv *billingv1.Invoice) { inv.Spec.CustomerRef.Name = name }
+}
+
+// withItem appends a line item.
+func withItem(description string, quantity, amount int64) invoiceOption {
+	return func(inv *billingv1.Invoice) {
+		inv.Spec.Items = append(inv.Spec.Items,
+			billingv1.LineItem{Description: description, Quantity: quantity, Amount: amount})
+	}
+}
+
+// withItems appends n numbered line items of quantity times amount.
+func withItems(n int, quantity, amount int64) invoiceOption {
+	return func(inv *billingv1.Invoice) {
+		for i := range n {
+			withItem(fmt.Sprintf("Line %d", i+1), quantity, amount)(inv)
+		}
+	}
+}
+
+// withNoItems sets an empty, not a missing, list of items.
+func withNoItems() invoiceOption {
+	return func(inv *billingv1.Invoice) { inv.Spec.Items = []billingv1.LineItem{} }
+}
+
+// withCurrency sets spec.currency.
+func withCurrency(currency string) invoiceOption {
+	return func(inv *billingv1.Invoice) { inv.Spec.Currency = currency }
+}
+
+// newIdempotencyKey returns an IdempotencyKey that expires at expiresAt.
+func newIdempotencyKey(ns, name string, expiresAt time.Time) *billingv1.IdempotencyKey {
+	hash := sha256.Sum256([]byte("POST /v1/invoices " + name))
+	return &billingv1.IdempotencyKey{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec: billingv1.IdempotencyKeySpec{
+			RequestHash: hex.EncodeToString(hash[:]),
+			Resource:    "invoices",
+			ObjectName:  "inv-" + name,
+			ExpiresAt:   metav1.NewTime(expiresAt),
+		},
+	}
+}
+
+// toUnstructured converts a typed object to an unstructured one that keeps
+// its kind, so a spec can change its JSON in ways the Go types cannot
+// express (a missing field, a fractional number).
+func toUnstructured(obj client.Object) *unstructured.Unstructured {
+	GinkgoHelper()
+	gvks, _, err := testScheme.ObjectKinds(obj)
+	Expect(err).NotTo(HaveOccurred())
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	Expect(err).NotTo(HaveOccurred())
+	u := &unstructured.Unstructured{Object: content}
+	u.SetGroupVersionKind(gvks[0])
+	return u
+}
+
+// getInvoice reads an invoice from the API server.
+func getInvoice(g Gomega, inv *billingv1.Invoice) *billingv1.Invoice {
+	current := &billingv1.Invoice{}
+	g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(inv), current)).To(Succeed())
+	return current
+}
+
+// getCustomer reads a customer from the API server.
+func getCustomer(g Gomega, c *billingv1.Customer) *billingv1.Customer {
+	current := &billingv1.Customer{}
+	g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(c), current)).To(Succeed())
+	return current
+}
+
+// haveCondition matches a list of conditions holding one of type
+// conditionType with the given status and reason.
+func haveCondition(conditionType string, status metav1.ConditionStatus, reason string) types.GomegaMatcher {
+	return ContainElement(gstruct.MatchFields(gstruct.IgnoreExtras, gstruct.Fields{
+		"Type":   Equal(conditionType),
+		"Status": Equal(status),
+		"Reason": Equal(reason),
+	}))
+}
+
+// haveNoCondition matches a list of conditions without one of type conditionType.
+func haveNoCondition(conditionType string) types.GomegaMatcher {
+	return Not(ContainElement(HaveField("Type", conditionType)))
+}

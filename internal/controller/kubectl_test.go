@@ -1,0 +1,99 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// kubectlTimeout bounds each kubectl run.
+const kubectlTimeout = time.Minute
+
+// kubectl runs the kubectl built with the control plane against the test API
+// server as an admin, and returns its combined output. A missing binary fails
+// the spec.
+func kubectl(args ...string) (string, error) {
+	GinkgoHelper()
+	path := filepath.Join(os.Getenv("KUBEBUILDER_ASSETS"), "kubectl")
+	Expect(path).To(BeAnExistingFile(), "kubectl must be built next to kube-apiserver (make envtest-binaries)")
+	runCtx, cancel := context.WithTimeout(ctx, kubectlTimeout)
+	defer cancel()
+	args = append([]string{"--kubeconfig", kubeconfigPath}, args...)
+	out, err := exec.CommandContext(runCtx, path, args...).CombinedOutput()
+	return string(out), err
+}
+
+// normalizeSpace collapses runs of white space, so wrapped output reads as one line.
+func normalizeSpace(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+var _ = Describe("kubectl", func() {
+	var ns string
+
+	BeforeEach(func() {
+		ns = newNamespace()
+	})
+
+	It("explains the fields of an invoice's line items", func() {
+		// The API server publishes a new CRD's OpenAPI document a moment
+		// after the CRD is established.
+		Eventually(func(g Gomega) {
+			out, err := kubectl("explain", "invoice.spec.items")
+			g.Expect(err).NotTo(HaveOccurred(), out)
+			text := normalizeSpace(out)
+			g.Expect(text).To(ContainSubstring("KIND: Invoice"))
+			g.Expect(text).To(ContainSubstring(
+				"items are the invoice's line items, 1 to 500 of them, in the order they are printed."))
+			g.Expect(text).To(ContainSubstring(
+				"description <string> -required- description says what is billed, for example \"Consulting, March\". 1 to 1000 characters."))
+			g.Expect(text).To(ContainSubstring(
+				"quantity <integer> -required- quantity is how many units are billed: a whole number from 1 to 1,000,000."))
+			g.Expect(text).To(ContainSubstring(
+				"amount <integer> -required- amount is the price of one unit in minor units of the invoice's currency (cents for USD): a whole number from 0 to 1,000,000,000,000."))
+		}).Should(Succeed())
+	})
+
+	It("waits for an issued invoice to be Ready, and times out on one that is not", func() {
+		create(newCustomer(ns, "acme"))
+		issued := newInvoice(ns, "issued", withCustomer("acme"), withItem("Consulting", 1, 100))
+		waiting := newInvoice(ns, "waiting", withCustomer("nobody"), withItem("Consulting", 1, 100))
+		create(issued, waiting)
+
+		out, err := kubectl("wait", "--namespace", ns, "--for=condition=Ready", "invoice/"+issued.Name, "--timeout=30s")
+		Expect(err).NotTo(HaveOccurred(), out)
+		Expect(out).To(ContainSubstring("condition met"))
+
+		waitForReady(waiting, billingv1.ReasonCustomerNotFound)
+		out, err = kubectl("wait", "--namespace", ns, "--for=condition=Ready", "invoice/"+waiting.Name, "--timeout=2s")
+		var exitErr *exec.ExitError
+		Expect(errors.As(err, &exitErr)).To(BeTrue(), "want kubectl to exit non-zero, got %v: %s", err, out)
+		Expect(exitErr.ExitCode()).NotTo(BeZero())
+		Expect(out).To(ContainSubstring("timed out"))
+	})
+})
