@@ -20,6 +20,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -151,7 +152,8 @@ func (e *localenv) kubectl(args ...string) string {
 	GinkgoHelper()
 	out, err := e.kubectlCommand(args...).Output()
 	var stderr []byte
-	if exitErr, ok := err.(*exec.ExitError); ok {
+	var exitErr *exec.ExitError
+	if errors.As(err, &exitErr) {
 		stderr = exitErr.Stderr
 	}
 	Expect(err).NotTo(HaveOccurred(), "kubectl %s: %s", strings.Join(args, " "), stderr)
@@ -169,44 +171,40 @@ func (e *localenv) kubectlCommand(args ...string) *exec.Cmd {
 	return exec.Command(filepath.Join(os.Getenv("KUBEBUILDER_ASSETS"), "kubectl"), full...)
 }
 
-func (e *localenv) request(path, token string) (*http.Response, error) {
+// request GETs path and returns the status code and the body.
+func (e *localenv) request(path, token string) (int, []byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+e.apiAddr+path, nil)
 	if err != nil {
-		return nil, err
+		return 0, nil, err
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(token))
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return nil, err
+		return 0, nil, err
 	}
+	defer func() { _ = resp.Body.Close() }()
 	body, err := io.ReadAll(resp.Body)
-	_ = resp.Body.Close()
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	return resp, err
+	return resp.StatusCode, body, err
 }
 
 func (e *localenv) get(path, token string) (int, error) {
-	resp, err := e.request(path, token)
-	if err != nil {
-		return 0, err
-	}
-	return resp.StatusCode, nil
+	code, _, err := e.request(path, token)
+	return code, err
 }
 
 func (e *localenv) getJSON(path, token string, into any) error {
-	resp, err := e.request(path, token)
+	code, body, err := e.request(path, token)
 	if err != nil {
 		return err
 	}
-	if resp.StatusCode != http.StatusOK {
-		body, _ := io.ReadAll(resp.Body)
-		return fmt.Errorf("GET %s: %d %s", path, resp.StatusCode, body)
+	if code != http.StatusOK {
+		return fmt.Errorf("GET %s: %d %s", path, code, body)
 	}
-	return json.NewDecoder(resp.Body).Decode(into)
+	return json.Unmarshal(body, into)
 }
 
 // interrupt sends SIGINT as Ctrl-C does and checks that localenv exits

@@ -1,0 +1,102 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Command adapter serves the /v1 HTTP API, a REST interface over the
+// Customer and Invoice resources. It runs next to the controller manager,
+// talks to the Kubernetes API with its own identity (--kubeconfig, or the
+// in-cluster ServiceAccount) and authenticates and authorizes each caller
+// with TokenReview and SubjectAccessReview.
+package main
+
+import (
+	"flag"
+	"net"
+	"os"
+
+	// Import all Kubernetes client auth plugins (e.g. Azure, GCP, OIDC, etc.)
+	_ "k8s.io/client-go/plugin/pkg/client/auth"
+
+	"k8s.io/klog/v2"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+
+	"github.com/invoicing-dev/invoicing/internal/httpapi"
+)
+
+func main() {
+	d := httpapi.DefaultOptions()
+	o := d
+	var listenAddr string
+	var qps float64
+	var burst int
+	flag.StringVar(&listenAddr, "listen-address", ":8080", "The address the HTTP API listens on.")
+	flag.DurationVar(&o.RequestTimeout, "request-timeout", d.RequestTimeout,
+		"How long a request may take, Kubernetes API calls included; a request that cannot finish in time is answered 503.")
+	flag.Float64Var(&o.RateLimit, "rate-limit", d.RateLimit,
+		"Requests per second allowed to each caller identity (sustained). A negative value disables rate limiting.")
+	flag.IntVar(&o.RateBurst, "rate-burst", d.RateBurst, "Requests each caller identity may send in a burst.")
+	flag.DurationVar(&o.TokenCacheTTL, "token-cache-ttl", d.TokenCacheTTL, "How long a TokenReview answer is reused.")
+	flag.DurationVar(&o.AllowCacheTTL, "authorization-allow-cache-ttl", d.AllowCacheTTL,
+		"How long an allowing SubjectAccessReview answer is reused.")
+	flag.DurationVar(&o.DenyCacheTTL, "authorization-deny-cache-ttl", d.DenyCacheTTL,
+		"How long a denying SubjectAccessReview answer is reused.")
+	flag.DurationVar(&o.ReadYourWritesTimeout, "read-your-writes-timeout", d.ReadYourWritesTimeout,
+		"How long a create waits for the cache to hold the created object before answering.")
+	flag.DurationVar(&o.ReadHeaderTimeout, "read-header-timeout", d.ReadHeaderTimeout,
+		"HTTP server: time to read request headers.")
+	flag.DurationVar(&o.ReadTimeout, "read-timeout", d.ReadTimeout, "HTTP server: time to read a whole request.")
+	flag.DurationVar(&o.WriteTimeout, "write-timeout", d.WriteTimeout, "HTTP server: time to write a response.")
+	flag.DurationVar(&o.IdleTimeout, "idle-timeout", d.IdleTimeout,
+		"HTTP server: how long an idle keep-alive connection is kept.")
+	flag.IntVar(&o.MaxHeaderBytes, "max-header-bytes", d.MaxHeaderBytes,
+		"HTTP server: the largest request header accepted.")
+	flag.DurationVar(&o.ShutdownTimeout, "shutdown-timeout", d.ShutdownTimeout,
+		"How long in-flight requests get to finish on SIGINT or SIGTERM.")
+	flag.Float64Var(&qps, "kube-api-qps", 200, "Requests per second the adapter may send to the Kubernetes API.")
+	flag.IntVar(&burst, "kube-api-burst", 400, "Burst of requests the adapter may send to the Kubernetes API.")
+	opts := zap.Options{Development: false}
+	opts.BindFlags(flag.CommandLine)
+	flag.Parse()
+
+	logger := zap.New(zap.UseFlagOptions(&opts))
+	ctrl.SetLogger(logger)
+	klog.SetLogger(logger.WithName("klog"))
+	log := ctrl.Log.WithName("setup")
+
+	cfg, err := ctrl.GetConfig()
+	if err != nil {
+		log.Error(err, "Unable to load the Kubernetes client configuration")
+		os.Exit(1)
+	}
+	cfg.QPS, cfg.Burst = float32(qps), burst
+	cfg.UserAgent = "invoicing-adapter"
+
+	adapter, err := httpapi.New(cfg, o)
+	if err != nil {
+		log.Error(err, "Unable to set up the adapter")
+		os.Exit(1)
+	}
+	ctx := ctrl.LoggerInto(ctrl.SetupSignalHandler(), ctrl.Log)
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", listenAddr)
+	if err != nil {
+		log.Error(err, "Unable to listen", "address", listenAddr)
+		os.Exit(1)
+	}
+	if err := adapter.Run(ctx, ln); err != nil {
+		log.Error(err, "The adapter failed")
+		os.Exit(1)
+	}
+}

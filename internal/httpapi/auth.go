@@ -1,0 +1,269 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/apiserver/pkg/apis/apiserver"
+	"k8s.io/apiserver/pkg/authentication/authenticator"
+	"k8s.io/apiserver/pkg/authentication/authenticatorfactory"
+	"k8s.io/apiserver/pkg/authentication/serviceaccount"
+	"k8s.io/apiserver/pkg/authentication/user"
+	"k8s.io/apiserver/pkg/authorization/authorizer"
+	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
+	"k8s.io/client-go/kubernetes"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// WorkspaceHeader names the workspace (namespace) of a request.
+const WorkspaceHeader = "Invoicing-Workspace"
+
+// newAuthenticator returns k8s.io/apiserver's delegating authenticator: a
+// bearer token is checked with a TokenReview, and the answer cached by (a
+// hash of) the token for ttl. Only answers are cached, not failures to reach
+// the API.
+func newAuthenticator(cs kubernetes.Interface, ttl, timeout time.Duration) (authenticator.Request, error) {
+	backoff := retryBackoff()
+	authn, _, err := authenticatorfactory.DelegatingAuthenticatorConfig{
+		Anonymous:                &apiserver.AnonymousAuthConfig{Enabled: false},
+		TokenAccessReviewClient:  cs.AuthenticationV1(),
+		TokenAccessReviewTimeout: timeout,
+		WebhookRetryBackoff:      &backoff,
+		CacheTTL:                 ttl,
+	}.New()
+	return authn, err
+}
+
+// newAuthorizer returns k8s.io/apiserver's delegating authorizer: a
+// SubjectAccessReview as the caller, answers cached by the full request
+// attributes (user, groups, uid, extra, verb, namespace, resource, name).
+func newAuthorizer(cs kubernetes.Interface, allowTTL, denyTTL time.Duration) (authorizer.Authorizer, error) {
+	backoff := retryBackoff()
+	return authorizerfactory.DelegatingAuthorizerConfig{
+		SubjectAccessReviewClient: cs.AuthorizationV1(),
+		AllowCacheTTL:             allowTTL,
+		DenyCacheTTL:              denyTTL,
+		WebhookRetryBackoff:       &backoff,
+	}.New()
+}
+
+// retryBackoff retries TokenReviews and SubjectAccessReviews that fail in a
+// way worth retrying (connection reset, 429, 5xx) a few times, quickly: the
+// request's own deadline bounds the whole.
+func retryBackoff() wait.Backoff {
+	return wait.Backoff{Duration: 50 * time.Millisecond, Factor: 2, Jitter: 0.2, Steps: 4}
+}
+
+// authenticate answers who the caller is, or 401, or 503 when the TokenReview
+// could not be made.
+func (a *Adapter) authenticate(r *http.Request) (user.Info, *Error) {
+	if r.Header.Get("Authorization") == "" {
+		return nil, errorf(http.StatusUnauthorized, CodeAuthRequired, "",
+			"Send a Kubernetes bearer token in the Authorization header: \"Authorization: Bearer <token>\".")
+	}
+	resp, ok, err := a.authn.AuthenticateRequest(r)
+	if err != nil && (isAPIFailure(err) || hasAPIStatus(err)) {
+		logFrom(r.Context()).Error(err, "Unable to review a bearer token")
+		return nil, unavailable()
+	}
+	if err != nil || !ok || resp == nil || resp.User == nil {
+		return nil, errorf(http.StatusUnauthorized, CodeTokenInvalid, "",
+			"The bearer token was not accepted by the cluster.")
+	}
+	return resp.User, nil
+}
+
+// authorize checks with a SubjectAccessReview that u may verb resource
+// (named name, for get) in namespace ns: 403, or 503 when the review could
+// not be made.
+func (a *Adapter) authorize(ctx context.Context, u user.Info, verb, resource, ns, name string) *Error {
+	decision, reason, err := a.authz.Authorize(ctx, authorizer.AttributesRecord{
+		User:            u,
+		Verb:            verb,
+		Namespace:       ns,
+		APIGroup:        billingv1.GroupVersion.Group,
+		APIVersion:      billingv1.GroupVersion.Version,
+		Resource:        resource,
+		Name:            name,
+		ResourceRequest: true,
+	})
+	if err != nil {
+		logFrom(ctx).Error(err, "Unable to review access", "verb", verb, "resource", resource, "namespace", ns)
+		return unavailable()
+	}
+	if decision != authorizer.DecisionAllow {
+		logFrom(ctx).V(1).Info("Access denied", "verb", verb, "resource", resource, "namespace", ns, "reason", reason)
+		return errorf(http.StatusForbidden, CodePermissionDenied, "",
+			"%s may not %s %s in workspace %q.", u.GetName(), verb, resource, ns)
+	}
+	return nil
+}
+
+// isAPIFailure reports whether err says the Kubernetes API could not be
+// reached or could not answer (transport error, timeout, 429 or 5xx), as
+// opposed to an answer. Aggregated errors count when any of theirs does.
+func isAPIFailure(err error) bool {
+	var agg utilerrors.Aggregate
+	if errors.As(err, &agg) {
+		for _, e := range agg.Errors() {
+			if isAPIFailure(e) {
+				return true
+			}
+		}
+		return false
+	}
+	var urlErr *url.Error
+	var netErr net.Error
+	var status apierrors.APIStatus
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled),
+		errors.As(err, &urlErr), errors.As(err, &netErr):
+		return true
+	case errors.As(err, &status):
+		code := status.Status().Code
+		return code == http.StatusTooManyRequests || code >= 500 || code == 0 ||
+			apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err)
+	}
+	// k8s.io/apiserver's webhook helper flattens a context error into text.
+	return strings.HasPrefix(err.Error(), "webhook call failed")
+}
+
+// hasAPIStatus reports whether err, or one of an aggregate's, is an error
+// status from the API server. A TokenReview refuses a token in its status,
+// never with an error status, so such an error is the adapter's own problem.
+func hasAPIStatus(err error) bool {
+	var agg utilerrors.Aggregate
+	if errors.As(err, &agg) {
+		for _, e := range agg.Errors() {
+			if hasAPIStatus(e) {
+				return true
+			}
+		}
+		return false
+	}
+	var status apierrors.APIStatus
+	return errors.As(err, &status)
+}
+
+// workspaceFor returns the namespace a request works in: the
+// Invoicing-Workspace header when sent, else the namespace of a
+// ServiceAccount caller. A header that is not a namespace name (a DNS-1123
+// label) is 400 parameter_invalid; no workspace at all 400 workspace_required.
+func workspaceFor(header []string, u user.Info) (string, *Error) {
+	switch len(header) {
+	case 0:
+	case 1:
+		if errs := validation.IsDNS1123Label(header[0]); len(errs) > 0 {
+			return "", errorf(http.StatusBadRequest, CodeParameterInvalid, WorkspaceHeader,
+				"The %s header must be a namespace name (a DNS-1123 label): %s.", WorkspaceHeader, strings.Join(errs, "; "))
+		}
+		return header[0], nil
+	default:
+		return "", errorf(http.StatusBadRequest, CodeParameterInvalid, WorkspaceHeader,
+			"Send the %s header once.", WorkspaceHeader)
+	}
+	if u != nil {
+		if ns, _, err := serviceaccount.SplitUsername(u.GetName()); err == nil {
+			return ns, nil
+		}
+	}
+	return "", errorf(http.StatusBadRequest, CodeWorkspaceRequired, WorkspaceHeader,
+		"Name the workspace (a namespace) in the %s header; only ServiceAccounts default to their own namespace.",
+		WorkspaceHeader)
+}
+
+// limiter is a token bucket per caller identity. Buckets idle for longer
+// than it takes them to fill up are forgotten: a fresh one is the same.
+type limiter struct {
+	limit   rate.Limit
+	burst   int
+	mu      sync.Mutex
+	buckets map[string]*bucket
+	swept   time.Time
+}
+
+type bucket struct {
+	lim  *rate.Limiter
+	seen time.Time
+}
+
+func newLimiter(perSecond float64, burst int) *limiter {
+	if perSecond <= 0 {
+		return nil
+	}
+	return &limiter{limit: rate.Limit(perSecond), burst: max(burst, 1), buckets: map[string]*bucket{}}
+}
+
+// allow takes a token from key's bucket; when there is none it answers how
+// long until there is.
+func (l *limiter) allow(key string, now time.Time) (bool, time.Duration) {
+	if l == nil {
+		return true, 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	idle := max(time.Duration(float64(l.burst)/float64(l.limit)*float64(time.Second)), time.Minute)
+	if now.Sub(l.swept) > idle {
+		for k, b := range l.buckets {
+			if now.Sub(b.seen) > idle {
+				delete(l.buckets, k)
+			}
+		}
+		l.swept = now
+	}
+	b, ok := l.buckets[key]
+	if !ok {
+		b = &bucket{lim: rate.NewLimiter(l.limit, l.burst)}
+		l.buckets[key] = b
+	}
+	b.seen = now
+	res := b.lim.ReserveN(now, 1)
+	if delay := res.DelayFrom(now); delay > 0 {
+		res.CancelAt(now)
+		return false, delay
+	}
+	return true, 0
+}
+
+// rateLimit answers 429 when the caller has used up its budget.
+func (a *Adapter) rateLimit(u user.Info) *Error {
+	ok, delay := a.limiter.allow(u.GetName()+"\x00"+u.GetUID(), a.now())
+	if ok {
+		return nil
+	}
+	return &Error{
+		Status:     http.StatusTooManyRequests,
+		Code:       CodeRateLimited,
+		Message:    "Too many requests; retry after the time in the Retry-After header.",
+		RetryAfter: int(math.Ceil(delay.Seconds())),
+	}
+}

@@ -1,0 +1,96 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// The contract checker must reject responses that do not match
+// openapi.json; otherwise validating the suite's responses proves nothing.
+func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
+	c, err := newContract()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const customer = `{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"ada@example.com","created_at":"2026-11-21T07:00:00Z"}`
+	badRequest := `{"error":{"type":"invalid_request_error","code":"parameter_invalid","message":"m","param":"limit","request_id":"r1"}}`
+	hdr := func(kv ...string) http.Header {
+		h := http.Header{"Content-Type": {"application/json"}, "Request-Id": {"r1"}}
+		for i := 0; i < len(kv); i += 2 {
+			if kv[i+1] == "" {
+				h.Del(kv[i])
+			} else {
+				h.Set(kv[i], kv[i+1])
+			}
+		}
+		return h
+	}
+	cases := []struct {
+		name   string
+		method string
+		path   string
+		status int
+		header http.Header
+		body   string
+		valid  bool
+	}{
+		{"a customer is valid", "GET", "/v1/customers/cus-1", 200, hdr(), customer, true},
+		{"a 400 error is valid", "GET", "/v1/customers", 400, hdr(), badRequest, true},
+		{"a created customer with its Location is valid", "POST", "/v1/customers", 201,
+			hdr("Location", "/v1/customers/cus-1"), customer, true},
+		{"a customer without e-mail is not", "GET", "/v1/customers/cus-1", 200, hdr(),
+			`{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","created_at":"2026-11-21T07:00:00Z"}`, false},
+		{"a customer with an extra field is not", "GET", "/v1/customers/cus-1", 200, hdr(),
+			`{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"a@b","created_at":"2026-11-21T07:00:00Z","x":1}`, false},
+		{"a created_at not in UTC is not", "GET", "/v1/customers/cus-1", 200, hdr(),
+			`{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"a@b","created_at":"2026-11-21T07:00:00+01:00"}`, false},
+		{"a 201 without Location is not", "POST", "/v1/customers", 201, hdr(), customer, false},
+		{"a response without Request-Id is not", "GET", "/v1/customers/cus-1", 200, hdr("Request-Id", ""), customer, false},
+		{"an undocumented status is not", "GET", "/v1/customers/cus-1", 418, hdr(), badRequest, false},
+		{"a 400 of type api_error is not", "GET", "/v1/customers", 400, hdr(),
+			`{"error":{"type":"api_error","code":"parameter_invalid","message":"m","request_id":"r1"}}`, false},
+		{"a 401 without WWW-Authenticate is not", "GET", "/v1/customers", 401, hdr(),
+			`{"error":{"type":"authentication_error","code":"token_invalid","message":"m","request_id":"r1"}}`, false},
+		{"a 503 without Retry-After is not", "GET", "/v1/customers", 503, hdr(),
+			`{"error":{"type":"api_error","code":"api_unavailable","message":"m","request_id":"r1"}}`, false},
+		{"a 503 with Retry-After is", "GET", "/v1/customers", 503, hdr("Retry-After", "1"),
+			`{"error":{"type":"api_error","code":"api_unavailable","message":"m","request_id":"r1"}}`, true},
+		{"an unknown path answered 200 is not", "GET", "/v2/customers", 200, hdr(), customer, false},
+		{"an unknown path answered path_unknown is", "GET", "/v2/customers", 404, hdr(),
+			`{"error":{"type":"invalid_request_error","code":"path_unknown","message":"m","request_id":"r1"}}`, true},
+		{"a 405 without Allow is not", "DELETE", "/v1/customers", 405, hdr(),
+			`{"error":{"type":"invalid_request_error","code":"method_not_allowed","message":"m","request_id":"r1"}}`, false},
+		{"a 405 with Allow is", "DELETE", "/v1/customers", 405, hdr("Allow", "GET, HEAD, POST"),
+			`{"error":{"type":"invalid_request_error","code":"method_not_allowed","message":"m","request_id":"r1"}}`, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest(tc.method, "http://127.0.0.1"+tc.path, nil)
+			resp := &http.Response{StatusCode: tc.status, Header: tc.header, Request: req}
+			err := c.check(req, resp, []byte(tc.body))
+			if tc.valid && err != nil {
+				t.Errorf("want valid, got %v", err)
+			}
+			if !tc.valid && err == nil {
+				t.Error("want a mismatch, got none")
+			}
+		})
+	}
+}

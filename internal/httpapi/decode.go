@@ -1,0 +1,422 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/invoicing-dev/invoicing/internal/billing"
+)
+
+// Bounds of the create bodies that internal/billing does not already name.
+// They are the CRDs' bounds (config/crd/bases).
+const (
+	maxCustomerNameLength = 256
+	maxObjectNameLength   = 253
+	defaultCurrency       = "USD"
+)
+
+// CustomerParams is a validated POST /v1/customers body.
+type CustomerParams struct {
+	Name  string `json:"name"`
+	Email string `json:"email"`
+}
+
+// InvoiceParams is a validated POST /v1/invoices body. Currency is
+// upper-case, USD when the body has none.
+type InvoiceParams struct {
+	CustomerID string       `json:"customer_id"`
+	Currency   string       `json:"currency"`
+	Items      []ItemParams `json:"items"`
+	// Total is computed by billing.Total; it is not part of the body.
+	Total int64 `json:"-"`
+}
+
+// ItemParams is one validated line item.
+type ItemParams struct {
+	Description string `json:"description"`
+	Quantity    int64  `json:"quantity"`
+	Amount      int64  `json:"amount"`
+}
+
+// DecodeCustomer parses and validates a POST /v1/customers body. It never
+// panics: it returns either the parameters or an *Error with status 400 (the
+// body is not JSON, has an unknown or duplicated field, or a value of the
+// wrong JSON type) or 422 (a value is missing or out of bounds).
+func DecodeCustomer(body []byte) (*CustomerParams, *Error) {
+	root, e := parseBody(body)
+	if e != nil {
+		return nil, e
+	}
+	fields, e := checkObject(root, "", map[string]kind{"name": kindString, "email": kindString})
+	if e != nil {
+		return nil, e
+	}
+	p := &CustomerParams{}
+	if p.Name, e = requiredString(fields, "", "name", maxCustomerNameLength); e != nil {
+		return nil, e
+	}
+	if p.Email, e = requiredString(fields, "", "email", billing.MaxEmailLength); e != nil {
+		return nil, e
+	}
+	if !billing.ValidEmail(p.Email) {
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "email",
+			"email must be a plain e-mail address such as ada@example.com, of at most %d characters.",
+			billing.MaxEmailLength)
+	}
+	return p, nil
+}
+
+var itemFields = map[string]kind{"description": kindString, "quantity": kindNumber, "amount": kindNumber}
+
+// DecodeInvoice parses and validates a POST /v1/invoices body, with the same
+// guarantees as DecodeCustomer. The total of the items is computed with
+// billing.Total and must not exceed billing.MaxTotal.
+func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
+	root, e := parseBody(body)
+	if e != nil {
+		return nil, e
+	}
+	fields, e := checkObject(root, "", map[string]kind{
+		"customer_id": kindString, "currency": kindString, "items": kindArray,
+	})
+	if e != nil {
+		return nil, e
+	}
+	// All 400s (structure and JSON types) come before any 422 (values).
+	var items []map[string]*node
+	if list := fields["items"]; list != nil {
+		items = make([]map[string]*node, len(list.elems))
+		for i, el := range list.elems {
+			path := elem("items", i)
+			if el.kind != kindObject {
+				return nil, errorf(http.StatusBadRequest, CodeParameterInvalid, path,
+					"%s must be an object with description, quantity and amount.", path)
+			}
+			if items[i], e = checkObject(el, path, itemFields); e != nil {
+				return nil, e
+			}
+		}
+	}
+
+	p := &InvoiceParams{Currency: defaultCurrency}
+	if p.CustomerID, e = requiredString(fields, "", "customer_id", maxObjectNameLength); e != nil {
+		return nil, e
+	}
+	if fields["items"] == nil {
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterMissing, "items", "items is required.")
+	}
+	if n := len(items); n < billing.MinItems || n > billing.MaxItems {
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "items",
+			"items must have %d to %d line items; it has %d.", billing.MinItems, billing.MaxItems, n)
+	}
+	p.Items = make([]ItemParams, len(items))
+	lines := make([]billing.Line, len(items))
+	for i, item := range items {
+		path := elem("items", i)
+		it := &p.Items[i]
+		if it.Description, e = requiredString(item, path, "description", billing.MaxDescription); e != nil {
+			return nil, e
+		}
+		if it.Quantity, e = requiredWhole(item, path, "quantity", billing.MinQuantity, billing.MaxQuantity); e != nil {
+			return nil, e
+		}
+		if it.Amount, e = requiredWhole(item, path, "amount", billing.MinAmount, billing.MaxAmount); e != nil {
+			return nil, e
+		}
+		lines[i] = billing.Line{Quantity: it.Quantity, Amount: it.Amount}
+	}
+	if c := fields["currency"]; c != nil {
+		if !isCurrency(c.s) {
+			return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "currency",
+				"currency must be a three-letter ISO 4217 code such as USD.")
+		}
+		p.Currency = strings.ToUpper(c.s)
+	}
+	total, err := billing.Total(lines)
+	if err != nil {
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "items",
+			"The invoice total exceeds %d minor units (2^53-1).", int64(billing.MaxTotal))
+	}
+	p.Total = total
+	return p, nil
+}
+
+func isCurrency(s string) bool {
+	if len(s) != 3 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < 'A' || c > 'Z') && (c < 'a' || c > 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// kind is the JSON type of a value.
+type kind int
+
+const (
+	kindNull kind = iota
+	kindBool
+	kindNumber
+	kindString
+	kindArray
+	kindObject
+)
+
+func (k kind) String() string {
+	return [...]string{"null", "a boolean", "a number", "a string", "an array", "an object"}[k]
+}
+
+// node is a parsed JSON value. Objects keep their members in order,
+// duplicates included, so that duplicates can be refused.
+type node struct {
+	kind   kind
+	s      string // string value, or number literal
+	fields []member
+	elems  []*node
+}
+
+type member struct {
+	key   string
+	value *node
+}
+
+// parseBody parses a whole body as one JSON value. Bodies that are not valid
+// UTF-8 JSON, or have anything but white space after the value, are 400
+// body_invalid.
+func parseBody(body []byte) (*node, *Error) {
+	if !utf8.Valid(body) {
+		return nil, errorf(http.StatusBadRequest, CodeBodyInvalid, "", "The body is not valid UTF-8.")
+	}
+	if !json.Valid(body) {
+		var raw json.RawMessage
+		err := json.Unmarshal(body, &raw)
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			return nil, errorf(http.StatusBadRequest, CodeBodyInvalid, "",
+				"The body is not valid JSON: %s (at byte %d).", syntax.Error(), syntax.Offset)
+		}
+		return nil, errorf(http.StatusBadRequest, CodeBodyInvalid, "", "The body is not valid JSON.")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	root, err := parseValue(dec)
+	if err != nil {
+		return nil, errorf(http.StatusBadRequest, CodeBodyInvalid, "", "The body is not valid JSON.")
+	}
+	if root.kind != kindObject {
+		return nil, errorf(http.StatusBadRequest, CodeBodyInvalid, "", "The body must be a JSON object.")
+	}
+	return root, nil
+}
+
+var errUnexpectedToken = errors.New("unexpected JSON token")
+
+// parseValue reads one value from dec. The input has been checked with
+// json.Valid, so errors here are not expected; they are handled all the same.
+func parseValue(dec *json.Decoder) (*node, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			n := &node{kind: kindObject}
+			for dec.More() {
+				keyTok, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				key, ok := keyTok.(string)
+				if !ok {
+					return nil, errUnexpectedToken
+				}
+				v, err := parseValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				n.fields = append(n.fields, member{key: key, value: v})
+			}
+			_, err := dec.Token() // '}'
+			return n, err
+		case '[':
+			n := &node{kind: kindArray}
+			for dec.More() {
+				v, err := parseValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				n.elems = append(n.elems, v)
+			}
+			_, err := dec.Token() // ']'
+			return n, err
+		default:
+			return nil, errUnexpectedToken
+		}
+	case string:
+		return &node{kind: kindString, s: t}, nil
+	case json.Number:
+		return &node{kind: kindNumber, s: string(t)}, nil
+	case bool:
+		return &node{kind: kindBool}, nil
+	case nil:
+		return &node{kind: kindNull}, nil
+	default:
+		return nil, errUnexpectedToken
+	}
+}
+
+// checkObject checks an object's members against the known fields and their
+// JSON types, and returns the present, non-null ones by name. A null value
+// counts as absent. An unknown field is 400 parameter_unknown, a duplicated
+// one 400 body_invalid, a value of the wrong type 400 parameter_invalid.
+func checkObject(obj *node, path string, known map[string]kind) (map[string]*node, *Error) {
+	fields := make(map[string]*node, len(known))
+	seen := make(map[string]bool, len(obj.fields))
+	for _, m := range obj.fields {
+		p := join(path, m.key)
+		want, ok := known[m.key]
+		if !ok {
+			return nil, errorf(http.StatusBadRequest, CodeParameterUnknown, p, "Unknown parameter %s.", p)
+		}
+		if seen[m.key] {
+			return nil, errorf(http.StatusBadRequest, CodeBodyInvalid, p, "Parameter %s appears more than once.", p)
+		}
+		seen[m.key] = true
+		if m.value.kind == kindNull {
+			continue
+		}
+		if m.value.kind != want {
+			return nil, errorf(http.StatusBadRequest, CodeParameterInvalid, p,
+				"%s must be %s, not %s.", p, want, m.value.kind)
+		}
+		fields[m.key] = m.value
+	}
+	return fields, nil
+}
+
+// requiredString returns the string field name of fields, which must be
+// present and 1 to maxLen characters (runes) long.
+func requiredString(fields map[string]*node, path, name string, maxLen int) (string, *Error) {
+	p := join(path, name)
+	v := fields[name]
+	if v == nil {
+		return "", errorf(http.StatusUnprocessableEntity, CodeParameterMissing, p, "%s is required.", p)
+	}
+	if n := utf8.RuneCountInString(v.s); n < 1 || n > maxLen {
+		return "", errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, p,
+			"%s must be 1 to %d characters long.", p, maxLen)
+	}
+	return v.s, nil
+}
+
+// requiredWhole returns the number field name of fields, which must be
+// present and a whole number from minV to maxV.
+func requiredWhole(fields map[string]*node, path, name string, minV, maxV int64) (int64, *Error) {
+	p := join(path, name)
+	v := fields[name]
+	if v == nil {
+		return 0, errorf(http.StatusUnprocessableEntity, CodeParameterMissing, p, "%s is required.", p)
+	}
+	n, whole, fits := parseWhole(v.s)
+	if !whole {
+		return 0, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, p, "%s must be a whole number.", p)
+	}
+	if !fits || n < minV || n > maxV {
+		return 0, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, p,
+			"%s must be a whole number from %d to %d.", p, minV, maxV)
+	}
+	return n, nil
+}
+
+// parseWhole reads a JSON number literal exactly, without floating point:
+// whole reports whether its value is a whole number (3, 3.0 and 3e2 are;
+// 2.5 and 1e-1 are not), and fits whether that number fits an int64. Huge
+// exponents cost nothing: the value is never materialised.
+func parseWhole(lit string) (n int64, whole, fits bool) {
+	neg := strings.HasPrefix(lit, "-")
+	lit = strings.TrimPrefix(lit, "-")
+	mantissa, expPart, hasExp := strings.Cut(strings.ToLower(lit), "e")
+	intPart, fracPart, _ := strings.Cut(mantissa, ".")
+	digits := strings.TrimLeft(intPart+fracPart, "0")
+
+	// The value is digits × 10^exp10.
+	var exp10 int64
+	if hasExp {
+		e, err := strconv.ParseInt(expPart, 10, 64)
+		if err != nil { // an exponent beyond int64: the sign says all
+			if digits == "" {
+				return 0, true, true
+			}
+			if strings.HasPrefix(expPart, "-") {
+				return 0, false, false
+			}
+			return 0, true, false
+		}
+		exp10 = e
+	}
+	exp10 -= int64(len(fracPart))
+	trimmed := strings.TrimRight(digits, "0")
+	exp10 += int64(len(digits) - len(trimmed))
+	digits = trimmed
+	if digits == "" {
+		return 0, true, true
+	}
+	if exp10 < 0 {
+		return 0, false, false
+	}
+	if int64(len(digits))+exp10 > 19 {
+		return 0, true, false
+	}
+	u, err := strconv.ParseUint(digits+strings.Repeat("0", int(exp10)), 10, 64) //nolint:gosec // exp10 <= 19.
+	if err != nil {
+		return 0, true, false
+	}
+	if neg {
+		if u > 1<<63 {
+			return 0, true, false
+		}
+		return -int64(u), true, true //nolint:gosec // u <= 2^63 was checked above.
+	}
+	if u > 1<<63-1 {
+		return 0, true, false
+	}
+	return int64(u), true, true //nolint:gosec // u < 2^63 was checked above.
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func elem(path string, i int) string {
+	return fmt.Sprintf("%s[%d]", path, i)
+}

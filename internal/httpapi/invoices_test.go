@@ -1,0 +1,249 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/types"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+var _ = Describe("Invoices", func() {
+	var customer Customer
+	BeforeEach(func() {
+		customer = createCustomer()
+	})
+
+	It("creates an invoice that the controller then issues", func() {
+		resp := send(http.MethodPost, "/v1/invoices", withJSON(invoiceBody(customer.ID,
+			set("currency", "eur"),
+			set("items", []any{item("Consulting", 3, 15000), item("Travel", 1, 999)}))))
+		Expect(resp.status).To(Equal(http.StatusCreated))
+		inv := resp.invoice()
+		Expect(inv.ID).To(MatchRegexp(`^inv-[0-9a-z]{26}$`))
+		Expect(inv.Object).To(Equal("invoice"))
+		Expect(inv.Workspace).To(Equal(nsAlpha))
+		Expect(inv.CustomerID).To(Equal(customer.ID))
+		Expect(inv.Currency).To(Equal("EUR"))
+		Expect(inv.Items).To(Equal([]ItemParams{
+			{Description: "Consulting", Quantity: 3, Amount: 15000},
+			{Description: "Travel", Quantity: 1, Amount: 999},
+		}))
+		Expect(inv.Total).To(HaveValue(BeEquivalentTo(45999)))
+		Expect(inv.Status).To(BeElementOf("pending", "issued"))
+		Expect(resp.header.Get("Location")).To(Equal("/v1/invoices/" + inv.ID))
+
+		By("waiting for the controller to issue it")
+		Eventually(func(g Gomega) {
+			got := send(http.MethodGet, "/v1/invoices/"+inv.ID)
+			g.Expect(got.status).To(Equal(http.StatusOK))
+			g.Expect(got.invoice().Status).To(Equal("issued"))
+			g.Expect(got.invoice().Total).To(HaveValue(BeEquivalentTo(45999)))
+		}).Should(Succeed())
+
+		stored := &billingv1.Invoice{}
+		Expect(k8s.Get(ctx, types.NamespacedName{Namespace: nsAlpha, Name: inv.ID}, stored)).To(Succeed())
+		Expect(stored.Spec.CustomerRef.Name).To(Equal(customer.ID))
+		Expect(stored.Status.Total).To(HaveValue(BeEquivalentTo(45999)))
+	})
+
+	It("defaults the currency to USD", func() {
+		resp := send(http.MethodPost, "/v1/invoices", withJSON(invoiceBody(customer.ID)))
+		Expect(resp.status).To(Equal(http.StatusCreated))
+		Expect(resp.invoice().Currency).To(Equal("USD"))
+	})
+
+	It("accepts a total of exactly 2^53-1", func() {
+		// 9007199254740991 = 9007 × 1000000000000 + 199254740991
+		resp := send(http.MethodPost, "/v1/invoices", withJSON(invoiceBody(customer.ID, set("items", []any{
+			item("Big", 9007, 1_000_000_000_000), item("Rest", 1, 199_254_740_991),
+		}))))
+		Expect(resp.status).To(Equal(http.StatusCreated), "body: %s", resp.body)
+		Expect(resp.invoice().Total).To(HaveValue(BeEquivalentTo(int64(1<<53 - 1))))
+	})
+
+	It("accepts 500 items and whole numbers written with a fraction or exponent", func() {
+		items := make([]any, 500)
+		for i := range items {
+			items[i] = item(fmt.Sprintf("Line %d", i), 1, 1)
+		}
+		resp := send(http.MethodPost, "/v1/invoices", withJSON(invoiceBody(customer.ID, set("items", items))))
+		Expect(resp.status).To(Equal(http.StatusCreated))
+		Expect(resp.invoice().Items).To(HaveLen(500))
+
+		resp = send(http.MethodPost, "/v1/invoices", withBody(fmt.Sprintf(
+			`{"customer_id": %q, "items": [{"description": "x", "quantity": 3.0, "amount": 1.5e3}]}`, customer.ID)))
+		Expect(resp.status).To(Equal(http.StatusCreated))
+		Expect(resp.invoice().Items[0]).To(Equal(ItemParams{Description: "x", Quantity: 3, Amount: 1500}))
+	})
+
+	DescribeTable("refuses an invalid invoice with 422 and the JSON path of the value",
+		func(mutate func(id string) map[string]any, code, param string) {
+			resp := send(http.MethodPost, "/v1/invoices", withJSON(mutate(customer.ID)))
+			Expect(resp.status).To(Equal(http.StatusUnprocessableEntity), "body: %s", resp.body)
+			e := resp.apiErr()
+			Expect(e.Type).To(Equal("invalid_request_error"))
+			Expect(e.Code).To(Equal(code))
+			Expect(e.Param).To(Equal(param))
+		},
+		Entry("a missing customer_id", func(string) map[string]any {
+			return invoiceBody("", without("customer_id"))
+		}, CodeParameterMissing, "customer_id"),
+		Entry("a customer_id naming no customer", func(string) map[string]any {
+			return invoiceBody("cus-nobody")
+		}, CodeResourceMissing, "customer_id"),
+		Entry("a customer_id that cannot be a name", func(string) map[string]any {
+			return invoiceBody("Not A Name")
+		}, CodeResourceMissing, "customer_id"),
+		Entry("missing items", func(id string) map[string]any {
+			return invoiceBody(id, without("items"))
+		}, CodeParameterMissing, "items"),
+		Entry("no items", func(id string) map[string]any {
+			return invoiceBody(id, set("items", []any{}))
+		}, CodeParameterInvalid, "items"),
+		Entry("501 items", func(id string) map[string]any {
+			items := make([]any, 501)
+			for i := range items {
+				items[i] = item("x", 1, 1)
+			}
+			return invoiceBody(id, set("items", items))
+		}, CodeParameterInvalid, "items"),
+		Entry("a missing description", func(id string) map[string]any {
+			return invoiceBody(id, set("items", []any{item("x", 1, 1), map[string]any{"quantity": 1, "amount": 1}}))
+		}, CodeParameterMissing, "items[1].description"),
+		Entry("an empty description", func(id string) map[string]any {
+			return invoiceBody(id, set("items", []any{item("", 1, 1)}))
+		}, CodeParameterInvalid, "items[0].description"),
+		Entry("a description of 1001 characters", func(id string) map[string]any {
+			return invoiceBody(id, set("items", []any{item(strings.Repeat("ü", 1001), 1, 1)}))
+		}, CodeParameterInvalid, "items[0].description"),
+		Entry("a quantity of 0", func(id string) map[string]any {
+			return invoiceBody(id, set("items", []any{item("x", 1, 1), item("x", 1, 1), item("x", 0, 1)}))
+		}, CodeParameterInvalid, "items[2].quantity"),
+		Entry("a quantity above 1,000,000", func(id string) map[string]any {
+			return invoiceBody(id, set("items", []any{item("x", 1_000_001, 1)}))
+		}, CodeParameterInvalid, "items[0].quantity"),
+		Entry("a fractional quantity", func(id string) map[string]any {
+			return invoiceBody(id, set("items", []any{item("x", 2.5, 1)}))
+		}, CodeParameterInvalid, "items[0].quantity"),
+		Entry("a missing quantity", func(id string) map[string]any {
+			return invoiceBody(id, set("items", []any{map[string]any{"description": "x", "amount": 1}}))
+		}, CodeParameterMissing, "items[0].quantity"),
+		Entry("a negative amount", func(id string) map[string]any {
+			return invoiceBody(id, set("items", []any{item("x", 1, -1)}))
+		}, CodeParameterInvalid, "items[0].amount"),
+		Entry("an amount above 10^12", func(id string) map[string]any {
+			return invoiceBody(id, set("items", []any{item("x", 1, 1_000_000_000_001)}))
+		}, CodeParameterInvalid, "items[0].amount"),
+		Entry("a fractional amount", func(id string) map[string]any {
+			return invoiceBody(id, set("items", []any{item("x", 1, 0.01)}))
+		}, CodeParameterInvalid, "items[0].amount"),
+		Entry("a total above 2^53-1", func(id string) map[string]any {
+			return invoiceBody(id, set("items", []any{
+				item("Big", 9007, 1_000_000_000_000), item("Rest", 1, 199_254_740_992),
+			}))
+		}, CodeParameterInvalid, "items"),
+		Entry("a currency of two letters", func(id string) map[string]any {
+			return invoiceBody(id, set("currency", "US"))
+		}, CodeParameterInvalid, "currency"),
+		Entry("a currency with a digit", func(id string) map[string]any {
+			return invoiceBody(id, set("currency", "US1"))
+		}, CodeParameterInvalid, "currency"),
+	)
+
+	It("refuses a customer of another workspace as resource_missing", func() {
+		other := createCustomer(inWorkspace(nsBeta))
+		resp := send(http.MethodPost, "/v1/invoices", withJSON(invoiceBody(other.ID)))
+		Expect(resp.status).To(Equal(http.StatusUnprocessableEntity))
+		Expect(resp.apiErr().Code).To(Equal(CodeResourceMissing))
+		Expect(resp.apiErr().Param).To(Equal("customer_id"))
+	})
+
+	It("accepts a customer created with the client library a moment ago", func() {
+		Expect(k8s.Create(ctx, newCustomer(nsAlpha, "fresh-customer"))).To(Succeed())
+		resp := send(http.MethodPost, "/v1/invoices", withJSON(invoiceBody("fresh-customer")))
+		Expect(resp.status).To(Equal(http.StatusCreated), "body: %s", resp.body)
+	})
+
+	It("reads an invoice created with the client library by its name, total computed before the controller ran", func() {
+		Expect(k8s.Create(ctx, newInvoice(nsAlpha, "kubectl-invoice", "no-such-customer",
+			withItems(billingv1.LineItem{Description: "Audit", Quantity: 4, Amount: 250})))).To(Succeed())
+		resp := send(http.MethodGet, "/v1/invoices/kubectl-invoice")
+		Expect(resp.status).To(Equal(http.StatusOK))
+		inv := resp.invoice()
+		Expect(inv.ID).To(Equal("kubectl-invoice"))
+		Expect(inv.Currency).To(Equal("EUR"))
+		Expect(inv.Total).To(HaveValue(BeEquivalentTo(1000)))
+		Expect(inv.Status).To(BeElementOf("pending", "invalid"))
+
+		By("showing the controller's verdict once it has one")
+		Eventually(func() string {
+			return send(http.MethodGet, "/v1/invoices/kubectl-invoice").invoice().Status
+		}).Should(Equal("invalid"))
+	})
+
+	It("shows a null total for an invoice made with kubectl whose total is too large", func() {
+		Expect(k8s.Create(ctx, newInvoice(nsAlpha, "huge-invoice", customer.ID,
+			withItems(billingv1.LineItem{Description: "Too much", Quantity: 1_000_000, Amount: 1_000_000_000_000})))).To(Succeed())
+		resp := send(http.MethodGet, "/v1/invoices/huge-invoice")
+		Expect(resp.status).To(Equal(http.StatusOK))
+		Expect(resp.json()).To(HaveKeyWithValue("total", BeNil()))
+		Eventually(func() string {
+			return send(http.MethodGet, "/v1/invoices/huge-invoice").invoice().Status
+		}).Should(Equal("invalid"))
+	})
+
+	It("answers an unknown invoice id with 404 resource_missing", func() {
+		resp := send(http.MethodGet, "/v1/invoices/inv-01jd3m5x8ckq0a5w7h3v2n9r4t")
+		Expect(resp.status).To(Equal(http.StatusNotFound))
+		Expect(resp.apiErr().Code).To(Equal(CodeResourceMissing))
+		Expect(resp.apiErr().Param).To(Equal("invoice_id"))
+	})
+
+	It("lists invoices, filtered by customer_id", func() {
+		ns := newWorkspace()
+		a := createCustomer(inWorkspace(ns))
+		b := createCustomer(inWorkspace(ns))
+		var ofA []string
+		for _, c := range []string{a.ID, b.ID, a.ID} {
+			resp := send(http.MethodPost, "/v1/invoices", inWorkspace(ns), withJSON(invoiceBody(c)))
+			Expect(resp.status).To(Equal(http.StatusCreated))
+			if c == a.ID {
+				ofA = append(ofA, resp.invoice().ID)
+			}
+		}
+		resp := send(http.MethodGet, "/v1/invoices?customer_id="+a.ID, inWorkspace(ns))
+		Expect(resp.status).To(Equal(http.StatusOK))
+		list := resp.invoices()
+		Expect(list.Data).To(HaveLen(2))
+		Expect([]string{list.Data[0].ID, list.Data[1].ID}).To(Equal(ofA))
+		Expect(list.Data[0].Items).To(HaveLen(1))
+
+		Expect(send(http.MethodGet, "/v1/invoices", inWorkspace(ns)).invoices().Data).To(HaveLen(3))
+		Expect(send(http.MethodGet, "/v1/invoices?customer_id=cus-nobody", inWorkspace(ns)).invoices().Data).To(BeEmpty())
+
+		empty := send(http.MethodGet, "/v1/invoices?customer_id=", inWorkspace(ns))
+		Expect(empty.status).To(Equal(http.StatusBadRequest))
+		Expect(empty.apiErr().Param).To(Equal("customer_id"))
+	})
+})

@@ -1,0 +1,333 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package httpapi is the /v1 HTTP adapter: a small REST interface over the
+// Customer and Invoice resources, for clients that do not speak the
+// Kubernetes API. Callers are authenticated with TokenReview and authorized
+// as themselves with SubjectAccessReview; the adapter reads through an
+// informer cache and writes with its own identity. openapi.json is the
+// contract.
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-logr/logr"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apiserver/pkg/authentication/authenticator"
+	"k8s.io/apiserver/pkg/authorization/authorizer"
+	"k8s.io/client-go/kubernetes"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/index"
+)
+
+// MaxBodyBytes is the largest request body accepted (1 MiB).
+const MaxBodyBytes = 1 << 20
+
+// Options tune the adapter. Zero values take the defaults in DefaultOptions.
+type Options struct {
+	// RequestTimeout bounds each request, Kubernetes API calls included:
+	// a request that cannot finish in time is answered 503.
+	RequestTimeout time.Duration
+	// RateLimit is the sustained number of requests per second allowed to
+	// each caller identity, RateBurst the bucket size. A negative RateLimit
+	// disables rate limiting.
+	RateLimit float64
+	RateBurst int
+	// TokenCacheTTL is how long a TokenReview answer is reused.
+	TokenCacheTTL time.Duration
+	// AllowCacheTTL and DenyCacheTTL are how long SubjectAccessReview
+	// answers are reused.
+	AllowCacheTTL time.Duration
+	DenyCacheTTL  time.Duration
+	// ReadYourWritesTimeout bounds how long a create waits for the cache to
+	// hold the object it created before answering.
+	ReadYourWritesTimeout time.Duration
+	// IdempotencyInFlightWait bounds how long a retry waits for the request
+	// that first used its Idempotency-Key to finish.
+	IdempotencyInFlightWait time.Duration
+	// StaleClaimAfter is the age after which an Idempotency-Key whose object
+	// does not exist is taken to belong to a request that died, and is
+	// claimed anew. It must exceed the longest a create can take.
+	StaleClaimAfter time.Duration
+
+	// HTTP server timeouts and limits (see net/http.Server).
+	ReadHeaderTimeout time.Duration
+	ReadTimeout       time.Duration
+	WriteTimeout      time.Duration
+	IdleTimeout       time.Duration
+	MaxHeaderBytes    int
+	// ShutdownTimeout bounds the graceful shutdown of Run.
+	ShutdownTimeout time.Duration
+}
+
+// DefaultOptions are the defaults of the adapter's flags.
+func DefaultOptions() Options {
+	return Options{
+		RequestTimeout:          10 * time.Second,
+		RateLimit:               50,
+		RateBurst:               100,
+		TokenCacheTTL:           10 * time.Second,
+		AllowCacheTTL:           10 * time.Second,
+		DenyCacheTTL:            5 * time.Second,
+		ReadYourWritesTimeout:   2 * time.Second,
+		IdempotencyInFlightWait: 5 * time.Second,
+		StaleClaimAfter:         2 * time.Minute,
+		ReadHeaderTimeout:       5 * time.Second,
+		ReadTimeout:             15 * time.Second,
+		WriteTimeout:            20 * time.Second,
+		IdleTimeout:             60 * time.Second,
+		MaxHeaderBytes:          64 << 10,
+		ShutdownTimeout:         15 * time.Second,
+	}
+}
+
+func (o Options) withDefaults() Options {
+	d := DefaultOptions()
+	set := func(v *time.Duration, def time.Duration) {
+		if *v <= 0 {
+			*v = def
+		}
+	}
+	set(&o.RequestTimeout, d.RequestTimeout)
+	set(&o.TokenCacheTTL, d.TokenCacheTTL)
+	set(&o.AllowCacheTTL, d.AllowCacheTTL)
+	set(&o.DenyCacheTTL, d.DenyCacheTTL)
+	set(&o.ReadYourWritesTimeout, d.ReadYourWritesTimeout)
+	set(&o.IdempotencyInFlightWait, d.IdempotencyInFlightWait)
+	set(&o.StaleClaimAfter, d.StaleClaimAfter)
+	set(&o.ReadHeaderTimeout, d.ReadHeaderTimeout)
+	set(&o.ReadTimeout, d.ReadTimeout)
+	set(&o.WriteTimeout, d.WriteTimeout)
+	set(&o.IdleTimeout, d.IdleTimeout)
+	set(&o.ShutdownTimeout, d.ShutdownTimeout)
+	if o.RateLimit == 0 {
+		o.RateLimit = d.RateLimit
+	}
+	if o.RateBurst <= 0 {
+		o.RateBurst = d.RateBurst
+	}
+	if o.MaxHeaderBytes <= 0 {
+		o.MaxHeaderBytes = d.MaxHeaderBytes
+	}
+	return o
+}
+
+// Scheme holds the types the adapter reads and writes.
+func Scheme() *runtime.Scheme {
+	s := runtime.NewScheme()
+	utilruntime.Must(clientgoscheme.AddToScheme(s))
+	utilruntime.Must(billingv1.AddToScheme(s))
+	return s
+}
+
+// restMapper maps the adapter's few kinds to their resources without
+// discovery, so that the adapter starts, serves and answers 503 while the
+// API server is unreachable, instead of failing to start.
+func restMapper() meta.RESTMapper {
+	m := meta.NewDefaultRESTMapper([]schema.GroupVersion{billingv1.GroupVersion})
+	for kind, plural := range map[string]string{
+		"Customer": "customers", "Invoice": "invoices", "IdempotencyKey": "idempotencykeys",
+	} {
+		gv := billingv1.GroupVersion
+		m.AddSpecific(gv.WithKind(kind), gv.WithResource(plural), gv.WithResource(strings.ToLower(kind)),
+			meta.RESTScopeNamespace)
+	}
+	return m
+}
+
+// Adapter serves the /v1 API.
+type Adapter struct {
+	opts Options
+	// cache holds Customers and Invoices; every list and most gets read it.
+	cache cache.Cache
+	// live reads and writes the API server directly, as the adapter.
+	live      client.Client
+	clientset kubernetes.Interface
+	authn     authenticator.Request
+	authz     authorizer.Authorizer
+	limiter   *limiter
+	synced    atomic.Bool
+	handler   http.Handler
+	now       func() time.Time
+}
+
+// New builds an adapter that talks to the API server of cfg with the
+// identity of cfg. Call Run to serve.
+func New(cfg *rest.Config, opts Options) (*Adapter, error) {
+	opts = opts.withDefaults()
+	cfg = rest.CopyConfig(cfg)
+	if cfg.QPS == 0 {
+		// The adapter makes a few API calls per request (reviews, creates):
+		// client-go's default of 5 per second would queue them.
+		cfg.QPS, cfg.Burst = 200, 400
+	}
+	scheme := Scheme()
+	httpClient, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("building the HTTP client: %w", err)
+	}
+	mapper := restMapper()
+	c, err := cache.New(cfg, cache.Options{
+		HTTPClient:       httpClient,
+		Scheme:           scheme,
+		Mapper:           mapper,
+		DefaultTransform: cache.TransformStripManagedFields(),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("building the cache: %w", err)
+	}
+	live, err := client.New(cfg, client.Options{HTTPClient: httpClient, Scheme: scheme, Mapper: mapper})
+	if err != nil {
+		return nil, fmt.Errorf("building the client: %w", err)
+	}
+	cs, err := kubernetes.NewForConfigAndClient(cfg, httpClient)
+	if err != nil {
+		return nil, fmt.Errorf("building the clientset: %w", err)
+	}
+	authn, err := newAuthenticator(cs, opts.TokenCacheTTL, opts.RequestTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("building the authenticator: %w", err)
+	}
+	authz, err := newAuthorizer(cs, opts.AllowCacheTTL, opts.DenyCacheTTL)
+	if err != nil {
+		return nil, fmt.Errorf("building the authorizer: %w", err)
+	}
+	a := &Adapter{
+		opts:      opts,
+		cache:     c,
+		live:      live,
+		clientset: cs,
+		authn:     authn,
+		authz:     authz,
+		limiter:   newLimiter(opts.RateLimit, opts.RateBurst),
+		now:       time.Now,
+	}
+	a.handler = a.middleware(a.routes())
+	return a, nil
+}
+
+// Handler is the adapter's HTTP handler (all routes, all middleware).
+func (a *Adapter) Handler() http.Handler { return a.handler }
+
+// Run starts the cache and serves HTTP on ln until ctx is done, then shuts
+// the server down gracefully: in-flight requests get ShutdownTimeout to
+// finish. It returns nil after a clean shutdown.
+func (a *Adapter) Run(ctx context.Context, ln net.Listener) error {
+	log := logf.FromContext(ctx).WithName("adapter")
+	ctx = logf.IntoContext(ctx, log)
+	if err := a.startCache(ctx); err != nil {
+		return err
+	}
+	srv := a.Server(ctx)
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	log.Info("Serving the /v1 API", "address", ln.Addr().String())
+
+	select {
+	case err := <-serveErr:
+		return fmt.Errorf("serving HTTP: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("Shutting down the HTTP server", "timeout", a.opts.ShutdownTimeout)
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), a.opts.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		_ = srv.Close()
+		return fmt.Errorf("shutting down the HTTP server: %w", err)
+	}
+	if err := <-serveErr; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serving HTTP: %w", err)
+	}
+	return nil
+}
+
+// Server is an http.Server for the adapter's handler with its timeouts. Its
+// requests' contexts carry ctx's values (the logger) but not its
+// cancellation, so that a shutdown lets them finish.
+func (a *Adapter) Server(ctx context.Context) *http.Server {
+	base := context.WithoutCancel(ctx)
+	return &http.Server{
+		Handler:           a.handler,
+		ReadHeaderTimeout: a.opts.ReadHeaderTimeout,
+		ReadTimeout:       a.opts.ReadTimeout,
+		WriteTimeout:      a.opts.WriteTimeout,
+		IdleTimeout:       a.opts.IdleTimeout,
+		MaxHeaderBytes:    a.opts.MaxHeaderBytes,
+		BaseContext:       func(net.Listener) context.Context { return base },
+		ErrorLog:          newServerErrorLog(logf.FromContext(ctx)),
+	}
+}
+
+// startCache registers the informers and the index, and starts the cache in
+// the background until ctx is done. The adapter is ready once it has synced.
+func (a *Adapter) startCache(ctx context.Context) error {
+	if err := index.Setup(ctx, a.cache); err != nil {
+		return fmt.Errorf("registering the field indexes: %w", err)
+	}
+	for _, obj := range []client.Object{&billingv1.Customer{}, &billingv1.Invoice{}} {
+		if _, err := a.cache.GetInformer(ctx, obj, cache.BlockUntilSynced(false)); err != nil {
+			return fmt.Errorf("creating the informer for %T: %w", obj, err)
+		}
+	}
+	go func() {
+		if err := a.cache.Start(ctx); err != nil {
+			logf.FromContext(ctx).Error(err, "The cache stopped")
+		}
+	}()
+	go func() {
+		if a.cache.WaitForCacheSync(ctx) {
+			a.synced.Store(true)
+			logf.FromContext(ctx).Info("The cache is synced")
+		}
+	}()
+	return nil
+}
+
+// ready reports whether the caches are synced and the API server answers.
+func (a *Adapter) ready(ctx context.Context) error {
+	if !a.synced.Load() {
+		return errors.New("the cache has not synced yet")
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := a.clientset.Discovery().RESTClient().Get().AbsPath("/version").Do(ctx).Error(); err != nil {
+		return fmt.Errorf("the Kubernetes API does not answer: %w", err)
+	}
+	return nil
+}
+
+func logFrom(ctx context.Context) logr.Logger { return logf.FromContext(ctx) }
+
+func logIntoContext(ctx context.Context, l logr.Logger) context.Context {
+	return logf.IntoContext(ctx, l)
+}

@@ -1,0 +1,452 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apiserver/pkg/authentication/user"
+)
+
+func TestDecodeCustomer(t *testing.T) {
+	cases := []struct {
+		name   string
+		body   string
+		want   *CustomerParams
+		status int
+		code   string
+		param  string
+	}{
+		{"a valid customer", `{"name":"Ada","email":"ada@example.com"}`,
+			&CustomerParams{Name: "Ada", Email: "ada@example.com"}, 0, "", ""},
+		{"white space around the object is fine", " \n{\"name\":\"Ada\",\"email\":\"ada@example.com\"}\n\t",
+			&CustomerParams{Name: "Ada", Email: "ada@example.com"}, 0, "", ""},
+		{"escapes are decoded", `{"name":"Ad\u00e9","email":"ada@example.com"}`,
+			&CustomerParams{Name: "Adé", Email: "ada@example.com"}, 0, "", ""},
+		{"not JSON", `nope`, nil, 400, CodeBodyInvalid, ""},
+		{"an empty body", ``, nil, 400, CodeBodyInvalid, ""},
+		{"trailing data", `{"name":"Ada","email":"ada@example.com"}x`, nil, 400, CodeBodyInvalid, ""},
+		{"two objects", `{}{}`, nil, 400, CodeBodyInvalid, ""},
+		{"a string", `"Ada"`, nil, 400, CodeBodyInvalid, ""},
+		{"null", `null`, nil, 400, CodeBodyInvalid, ""},
+		{"invalid UTF-8", "{\"name\":\"\xc3\x28\",\"email\":\"a@b\"}", nil, 400, CodeBodyInvalid, ""},
+		{"a duplicated key", `{"name":"Ada","email":"a@b.c","email":"b@c.d"}`, nil, 400, CodeBodyInvalid, "email"},
+		{"an unknown field", `{"name":"Ada","email":"a@b.c","id":"cus-1"}`, nil, 400, CodeParameterUnknown, "id"},
+		{"unknown before missing", `{"nam":"Ada"}`, nil, 400, CodeParameterUnknown, "nam"},
+		{"a wrong type", `{"name":["Ada"],"email":"a@b.c"}`, nil, 400, CodeParameterInvalid, "name"},
+		{"a boolean e-mail", `{"name":"Ada","email":true}`, nil, 400, CodeParameterInvalid, "email"},
+		{"an empty object", `{}`, nil, 422, CodeParameterMissing, "name"},
+		{"a null e-mail", `{"name":"Ada","email":null}`, nil, 422, CodeParameterMissing, "email"},
+		{"an empty name", `{"name":"","email":"a@b.c"}`, nil, 422, CodeParameterInvalid, "name"},
+		{"a bad e-mail", `{"name":"Ada","email":"a b@c.d"}`, nil, 422, CodeParameterInvalid, "email"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, e := DecodeCustomer([]byte(tc.body))
+			checkDecoded(t, got, tc.want, e, tc.status, tc.code, tc.param)
+		})
+	}
+}
+
+func TestDecodeInvoice(t *testing.T) {
+	one := `"items":[{"description":"x","quantity":1,"amount":2}]`
+	cases := []struct {
+		name   string
+		body   string
+		want   *InvoiceParams
+		status int
+		code   string
+		param  string
+	}{
+		{"a valid invoice defaults to USD", `{"customer_id":"c",` + one + `}`,
+			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{"x", 1, 2}}, Total: 2}, 0, "", ""},
+		{"the currency is upper-cased", `{"customer_id":"c","currency":"eUr",` + one + `}`,
+			&InvoiceParams{CustomerID: "c", Currency: "EUR", Items: []ItemParams{{"x", 1, 2}}, Total: 2}, 0, "", ""},
+		{"a null currency is the default", `{"customer_id":"c","currency":null,` + one + `}`,
+			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{"x", 1, 2}}, Total: 2}, 0, "", ""},
+		{"whole numbers in any notation", `{"customer_id":"c","items":[{"description":"x","quantity":2.0,"amount":1.5E2}]}`,
+			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{"x", 2, 150}}, Total: 300}, 0, "", ""},
+		{"a string quantity", `{"customer_id":"c","items":[{"description":"x","quantity":"1","amount":2}]}`,
+			nil, 400, CodeParameterInvalid, "items[0].quantity"},
+		{"an unknown item field", `{"customer_id":"c","items":[{"description":"x","quantity":1,"amount":2,"vat":1}]}`,
+			nil, 400, CodeParameterUnknown, "items[0].vat"},
+		{"a duplicated item field", `{"customer_id":"c","items":[{"description":"x","quantity":1,"quantity":1,"amount":2}]}`,
+			nil, 400, CodeBodyInvalid, "items[0].quantity"},
+		{"a null item", `{"customer_id":"c","items":[null]}`, nil, 400, CodeParameterInvalid, "items[0]"},
+		{"400s come before 422s", `{"items":[{"description":"x","quantity":1,"amount":"2"}]}`,
+			nil, 400, CodeParameterInvalid, "items[0].amount"},
+		{"a missing customer", `{` + one + `}`, nil, 422, CodeParameterMissing, "customer_id"},
+		{"a customer id of 254 characters", `{"customer_id":"` + strings.Repeat("c", 254) + `",` + one + `}`,
+			nil, 422, CodeParameterInvalid, "customer_id"},
+		{"missing items", `{"customer_id":"c"}`, nil, 422, CodeParameterMissing, "items"},
+		{"null items", `{"customer_id":"c","items":null}`, nil, 422, CodeParameterMissing, "items"},
+		{"no items", `{"customer_id":"c","items":[]}`, nil, 422, CodeParameterInvalid, "items"},
+		{"a fraction", `{"customer_id":"c","items":[{"description":"x","quantity":1.5,"amount":2}]}`,
+			nil, 422, CodeParameterInvalid, "items[0].quantity"},
+		{"a tiny fraction", `{"customer_id":"c","items":[{"description":"x","quantity":1,"amount":1000000000000.0000000001}]}`,
+			nil, 422, CodeParameterInvalid, "items[0].amount"},
+		{"a huge exponent", `{"customer_id":"c","items":[{"description":"x","quantity":1e999999999999,"amount":2}]}`,
+			nil, 422, CodeParameterInvalid, "items[0].quantity"},
+		{"a negative exponent", `{"customer_id":"c","items":[{"description":"x","quantity":1,"amount":1e-999999999999}]}`,
+			nil, 422, CodeParameterInvalid, "items[0].amount"},
+		{"a missing amount", `{"customer_id":"c","items":[{"description":"x","quantity":1}]}`,
+			nil, 422, CodeParameterMissing, "items[0].amount"},
+		{"a total above 2^53-1", `{"customer_id":"c","items":[{"description":"x","quantity":1000000,"amount":1000000000000}]}`,
+			nil, 422, CodeParameterInvalid, "items"},
+		{"a currency with a digit", `{"customer_id":"c","currency":"U5D",` + one + `}`,
+			nil, 422, CodeParameterInvalid, "currency"},
+		{"a currency of four letters", `{"customer_id":"c","currency":"USDX",` + one + `}`,
+			nil, 422, CodeParameterInvalid, "currency"},
+		{"a non-ASCII currency", `{"customer_id":"c","currency":"ÉUR",` + one + `}`,
+			nil, 422, CodeParameterInvalid, "currency"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, e := DecodeInvoice([]byte(tc.body))
+			checkDecoded(t, got, tc.want, e, tc.status, tc.code, tc.param)
+		})
+	}
+}
+
+func checkDecoded[T comparable](t *testing.T, got, want T, e *Error, status int, code, param string) {
+	t.Helper()
+	var zero T
+	if status == 0 {
+		if e != nil {
+			t.Fatalf("want success, got %v", e)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("got %+v, want %+v", got, want)
+		}
+		return
+	}
+	if e == nil {
+		t.Fatalf("want %d %s %s, got success", status, code, param)
+	}
+	if got != zero {
+		t.Errorf("want no parameters with an error, got %v", got)
+	}
+	if e.Status != status || e.Code != code || e.Param != param {
+		t.Errorf("want %d %s %q, got %d %s %q (%s)", status, code, param, e.Status, e.Code, e.Param, e.Message)
+	}
+	if e.Message == "" {
+		t.Error("the error has no message")
+	}
+}
+
+// The valid cases' parameters, compared in full.
+func TestDecodeInvoiceParameters(t *testing.T) {
+	got, e := DecodeInvoice([]byte(`{"items":[{"amount":15000,"quantity":3,"description":"Consulting"},` +
+		`{"description":"Travel","quantity":1,"amount":0}],"currency":"chf","customer_id":"cus-1"}`))
+	if e != nil {
+		t.Fatal(e)
+	}
+	want := InvoiceParams{CustomerID: "cus-1", Currency: "CHF", Total: 45000,
+		Items: []ItemParams{{"Consulting", 3, 15000}, {"Travel", 1, 0}}}
+	if got.CustomerID != want.CustomerID || got.Currency != want.Currency || got.Total != want.Total ||
+		len(got.Items) != 2 || got.Items[0] != want.Items[0] || got.Items[1] != want.Items[1] {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
+func TestParseWhole(t *testing.T) {
+	cases := []struct {
+		lit         string
+		n           int64
+		whole, fits bool
+	}{
+		{"0", 0, true, true},
+		{"-0", 0, true, true},
+		{"42", 42, true, true},
+		{"-42", -42, true, true},
+		{"3.0", 3, true, true},
+		{"3.000", 3, true, true},
+		{"2.5", 0, false, false},
+		{"1e3", 1000, true, true},
+		{"1E+3", 1000, true, true},
+		{"1.5e1", 15, true, true},
+		{"1500e-3", 0, false, false},
+		{"15000e-3", 15, true, true},
+		{"0.0e5", 0, true, true},
+		{"0e-999999999999999999999", 0, true, true},
+		{"1e-999999999999999999999", 0, false, false},
+		{"1e999999999999999999999", 0, true, false},
+		{"9223372036854775807", 9223372036854775807, true, true},
+		{"9223372036854775808", 0, true, false},
+		{"-9223372036854775808", -9223372036854775808, true, true},
+		{"-9223372036854775809", 0, true, false},
+		{"99999999999999999999999", 0, true, false},
+		{"1e18", 1_000_000_000_000_000_000, true, true},
+		{"1e19", 0, true, false},
+		{"0.000001e6", 1, true, true},
+	}
+	for _, tc := range cases {
+		n, whole, fits := parseWhole(tc.lit)
+		if n != tc.n || whole != tc.whole || fits != tc.fits {
+			t.Errorf("parseWhole(%q) = %d, %v, %v; want %d, %v, %v", tc.lit, n, whole, fits, tc.n, tc.whole, tc.fits)
+		}
+	}
+}
+
+func TestCursorRoundTrip(t *testing.T) {
+	for _, id := range []string{"a", "cus-01jd3m5x8ckq0a5w7h3v2n9r4t", "my.customer-1", strings.Repeat("a", 253)} {
+		c := encodeCursor(id)
+		if strings.ContainsAny(c, "+/=") {
+			t.Errorf("cursor %q is not URL-safe", c)
+		}
+		got, e := decodeCursor(c)
+		if e != nil || got != id {
+			t.Errorf("decodeCursor(encodeCursor(%q)) = %q, %v", id, got, e)
+		}
+	}
+}
+
+func TestDecodeCursorRefusesMalformedCursors(t *testing.T) {
+	for _, c := range []string{
+		"", "***", "e30", // {}
+		b64(`{"after":""}`), b64(`{"after":"UPPER"}`), b64(`{"after":"a","more":1}`),
+		b64(`{"after":"a"} {}`), b64(`[]`), b64(`{"after":1}`), b64(`{"after":"a"}`) + "=",
+	} {
+		if got, e := decodeCursor(c); e == nil || e.Param != queryCursor || e.Status != http.StatusBadRequest {
+			t.Errorf("decodeCursor(%q) = %q, %v; want 400 with param cursor", c, got, e)
+		}
+	}
+}
+
+func TestPageOf(t *testing.T) {
+	items := []string{"d", "a", "c", "b", "e"}
+	name := func(s *string) string { return *s }
+	cases := []struct {
+		after string
+		limit int
+		want  string
+		more  bool
+	}{
+		{"", 2, "ab", true},
+		{"b", 2, "cd", true},
+		{"d", 2, "e", false},
+		{"bb", 10, "cde", false},
+		{"e", 1, "", false},
+		{"", 5, "abcde", false},
+	}
+	for _, tc := range cases {
+		page, more := pageOf(items, name, tc.after, tc.limit)
+		got := ""
+		for _, p := range page {
+			got += *p
+		}
+		if got != tc.want || more != tc.more {
+			t.Errorf("pageOf(after %q, limit %d) = %q, %v; want %q, %v", tc.after, tc.limit, got, more, tc.want, tc.more)
+		}
+	}
+}
+
+func TestWorkspaceFor(t *testing.T) {
+	sa := &user.DefaultInfo{Name: "system:serviceaccount:demo:billing"}
+	alice := &user.DefaultInfo{Name: "alice"}
+	cases := []struct {
+		name   string
+		header []string
+		user   user.Info
+		want   string
+		code   string
+	}{
+		{"a ServiceAccount works in its namespace", nil, sa, "demo", ""},
+		{"the header wins", []string{"other"}, sa, "other", ""},
+		{"a user names the workspace", []string{"team-a"}, alice, "team-a", ""},
+		{"a user without the header", nil, alice, "", CodeWorkspaceRequired},
+		{"a malformed ServiceAccount name", nil, &user.DefaultInfo{Name: "system:serviceaccount:demo"}, "", CodeWorkspaceRequired},
+		{"an upper-case header", []string{"Demo"}, sa, "", CodeParameterInvalid},
+		{"an empty header", []string{""}, sa, "", CodeParameterInvalid},
+		{"a header with a dot", []string{"a.b"}, sa, "", CodeParameterInvalid},
+		{"a header of 64 characters", []string{strings.Repeat("a", 64)}, sa, "", CodeParameterInvalid},
+		{"the header twice", []string{"a", "b"}, sa, "", CodeParameterInvalid},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, e := workspaceFor(tc.header, tc.user)
+			switch {
+			case tc.code == "" && (e != nil || got != tc.want):
+				t.Errorf("got %q, %v; want %q", got, e, tc.want)
+			case tc.code != "" && (e == nil || e.Code != tc.code || e.Status != http.StatusBadRequest || e.Param != WorkspaceHeader):
+				t.Errorf("got %q, %v; want 400 %s", got, e, tc.code)
+			}
+		})
+	}
+}
+
+func TestSanitizeRequestID(t *testing.T) {
+	cases := map[string]string{
+		"abc":                       "abc",
+		"A-Z.a_z:0-9":               "A-Z.a_z:0-9",
+		strings.Repeat("x", 200):    strings.Repeat("x", 200),
+		strings.Repeat("x", 201):    "",
+		"":                          "",
+		"with space":                "",
+		"new\nline":                 "",
+		"ünïcode":                   "",
+		"semi;colon":                "",
+		"550e8400-e29b-41d4-a716-4": "550e8400-e29b-41d4-a716-4",
+	}
+	for in, want := range cases {
+		if got := sanitizeRequestID(in); got != want {
+			t.Errorf("sanitizeRequestID(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestValidIdempotencyKey(t *testing.T) {
+	cases := map[string]bool{
+		"a": true, "order 42/retry": true, strings.Repeat("~", 255): true,
+		"": false, strings.Repeat("k", 256): false, "tab\tkey": false, "clé": false, "del\x7f": false,
+	}
+	for k, want := range cases {
+		if got := validIdempotencyKey(k); got != want {
+			t.Errorf("validIdempotencyKey(%q) = %v, want %v", k, got, want)
+		}
+	}
+}
+
+func TestClaimNameIsAValidObjectName(t *testing.T) {
+	for _, k := range []string{"a", strings.Repeat("~", 255), "Ünïcode is refused earlier, but still"} {
+		if n := claimName(k); !validName(n) || len(n) > 253 {
+			t.Errorf("claimName(%q) = %q is not a valid object name", k, n)
+		}
+	}
+	if claimName("a") == claimName("b") {
+		t.Error("two keys share a claim")
+	}
+}
+
+func TestRequestHashIgnoresFormattingButNotContent(t *testing.T) {
+	a, _ := DecodeInvoice([]byte(`{"customer_id":"c","items":[{"description":"x","quantity":1,"amount":2}]}`))
+	b, _ := DecodeInvoice([]byte(` { "items" : [ {"amount":2,"quantity":1.0,"description":"x"} ], "currency":"usd", "customer_id":"c" } `))
+	c, _ := DecodeInvoice([]byte(`{"customer_id":"c","items":[{"description":"x","quantity":1,"amount":3}]}`))
+	if requestHash("POST", "/v1/invoices", a) != requestHash("POST", "/v1/invoices", b) {
+		t.Error("the same request formatted differently hashes differently")
+	}
+	if requestHash("POST", "/v1/invoices", a) == requestHash("POST", "/v1/invoices", c) {
+		t.Error("different requests hash the same")
+	}
+	if requestHash("POST", "/v1/invoices", a) == requestHash("POST", "/v1/customers", a) {
+		t.Error("the path is not part of the hash")
+	}
+}
+
+func TestLimiter(t *testing.T) {
+	l := newLimiter(1, 2)
+	now := time.Unix(1000, 0)
+	for i := range 2 {
+		if ok, _ := l.allow("u", now); !ok {
+			t.Fatalf("request %d within the burst was refused", i)
+		}
+	}
+	ok, wait := l.allow("u", now)
+	if ok || wait <= 0 || wait > time.Second {
+		t.Fatalf("want a refusal with a wait of at most 1s, got %v, %v", ok, wait)
+	}
+	if ok, _ := l.allow("v", now); !ok {
+		t.Error("another identity shares the bucket")
+	}
+	if ok, _ := l.allow("u", now.Add(time.Second)); !ok {
+		t.Error("the bucket does not refill")
+	}
+	l.allow("old", now)
+	l.allow("u", now.Add(time.Hour))
+	if _, kept := l.buckets["old"]; kept {
+		t.Error("an idle bucket was not forgotten")
+	}
+	if ok, _ := newLimiter(-1, 0).allow("u", now); !ok {
+		t.Error("a disabled limiter refuses")
+	}
+}
+
+func TestErrorTypesFollowTheStatus(t *testing.T) {
+	for status, typ := range map[int]string{
+		400: typeInvalidRequest, 404: typeInvalidRequest, 409: typeInvalidRequest, 413: typeInvalidRequest,
+		415: typeInvalidRequest, 422: typeInvalidRequest, 405: typeInvalidRequest,
+		401: typeAuthentication, 403: typePermission, 429: typeRateLimit, 500: typeAPI, 503: typeAPI,
+	} {
+		if got := (&Error{Status: status}).Type(); got != typ {
+			t.Errorf("status %d has type %s, want %s", status, got, typ)
+		}
+	}
+}
+
+func TestClassifyingAPIErrors(t *testing.T) {
+	gr := schema.GroupResource{Group: "billing.invoicing.dev", Resource: "customers"}
+	refused := &url.Error{Op: "Post", URL: "https://k8s", Err: &net.OpError{Op: "dial", Err: errors.New("connection refused")}}
+	cases := []struct {
+		name            string
+		err             error
+		failure, status bool
+		definite        bool
+	}{
+		{"a refused connection", refused, true, false, false},
+		{"a deadline", fmt.Errorf("getting: %w", context.DeadlineExceeded), true, false, false},
+		{"a 503", apierrors.NewServiceUnavailable("down"), true, true, false},
+		{"a 500", apierrors.NewInternalError(errors.New("boom")), true, true, false},
+		{"a 504", apierrors.NewTimeoutError("slow", 1), true, true, false},
+		{"a 429", apierrors.NewTooManyRequests("busy", 1), true, true, true},
+		{"a 403", apierrors.NewForbidden(gr, "x", errors.New("no")), false, true, true},
+		{"a 422", apierrors.NewInvalid(schema.GroupKind{Kind: "Customer"}, "x", nil), false, true, true},
+		{"a rejected token's message", errors.New("invalid bearer token"), false, false, false},
+		{"an aggregate with a refused connection", utilerrors.NewAggregate([]error{errors.New("x"), refused}), true, false, false},
+		{"an aggregate of messages", utilerrors.NewAggregate([]error{errors.New("x"), errors.New("y")}), false, false, false},
+		{"a flattened webhook timeout", errors.New("webhook call failed: context deadline exceeded"), true, false, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := isAPIFailure(tc.err); got != tc.failure {
+				t.Errorf("isAPIFailure = %v, want %v", got, tc.failure)
+			}
+			if got := hasAPIStatus(tc.err); got != tc.status {
+				t.Errorf("hasAPIStatus = %v, want %v", got, tc.status)
+			}
+			if got := definiteFailure(tc.err); got != tc.definite {
+				t.Errorf("definiteFailure = %v, want %v", got, tc.definite)
+			}
+		})
+	}
+}
+
+func TestRESTMapperNamesTheResources(t *testing.T) {
+	m := restMapper()
+	for kind, resource := range map[string]string{
+		"Customer": "customers", "Invoice": "invoices", "IdempotencyKey": "idempotencykeys",
+	} {
+		mapping, err := m.RESTMapping(schema.GroupKind{Group: "billing.invoicing.dev", Kind: kind}, "v1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mapping.Resource.Resource != resource {
+			t.Errorf("%s maps to %s, want %s", kind, mapping.Resource.Resource, resource)
+		}
+	}
+}
