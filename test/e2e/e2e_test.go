@@ -89,6 +89,9 @@ var _ = Describe("make run", Ordered, func() {
 		var err error
 		env.session, err = gexec.Start(cmd, GinkgoWriter, GinkgoWriter)
 		Expect(err).NotTo(HaveOccurred())
+		// A failed spec skips its interrupt(): stop the run anyway (a no-op
+		// when it has already exited).
+		DeferCleanup(func() { env.session.Interrupt().Wait(time.Minute) })
 		Eventually(env.session.Out, 2*time.Minute).Should(gbytes.Say("Invoicing is running"))
 		Eventually(func() (int, error) { return env.get("/readyz", "") }, time.Minute).Should(Equal(http.StatusOK))
 		return env
@@ -142,6 +145,22 @@ var _ = Describe("make run", Ordered, func() {
 			return env.kubectlAllowFailure("get", "-n", "demo", "customer", "acme", "-o", "name")
 		}, 30*time.Second).Should(ContainSubstring("NotFound"))
 
+		env.interrupt()
+	})
+
+	It("renders config/default into manifests the API server accepts", func() {
+		env := start()
+		manifests := filepath.Join(GinkgoT().TempDir(), "default.yaml")
+		rendered := env.kubectl("kustomize", filepath.Join(repoRoot, "config", "default"))
+		Expect(os.WriteFile(manifests, []byte(rendered), 0o600)).To(Succeed())
+		for _, kind := range []string{"Deployment", "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Service"} {
+			Expect(rendered).To(ContainSubstring("kind: "+kind), "config/default renders no %s", kind)
+		}
+		// A server-side dry run: the API server validates every object
+		// (schemas, RBAC rules, the Deployment) without changing anything.
+		out := env.kubectl("apply", "--dry-run=server", "-f", manifests)
+		Expect(out).To(ContainSubstring("deployment.apps/invoicing-controller-manager"))
+		Expect(out).To(ContainSubstring("service/invoicing-api"))
 		env.interrupt()
 	})
 })
