@@ -101,6 +101,9 @@ func main() {
 func run(o options) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// With its terminal or pipe gone, a write to stdout must not kill us
+	// before we have stopped the control plane.
+	signal.Ignore(syscall.SIGPIPE)
 
 	if err := os.MkdirAll(filepath.Join(o.stateDir, "etcd"), 0o700); err != nil {
 		return err
