@@ -170,8 +170,10 @@ type Invoice struct {
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec is immutable: create a new invoice instead"
 	Spec InvoiceSpec `json:"spec"`
 
-	// status is the controller's verdict on the invoice.
+	// status is the controller's verdict on the invoice. Until the controller
+	// has looked at the invoice, its phase reads Pending.
 	// +optional
+	// +kubebuilder:default={phase: Pending}
 	Status InvoiceStatus `json:"status,omitempty"`
 }
 

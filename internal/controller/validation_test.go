@@ -222,6 +222,15 @@ var _ = Describe("Validation by the API server", func() {
 		Expect(getInvoice(Default, inv).Spec.Currency).To(Equal("USD"))
 	})
 
+	It("shows a new invoice as Pending until the controller has looked at it", func() {
+		inv := newInvoice(ns, "inv", validInvoiceOptions...)
+		Expect(k8sClient.Create(ctx, inv)).To(Succeed())
+		// The create response is what the API server stored, before any
+		// reconcile: status defaults to phase Pending.
+		Expect(inv.Status.Phase).To(Equal(billingv1.InvoicePending))
+		Expect(inv.Status.Conditions).To(BeEmpty())
+	})
+
 	It("refuses any change to an invoice's spec, and allows changes to its metadata", func() {
 		inv := newInvoice(ns, "inv", validInvoiceOptions...)
 		Expect(k8sClient.Create(ctx, inv)).To(Succeed())
