@@ -55,9 +55,19 @@ lint-fix: golangci-lint ## Run golangci-lint linter and perform fixes.
 # The envtest suites start the kube-apiserver and etcd built under $(ENVTEST_ASSETS).
 # go test runs one package at a time (-p 1): each envtest suite starts its own
 # control plane, and two of them at once on a 2-core machine only time out.
+# The coverage printed merges the test binaries' profile with what the
+# binaries that test/e2e builds and runs (manager, adapter, localenv) covered.
+E2E_COVERDIR = $(CURDIR)/cover/e2e
 .PHONY: test
 test: verify-generated vet lint envtest-binaries ## Verify generated files, lint, then run unit and envtest suites with coverage.
-	KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" go test -p 1 -race -timeout 30m ./... -coverprofile cover.out -covermode atomic
+	rm -rf "$(E2E_COVERDIR)" && mkdir -p "$(E2E_COVERDIR)"
+	KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" E2E_COVERDIR="$(E2E_COVERDIR)" \
+		go test -p 1 -race -timeout 30m ./... -coverprofile cover/unit.out -covermode atomic
+	rm -f cover/e2e.out && touch cover/e2e.out
+	go tool covdata textfmt -i "$(E2E_COVERDIR)" -o cover/e2e.out
+	{ cat cover/unit.out; tail -n +2 cover/e2e.out; } > cover.out
+	@echo "Coverage by package (unit, envtest and e2e together):"
+	@hack/coverage-summary.sh cover.out
 	go tool cover -func cover.out | tail -n 1
 
 .PHONY: test-fuzz

@@ -43,6 +43,9 @@ import (
 // repoRoot is where config/ lives, relative to this package.
 var repoRoot = filepath.Join("..", "..")
 
+// coverDir, when set, is where the binaries under test write coverage data.
+var coverDir = os.Getenv("E2E_COVERDIR")
+
 // localenv is one run of the localenv program.
 type localenv struct {
 	session  *gexec.Session
@@ -61,12 +64,20 @@ var _ = Describe("make run", Ordered, func() {
 		assets = os.Getenv("KUBEBUILDER_ASSETS")
 		Expect(assets).NotTo(BeEmpty(), "KUBEBUILDER_ASSETS must name the directory of kube-apiserver, etcd and kubectl")
 		bins = GinkgoT().TempDir()
+		// With E2E_COVERDIR set (make test sets it), the binaries are built
+		// for coverage and write their counters there, so the coverage that
+		// make test prints includes what this suite runs of cmd/.
+		var coverFlags []string
+		if coverDir != "" {
+			coverFlags = []string{"-cover", "-covermode=atomic", "-coverpkg=github.com/invoicing-dev/invoicing/..."}
+		}
 		for name, pkg := range map[string]string{
 			"manager":  "./cmd",
 			"adapter":  "./cmd/adapter",
 			"localenv": "./cmd/localenv",
 		} {
-			build := exec.Command("go", "build", "-o", filepath.Join(bins, name), pkg)
+			args := append([]string{"build", "-o", filepath.Join(bins, name)}, coverFlags...)
+			build := exec.Command("go", append(args, pkg)...)
 			build.Dir = repoRoot
 			out, err := build.CombinedOutput()
 			Expect(err).NotTo(HaveOccurred(), "building %s: %s", pkg, out)
@@ -86,6 +97,10 @@ var _ = Describe("make run", Ordered, func() {
 			"--api-addr", env.apiAddr,
 			"--probe-addr", freeAddr(),
 		)
+		if coverDir != "" {
+			// The manager and adapter inherit it from localenv.
+			cmd.Env = append(os.Environ(), "GOCOVERDIR="+coverDir)
+		}
 		var err error
 		env.session, err = gexec.Start(cmd, GinkgoWriter, GinkgoWriter)
 		Expect(err).NotTo(HaveOccurred())
