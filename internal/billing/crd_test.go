@@ -109,6 +109,13 @@ func TestBoundsMatchTheInvoiceCRD(t *testing.T) {
 	}
 }
 
+func TestDefaultCurrencyMatchesTheInvoiceCRD(t *testing.T) {
+	currency := property(t, crdSchema(t, "billing.invoicing.dev_invoices.yaml"), "spec", "currency")
+	if currency.Default == nil || string(currency.Default.Raw) != `"`+DefaultCurrency+`"` {
+		t.Errorf("CRD default for spec.currency is %v, DefaultCurrency is %q", currency.Default, DefaultCurrency)
+	}
+}
+
 func TestEmailRulesMatchTheCustomerCRD(t *testing.T) {
 	email := property(t, crdSchema(t, "billing.invoicing.dev_customers.yaml"), "spec", "email")
 	if got := integer(email.MaxLength); got != MaxEmailLength {

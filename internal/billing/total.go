@@ -24,6 +24,8 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
 // MaxTotal is the largest total an invoice may have: 2^53-1, the largest
@@ -40,6 +42,10 @@ const (
 	MinAmount      = 0
 	MaxAmount      = 1_000_000_000_000
 )
+
+// DefaultCurrency is the currency of an invoice that names none, the same as
+// the Invoice CRD's default for spec.currency.
+const DefaultCurrency = "USD"
 
 // ErrTotalTooLarge is returned when a total exceeds MaxTotal.
 var ErrTotalTooLarge = errors.New("total exceeds 9007199254740991 (2^53-1) minor units")
@@ -70,4 +76,14 @@ func Total(lines []Line) (int64, error) {
 		}
 	}
 	return int64(total), nil
+}
+
+// InvoiceTotal is Total over an Invoice's line items: the one computation
+// behind both the controller's status.total and the HTTP adapter's total.
+func InvoiceTotal(items []billingv1.LineItem) (int64, error) {
+	lines := make([]Line, len(items))
+	for i, it := range items {
+		lines[i] = Line{Quantity: it.Quantity, Amount: it.Amount}
+	}
+	return Total(lines)
 }

@@ -22,6 +22,7 @@ import (
 	"math/big"
 	"testing"
 
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
@@ -239,4 +240,29 @@ func FuzzTotal(f *testing.F) {
 			t.Fatalf("Total(%v) = %d, %v; want %s", lines, total, err, exact)
 		}
 	})
+}
+
+func TestInvoiceTotal(t *testing.T) {
+	tests := []struct {
+		name    string
+		items   []billingv1.LineItem
+		want    int64
+		wantErr error
+	}{
+		{"an invoice's total is the sum of quantity times amount over its items", []billingv1.LineItem{
+			{Description: "Consulting", Quantity: 3, Amount: 15000},
+			{Description: "Travel", Quantity: 1, Amount: 23050},
+		}, 68050, nil},
+		{"an invoice whose total is above 2^53-1 is refused", []billingv1.LineItem{
+			{Description: "Everything", Quantity: 1_000_000, Amount: 1_000_000_000_000},
+		}, 0, billing.ErrTotalTooLarge},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := billing.InvoiceTotal(tt.items)
+			if !errors.Is(err, tt.wantErr) || got != tt.want {
+				t.Errorf("InvoiceTotal() = %d, %v; want %d, %v", got, err, tt.want, tt.wantErr)
+			}
+		})
+	}
 }

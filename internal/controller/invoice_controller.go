@@ -96,7 +96,7 @@ func (r *InvoiceReconciler) computeStatus(ctx context.Context, inv *billingv1.In
 		return nil
 	}
 
-	total, err := billing.Total(lines(inv.Spec.Items))
+	total, err := billing.InvoiceTotal(inv.Spec.Items)
 	if err != nil {
 		inv.Status.Total = nil
 		markInvalid(inv, billingv1.ReasonTotalTooLarge, err.Error(), billingv1.ConditionStalled)
@@ -193,15 +193,6 @@ func (r *InvoiceReconciler) now() time.Time {
 		return r.Now()
 	}
 	return time.Now()
-}
-
-// lines converts line items for the billing package.
-func lines(items []billingv1.LineItem) []billing.Line {
-	out := make([]billing.Line, len(items))
-	for i, it := range items {
-		out[i] = billing.Line{Quantity: it.Quantity, Amount: it.Amount}
-	}
-	return out
 }
 
 // invoicesWaitingFor maps a Customer to the not yet issued Invoices that

@@ -34,7 +34,6 @@ import (
 const (
 	maxCustomerNameLength = 256
 	maxObjectNameLength   = 253
-	defaultCurrency       = "USD"
 )
 
 // CustomerParams is a validated POST /v1/customers body.
@@ -120,7 +119,7 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 		}
 	}
 
-	p := &InvoiceParams{Currency: defaultCurrency}
+	p := &InvoiceParams{Currency: billing.DefaultCurrency}
 	if p.CustomerID, e = requiredString(fields, "", "customer_id", maxObjectNameLength); e != nil {
 		return nil, e
 	}

@@ -72,18 +72,16 @@ func customerJSON(c *billingv1.Customer) Customer {
 
 func invoiceJSON(inv *billingv1.Invoice) Invoice {
 	items := make([]ItemParams, len(inv.Spec.Items))
-	lines := make([]billing.Line, len(inv.Spec.Items))
 	for i, it := range inv.Spec.Items {
 		items[i] = ItemParams{Description: it.Description, Quantity: it.Quantity, Amount: it.Amount}
-		lines[i] = billing.Line{Quantity: it.Quantity, Amount: it.Amount}
 	}
 	var total *int64
-	if t, err := billing.Total(lines); err == nil {
+	if t, err := billing.InvoiceTotal(inv.Spec.Items); err == nil {
 		total = &t
 	}
 	currency := inv.Spec.Currency
 	if currency == "" {
-		currency = defaultCurrency
+		currency = billing.DefaultCurrency
 	}
 	return Invoice{
 		ID:         inv.Name,
