@@ -28,6 +28,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	authenticationv1 "k8s.io/api/authentication/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -236,6 +237,33 @@ func grant(saNS, sa, ns string, verbs ...string) {
 		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: name},
 		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: saNS, Name: sa}},
 	})).To(Succeed())
+
+	user := "system:serviceaccount:" + saNS + ":" + sa
+	for _, resource := range []string{"customers", "invoices"} {
+		for _, verb := range verbs {
+			awaitAllowed(user, ns, verb, resource)
+		}
+	}
+}
+
+// awaitAllowed waits until the API server's authorizer allows user to verb
+// resource in ns. It sees new RBAC objects through its own informers, a
+// moment after they are created: without the wait, a spec's first request
+// could be denied by that lag (and the denial cached by the adapter).
+func awaitAllowed(user, ns, verb, resource string) {
+	EventuallyWithOffset(2, func() (bool, error) {
+		review, err := clientset.AuthorizationV1().SubjectAccessReviews().Create(ctx,
+			&authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
+				User: user,
+				ResourceAttributes: &authorizationv1.ResourceAttributes{
+					Namespace: ns, Verb: verb, Group: "billing.invoicing.dev", Resource: resource,
+				},
+			}}, metav1.CreateOptions{})
+		if err != nil {
+			return false, err
+		}
+		return review.Status.Allowed, nil
+	}).Should(BeTrue(), "RBAC does not yet allow %s to %s %s in %s", user, verb, resource, ns)
 }
 
 // httpClient sends requests through the contract-validating transport.

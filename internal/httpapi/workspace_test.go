@@ -48,6 +48,9 @@ var _ = Describe("A workspace that does not exist", func() {
 		DeferCleanup(func() { Expect(k8s.Delete(ctx, binding)).To(Succeed()) })
 
 		missing := "no-such-ws-" + rand.String(5)
+		for _, verb := range []string{"create", "list"} {
+			awaitAllowed("system:serviceaccount:"+nsAlpha+":"+sa, missing, verb, "customers")
+		}
 		resp := send(http.MethodPost, "/v1/customers", as(token), inWorkspace(missing), withJSON(customerBody()))
 		Expect(resp.status).To(Equal(http.StatusNotFound), "body: %s", resp.body)
 		Expect(resp.apiErr().Code).To(Equal(CodeResourceMissing))
