@@ -71,8 +71,9 @@ test: verify-generated vet lint envtest-binaries ## Verify generated files, lint
 	go tool cover -func cover.out | tail -n 1
 
 .PHONY: test-fuzz
-test-fuzz: ## Fuzz the HTTP request decoding for FUZZTIME (default 60s).
-	go test ./internal/httpapi -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME)
+test-fuzz: ## Run one fuzz target (FUZZ: FuzzDecode, FuzzCursor or FuzzIdempotencyKey) for FUZZTIME (default 60s).
+	go test ./internal/httpapi -run '^$$' -fuzz '^$(FUZZ)$$' -fuzztime $(FUZZTIME)
+FUZZ ?= FuzzDecode
 FUZZTIME ?= 60s
 
 .PHONY: bench

@@ -24,6 +24,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/invoicing-dev/invoicing/internal/billing"
@@ -34,6 +35,16 @@ import (
 const (
 	maxCustomerNameLength = 256
 	maxObjectNameLength   = 253
+)
+
+// Bounds of the JSON structure of a body, so that a body of at most
+// MaxBodyBytes costs little to refuse whatever it holds. The largest valid
+// invoice (MaxItems items of three fields) has 4*MaxItems+4 values and is
+// nested four deep; a body beyond either bound is 400 body_invalid before it
+// is parsed further.
+const (
+	maxJSONValues = 4096
+	maxJSONDepth  = 8
 )
 
 // CustomerParams is a validated POST /v1/customers body.
@@ -223,8 +234,16 @@ func parseBody(body []byte) (*node, *Error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
-	root, err := parseValue(dec)
-	if err != nil {
+	root, err := parseValue(dec, &jsonBudget{values: maxJSONValues}, 1)
+	switch {
+	case errors.Is(err, errTooManyValues):
+		return nil, errorf(http.StatusBadRequest, CodeBodyInvalid, "",
+			"The body has more than %d JSON values (objects, arrays, strings, numbers, booleans and nulls).",
+			maxJSONValues)
+	case errors.Is(err, errTooDeep):
+		return nil, errorf(http.StatusBadRequest, CodeBodyInvalid, "",
+			"The body nests objects and arrays more than %d levels deep.", maxJSONDepth)
+	case err != nil:
 		return nil, errorf(http.StatusBadRequest, CodeBodyInvalid, "", "The body is not valid JSON.")
 	}
 	if root.kind != kindObject {
@@ -233,17 +252,32 @@ func parseBody(body []byte) (*node, *Error) {
 	return root, nil
 }
 
-var errUnexpectedToken = errors.New("unexpected JSON token")
+var (
+	errUnexpectedToken = errors.New("unexpected JSON token")
+	errTooManyValues   = errors.New("too many JSON values")
+	errTooDeep         = errors.New("JSON nested too deeply")
+)
 
-// parseValue reads one value from dec. The input has been checked with
-// json.Valid, so errors here are not expected; they are handled all the same.
-func parseValue(dec *json.Decoder) (*node, error) {
+// jsonBudget is how many more values a body may have.
+type jsonBudget struct{ values int }
+
+// parseValue reads one value, at nesting level depth (the root is 1), from
+// dec. It stops at the first value past the budget or past maxJSONDepth.
+// The input has been checked with json.Valid, so other errors here are not
+// expected; they are handled all the same.
+func parseValue(dec *json.Decoder, budget *jsonBudget, depth int) (*node, error) {
+	if budget.values--; budget.values < 0 {
+		return nil, errTooManyValues
+	}
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
 	}
 	switch t := tok.(type) {
 	case json.Delim:
+		if depth > maxJSONDepth {
+			return nil, errTooDeep
+		}
 		switch t {
 		case '{':
 			n := &node{kind: kindObject}
@@ -256,7 +290,7 @@ func parseValue(dec *json.Decoder) (*node, error) {
 				if !ok {
 					return nil, errUnexpectedToken
 				}
-				v, err := parseValue(dec)
+				v, err := parseValue(dec, budget, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -267,7 +301,7 @@ func parseValue(dec *json.Decoder) (*node, error) {
 		case '[':
 			n := &node{kind: kindArray}
 			for dec.More() {
-				v, err := parseValue(dec)
+				v, err := parseValue(dec, budget, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -332,7 +366,24 @@ func requiredString(fields map[string]*node, path, name string, maxLen int) (str
 		return "", errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, p,
 			"%s must be 1 to %d characters long.", p, maxLen)
 	}
+	if hasControl(v.s) {
+		return "", errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, p,
+			"%s must not contain control characters such as NUL (tab, line feed and carriage return are allowed).", p)
+	}
 	return v.s, nil
+}
+
+// hasControl reports whether s has a control character (Unicode category
+// Cc: U+0000-U+001F, U+007F-U+009F) other than tab, line feed and carriage
+// return. JSON lets a body carry them escaped (\u0000); they have no place
+// in a name or a description, and some stores and terminals mishandle them.
+func hasControl(s string) bool {
+	for _, r := range s {
+		if unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' {
+			return true
+		}
+	}
+	return false
 }
 
 // requiredWhole returns the number field name of fields, which must be

@@ -17,8 +17,10 @@ limitations under the License.
 package httpapi
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -48,7 +50,8 @@ func FuzzDecode(f *testing.F) {
 		if c, e := DecodeCustomer(body); e != nil {
 			checkDecodeError(t, e)
 		} else {
-			if n := utf8.RuneCountInString(c.Name); n < 1 || n > maxCustomerNameLength || !billing.ValidEmail(c.Email) {
+			if n := utf8.RuneCountInString(c.Name); n < 1 || n > maxCustomerNameLength || !billing.ValidEmail(c.Email) ||
+				hasControl(c.Name) {
 				t.Fatalf("accepted an invalid customer %+v", c)
 			}
 			again, e := DecodeCustomer(mustJSON(t, c))
@@ -70,7 +73,8 @@ func FuzzDecode(f *testing.F) {
 		for _, it := range inv.Items {
 			if it.Quantity < billing.MinQuantity || it.Quantity > billing.MaxQuantity ||
 				it.Amount < billing.MinAmount || it.Amount > billing.MaxAmount ||
-				utf8.RuneCountInString(it.Description) > billing.MaxDescription || it.Description == "" {
+				utf8.RuneCountInString(it.Description) > billing.MaxDescription || it.Description == "" ||
+				hasControl(it.Description) {
 				t.Fatalf("accepted an invalid item %+v", it)
 			}
 			sum += it.Quantity * it.Amount
@@ -99,4 +103,135 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// FuzzCursor feeds arbitrary cursors to decodeCursor for a list of one
+// workspace. None may panic; each is either refused with 400
+// parameter_invalid on the cursor parameter, or names a valid id and
+// belongs to exactly that list: no cursor, tampered or not, is accepted by
+// another workspace or resource. Seeds are in testdata/fuzz/FuzzCursor.
+func FuzzCursor(f *testing.F) {
+	scope := listScope{workspace: "alpha", resource: resourceInvoices}
+	for _, seed := range []string{
+		encodeCursor(scope, "inv-01jd3m5x8ckq0a5w7h3v2n9r4t"),
+		encodeCursor(listScope{workspace: "beta", resource: resourceInvoices}, "a"),
+		encodeCursor(listScope{workspace: "alpha", resource: resourceCustomers}, "a"),
+		b64(`{"after":"a"}`), b64(`{"workspace":"alpha","resource":"invoices","after":"../../secrets"}`),
+		b64(`{"workspace":"alpha","resource":"invoices","after":"a","workspace":"beta"}`),
+		b64(`{"Workspace":"alpha","RESOURCE":"invoices","after":"a"}`),
+		"", "***", "e30", encodeCursor(scope, "a") + "=",
+	} {
+		f.Add(seed)
+	}
+	others := []listScope{
+		{workspace: "beta", resource: resourceInvoices},
+		{workspace: "alpha", resource: resourceCustomers},
+		{workspace: "", resource: ""},
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		after, e := decodeCursor(s, scope)
+		if e != nil {
+			if e.Status != http.StatusBadRequest || e.Code != CodeParameterInvalid || e.Param != queryCursor || e.Message == "" {
+				t.Fatalf("untyped cursor error %+v", e)
+			}
+			return
+		}
+		if !validName(after) {
+			t.Fatalf("accepted a cursor after %q, not an id", after)
+		}
+		for _, other := range others {
+			if got, e := decodeCursor(s, other); e == nil {
+				t.Fatalf("the cursor %q of %+v was accepted by %+v (after %q)", s, scope, other, got)
+			}
+		}
+		raw, err := base64.RawURLEncoding.DecodeString(s)
+		if err != nil {
+			t.Fatalf("accepted a cursor that is not base64url: %v", err)
+		}
+		var c map[string]any
+		if err := json.Unmarshal(raw, &c); err != nil || c["workspace"] != scope.workspace ||
+			c["resource"] != scope.resource || c["after"] != after {
+			t.Fatalf("accepted %s for %+v", raw, scope)
+		}
+		if again, e := decodeCursor(encodeCursor(scope, after), scope); e != nil || again != after {
+			t.Fatalf("re-encoding the cursor after %q decodes to %q, %v", after, again, e)
+		}
+	})
+}
+
+// FuzzIdempotencyKey feeds arbitrary Idempotency-Key headers and bodies to
+// the idempotency steps that need no API server: the header check, the
+// name of the key's IdempotencyKey object, and the request fingerprint. A
+// header is accepted only when it is 1-255 printable ASCII characters, and
+// then always names a valid Kubernetes object, a different one for a
+// different key; the fingerprint depends on the validated request only.
+// Seeds are in testdata/fuzz/FuzzIdempotencyKey.
+func FuzzIdempotencyKey(f *testing.F) {
+	invoice := `{"customer_id":"cus-1","items":[{"description":"x","quantity":1,"amount":2}]}`
+	for _, seed := range []struct {
+		key, other string
+		body       string
+	}{
+		{"order-4711", "order-4712", invoice},
+		{"a", "A", `{"name":"Ada","email":"ada@example.com"}`},
+		{strings.Repeat("k", 255), strings.Repeat("k", 256), invoice},
+		{"", "x", `{}`},
+		{"tab\there", "nul\x00", invoice},
+		{"ключ", "../../secrets", invoice},
+		{" ", "~", `{"customer_id":"cus-1","currency":"usd","items":[{"description":"x","quantity":1.0,"amount":2e0}]}`},
+	} {
+		f.Add(seed.key, seed.other, []byte(seed.body))
+	}
+	f.Fuzz(func(t *testing.T, key, other string, body []byte) {
+		got, e := idempotencyKey(http.Header{IdempotencyKeyHeader: {key}})
+		printable := key != "" && len(key) <= maxIdempotencyKeyLength && strings.IndexFunc(key, func(r rune) bool {
+			return r < 0x20 || r > 0x7e
+		}) < 0
+		switch {
+		case e != nil && printable, e == nil && !printable:
+			t.Fatalf("idempotencyKey(%q) = %q, %v; printable: %v", key, got, e, printable)
+		case e != nil && (e.Status != http.StatusBadRequest || e.Code != CodeParameterInvalid || e.Param != IdempotencyKeyHeader):
+			t.Fatalf("untyped Idempotency-Key error %+v", e)
+		case e == nil && got != key:
+			t.Fatalf("idempotencyKey(%q) = %q", key, got)
+		}
+		if _, e := idempotencyKey(http.Header{IdempotencyKeyHeader: {key, other}}); e == nil {
+			t.Fatalf("accepted the header twice: %q, %q", key, other)
+		}
+		if e == nil {
+			name := claimName(key)
+			if !validName(name) || claimName(key) != name {
+				t.Fatalf("claimName(%q) = %q, not a stable valid name", key, name)
+			}
+			if other != key && claimName(other) == name {
+				t.Fatalf("the keys %q and %q share the claim %s", key, other, name)
+			}
+		}
+
+		for _, path := range []string{"/v1/invoices", "/v1/customers"} {
+			var p any
+			var e *Error
+			if path == "/v1/invoices" {
+				p, e = DecodeInvoice(body)
+			} else {
+				p, e = DecodeCustomer(body)
+			}
+			if e != nil {
+				continue
+			}
+			hash := requestHash(http.MethodPost, path, p)
+			var again any
+			if path == "/v1/invoices" {
+				again, e = DecodeInvoice(mustJSON(t, p))
+			} else {
+				again, e = DecodeCustomer(mustJSON(t, p))
+			}
+			if e != nil || requestHash(http.MethodPost, path, again) != hash {
+				t.Fatalf("the same request %s re-encoded has another fingerprint (%v)", body, e)
+			}
+			if requestHash(http.MethodPost, path+"/", p) == hash {
+				t.Fatalf("the fingerprint of %s does not depend on the path", body)
+			}
+		}
+	})
 }

@@ -353,7 +353,8 @@ func (a *Adapter) get(ctx context.Context, ns, name string, obj client.Object) (
 }
 
 func (a *Adapter) listCustomers(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	limit, after, e := pageParams(c.query)
+	scope := listScope{workspace: c.ns, resource: resourceCustomers}
+	limit, after, e := pageParams(c.query, scope)
 	if e != nil {
 		return e
 	}
@@ -361,12 +362,13 @@ func (a *Adapter) listCustomers(w http.ResponseWriter, r *http.Request, c *call)
 	if err := a.cache.List(r.Context(), &list, client.InNamespace(c.ns), client.UnsafeDisableDeepCopy); err != nil {
 		return a.apiError(r.Context(), err, "Unable to list customers from the cache")
 	}
-	writePage(w, r, list.Items, func(c *billingv1.Customer) string { return c.Name }, customerJSON, after, limit)
+	writePage(w, r, scope, list.Items, func(c *billingv1.Customer) string { return c.Name }, customerJSON, after, limit)
 	return nil
 }
 
 func (a *Adapter) listInvoices(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	limit, after, e := pageParams(c.query)
+	scope := listScope{workspace: c.ns, resource: resourceInvoices}
+	limit, after, e := pageParams(c.query, scope)
 	if e != nil {
 		return e
 	}
@@ -382,12 +384,13 @@ func (a *Adapter) listInvoices(w http.ResponseWriter, r *http.Request, c *call) 
 	if err := a.cache.List(r.Context(), &list, opts...); err != nil {
 		return a.apiError(r.Context(), err, "Unable to list invoices from the cache")
 	}
-	writePage(w, r, list.Items, func(i *billingv1.Invoice) string { return i.Name }, invoiceJSON, after, limit)
+	writePage(w, r, scope, list.Items, func(i *billingv1.Invoice) string { return i.Name }, invoiceJSON, after, limit)
 	return nil
 }
 
-// writePage answers the page of items (ordered by name) after after.
-func writePage[T, R any](w http.ResponseWriter, r *http.Request, items []T, name func(*T) string,
+// writePage answers the page of items (ordered by name) after after, of the
+// list scope.
+func writePage[T, R any](w http.ResponseWriter, r *http.Request, scope listScope, items []T, name func(*T) string,
 	render func(*T) R, after string, limit int) {
 	page, more := pageOf(items, name, after, limit)
 	out := List[R]{Object: "list", Data: make([]R, len(page)), HasMore: more}
@@ -395,7 +398,7 @@ func writePage[T, R any](w http.ResponseWriter, r *http.Request, items []T, name
 		out.Data[i] = render(item)
 	}
 	if more {
-		next := encodeCursor(name(page[len(page)-1]))
+		next := encodeCursor(scope, name(page[len(page)-1]))
 		out.NextCursor = &next
 	}
 	writeJSON(w, r, http.StatusOK, out)

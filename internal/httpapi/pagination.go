@@ -30,20 +30,39 @@ import (
 )
 
 // cursor is what a next_cursor stands for: the id after which the next
-// page starts. Ids are object names and pages are ordered by them, so a
-// cursor never expires and a walk sees every object that existed when it
-// began exactly once, however many are created meanwhile.
+// page starts, in the list (workspace and resource) that issued it. Ids are
+// object names and pages are ordered by them, so a cursor never expires and
+// a walk sees every object that existed when it began exactly once, however
+// many are created meanwhile.
+//
+// A cursor is plain JSON in base64url, not signed: it grants nothing, since
+// every list is authorized for and read from the request's own workspace,
+// and anyone may start a list after any id. Workspace and resource are in it
+// so that a cursor sent to another list is refused (400) rather than
+// silently starting that list somewhere; a signature would need a key shared
+// by all replicas and kept forever, as cursors never expire.
 type cursor struct {
-	After string `json:"after"`
+	Workspace string `json:"workspace"`
+	Resource  string `json:"resource"`
+	After     string `json:"after"`
 }
 
-func encodeCursor(after string) string {
-	b, _ := json.Marshal(cursor{After: after}) // a struct of one string always marshals
+// listScope is the list a cursor belongs to.
+type listScope struct {
+	workspace string
+	resource  string
+}
+
+func encodeCursor(scope listScope, after string) string {
+	// A struct of strings always marshals.
+	b, _ := json.Marshal(cursor{Workspace: scope.workspace, Resource: scope.resource, After: after})
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// decodeCursor reads a next_cursor; anything else is 400 parameter_invalid.
-func decodeCursor(s string) (string, *Error) {
+// decodeCursor reads a next_cursor of the list scope; anything else,
+// including the cursor of another workspace or resource, is 400
+// parameter_invalid.
+func decodeCursor(s string, scope listScope) (string, *Error) {
 	bad := errorf(http.StatusBadRequest, CodeParameterInvalid, queryCursor,
 		"cursor must be the next_cursor of a previous page.")
 	raw, err := base64.RawURLEncoding.DecodeString(s)
@@ -56,13 +75,24 @@ func decodeCursor(s string) (string, *Error) {
 	if err := dec.Decode(&c); err != nil || dec.More() || !validName(c.After) {
 		return "", bad
 	}
+	// Only the adapter's own encoding: encoding/json would also take keys
+	// in another case, repeated keys and white space.
+	if encodeCursor(listScope{workspace: c.Workspace, resource: c.Resource}, c.After) != s {
+		return "", bad
+	}
+	if c.Workspace != scope.workspace || c.Resource != scope.resource {
+		return "", errorf(http.StatusBadRequest, CodeParameterInvalid, queryCursor,
+			"cursor is the next_cursor of another list (another workspace or resource); "+
+				"list %s in workspace %q without a cursor to start.", scope.resource, scope.workspace)
+	}
 	return c.After, nil
 }
 
 var limitPattern = regexp.MustCompile(`^[0-9]{1,3}$`)
 
-// pageParams reads the limit (1-100, default 20) and cursor of a list.
-func pageParams(q url.Values) (limit int, after string, e *Error) {
+// pageParams reads the limit (1-100, default 20) and cursor of a list of
+// scope.
+func pageParams(q url.Values, scope listScope) (limit int, after string, e *Error) {
 	limit = listLimitDefault
 	if q.Has(queryLimit) {
 		s := q.Get(queryLimit)
@@ -74,7 +104,7 @@ func pageParams(q url.Values) (limit int, after string, e *Error) {
 		limit = n
 	}
 	if q.Has(queryCursor) {
-		if after, e = decodeCursor(q.Get(queryCursor)); e != nil {
+		if after, e = decodeCursor(q.Get(queryCursor), scope); e != nil {
 			return 0, "", e
 		}
 	}

@@ -65,6 +65,19 @@ func TestDecodeCustomer(t *testing.T) {
 		{"a null e-mail", `{"name":"Ada","email":null}`, nil, 422, CodeParameterMissing, "email"},
 		{"an empty name", `{"name":"","email":"a@b.c"}`, nil, 422, CodeParameterInvalid, "name"},
 		{"a bad e-mail", `{"name":"Ada","email":"a b@c.d"}`, nil, 422, CodeParameterInvalid, "email"},
+		{"a NUL in the name", `{"name":"Ada\u0000","email":"a@b.c"}`, nil, 422, CodeParameterInvalid, "name"},
+		{"an escape character in the name", `{"name":"\u001b[31mAda","email":"a@b.c"}`, nil, 422, CodeParameterInvalid, "name"},
+		{"a C1 control in the name", `{"name":"Ada\u0085","email":"a@b.c"}`, nil, 422, CodeParameterInvalid, "name"},
+		{"a raw NUL byte is not JSON", "{\"name\":\"Ada\x00\",\"email\":\"a@b.c\"}", nil, 400, CodeBodyInvalid, ""},
+		{"a name of 257 characters", `{"name":"` + strings.Repeat("é", 257) + `","email":"a@b.c"}`,
+			nil, 422, CodeParameterInvalid, "name"},
+		{"a name of 256 characters", `{"name":"` + strings.Repeat("é", 256) + `","email":"ada@example.com"}`,
+			&CustomerParams{Name: strings.Repeat("é", 256), Email: "ada@example.com"}, 0, "", ""},
+		{"an object nested nine deep", `{"name":[[[[[[[[1]]]]]]]],"email":"a@b.c"}`, nil, 400, CodeBodyInvalid, ""},
+		{"an object nested eight deep is only of the wrong type", `{"name":[[[[[[[1]]]]]]],"email":"a@b.c"}`,
+			nil, 400, CodeParameterInvalid, "name"},
+		{"nesting past encoding/json's own limit", `{"name":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`,
+			nil, 400, CodeBodyInvalid, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -125,6 +138,22 @@ func TestDecodeInvoice(t *testing.T) {
 			nil, 422, CodeParameterInvalid, "currency"},
 		{"a non-ASCII currency", `{"customer_id":"c","currency":"ÉUR",` + one + `}`,
 			nil, 422, CodeParameterInvalid, "currency"},
+		{"tab, line feed and carriage return in a description",
+			`{"customer_id":"c","items":[{"description":"a\tb\r\nc","quantity":1,"amount":2}]}`,
+			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{"a\tb\r\nc", 1, 2}}, Total: 2}, 0, "", ""},
+		{"a NUL in a description", `{"customer_id":"c","items":[{"description":"a\u0000","quantity":1,"amount":2}]}`,
+			nil, 422, CodeParameterInvalid, "items[0].description"},
+		{"a DEL in a description", `{"customer_id":"c","items":[{"description":"a\u007f","quantity":1,"amount":2}]}`,
+			nil, 422, CodeParameterInvalid, "items[0].description"},
+		{"a description of 1001 characters", `{"customer_id":"c","items":[{"description":"` + strings.Repeat("d", 1001) +
+			`","quantity":1,"amount":2}]}`, nil, 422, CodeParameterInvalid, "items[0].description"},
+		{"501 items", `{"customer_id":"c","items":[` + items(501) + `]}`, nil, 422, CodeParameterInvalid, "items"},
+		{"1000 items are still counted", `{"customer_id":"c","items":[` + items(1000) + `]}`,
+			nil, 422, CodeParameterInvalid, "items"},
+		{"more JSON values than any valid invoice has", `{"customer_id":"c","items":[` + items(1100) + `]}`,
+			nil, 400, CodeBodyInvalid, ""},
+		{"a long array of numbers", `{"customer_id":"c","items":[` + strings.Repeat("0,", 500_000) + `0]}`,
+			nil, 400, CodeBodyInvalid, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -132,6 +161,11 @@ func TestDecodeInvoice(t *testing.T) {
 			checkDecoded(t, got, tc.want, e, tc.status, tc.code, tc.param)
 		})
 	}
+}
+
+// items is n valid line items, comma-separated.
+func items(n int) string {
+	return strings.TrimSuffix(strings.Repeat(`{"description":"x","quantity":1,"amount":2},`, n), ",")
 }
 
 func checkDecoded[T comparable](t *testing.T, got, want T, e *Error, status int, code, param string) {
@@ -214,13 +248,15 @@ func TestParseWhole(t *testing.T) {
 	}
 }
 
+var testScope = listScope{workspace: "demo", resource: resourceInvoices}
+
 func TestCursorRoundTrip(t *testing.T) {
 	for _, id := range []string{"a", "cus-01jd3m5x8ckq0a5w7h3v2n9r4t", "my.customer-1", strings.Repeat("a", 253)} {
-		c := encodeCursor(id)
+		c := encodeCursor(testScope, id)
 		if strings.ContainsAny(c, "+/=") {
 			t.Errorf("cursor %q is not URL-safe", c)
 		}
-		got, e := decodeCursor(c)
+		got, e := decodeCursor(c, testScope)
 		if e != nil || got != id {
 			t.Errorf("decodeCursor(encodeCursor(%q)) = %q, %v", id, got, e)
 		}
@@ -232,10 +268,32 @@ func TestDecodeCursorRefusesMalformedCursors(t *testing.T) {
 		"", "***", "e30", // {}
 		b64(`{"after":""}`), b64(`{"after":"UPPER"}`), b64(`{"after":"a","more":1}`),
 		b64(`{"after":"a"} {}`), b64(`[]`), b64(`{"after":1}`), b64(`{"after":"a"}`) + "=",
+		b64(`{"workspace":"demo","resource":"invoices","after":"a","more":1}`),
+		b64(`{"workspace":"demo","resource":"invoices","after":"../x"}`),
 	} {
-		if got, e := decodeCursor(c); e == nil || e.Param != queryCursor || e.Status != http.StatusBadRequest {
+		if got, e := decodeCursor(c, testScope); e == nil || e.Param != queryCursor || e.Status != http.StatusBadRequest {
 			t.Errorf("decodeCursor(%q) = %q, %v; want 400 with param cursor", c, got, e)
 		}
+	}
+}
+
+func TestDecodeCursorRefusesTheCursorOfAnotherList(t *testing.T) {
+	cases := []struct {
+		name   string
+		cursor string
+	}{
+		{"another workspace", encodeCursor(listScope{workspace: "other", resource: resourceInvoices}, "a")},
+		{"another resource", encodeCursor(listScope{workspace: "demo", resource: resourceCustomers}, "a")},
+		{"no list at all (an earlier cursor format)", b64(`{"after":"a"}`)},
+		{"a workspace differing in case", b64(`{"workspace":"Demo","resource":"invoices","after":"a"}`)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, e := decodeCursor(tc.cursor, testScope)
+			if e == nil || e.Status != http.StatusBadRequest || e.Code != CodeParameterInvalid || e.Param != queryCursor {
+				t.Errorf("decodeCursor = %q, %v; want 400 parameter_invalid cursor", got, e)
+			}
+		})
 	}
 }
 
