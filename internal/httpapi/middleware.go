@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"log"
 	"net/http"
+	"path"
 	"runtime"
 	"strings"
 	"time"
@@ -141,8 +142,16 @@ func (a *Adapter) middleware(mux *http.ServeMux) http.Handler {
 }
 
 // route serves r with mux, turning the mux's own plain-text 404 and 405
-// answers into JSON error bodies (keeping the Allow header).
+// answers into JSON error bodies (keeping the Allow header). A path with
+// empty, "." or ".." segments is 404 path_unknown: the mux would redirect
+// it to its cleaned form with an HTML body, and an API client that sends
+// "/v1/invoices/../x" means no resource of the API.
 func (a *Adapter) route(mux *http.ServeMux, w http.ResponseWriter, r *http.Request) {
+	if p := r.URL.EscapedPath(); r.Method != http.MethodConnect && p != cleanPath(p) {
+		writeError(w, r, errorf(http.StatusNotFound, CodePathUnknown, "",
+			"There is no %s %s: the path has empty, \".\" or \"..\" segments.", r.Method, p))
+		return
+	}
 	h, pattern := mux.Handler(r)
 	if pattern != "" {
 		mux.ServeHTTP(w, r)
@@ -157,6 +166,23 @@ func (a *Adapter) route(mux *http.ServeMux, w http.ResponseWriter, r *http.Reque
 		return
 	}
 	writeError(w, r, errorf(http.StatusNotFound, CodePathUnknown, "", "There is no %s %s.", r.Method, r.URL.Path))
+}
+
+// cleanPath is net/http's canonical form of a request path (as the
+// ServeMux computes it): rooted, without empty, "." or ".." segments,
+// keeping a trailing slash.
+func cleanPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	if p[0] != '/' {
+		p = "/" + p
+	}
+	np := path.Clean(p)
+	if p[len(p)-1] == '/' && np != "/" {
+		np += "/"
+	}
+	return np
 }
 
 // headerRecorder is a ResponseWriter that keeps the status and headers and

@@ -508,3 +508,21 @@ func TestRESTMapperNamesTheResources(t *testing.T) {
 		}
 	}
 }
+
+func TestCleanPath(t *testing.T) {
+	for p, want := range map[string]string{
+		"/v1/invoices":                   "/v1/invoices",
+		"/v1/invoices/":                  "/v1/invoices/",
+		"/v1//invoices":                  "/v1/invoices",
+		"/v1/invoices/../../secrets":     "/secrets",
+		"/v1/invoices/./inv-1":           "/v1/invoices/inv-1",
+		"/v1/invoices/..%2F..%2Fsecrets": "/v1/invoices/..%2F..%2Fsecrets",
+		"/v1/invoices/%2e%2e":            "/v1/invoices/%2e%2e",
+		"":                               "/",
+		"v1":                             "/v1",
+	} {
+		if got := cleanPath(p); got != want {
+			t.Errorf("cleanPath(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
