@@ -18,19 +18,30 @@ package httpapi
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/go-logr/logr"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"go.uber.org/zap/zapcore"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/client-go/rest"
+	"k8s.io/klog/v2"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
@@ -366,3 +377,177 @@ func trickle(ctx context.Context, base, head string) time.Duration {
 		}
 	}
 }
+
+// syncBuffer is a bytes.Buffer for several goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// startAdapterLogging is startAdapter with the adapter's logs sent to log.
+func startAdapterLogging(cfg *rest.Config, opts Options, log logr.Logger) string {
+	a, err := New(cfg, opts)
+	Expect(err).NotTo(HaveOccurred())
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
+	Expect(err).NotTo(HaveOccurred())
+	actx, stop := context.WithCancel(logf.IntoContext(ctx, log))
+	done := make(chan error, 1)
+	go func() { done <- a.Run(actx, ln) }()
+	DeferCleanup(func() {
+		stop()
+		Eventually(done).WithTimeout(20 * time.Second).Should(Receive(BeNil()))
+	})
+	return "http://" + ln.Addr().String()
+}
+
+var _ = Describe("Secrets in logs", func() {
+	It("never logs a token, valid, invalid or malformed, whatever the answer", func() {
+		var buf syncBuffer
+		log := zap.New(zap.WriteTo(io.MultiWriter(GinkgoWriter, &buf)), zap.UseDevMode(true), zap.Level(zapcore.Level(-10)))
+		// k8s.io/apiserver's authenticator and authorizer log through klog.
+		klog.SetLogger(log.WithName("klog"))
+		DeferCleanup(func() { klog.SetLogger(logf.Log.WithName("klog")) })
+
+		up := startAdapterLogging(adapterCfg, Options{RateLimit: 1, RateBurst: 8}, log)
+		down := rest.CopyConfig(adapterCfg)
+		down.Host = "https://" + closedPort()
+		unreachable := startAdapterLogging(down, Options{RequestTimeout: time.Second, RateLimit: -1}, log)
+		Eventually(func() int { return send(http.MethodGet, "/readyz", on(up)).status }).Should(Equal(http.StatusOK))
+
+		secret := rand.String(40)
+		tokens := []string{
+			writerToken, readerToken,
+			"garbage-" + secret,
+			"eyJhbGciOiJSUzI1NiJ9." + b64(`{"sub":"`+secret+`"}`) + ".c2ln",
+			writerToken + "x",
+			strings.Repeat(secret, 100),
+		}
+		authorizations := []string{"Basic " + b64("alice:"+secret), "Bearer  " + secret, "Bearer " + secret + " trailing", secret}
+		for _, t := range tokens {
+			authorizations = append(authorizations, "Bearer "+t)
+		}
+		for _, authz := range authorizations {
+			for _, r := range []struct {
+				method, path string
+				opts         []reqOpt
+			}{
+				{http.MethodGet, "/v1/customers", nil},
+				{http.MethodGet, "/v1/customers/cus-none", nil},
+				{http.MethodPost, "/v1/customers", []reqOpt{withJSON(customerBody())}},
+				{http.MethodPost, "/v1/invoices", []reqOpt{withBody(`{"items": [`)}},
+				{http.MethodGet, "/v1/invoices", []reqOpt{inWorkspace("gamma")}},
+			} {
+				opts := append([]reqOpt{as(""), withHeader("Authorization", authz)}, r.opts...)
+				send(r.method, r.path, append(opts, on(up))...)
+			}
+			send(http.MethodGet, "/v1/customers", as(""), withHeader("Authorization", authz), on(unreachable))
+		}
+		By("rate limiting a valid token, too")
+		Eventually(func() int { return send(http.MethodGet, "/v1/customers", on(up)).status }).
+			Should(Equal(http.StatusTooManyRequests))
+
+		logs := buf.String()
+		Expect(logs).To(ContainSubstring("Served request"))
+		Expect(logs).To(ContainSubstring("Unable to review a bearer token"))
+		Expect(logs).To(ContainSubstring("Access denied"))
+		for _, t := range append(tokens, secret) {
+			for i := 0; i+16 <= len(t); i += 8 {
+				if at := strings.Index(logs, t[i:i+16]); at >= 0 {
+					Fail(fmt.Sprintf("the logs hold part of a token: %q", logs[max(at-200, 0):min(at+50, len(logs))]))
+				}
+			}
+		}
+	})
+})
+
+var _ = Describe("Revoked access", func() {
+	// createStatus creates a customer in ns on base as the writer.
+	createStatus := func(base, ns string) int {
+		return send(http.MethodPost, "/v1/customers", on(base), inWorkspace(ns), withJSON(customerBody())).status
+	}
+
+	It("refuses creates within AllowCacheTTL of the RoleBinding's deletion, and not before the cache says so", func() {
+		const ttl = time.Second
+		short := startAdapter(adapterCfg, Options{RateLimit: -1, AllowCacheTTL: ttl, DenyCacheTTL: ttl})
+		long := startAdapter(adapterCfg, Options{RateLimit: -1, AllowCacheTTL: time.Minute})
+		ns := newWorkspace()
+		for _, base := range []string{short, long} {
+			Eventually(func() int { return createStatus(base, ns) }).Should(Equal(http.StatusCreated))
+		}
+
+		Expect(clientset.RbacV1().RoleBindings(ns).Delete(ctx, "billing-alpha-writer", metav1.DeleteOptions{})).To(Succeed())
+		revoked := time.Now()
+		By("still allowing creates on the adapter that caches the allowed answer for a minute")
+		Expect(createStatus(long, ns)).To(Equal(http.StatusCreated))
+
+		By("refusing creates on the adapter with a short TTL once it has passed")
+		// The margin is for the API server's own RBAC informer to see the deletion.
+		const margin = 2 * time.Second
+		lastCreated := revoked
+		Eventually(func() int {
+			status := createStatus(short, ns)
+			if status == http.StatusCreated {
+				lastCreated = time.Now()
+			}
+			return status
+		}).WithTimeout(ttl + margin).WithPolling(20 * time.Millisecond).Should(Equal(http.StatusForbidden))
+		Expect(lastCreated.Sub(revoked)).To(BeNumerically("<", ttl+margin))
+		Consistently(func() int { return createStatus(short, ns) }).WithTimeout(ttl + 200*time.Millisecond).
+			WithPolling(100 * time.Millisecond).Should(Equal(http.StatusForbidden))
+	})
+})
+
+var _ = Describe("Rate limiting", func() {
+	It("keeps serving one identity while another floods, and answers the flood 429 with Retry-After", func() {
+		const perSecond, burst = 5, 5
+		limited := startAdapter(adapterCfg, Options{RateLimit: perSecond, RateBurst: burst})
+		Eventually(func() int { return send(http.MethodGet, "/readyz", on(limited)).status }).Should(Equal(http.StatusOK))
+
+		const flood = 2 * time.Second
+		start := time.Now()
+		var ok, limitedCount atomic.Int32
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				defer GinkgoRecover()
+				for i := 0; i < 300 && time.Since(start) < flood; i++ {
+					resp := send(http.MethodGet, "/v1/customers", on(limited))
+					switch resp.status {
+					case http.StatusOK:
+						ok.Add(1)
+					case http.StatusTooManyRequests:
+						limitedCount.Add(1)
+						Expect(resp.apiErr().Type).To(Equal("rate_limit_error"))
+						Expect(strconv.Atoi(resp.header.Get("Retry-After"))).To(BeNumerically(">=", 1))
+					default:
+						Fail(fmt.Sprintf("the flood got %d: %s", resp.status, resp.body))
+					}
+				}
+			})
+		}
+		By("serving the quiet identity throughout")
+		quiet := 0
+		for time.Since(start) < flood {
+			Expect(send(http.MethodGet, "/v1/customers", on(limited), as(readerToken)).status).To(Equal(http.StatusOK))
+			quiet++
+			time.Sleep(250 * time.Millisecond)
+		}
+		wg.Wait()
+		elapsed := time.Since(start)
+		Expect(quiet).To(BeNumerically(">=", 4))
+		Expect(limitedCount.Load()).To(BeNumerically(">", 0))
+		Expect(ok.Load()).To(BeNumerically("<=", burst+int(perSecond*elapsed.Seconds())+1))
+	})
+})
