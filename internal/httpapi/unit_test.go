@@ -445,6 +445,22 @@ func TestLimiter(t *testing.T) {
 	}
 }
 
+func TestLimiterForgetsIdleIdentities(t *testing.T) {
+	l := newLimiter(50, 100)
+	now := time.Unix(1000, 0)
+	for i := range 10_000 {
+		l.allow(fmt.Sprintf("user-%d", i), now)
+	}
+	if len(l.buckets) != 10_000 {
+		t.Fatalf("%d buckets, want one per identity", len(l.buckets))
+	}
+	// Idle for longer than a bucket takes to fill up (and at least a minute).
+	l.allow("late", now.Add(time.Minute+time.Second))
+	if len(l.buckets) != 1 {
+		t.Errorf("%d buckets after a minute of idleness, want 1", len(l.buckets))
+	}
+}
+
 func TestErrorTypesFollowTheStatus(t *testing.T) {
 	for status, typ := range map[int]string{
 		400: typeInvalidRequest, 404: typeInvalidRequest, 409: typeInvalidRequest, 413: typeInvalidRequest,
