@@ -39,7 +39,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/client-go/rest"
-	"k8s.io/klog/v2"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
@@ -396,6 +395,21 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
+// suiteLogs receives the suite's own logs, klog's included, while on.
+var suiteLogs captureWriter
+
+type captureWriter struct {
+	on  atomic.Bool
+	buf syncBuffer
+}
+
+func (c *captureWriter) Write(p []byte) (int, error) {
+	if c.on.Load() {
+		return c.buf.Write(p)
+	}
+	return len(p), nil
+}
+
 // startAdapterLogging is startAdapter with the adapter's logs sent to log.
 func startAdapterLogging(cfg *rest.Config, opts Options, log logr.Logger) string {
 	a, err := New(cfg, opts)
@@ -416,9 +430,10 @@ var _ = Describe("Secrets in logs", func() {
 	It("never logs a token, valid, invalid or malformed, whatever the answer", func() {
 		var buf syncBuffer
 		log := zap.New(zap.WriteTo(io.MultiWriter(GinkgoWriter, &buf)), zap.UseDevMode(true), zap.Level(zapcore.Level(-10)))
-		// k8s.io/apiserver's authenticator and authorizer log through klog.
-		klog.SetLogger(log.WithName("klog"))
-		DeferCleanup(func() { klog.SetLogger(logf.Log.WithName("klog")) })
+		// k8s.io/apiserver's authenticator and authorizer, and client-go,
+		// log through klog, which the suite sends to its own logger.
+		suiteLogs.on.Store(true)
+		DeferCleanup(suiteLogs.on.Store, false)
 
 		up := startAdapterLogging(adapterCfg, Options{RateLimit: 1, RateBurst: 8}, log)
 		down := rest.CopyConfig(adapterCfg)
@@ -458,7 +473,7 @@ var _ = Describe("Secrets in logs", func() {
 		Eventually(func() int { return send(http.MethodGet, "/v1/customers", on(up)).status }).
 			Should(Equal(http.StatusTooManyRequests))
 
-		logs := buf.String()
+		logs := buf.String() + suiteLogs.buf.String()
 		Expect(logs).To(ContainSubstring("Served request"))
 		Expect(logs).To(ContainSubstring("Unable to review a bearer token"))
 		Expect(logs).To(ContainSubstring("Access denied"))

@@ -18,6 +18,7 @@ package httpapi
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -94,7 +95,7 @@ func TestHTTPAPI(t *testing.T) {
 }
 
 var _ = BeforeSuite(func() {
-	log := zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true))
+	log := zap.New(zap.WriteTo(io.MultiWriter(GinkgoWriter, &suiteLogs)), zap.UseDevMode(true))
 	logf.SetLogger(log)
 	klog.SetLogger(log.WithName("klog"))
 	ctx, cancel = context.WithCancel(logf.IntoContext(context.Background(), log))
