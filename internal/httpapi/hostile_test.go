@@ -309,11 +309,14 @@ var _ = Describe("Slow clients", func() {
 		trickleCtx, stop := context.WithCancel(ctx)
 		defer stop()
 		cut := make(chan time.Duration, slow)
+		answers := make(chan string, slow)
 		var wg sync.WaitGroup
 		for range slow {
 			wg.Go(func() {
 				defer GinkgoRecover()
-				cut <- trickle(trickleCtx, base, "GET /v1/customers HTTP/1.1\r\nHost: x\r\nX-Slow: "+strings.Repeat("s", 1000))
+				d, answer := trickle(trickleCtx, base, "GET /v1/customers HTTP/1.1\r\nHost: x\r\nX-Slow: "+strings.Repeat("s", 1000))
+				cut <- d
+				answers <- answer
 			})
 		}
 		By("serving other clients meanwhile")
@@ -324,7 +327,11 @@ var _ = Describe("Slow clients", func() {
 		}
 		wg.Wait()
 		close(cut)
-		By("cutting every slow connection soon after the header timeout")
+		close(answers)
+		By("closing every slow connection, without an answer, soon after the header timeout")
+		for answer := range answers {
+			Expect(answer).To(BeEmpty())
+		}
 		Expect(cut).To(HaveLen(slow))
 		for d := range cut {
 			Expect(d).To(BeNumerically(">=", headerTimeout-50*time.Millisecond))
@@ -332,22 +339,25 @@ var _ = Describe("Slow clients", func() {
 		}
 	})
 
-	It("cuts a request whose body trickles at the read timeout", func() {
+	It("cuts a request whose body trickles at the read timeout with 400 body_invalid", func() {
 		const readTimeout = time.Second
 		base := startAdapter(adapterCfg, Options{RateLimit: -1, ReadTimeout: readTimeout})
 		Eventually(func() int { return send(http.MethodGet, "/readyz", on(base)).status }).Should(Equal(http.StatusOK))
 		head := "POST /v1/customers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + writerToken +
 			"\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{\"name\": \""
-		d := trickle(ctx, base, head)
+		d, answer := trickle(ctx, base, head)
+		Expect(d).To(BeNumerically(">=", readTimeout-50*time.Millisecond))
 		Expect(d).To(BeNumerically("<", readTimeout+2*time.Second))
+		Expect(answer).To(HavePrefix("HTTP/1.1 400 "))
+		Expect(answer).To(ContainSubstring(`"code":"body_invalid"`))
 		Expect(send(http.MethodGet, "/v1/customers", on(base)).status).To(Equal(http.StatusOK))
 	})
 })
 
 // trickle sends head on a new connection to base at once, then one byte
 // every 50 ms until the server closes the connection or ctx ends, and
-// returns how long the server took to close it.
-func trickle(ctx context.Context, base, head string) time.Duration {
+// returns how long the server took to close it and what it answered.
+func trickle(ctx context.Context, base, head string) (time.Duration, string) {
 	conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", strings.TrimPrefix(base, "http://"))
 	Expect(err).NotTo(HaveOccurred())
 	defer func() { _ = conn.Close() }()
@@ -356,22 +366,23 @@ func trickle(ctx context.Context, base, head string) time.Duration {
 	_, err = io.WriteString(conn, head)
 	Expect(err).NotTo(HaveOccurred())
 	closed := make(chan struct{})
+	var answer []byte
 	go func() {
 		defer close(closed)
-		_, _ = io.Copy(io.Discard, conn) // until the server closes (or answers and closes)
+		answer, _ = io.ReadAll(conn) // until the server closes (or answers and closes)
 	}()
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		select {
 		case <-closed:
-			return time.Since(start)
+			return time.Since(start), string(answer)
 		case <-ctx.Done():
 			Fail("the connection was not closed")
 		case <-tick.C:
 			if _, err := conn.Write([]byte("x")); err != nil {
 				<-closed
-				return time.Since(start)
+				return time.Since(start), string(answer)
 			}
 		}
 	}
