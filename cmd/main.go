@@ -55,7 +55,7 @@ func init() {
 }
 
 func main() {
-	var metricsAddr, probeAddr string
+	var metricsAddr, probeAddr, leaderElectionNamespace string
 	var enableLeaderElection, secureMetrics, enableHTTP2 bool
 	var concurrency int
 	flag.StringVar(&metricsAddr, "metrics-bind-address", "0", "The address the metrics endpoint binds to. "+
@@ -64,6 +64,9 @@ func main() {
 	flag.BoolVar(&enableLeaderElection, "leader-elect", false,
 		"Enable leader election for controller manager. "+
 			"Enabling this will ensure there is only one active controller manager.")
+	flag.StringVar(&leaderElectionNamespace, "leader-election-namespace", "",
+		"The namespace of the leader election Lease. Inside a cluster it defaults to the pod's namespace; "+
+			"set it when the manager runs outside one.")
 	flag.BoolVar(&secureMetrics, "metrics-secure", true,
 		"If set, the metrics endpoint is served securely via HTTPS, behind Kubernetes authentication and authorization.")
 	flag.BoolVar(&enableHTTP2, "enable-http2", false,
@@ -95,12 +98,13 @@ func main() {
 	}
 
 	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
-		Scheme:                 scheme,
-		Controller:             config.Controller{MaxConcurrentReconciles: concurrency},
-		Metrics:                metricsServerOptions,
-		HealthProbeBindAddress: probeAddr,
-		LeaderElection:         enableLeaderElection,
-		LeaderElectionID:       "invoicing-controller.billing.invoicing.dev",
+		Scheme:                  scheme,
+		Controller:              config.Controller{MaxConcurrentReconciles: concurrency},
+		Metrics:                 metricsServerOptions,
+		HealthProbeBindAddress:  probeAddr,
+		LeaderElection:          enableLeaderElection,
+		LeaderElectionID:        "invoicing-controller.billing.invoicing.dev",
+		LeaderElectionNamespace: leaderElectionNamespace,
 		// The process exits right after the manager stops, so the leader
 		// lease can be given up at once and a new leader takes over faster.
 		LeaderElectionReleaseOnCancel: true,

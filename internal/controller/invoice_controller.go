@@ -53,10 +53,12 @@ type InvoiceReconciler struct {
 	Now func() time.Time
 }
 
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices,verbs=get;list;watch
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices/status,verbs=get;update;patch
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers,verbs=get;list;watch
-// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices,verbs=list;watch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices/status,verbs=patch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers,verbs=list;watch
+// Events are recorded on transitions only, so the same event never repeats
+// for one object and needs no patch (a repeat would be a series).
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create
 
 // Reconcile computes an invoice's status afresh from its spec and its
 // customer, and patches it once when it changed.

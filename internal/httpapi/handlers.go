@@ -441,6 +441,15 @@ func (a *Adapter) apiError(ctx context.Context, err error, msg string) *Error {
 		logFrom(ctx).Info(msg, "error", err.Error())
 		return errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "", "Kubernetes refused the object: %s",
 			statusMessage(err))
+	case apierrors.IsForbidden(err):
+		// The caller may create here (the SubjectAccessReview said so), so
+		// this is the workspace refusing the object: most often a
+		// ResourceQuota that is used up. It is logged as an error because
+		// it is also what a ClusterRole of the adapter's that lacks a rule
+		// looks like.
+		logFrom(ctx).Error(err, msg)
+		return errorf(http.StatusForbidden, CodePermissionDenied, "", "Kubernetes refused the object: %s",
+			statusMessage(err))
 	case apierrors.IsNotFound(err):
 		// Creating in a namespace that does not exist.
 		logFrom(ctx).Info(msg, "error", err.Error())

@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -88,6 +89,11 @@ type Options struct {
 	MaxHeaderBytes    int
 	// ShutdownTimeout bounds the graceful shutdown of Run.
 	ShutdownTimeout time.Duration
+
+	// Metrics, when set, is where the request count and latency series
+	// (invoicing_http_requests_total, invoicing_http_request_duration_seconds)
+	// are registered. cmd/adapter serves it on its metrics endpoint.
+	Metrics prometheus.Registerer
 }
 
 // DefaultOptions are the defaults of the adapter's flags.
@@ -178,6 +184,7 @@ type Adapter struct {
 	limiter   *limiter
 	synced    atomic.Bool
 	handler   http.Handler
+	metrics   *metrics
 	now       func() time.Time
 }
 
@@ -230,7 +237,13 @@ func New(cfg *rest.Config, opts Options) (*Adapter, error) {
 		authn:     authn,
 		authz:     authz,
 		limiter:   newLimiter(opts.RateLimit, opts.RateBurst),
+		metrics:   newMetrics(),
 		now:       time.Now,
+	}
+	if opts.Metrics != nil {
+		if err := a.metrics.register(opts.Metrics); err != nil {
+			return nil, fmt.Errorf("registering the metrics: %w", err)
+		}
 	}
 	a.handler = a.middleware(a.routes())
 	return a, nil

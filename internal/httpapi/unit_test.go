@@ -450,3 +450,33 @@ func TestRESTMapperNamesTheResources(t *testing.T) {
 		}
 	}
 }
+
+func TestAPIErrorsBecomeTheDocumentedAnswers(t *testing.T) {
+	gr := schema.GroupResource{Group: "billing.invoicing.dev", Resource: "invoices"}
+	quota := apierrors.NewForbidden(gr, "inv-1", errors.New("exceeded quota: invoices, requested: count/invoices=1"))
+	cases := []struct {
+		name   string
+		err    error
+		status int
+		code   string
+	}{
+		{"an unreachable API server is 503", apierrors.NewServiceUnavailable("down"), http.StatusServiceUnavailable, CodeAPIUnavailable},
+		{"an object the API server finds invalid is 422", apierrors.NewInvalid(schema.GroupKind{Kind: "Invoice"}, "x", nil),
+			http.StatusUnprocessableEntity, CodeParameterInvalid},
+		{"a used-up ResourceQuota is 403 with Kubernetes' reason", quota, http.StatusForbidden, CodePermissionDenied},
+		{"a missing namespace is 404", apierrors.NewNotFound(schema.GroupResource{Resource: "namespaces"}, "gone"),
+			http.StatusNotFound, CodeResourceMissing},
+		{"anything else is 500", apierrors.NewConflict(gr, "x", errors.New("again")), http.StatusInternalServerError, CodeInternal},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := (&Adapter{}).apiError(context.Background(), tc.err, "Unable to create an object")
+			if e.Status != tc.status || e.Code != tc.code {
+				t.Fatalf("got %d %s, want %d %s", e.Status, e.Code, tc.status, tc.code)
+			}
+			if errors.Is(tc.err, quota) && !strings.Contains(e.Message, "exceeded quota") {
+				t.Errorf("the message %q does not say why", e.Message)
+			}
+		})
+	}
+}
