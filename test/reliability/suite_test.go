@@ -242,7 +242,7 @@ func (p *process) stop() {
 		return
 	}
 	Expect(p.cmd.Process.Signal(syscall.SIGTERM)).To(Succeed())
-	Eventually(p.done).WithTimeout(30 * time.Second).Should(BeClosed(), "%s did not stop on SIGTERM", p.name)
+	Eventually(p.done).WithTimeout(30*time.Second).Should(BeClosed(), "%s did not stop on SIGTERM", p.name)
 	Expect(p.cmd.ProcessState.ExitCode()).To(Equal(0), "%s exited uncleanly; its log: %s", p.name, p.tail())
 }
 
