@@ -82,7 +82,7 @@ type recorder struct {
 	records []record
 }
 
-func (rc *recorder) add(r result) record {
+func (rc *recorder) add(r result) {
 	rec := record{method: r.method, path: r.path, start: r.start, took: r.took, status: r.status,
 		unavailable: r.isUnavailable(), code: r.apiError().Code}
 	if r.err != nil {
@@ -94,7 +94,6 @@ func (rc *recorder) add(r result) record {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	rc.records = append(rc.records, rec)
-	return rec
 }
 
 func (rc *recorder) all() []record {
