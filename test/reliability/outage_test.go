@@ -94,6 +94,7 @@ var _ = Describe("An API server outage under load", func() {
 		By("starting the API server again")
 		up := time.Now()
 		startAPIServer()
+		healthy := time.Now()
 		var recovered time.Time
 		Eventually(func() int {
 			r := c.do(http.MethodPost, "/v1/invoices", call{token: tokens[callers[0]], workspace: ws,
@@ -104,8 +105,9 @@ var _ = Describe("An API server outage under load", func() {
 		}).Should(Equal(http.StatusCreated))
 		time.Sleep(time.Second)
 		l.halt()
-		GinkgoWriter.Printf("Stopping took %s, the API server was down %s, the adapter recovered %s after the start\n",
-			stopped.Sub(down), up.Sub(stopped), recovered.Sub(up))
+		GinkgoWriter.Printf("Killing took %s, the API server was down %s and took %s to start; "+
+			"the adapter created again %s after that\n",
+			stopped.Sub(down), up.Sub(stopped), healthy.Sub(up), recovered.Sub(healthy))
 
 		records := rec.all()
 		var unavailableDown, servedDown, created []string
