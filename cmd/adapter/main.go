@@ -63,6 +63,11 @@ func main() {
 		"How long a denying SubjectAccessReview answer is reused.")
 	flag.DurationVar(&o.ReadYourWritesTimeout, "read-your-writes-timeout", d.ReadYourWritesTimeout,
 		"How long a create waits for the cache to hold the created object before answering.")
+	flag.DurationVar(&o.IdempotencyInFlightWait, "idempotency-in-flight-wait", d.IdempotencyInFlightWait,
+		"How long a retry waits for the request that first used its Idempotency-Key before answering 409 idempotency_key_in_use.")
+	flag.DurationVar(&o.StaleClaimAfter, "idempotency-stale-claim-after", d.StaleClaimAfter,
+		"How old an Idempotency-Key claim whose object was never created must be before a retry may claim the key anew. "+
+			"Keep it well above --request-timeout.")
 	flag.DurationVar(&o.ReadHeaderTimeout, "read-header-timeout", d.ReadHeaderTimeout,
 		"HTTP server: time to read request headers.")
 	flag.DurationVar(&o.ReadTimeout, "read-timeout", d.ReadTimeout, "HTTP server: time to read a whole request.")
