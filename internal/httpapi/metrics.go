@@ -76,7 +76,12 @@ func registerOrReuse[C prometheus.Collector](reg prometheus.Registerer, c C) (C,
 	return c, nil
 }
 
+// observe counts one request. An adapter built without New (as some tests
+// do) has no metrics and counts nothing.
 func (m *metrics) observe(route string, status int, took time.Duration) {
+	if m == nil {
+		return
+	}
 	code := strconv.Itoa(status)
 	m.requests.WithLabelValues(route, code).Inc()
 	m.duration.WithLabelValues(route, code).Observe(took.Seconds())
