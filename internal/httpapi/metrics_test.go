@@ -48,7 +48,7 @@ func TestTwoAdaptersInOneProcessShareTheirSeries(t *testing.T) {
 	}
 }
 
-func TestAnAdapterWithoutMetricsCountsNothing(t *testing.T) {
+func TestAnAdapterWithoutMetricsCountsNothing(_ *testing.T) {
 	var m *metrics
 	m.observe("GET /v1/invoices", 200, time.Millisecond) // must not panic
 }
