@@ -24,7 +24,10 @@ package main
 import (
 	"flag"
 	"net"
+	"net/http"
+	"net/http/pprof"
 	"os"
+	"time"
 
 	// Import all Kubernetes client auth plugins (e.g. Azure, GCP, OIDC, etc.)
 	_ "k8s.io/client-go/plugin/pkg/client/auth"
@@ -39,7 +42,7 @@ import (
 func main() {
 	d := httpapi.DefaultOptions()
 	o := d
-	var listenAddr string
+	var listenAddr, pprofAddr string
 	var qps float64
 	var burst int
 	flag.StringVar(&listenAddr, "listen-address", ":8080", "The address the HTTP API listens on.")
@@ -67,6 +70,8 @@ func main() {
 		"How long in-flight requests get to finish on SIGINT or SIGTERM.")
 	flag.Float64Var(&qps, "kube-api-qps", 200, "Requests per second the adapter may send to the Kubernetes API.")
 	flag.IntVar(&burst, "kube-api-burst", 400, "Burst of requests the adapter may send to the Kubernetes API.")
+	flag.StringVar(&pprofAddr, "pprof-address", "",
+		"The address to serve Go's net/http/pprof profiles on (e.g. 127.0.0.1:6061); empty disables it.")
 	opts := zap.Options{Development: false}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -95,8 +100,25 @@ func main() {
 		log.Error(err, "Unable to listen", "address", listenAddr)
 		os.Exit(1)
 	}
+	if pprofAddr != "" {
+		go servePprof(pprofAddr)
+	}
 	if err := adapter.Run(ctx, ln); err != nil {
 		log.Error(err, "The adapter failed")
 		os.Exit(1)
+	}
+}
+
+// servePprof serves net/http/pprof's profiles on addr, apart from the API.
+func servePprof(addr string) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	if err := srv.ListenAndServe(); err != nil {
+		ctrl.Log.WithName("pprof").Error(err, "Unable to serve pprof", "address", addr)
 	}
 }
