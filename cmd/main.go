@@ -71,7 +71,7 @@ func main() {
 		"If set, the metrics endpoint is served securely via HTTPS, behind Kubernetes authentication and authorization.")
 	flag.BoolVar(&enableHTTP2, "enable-http2", false,
 		"If set, HTTP/2 will be enabled for the metrics server.")
-	flag.IntVar(&concurrency, "max-concurrent-reconciles", 4,
+	flag.IntVar(&concurrency, "max-concurrent-reconciles", 64,
 		"How many objects of each kind are reconciled at once. One object is never reconciled twice at the same time.")
 	flag.Float64Var(&qps, "kube-api-qps", 500,
 		"Requests per second the manager may send to the Kubernetes API (a status patch and an event per new invoice).")

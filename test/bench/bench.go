@@ -61,7 +61,10 @@ import (
 type Config struct {
 	Assets, CRDs     string
 	Manager, Adapter string
-	OutDir           string
+	// ManagerArgs and AdapterArgs are extra flags for the binaries, to
+	// measure the effect of a setting.
+	ManagerArgs, AdapterArgs []string
+	OutDir                   string
 	// Invoices is the size of each measurement; the memory measurement
 	// fills workspaces (10) workspaces with this many each.
 	Invoices int
@@ -345,14 +348,15 @@ func (b *bench) startBinaries(ctx context.Context, env *envtest.Environment) err
 		}
 	}
 	b.api = "http://" + addrs[0]
-	b.manager, err = startProcess(b.cfg.Manager, filepath.Join(b.cfg.OutDir, "manager.log"), addrs[1],
-		"--kubeconfig", kubeconfig, "--health-probe-bind-address", addrs[2], "--metrics-bind-address", "0",
-		"--pprof-bind-address", addrs[1])
+	managerArgs := append([]string{"--kubeconfig", kubeconfig, "--health-probe-bind-address", addrs[2],
+		"--metrics-bind-address", "0", "--pprof-bind-address", addrs[1]}, b.cfg.ManagerArgs...)
+	b.manager, err = startProcess(b.cfg.Manager, filepath.Join(b.cfg.OutDir, "manager.log"), addrs[1], managerArgs...)
 	if err != nil {
 		return err
 	}
-	b.adapter, err = startProcess(b.cfg.Adapter, filepath.Join(b.cfg.OutDir, "adapter.log"), addrs[3],
-		"--kubeconfig", kubeconfig, "--listen-address", addrs[0], "--rate-limit", "-1", "--pprof-address", addrs[3])
+	adapterArgs := append([]string{"--kubeconfig", kubeconfig, "--listen-address", addrs[0], "--rate-limit", "-1",
+		"--pprof-address", addrs[3]}, b.cfg.AdapterArgs...)
+	b.adapter, err = startProcess(b.cfg.Adapter, filepath.Join(b.cfg.OutDir, "adapter.log"), addrs[3], adapterArgs...)
 	if err != nil {
 		b.manager.stop()
 		return err
@@ -467,6 +471,34 @@ func (b *bench) profile(ctx context.Context, p *process, binary, name string, se
 	if _, err := exec.LookPath("dot"); err == nil {
 		_ = exec.CommandContext(ctx, "go", "tool", "pprof", "-svg", "-output",
 			filepath.Join(b.cfg.OutDir, name+".svg"), binary, path).Run()
+	}
+	return nil
+}
+
+// heapProfile saves the process's heap profile as name.pprof and the top
+// entries of its live memory as name.txt.
+func (b *bench) heapProfile(ctx context.Context, p *process, binary, name string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+p.pprof+"/debug/pprof/heap", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := b.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("heap profile of %s: %d %v", binary, resp.StatusCode, err)
+	}
+	path := filepath.Join(b.cfg.OutDir, name+".pprof")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return err
+	}
+	top, err := exec.CommandContext(ctx, "go", "tool", "pprof", "-top", "-nodecount=30", "-sample_index=inuse_space",
+		binary, path).Output()
+	if err == nil {
+		_ = os.WriteFile(filepath.Join(b.cfg.OutDir, name+".txt"), top, 0o600)
 	}
 	return nil
 }
@@ -876,6 +908,16 @@ func (b *bench) measureMemory(ctx context.Context, r *Report) error {
 	}
 	if r.Details.ManagerRSS, err = b.manager.rss(); err != nil {
 		return err
+	}
+	if b.cfg.Profile {
+		for _, p := range []struct {
+			proc         *process
+			binary, name string
+		}{{b.adapter, b.cfg.Adapter, "adapter-heap"}, {b.manager, b.cfg.Manager, "manager-heap"}} {
+			if err := b.heapProfile(ctx, p.proc, p.binary, p.name); err != nil {
+				return err
+			}
+		}
 	}
 	total := b.created.Load()
 	r.Details.MemoryInvoices = int(total)

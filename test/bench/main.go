@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -42,6 +43,8 @@ func main() {
 	flag.StringVar(&c.OutDir, "out", "bin/bench", "Directory for report.json, profiles and the binaries' logs.")
 	flag.IntVar(&c.Invoices, "invoices", 0, "Invoices per measurement (default 10,000, or 1,000 with -small).")
 	flag.IntVar(&c.Workers, "workers", 16, "Concurrent workers on each side of a pair.")
+	managerArgs := flag.String("manager-args", "", "Extra flags for the manager, separated by spaces.")
+	adapterArgs := flag.String("adapter-args", "", "Extra flags for the adapter, separated by spaces.")
 	flag.BoolVar(&c.Profile, "profile", true, "Save CPU profiles of the adapter and the manager under -out.")
 	flag.Parse()
 	if c.Invoices == 0 {
@@ -50,6 +53,7 @@ func main() {
 			c.Invoices = 1_000
 		}
 	}
+	c.ManagerArgs, c.AdapterArgs = strings.Fields(*managerArgs), strings.Fields(*adapterArgs)
 	c.Log = os.Stdout
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
