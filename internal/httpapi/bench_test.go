@@ -80,7 +80,7 @@ func BenchmarkListInvoices(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	err = wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+	err = wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, time.Minute, true, func(context.Context) (bool, error) {
 		if !a.synced.Load() {
 			return false, nil
 		}
@@ -165,7 +165,7 @@ func BenchmarkNameIndexPage(b *testing.B) {
 // (to a stub API server that allows everything).
 func BenchmarkAuthorizeCached(b *testing.B) {
 	var reviews atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		reviews.Add(1)
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"apiVersion":"authorization.k8s.io/v1","kind":"SubjectAccessReview",`+

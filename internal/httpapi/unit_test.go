@@ -498,7 +498,7 @@ func TestRESTMapperNamesTheResources(t *testing.T) {
 
 // sarStub is an API server that answers SubjectAccessReviews with allow, and
 // counts them.
-func sarStub(t *testing.T, allow func(user, name string) bool) (*Adapter, *atomic.Int64) {
+func sarStub(t *testing.T, allow func(who, name string) bool) (*Adapter, *atomic.Int64) {
 	var reviews atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reviews.Add(1)
@@ -524,7 +524,7 @@ func sarStub(t *testing.T, allow func(user, name string) bool) (*Adapter, *atomi
 }
 
 func TestAuthorizeAsksOnceForACallerAllowedEveryName(t *testing.T) {
-	a, reviews := sarStub(t, func(user, name string) bool { return user == "all" && name == "" })
+	a, reviews := sarStub(t, func(who, name string) bool { return who == "all" && name == "" })
 	all := &user.DefaultInfo{Name: "all"}
 	for i := range 50 {
 		if e := a.authorize(t.Context(), all, "get", resourceInvoices, "ws", fmt.Sprintf("inv-%d", i)); e != nil {
@@ -537,7 +537,7 @@ func TestAuthorizeAsksOnceForACallerAllowedEveryName(t *testing.T) {
 }
 
 func TestAuthorizeChecksTheNameForACallerLimitedToNames(t *testing.T) {
-	a, reviews := sarStub(t, func(user, name string) bool { return user == "named" && name == "inv-ok" })
+	a, reviews := sarStub(t, func(who, name string) bool { return who == "named" && name == "inv-ok" })
 	named := &user.DefaultInfo{Name: "named"}
 	if e := a.authorize(t.Context(), named, "get", resourceInvoices, "ws", "inv-ok"); e != nil {
 		t.Errorf("get of the named invoice: %v", e)

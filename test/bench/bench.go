@@ -76,6 +76,7 @@ type Config struct {
 const (
 	workspaces  = 10
 	customer    = "acme"
+	clientNS    = "bench-0"
 	clientSA    = "bench-client"
 	profileSecs = 10
 )
@@ -275,14 +276,14 @@ func (b *bench) provision(ctx context.Context, cs kubernetes.Interface) error {
 			&rbacv1.RoleBinding{
 				ObjectMeta: metav1.ObjectMeta{Name: clientSA, Namespace: ns},
 				RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: clientSA},
-				Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: clientSA, Namespace: "bench-0"}},
+				Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: clientSA, Namespace: clientNS}},
 			},
 			&billingv1.Customer{
 				ObjectMeta: metav1.ObjectMeta{Name: customer, Namespace: ns},
 				Spec:       billingv1.CustomerSpec{Name: "Acme Corporation", Email: "billing@acme.example"},
 			},
 		}
-		if ns == "bench-0" {
+		if ns == clientNS {
 			objs = slices.Insert(objs, 1, client.Object(&corev1.ServiceAccount{
 				ObjectMeta: metav1.ObjectMeta{Name: clientSA, Namespace: ns}}))
 		}
@@ -292,7 +293,7 @@ func (b *bench) provision(ctx context.Context, cs kubernetes.Interface) error {
 			}
 		}
 	}
-	tr, err := cs.CoreV1().ServiceAccounts("bench-0").CreateToken(ctx, clientSA, &authenticationv1.TokenRequest{
+	tr, err := cs.CoreV1().ServiceAccounts(clientNS).CreateToken(ctx, clientSA, &authenticationv1.TokenRequest{
 		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To(int64(3 * 3600))},
 	}, metav1.CreateOptions{})
 	if err != nil {
@@ -308,7 +309,7 @@ func (b *bench) awaitAllowed(ctx context.Context, ns string) error {
 	deadline := time.Now().Add(time.Minute)
 	for {
 		sar := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
-			User: "system:serviceaccount:bench-0:" + clientSA,
+			User: "system:serviceaccount:" + clientNS + ":" + clientSA,
 			ResourceAttributes: &authorizationv1.ResourceAttributes{
 				Namespace: ns, Verb: "create", Group: billingv1.GroupVersion.Group, Resource: "invoices",
 			},
@@ -364,7 +365,11 @@ func (b *bench) startBinaries(ctx context.Context, env *envtest.Environment) err
 	deadline := time.Now().Add(time.Minute)
 	for _, probe := range []string{"http://" + addrs[2] + "/readyz", b.api + "/readyz"} {
 		for {
-			resp, err := b.http.Get(probe)
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, probe, nil)
+			if err != nil {
+				return err
+			}
+			resp, err := b.http.Do(req)
 			if err == nil {
 				_ = resp.Body.Close()
 				if resp.StatusCode == http.StatusOK {
@@ -381,7 +386,7 @@ func (b *bench) startBinaries(ctx context.Context, env *envtest.Environment) err
 }
 
 func freeAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", err
 	}
@@ -401,7 +406,7 @@ func startProcess(path, logPath, pprofAddr string, args ...string) (*process, er
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(path, args...) //nolint:gosec // the binaries make builds
+	cmd := exec.CommandContext(context.Background(), path, args...) //nolint:gosec // the binaries make builds
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
@@ -457,20 +462,21 @@ func (b *bench) profile(ctx context.Context, p *process, binary, name string, se
 	}
 	defer func() { _ = resp.Body.Close() }()
 	data, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("profile of %s: %d %v", binary, resp.StatusCode, err)
+	if err != nil {
+		return fmt.Errorf("profile of %s: %w", binary, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("profile of %s: %s", binary, resp.Status)
 	}
 	path := filepath.Join(b.cfg.OutDir, name+".pprof")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		return err
 	}
-	top, err := exec.CommandContext(ctx, "go", "tool", "pprof", "-top", "-nodecount=30", binary, path).Output()
-	if err == nil {
+	if top, err := pprofTool(ctx, "-top", "-nodecount=30", binary, path); err == nil {
 		_ = os.WriteFile(filepath.Join(b.cfg.OutDir, name+".txt"), top, 0o600)
 	}
 	if _, err := exec.LookPath("dot"); err == nil {
-		_ = exec.CommandContext(ctx, "go", "tool", "pprof", "-svg", "-output",
-			filepath.Join(b.cfg.OutDir, name+".svg"), binary, path).Run()
+		_, _ = pprofTool(ctx, "-svg", "-output", filepath.Join(b.cfg.OutDir, name+".svg"), binary, path)
 	}
 	return nil
 }
@@ -488,19 +494,25 @@ func (b *bench) heapProfile(ctx context.Context, p *process, binary, name string
 	}
 	defer func() { _ = resp.Body.Close() }()
 	data, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("heap profile of %s: %d %v", binary, resp.StatusCode, err)
+	if err != nil {
+		return fmt.Errorf("heap profile of %s: %w", binary, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("heap profile of %s: %s", binary, resp.Status)
 	}
 	path := filepath.Join(b.cfg.OutDir, name+".pprof")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		return err
 	}
-	top, err := exec.CommandContext(ctx, "go", "tool", "pprof", "-top", "-nodecount=30", "-sample_index=inuse_space",
-		binary, path).Output()
-	if err == nil {
+	if top, err := pprofTool(ctx, "-top", "-nodecount=30", "-sample_index=inuse_space", binary, path); err == nil {
 		_ = os.WriteFile(filepath.Join(b.cfg.OutDir, name+".txt"), top, 0o600)
 	}
 	return nil
+}
+
+// pprofTool runs go tool pprof (from the Go that make uses) on a profile.
+func pprofTool(ctx context.Context, args ...string) ([]byte, error) {
+	return exec.CommandContext(ctx, "go", append([]string{"tool", "pprof"}, args...)...).Output() //nolint:gosec // our own files
 }
 
 // ---- the operations each side measures ----
@@ -742,7 +754,7 @@ func (b *bench) measureCreate(ctx context.Context, r *Report) error {
 // bench-0 in the same random order.
 func (b *bench) measureGet(ctx context.Context, r *Report) error {
 	ids := slices.Clone(b.ids)
-	rand.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	rand.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] }) //nolint:gosec // an order, not a secret
 	a, d, err := b.pair(ctx, 2, len(ids),
 		func(ctx context.Context, i int) error {
 			var inv struct {
