@@ -80,8 +80,20 @@ test-fuzz: ## Fuzz the HTTP request decoding for FUZZTIME (default 60s).
 	go test ./internal/httpapi -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME)
 FUZZTIME ?= 60s
 
+# bench starts a control plane, the manager and the adapter, and measures
+# them side by side with the Kubernetes API (README, Performance): a table,
+# and bin/bench/report.json with CPU profiles next to it. BENCH_SMALL=1 is the
+# 1,000-invoice smoke variant that make test also runs (test/bench).
+BENCH_SMALL ?=
 .PHONY: bench
-bench: envtest-binaries ## Run the benchmarks.
+bench: envtest-binaries ## Measure adapter and controller against the Kubernetes API (BENCH_SMALL=1: smoke size).
+	go build -o bin/manager ./cmd
+	go build -o bin/adapter ./cmd/adapter
+	go run ./test/bench --assets "$(ENVTEST_ASSETS)" --crds config/crd/bases \
+		--manager bin/manager --adapter bin/adapter --out bin/bench $(if $(BENCH_SMALL),--small)
+
+.PHONY: bench-micro
+bench-micro: envtest-binaries ## Run the Go micro-benchmarks of the hot paths, with allocations.
 	KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" go test -p 1 -run '^$$' -bench . -benchmem ./...
 
 ##@ Build

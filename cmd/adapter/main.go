@@ -26,7 +26,10 @@ import (
 	"crypto/tls"
 	"flag"
 	"net"
+	"net/http"
+	"net/http/pprof"
 	"os"
+	"time"
 
 	// Import all Kubernetes client auth plugins (e.g. Azure, GCP, OIDC, etc.)
 	_ "k8s.io/client-go/plugin/pkg/client/auth"
@@ -45,7 +48,7 @@ import (
 func main() {
 	d := httpapi.DefaultOptions()
 	o := d
-	var listenAddr string
+	var listenAddr, pprofAddr string
 	var qps float64
 	var burst int
 	var metricsAddr string
@@ -84,6 +87,8 @@ func main() {
 		"for example :8444; 0 disables it. It is served over HTTPS to callers that RBAC allows to get /metrics.")
 	flag.BoolVar(&secureMetrics, "metrics-secure", true,
 		"If set, the metrics endpoint is served securely via HTTPS, behind Kubernetes authentication and authorization.")
+	flag.StringVar(&pprofAddr, "pprof-address", "",
+		"The address to serve Go's net/http/pprof profiles on (e.g. 127.0.0.1:6061); empty disables it.")
 	opts := zap.Options{Development: false}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -116,6 +121,9 @@ func main() {
 	if err != nil {
 		log.Error(err, "Unable to listen", "address", listenAddr)
 		os.Exit(1)
+	}
+	if pprofAddr != "" {
+		go servePprof(pprofAddr)
 	}
 	if err := adapter.Run(ctx, ln); err != nil {
 		log.Error(err, "The adapter failed")
@@ -156,4 +164,18 @@ func serveMetrics(ctx context.Context, cfg *rest.Config, addr string, secure boo
 		}
 	}()
 	return nil
+}
+
+// servePprof serves net/http/pprof's profiles on addr, apart from the API.
+func servePprof(addr string) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	if err := srv.ListenAndServe(); err != nil {
+		ctrl.Log.WithName("pprof").Error(err, "Unable to serve pprof", "address", addr)
+	}
 }

@@ -173,20 +173,21 @@ func setCondition(inv *billingv1.Invoice, conditionType string, status metav1.Co
 	})
 }
 
-// recordTransition records an Event when the invoice's phase or reason changed.
+// recordTransition records a Warning Event when the invoice cannot be issued
+// (its phase or reason changed). Issuing is not an Event: the Ready
+// condition and issuedAt say it, and at thousands of invoices a second an
+// Event each would double the controller's writes to the API server and
+// hold every one in client-go's event cache for minutes (see README,
+// Performance).
 func (r *InvoiceReconciler) recordTransition(ctx context.Context, before, after *billingv1.Invoice) {
 	was := meta.FindStatusCondition(before.Status.Conditions, billingv1.ConditionReady)
 	is := meta.FindStatusCondition(after.Status.Conditions, billingv1.ConditionReady)
 	if is == nil || (was != nil && was.Status == is.Status && was.Reason == is.Reason) {
 		return
 	}
-	eventType := corev1.EventTypeNormal
-	if is.Status != metav1.ConditionTrue {
-		eventType = corev1.EventTypeWarning
-	}
 	logf.FromContext(ctx).Info("Invoice status changed", "phase", after.Status.Phase, "reason", is.Reason)
-	if r.Recorder != nil {
-		r.Recorder.Eventf(after, nil, eventType, is.Reason, "Reconcile", "%s", is.Message)
+	if r.Recorder != nil && is.Status != metav1.ConditionTrue {
+		r.Recorder.Eventf(after, nil, corev1.EventTypeWarning, is.Reason, "Reconcile", "%s", is.Message)
 	}
 }
 

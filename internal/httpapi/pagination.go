@@ -23,10 +23,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"slices"
-	"sort"
 	"strconv"
-	"strings"
 )
 
 // cursor is what a next_cursor stands for: the id after which the next
@@ -79,17 +76,4 @@ func pageParams(q url.Values) (limit int, after string, e *Error) {
 		}
 	}
 	return limit, after, nil
-}
-
-// pageOf sorts items by name and returns the (at most limit) ones whose
-// names come after after, and whether more follow.
-func pageOf[T any](items []T, name func(*T) string, after string, limit int) ([]*T, bool) {
-	ptrs := make([]*T, len(items))
-	for i := range items {
-		ptrs[i] = &items[i]
-	}
-	slices.SortFunc(ptrs, func(a, b *T) int { return strings.Compare(name(a), name(b)) })
-	start := sort.Search(len(ptrs), func(i int) bool { return name(ptrs[i]) > after })
-	end := min(start+limit, len(ptrs))
-	return ptrs[start:end], end < len(ptrs)
 }
