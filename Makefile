@@ -26,7 +26,8 @@ help: ## Display this help.
 
 .PHONY: manifests
 manifests: controller-gen ## Generate ClusterRole and CustomResourceDefinition objects.
-	"$(CONTROLLER_GEN)" rbac:roleName=manager-role crd paths="./..." output:crd:artifacts:config=config/crd/bases output:rbac:artifacts:config=config/rbac
+	"$(CONTROLLER_GEN)" crd paths="./api/..." output:crd:artifacts:config=config/crd/bases
+	"$(CONTROLLER_GEN)" rbac:roleName=manager-role paths="./internal/controller/...;./internal/httpapi/..." output:rbac:artifacts:config=config/rbac
 
 .PHONY: generate
 generate: controller-gen ## Generate code containing DeepCopy, DeepCopyInto, and DeepCopyObject method implementations.
@@ -70,14 +71,30 @@ test: verify-generated vet lint envtest-binaries ## Verify generated files, lint
 	@hack/coverage-summary.sh cover.out
 	go tool cover -func cover.out | tail -n 1
 
+.PHONY: test-e2e
+test-e2e: envtest-binaries ## Run the end-to-end suite: the install (config/default) and make run, with the real binaries.
+	KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" go test ./test/e2e/ -v -ginkgo.v -timeout 20m
+
 .PHONY: test-fuzz
 test-fuzz: ## Run one fuzz target (FUZZ: FuzzDecode, FuzzCursor or FuzzIdempotencyKey) for FUZZTIME (default 60s).
 	go test ./internal/httpapi -run '^$$' -fuzz '^$(FUZZ)$$' -fuzztime $(FUZZTIME)
 FUZZ ?= FuzzDecode
 FUZZTIME ?= 60s
 
+# bench starts a control plane, the manager and the adapter, and measures
+# them side by side with the Kubernetes API (README, Performance): a table,
+# and bin/bench/report.json with CPU profiles next to it. BENCH_SMALL=1 is the
+# 1,000-invoice smoke variant that make test also runs (test/bench).
+BENCH_SMALL ?=
 .PHONY: bench
-bench: envtest-binaries ## Run the benchmarks.
+bench: envtest-binaries ## Measure adapter and controller against the Kubernetes API (BENCH_SMALL=1: smoke size).
+	go build -o bin/manager ./cmd
+	go build -o bin/adapter ./cmd/adapter
+	go run ./test/bench --assets "$(ENVTEST_ASSETS)" --crds config/crd/bases \
+		--manager bin/manager --adapter bin/adapter --out bin/bench $(if $(BENCH_SMALL),--small)
+
+.PHONY: bench-micro
+bench-micro: envtest-binaries ## Run the Go micro-benchmarks of the hot paths, with allocations.
 	KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" go test -p 1 -run '^$$' -bench . -benchmem ./...
 
 ##@ Build
@@ -106,6 +123,13 @@ docker-push: ## Push docker image with the manager and the adapter.
 	$(CONTAINER_TOOL) push ${IMG}
 CONTAINER_TOOL ?= docker
 
+.PHONY: build-installer
+build-installer: manifests generate kustomize ## Render one YAML with the CRDs and the whole install (dist/install.yaml) for IMG.
+	mkdir -p dist
+	cd config/manager && "$(KUSTOMIZE)" edit set image controller=${IMG}
+	"$(KUSTOMIZE)" build config/default > dist/install.yaml
+	@echo "Wrote dist/install.yaml for image ${IMG}"
+
 ##@ Deployment
 
 ifndef ignore-not-found
@@ -114,7 +138,7 @@ endif
 
 .PHONY: install
 install: manifests kustomize ## Install CRDs into the K8s cluster specified in ~/.kube/config.
-	"$(KUSTOMIZE)" build config/crd | "$(KUBECTL)" apply -f -
+	"$(KUSTOMIZE)" build config/crd | "$(KUBECTL)" apply --server-side -f -
 
 .PHONY: uninstall
 uninstall: manifests kustomize ## Uninstall CRDs from the K8s cluster specified in ~/.kube/config.
@@ -123,7 +147,7 @@ uninstall: manifests kustomize ## Uninstall CRDs from the K8s cluster specified 
 .PHONY: deploy
 deploy: manifests kustomize ## Deploy controller and adapter to the K8s cluster specified in ~/.kube/config.
 	cd config/manager && "$(KUSTOMIZE)" edit set image controller=${IMG}
-	"$(KUSTOMIZE)" build config/default | "$(KUBECTL)" apply -f -
+	"$(KUSTOMIZE)" build config/default | "$(KUBECTL)" apply --server-side -f -
 
 .PHONY: undeploy
 undeploy: kustomize ## Undeploy controller from the K8s cluster specified in ~/.kube/config.
@@ -137,7 +161,8 @@ $(LOCALBIN):
 	mkdir -p "$(LOCALBIN)"
 
 ## Tool Binaries
-KUBECTL ?= $(ENVTEST_ASSETS)/kubectl
+# The deployment targets use the kubectl on PATH, else the one built into bin/k8s.
+KUBECTL ?= $(or $(shell command -v kubectl 2>/dev/null),$(ENVTEST_ASSETS)/kubectl)
 KUSTOMIZE ?= $(LOCALBIN)/kustomize
 CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen
 GOLANGCI_LINT = $(LOCALBIN)/golangci-lint
@@ -160,7 +185,14 @@ K8S_LDFLAGS = -s -w \
 	-X k8s.io/client-go/pkg/version.gitVersion=$(KUBERNETES_VERSION)
 
 .PHONY: envtest-binaries
-envtest-binaries: $(ENVTEST_ASSETS)/kube-apiserver $(ENVTEST_ASSETS)/etcd $(ENVTEST_ASSETS)/kubectl ## Build kube-apiserver, etcd and kubectl from Go modules into bin/k8s (cached).
+envtest-binaries: $(ENVTEST_ASSETS)/kube-apiserver $(ENVTEST_ASSETS)/etcd $(ENVTEST_ASSETS)/kubectl $(ENVTEST_ASSETS)/kube-controller-manager ## Build kube-apiserver, etcd, kubectl and kube-controller-manager from Go modules into bin/k8s (cached).
+
+# test/e2e runs kube-controller-manager's clusterrole-aggregation controller,
+# so that the shipped viewer and editor roles really aggregate into the
+# built-in view and edit roles, as in a cluster.
+$(ENVTEST_ASSETS)/kube-controller-manager: hack/tools/go.mod hack/tools/go.sum
+	@mkdir -p "$(ENVTEST_ASSETS)"
+	cd hack/tools && go build -trimpath -ldflags "$(K8S_LDFLAGS)" -o "$@" k8s.io/kubernetes/cmd/kube-controller-manager
 
 $(ENVTEST_ASSETS)/kube-apiserver $(ENVTEST_ASSETS)/kubectl $(ENVTEST_ASSETS)/etcd: hack/tools/go.mod hack/tools/go.sum
 	@grep -q "k8s.io/kubernetes $(KUBERNETES_VERSION)$$" hack/tools/go.mod || { echo "hack/tools/go.mod does not require k8s.io/kubernetes $(KUBERNETES_VERSION)"; exit 1; }

@@ -11,8 +11,8 @@ generated() {
 }
 
 before=$(generated)
-"${CONTROLLER_GEN:?}" object:headerFile="hack/boilerplate.go.txt" paths="./..."
-"${CONTROLLER_GEN}" rbac:roleName=manager-role crd paths="./..." output:crd:artifacts:config=config/crd/bases output:rbac:artifacts:config=config/rbac
+# The same recipes as the Makefile's, so the two cannot drift apart.
+make --no-print-directory -s manifests generate CONTROLLER_GEN="${CONTROLLER_GEN:?}"
 after=$(generated)
 
 if [[ "$before" != "$after" ]]; then

@@ -80,7 +80,7 @@ func main() {
 	flag.StringVar(&o.assets, "assets", "", "Directory holding the kube-apiserver, etcd and kubectl binaries.")
 	flag.StringVar(&o.stateDir, "state-dir", ".local", "Directory for etcd data, kubeconfigs and the client token.")
 	flag.StringVar(&o.crds, "crds", "config/crd/bases", "Directory of the CustomResourceDefinitions to install.")
-	flag.StringVar(&o.rbacDir, "rbac", "config/rbac", "Directory of the ClusterRoles (role.yaml, adapter_role.yaml).")
+	flag.StringVar(&o.rbacDir, "rbac", "config/rbac", "Directory of the operator's ClusterRole (role.yaml).")
 	flag.StringVar(&o.manager, "manager", "bin/manager", "The controller manager binary.")
 	flag.StringVar(&o.adapter, "adapter", "bin/adapter", "The HTTP adapter binary.")
 	flag.StringVar(&o.apiAddr, "api-addr", "127.0.0.1:8080", "Address the HTTP adapter listens on.")
@@ -196,7 +196,7 @@ func provision(ctx context.Context, cs kubernetes.Interface, o options) (operato
 			return "", "", err
 		}
 	}
-	operatorRoles := []string{"role.yaml", "adapter_role.yaml"}
+	operatorRoles := []string{"role.yaml"}
 	for _, file := range operatorRoles {
 		role, err := readClusterRole(filepath.Join(o.rbacDir, file))
 		if err != nil {

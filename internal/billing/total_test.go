@@ -266,3 +266,18 @@ func TestInvoiceTotal(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkInvoiceTotal sums a typical invoice of three lines.
+func BenchmarkInvoiceTotal(b *testing.B) {
+	items := []billingv1.LineItem{
+		{Description: "Consulting", Quantity: 3, Amount: 15000},
+		{Description: "Travel", Quantity: 1, Amount: 42000},
+		{Description: "Licences", Quantity: 25, Amount: 1999},
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := billing.InvoiceTotal(items); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -52,9 +52,8 @@ type CustomerReconciler struct {
 	Recorder  events.EventRecorder
 }
 
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers,verbs=get;list;watch;update;patch
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers/status,verbs=get;update;patch
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers/finalizers,verbs=update
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers,verbs=list;watch;patch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers/status,verbs=patch
 
 // Reconcile ensures the finalizer while the customer lives, and releases it
 // on deletion when no invoice references the customer.

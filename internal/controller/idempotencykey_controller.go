@@ -36,7 +36,7 @@ type IdempotencyKeyReconciler struct {
 	Now func() time.Time
 }
 
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=idempotencykeys,verbs=get;list;watch;delete
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=idempotencykeys,verbs=list;watch;delete
 
 // Reconcile deletes an expired key, or waits until it expires.
 func (r *IdempotencyKeyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {

@@ -53,10 +53,12 @@ type InvoiceReconciler struct {
 	Now func() time.Time
 }
 
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices,verbs=get;list;watch
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices/status,verbs=get;update;patch
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers,verbs=get;list;watch
-// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices,verbs=list;watch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices/status,verbs=patch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers,verbs=list;watch
+// Events are recorded on transitions only, so the same event never repeats
+// for one object and needs no patch (a repeat would be a series).
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create
 
 // Reconcile computes an invoice's status afresh from its spec and its
 // customer, and patches it once when it changed.
@@ -171,20 +173,21 @@ func setCondition(inv *billingv1.Invoice, conditionType string, status metav1.Co
 	})
 }
 
-// recordTransition records an Event when the invoice's phase or reason changed.
+// recordTransition records a Warning Event when the invoice cannot be issued
+// (its phase or reason changed). Issuing is not an Event: the Ready
+// condition and issuedAt say it, and at thousands of invoices a second an
+// Event each would double the controller's writes to the API server and
+// hold every one in client-go's event cache for minutes (see README,
+// Performance).
 func (r *InvoiceReconciler) recordTransition(ctx context.Context, before, after *billingv1.Invoice) {
 	was := meta.FindStatusCondition(before.Status.Conditions, billingv1.ConditionReady)
 	is := meta.FindStatusCondition(after.Status.Conditions, billingv1.ConditionReady)
 	if is == nil || (was != nil && was.Status == is.Status && was.Reason == is.Reason) {
 		return
 	}
-	eventType := corev1.EventTypeNormal
-	if is.Status != metav1.ConditionTrue {
-		eventType = corev1.EventTypeWarning
-	}
 	logf.FromContext(ctx).Info("Invoice status changed", "phase", after.Status.Phase, "reason", is.Reason)
-	if r.Recorder != nil {
-		r.Recorder.Eventf(after, nil, eventType, is.Reason, "Reconcile", "%s", is.Message)
+	if r.Recorder != nil && is.Status != metav1.ConditionTrue {
+		r.Recorder.Eventf(after, nil, corev1.EventTypeWarning, is.Reason, "Reconcile", "%s", is.Message)
 	}
 }
 

@@ -104,18 +104,17 @@ func (a *Adapter) authenticate(r *http.Request) (user.Info, *Error) {
 
 // authorize checks with a SubjectAccessReview that u may verb resource
 // (named name, for get) in namespace ns: 403, or 503 when the review could
-// not be made.
+// not be made. For a named object it first asks about the whole resource in
+// the namespace: a caller allowed that is allowed every name (RBAC grants a
+// name only through a rule without resourceNames or one listing it), and
+// that answer is cached once per caller and workspace instead of once per
+// object. Only a caller not allowed the whole resource (a Role limited to
+// resourceNames) is asked about the name.
 func (a *Adapter) authorize(ctx context.Context, u user.Info, verb, resource, ns, name string) *Error {
-	decision, reason, err := a.authz.Authorize(ctx, authorizer.AttributesRecord{
-		User:            u,
-		Verb:            verb,
-		Namespace:       ns,
-		APIGroup:        billingv1.GroupVersion.Group,
-		APIVersion:      billingv1.GroupVersion.Version,
-		Resource:        resource,
-		Name:            name,
-		ResourceRequest: true,
-	})
+	decision, reason, err := a.review(ctx, u, verb, resource, ns, "")
+	if err == nil && name != "" && decision != authorizer.DecisionAllow {
+		decision, reason, err = a.review(ctx, u, verb, resource, ns, name)
+	}
 	if err != nil {
 		logFrom(ctx).Error(err, "Unable to review access", "verb", verb, "resource", resource, "namespace", ns)
 		return unavailable()
@@ -126,6 +125,21 @@ func (a *Adapter) authorize(ctx context.Context, u user.Info, verb, resource, ns
 			"%s may not %s %s in workspace %q.", u.GetName(), verb, resource, ns)
 	}
 	return nil
+}
+
+// review asks (or the cache answers) one SubjectAccessReview.
+func (a *Adapter) review(ctx context.Context, u user.Info, verb, resource, ns, name string) (
+	authorizer.Decision, string, error) {
+	return a.authz.Authorize(ctx, authorizer.AttributesRecord{
+		User:            u,
+		Verb:            verb,
+		Namespace:       ns,
+		APIGroup:        billingv1.GroupVersion.Group,
+		APIVersion:      billingv1.GroupVersion.Version,
+		Resource:        resource,
+		Name:            name,
+		ResourceRequest: true,
+	})
 }
 
 // isAPIFailure reports whether err says the Kubernetes API could not be

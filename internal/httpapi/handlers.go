@@ -24,19 +24,16 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
-	"github.com/invoicing-dev/invoicing/internal/index"
 )
 
 // Resources, as named in SubjectAccessReviews and IdempotencyKeys.
@@ -47,14 +44,13 @@ const (
 
 // Headers of the idempotency protocol.
 const (
-	IdempotencyKeyHeader      = "Idempotency-Key"
-	IdempotentReplayedHeader  = "Idempotent-Replayed"
-	maxIdempotencyKeyLength   = 255
-	listLimitDefault          = 20
-	listLimitMax              = 100
-	queryLimit, queryCursor   = "limit", "cursor"
-	queryCustomerID           = "customer_id"
-	cacheReadYourWritesPeriod = 5 * time.Millisecond
+	IdempotencyKeyHeader     = "Idempotency-Key"
+	IdempotentReplayedHeader = "Idempotent-Replayed"
+	maxIdempotencyKeyLength  = 255
+	listLimitDefault         = 20
+	listLimitMax             = 100
+	queryLimit, queryCursor  = "limit", "cursor"
+	queryCustomerID          = "customer_id"
 )
 
 // routes is the one route table.
@@ -238,6 +234,7 @@ func (a *Adapter) createCustomer(w http.ResponseWriter, r *http.Request, c *call
 			}
 		},
 		prefix: billing.CustomerIDPrefix,
+		index:  a.customers,
 	})
 	if e != nil {
 		return e
@@ -286,6 +283,7 @@ func (a *Adapter) createInvoice(w http.ResponseWriter, r *http.Request, c *call)
 			}
 		},
 		prefix: billing.InvoiceIDPrefix,
+		index:  a.invoices,
 	})
 	if e != nil {
 		return e
@@ -358,11 +356,11 @@ func (a *Adapter) listCustomers(w http.ResponseWriter, r *http.Request, c *call)
 	if e != nil {
 		return e
 	}
-	var list billingv1.CustomerList
-	if err := a.cache.List(r.Context(), &list, client.InNamespace(c.ns), client.UnsafeDisableDeepCopy); err != nil {
-		return a.apiError(r.Context(), err, "Unable to list customers from the cache")
+	page, more, e := listPage[billingv1.Customer](r.Context(), a, a.customers, workspaceSet(c.ns), c.ns, after, limit)
+	if e != nil {
+		return e
 	}
-	writePage(w, r, scope, list.Items, func(c *billingv1.Customer) string { return c.Name }, customerJSON, after, limit)
+	writePage(w, r, scope, page, more, customerJSON)
 	return nil
 }
 
@@ -372,61 +370,109 @@ func (a *Adapter) listInvoices(w http.ResponseWriter, r *http.Request, c *call) 
 	if e != nil {
 		return e
 	}
-	opts := []client.ListOption{client.InNamespace(c.ns), client.UnsafeDisableDeepCopy}
+	set := workspaceSet(c.ns)
 	if c.query.Has(queryCustomerID) {
 		id := c.query.Get(queryCustomerID)
 		if id == "" {
 			return errorf(http.StatusBadRequest, CodeParameterInvalid, queryCustomerID, "customer_id must not be empty.")
 		}
-		opts = append(opts, client.MatchingFields{index.InvoiceCustomer: id})
+		set = customerSet(c.ns, id)
 	}
-	var list billingv1.InvoiceList
-	if err := a.cache.List(r.Context(), &list, opts...); err != nil {
-		return a.apiError(r.Context(), err, "Unable to list invoices from the cache")
+	page, more, e := listPage[billingv1.Invoice](r.Context(), a, a.invoices, set, c.ns, after, limit)
+	if e != nil {
+		return e
 	}
-	writePage(w, r, scope, list.Items, func(i *billingv1.Invoice) string { return i.Name }, invoiceJSON, after, limit)
+	writePage(w, r, scope, page, more, invoiceJSON)
 	return nil
 }
 
-// writePage answers the page of items (ordered by name) after after, of the
-// list scope.
-func writePage[T, R any](w http.ResponseWriter, r *http.Request, scope listScope, items []T, name func(*T) string,
-	render func(*T) R, after string, limit int) {
-	page, more := pageOf(items, name, after, limit)
+// listPage reads the page of set (ordered by name) after after: the names
+// from the index, each object from the cache. It costs O(log n + limit),
+// whatever the size of the workspace. An object deleted since the index
+// listed it is skipped.
+func listPage[T any, PT interface {
+	*T
+	client.Object
+}](ctx context.Context, a *Adapter, idx *nameIndex, set, ns, after string, limit int) ([]PT, bool, *Error) {
+	if e := a.awaitSync(ctx); e != nil {
+		return nil, false, e
+	}
+	page := make([]PT, 0, limit+1)
+	for len(page) <= limit {
+		want := limit + 1 - len(page)
+		names := idx.after(set, after, want)
+		for _, name := range names {
+			obj := PT(new(T))
+			err := a.cache.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, obj, client.UnsafeDisableDeepCopy)
+			if apierrors.IsNotFound(err) {
+				continue
+			}
+			if err != nil {
+				return nil, false, a.apiError(ctx, err, "Unable to read from the cache")
+			}
+			page = append(page, obj)
+		}
+		if len(names) < want {
+			break
+		}
+		after = names[len(names)-1]
+	}
+	if len(page) > limit {
+		return page[:limit], true, nil
+	}
+	return page, false, nil
+}
+
+// awaitSync waits until the cache and the name indexes hold every object,
+// or answers 503 when the request's time runs out first.
+func (a *Adapter) awaitSync(ctx context.Context) *Error {
+	if a.synced.Load() {
+		return nil
+	}
+	select {
+	case <-a.syncedCh:
+		return nil
+	case <-ctx.Done():
+		return unavailable()
+	}
+}
+
+// writePage answers a page (ordered by id) of the list scope; more says
+// whether others follow.
+func writePage[O client.Object, R any](w http.ResponseWriter, r *http.Request, scope listScope, page []O, more bool,
+	render func(O) R) {
 	out := List[R]{Object: "list", Data: make([]R, len(page)), HasMore: more}
 	for i, item := range page {
 		out.Data[i] = render(item)
 	}
 	if more {
-		next := encodeCursor(scope, name(page[len(page)-1]))
+		next := encodeCursor(scope, page[len(page)-1].GetName())
 		out.NextCursor = &next
 	}
 	writeJSON(w, r, http.StatusOK, out)
 }
 
-// awaitCache waits, boundedly, until the cache holds obj, so that the
-// caller's next get or list through this replica sees what it created. It
-// returns the cached copy (which may be fresher), or obj when the wait ends.
-func (a *Adapter) awaitCache(ctx context.Context, obj client.Object) client.Object {
+// awaitCache waits, boundedly, until the cache and the name index hold obj,
+// so that the caller's next get or list through this replica sees what it
+// created. The index's event handler wakes it (no polling). It returns the
+// cached copy (which may be fresher), or obj when the wait ends.
+func (a *Adapter) awaitCache(ctx context.Context, idx *nameIndex, obj client.Object) client.Object {
 	if !a.synced.Load() {
+		return obj
+	}
+	key := client.ObjectKeyFromObject(obj)
+	waitCtx, cancel := context.WithTimeout(ctx, a.opts.ReadYourWritesTimeout)
+	defer cancel()
+	if !idx.wait(waitCtx, workspaceSet(key.Namespace), key.Name) {
+		logFrom(ctx).Info("The cache did not show a created object in time", "object", key.String())
 		return obj
 	}
 	cached, ok := obj.DeepCopyObject().(client.Object)
 	if !ok {
 		return obj
 	}
-	key := client.ObjectKeyFromObject(obj)
-	err := wait.PollUntilContextTimeout(ctx, cacheReadYourWritesPeriod, a.opts.ReadYourWritesTimeout, true,
-		func(ctx context.Context) (bool, error) {
-			err := a.cache.Get(ctx, key, cached)
-			if apierrors.IsNotFound(err) {
-				return false, nil
-			}
-			return err == nil, err
-		})
-	if err != nil {
-		logFrom(ctx).Info("The cache did not show a created object in time", "object", key.String(),
-			"error", err.Error())
+	if err := a.cache.Get(ctx, key, cached); err != nil {
+		// Deleted again already: answer what was created.
 		return obj
 	}
 	return cached
@@ -443,6 +489,15 @@ func (a *Adapter) apiError(ctx context.Context, err error, msg string) *Error {
 	case apierrors.IsInvalid(err):
 		logFrom(ctx).Info(msg, "error", err.Error())
 		return errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "", "Kubernetes refused the object: %s",
+			statusMessage(err))
+	case apierrors.IsForbidden(err):
+		// The caller may create here (the SubjectAccessReview said so), so
+		// this is the workspace refusing the object: most often a
+		// ResourceQuota that is used up. It is logged as an error because
+		// it is also what a ClusterRole of the adapter's that lacks a rule
+		// looks like.
+		logFrom(ctx).Error(err, msg)
+		return errorf(http.StatusForbidden, CodePermissionDenied, "", "Kubernetes refused the object: %s",
 			statusMessage(err))
 	case apierrors.IsNotFound(err):
 		// Creating in a namespace that does not exist.

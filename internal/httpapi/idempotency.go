@@ -54,6 +54,8 @@ type creation struct {
 	build func(id string) client.Object
 	// empty returns an empty object of the type, to read one into.
 	empty func() client.Object
+	// index is the name index of the type, to wait on for read-your-writes.
+	index *nameIndex
 }
 
 // claimName is the name of the IdempotencyKey object of key: a hash, so
@@ -90,7 +92,7 @@ func (a *Adapter) create(ctx context.Context, ns, key string, c creation) (clien
 		if err := a.live.Create(ctx, obj); err != nil {
 			return nil, false, a.apiError(ctx, err, "Unable to create an object")
 		}
-		return a.awaitCache(ctx, obj), false, nil
+		return a.awaitCache(ctx, c.index, obj), false, nil
 	}
 	log := logFrom(ctx).WithValues("idempotencyKey", claimName(key))
 	ctx = logIntoContext(ctx, log)
@@ -115,7 +117,7 @@ func (a *Adapter) create(ctx context.Context, ns, key string, c creation) (clien
 				}
 				return nil, false, a.apiError(ctx, err, "Unable to create an object")
 			}
-			return a.awaitCache(ctx, obj), false, nil
+			return a.awaitCache(ctx, c.index, obj), false, nil
 		}
 		if !apierrors.IsAlreadyExists(err) {
 			return nil, false, a.apiError(ctx, err, "Unable to claim an idempotency key")
@@ -125,7 +127,7 @@ func (a *Adapter) create(ctx context.Context, ns, key string, c creation) (clien
 			return nil, false, e
 		}
 		if !again {
-			return a.awaitCache(ctx, obj), true, nil
+			return a.awaitCache(ctx, c.index, obj), true, nil
 		}
 	}
 	return nil, false, inUse()

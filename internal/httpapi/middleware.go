@@ -127,8 +127,13 @@ func (a *Adapter) middleware(mux *http.ServeMux) http.Handler {
 			}
 			pattern := r.Pattern
 			if pattern == "" {
-				pattern = "unmatched"
+				pattern = routeUnmatched
 			}
+			status := sw.status
+			if status == 0 {
+				status = http.StatusOK // nothing written: net/http answers 200
+			}
+			a.metrics.observe(pattern, status, time.Since(start))
 			// Probes come every few seconds: log them only when asked to.
 			l := log
 			if pattern == "GET /healthz" || pattern == "GET /readyz" {

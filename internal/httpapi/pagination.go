@@ -23,10 +23,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"slices"
-	"sort"
 	"strconv"
-	"strings"
 )
 
 // cursor is what a next_cursor stands for: the id after which the next
@@ -69,6 +66,9 @@ func decodeCursor(s string, scope listScope) (string, *Error) {
 	if err != nil {
 		return "", bad
 	}
+	if after, ok := legacyCursor(s, raw); ok {
+		return after, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	var c cursor
@@ -86,6 +86,22 @@ func decodeCursor(s string, scope listScope) (string, *Error) {
 				"list %s in workspace %q without a cursor to start.", scope.resource, scope.workspace)
 	}
 	return c.After, nil
+}
+
+// legacyCursor reads a cursor of the first release, which held only the id
+// ({"after": ...}) and named no list. Cursors never expire, so it is still
+// accepted, in exactly the encoding that release wrote: it is a position and
+// nothing more (every list reads the request's own workspace), so it cannot
+// show another workspace's objects.
+func legacyCursor(s string, raw []byte) (string, bool) {
+	var c struct {
+		After string `json:"after"`
+	}
+	if !bytes.HasPrefix(raw, []byte(`{"after":`)) || json.Unmarshal(raw, &c) != nil || !validName(c.After) {
+		return "", false
+	}
+	again, _ := json.Marshal(c) // a struct of one string always marshals
+	return c.After, base64.RawURLEncoding.EncodeToString(again) == s
 }
 
 var limitPattern = regexp.MustCompile(`^[0-9]{1,3}$`)
@@ -109,17 +125,4 @@ func pageParams(q url.Values, scope listScope) (limit int, after string, e *Erro
 		}
 	}
 	return limit, after, nil
-}
-
-// pageOf sorts items by name and returns the (at most limit) ones whose
-// names come after after, and whether more follow.
-func pageOf[T any](items []T, name func(*T) string, after string, limit int) ([]*T, bool) {
-	ptrs := make([]*T, len(items))
-	for i := range items {
-		ptrs[i] = &items[i]
-	}
-	slices.SortFunc(ptrs, func(a, b *T) int { return strings.Compare(name(a), name(b)) })
-	start := sort.Search(len(ptrs), func(i int) bool { return name(ptrs[i]) > after })
-	end := min(start+limit, len(ptrs))
-	return ptrs[start:end], end < len(ptrs)
 }

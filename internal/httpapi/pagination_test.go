@@ -116,6 +116,16 @@ var _ = Describe("Pagination", func() {
 		Expect(k8s.Delete(ctx, newCustomer(ns, "c-19"))).To(Succeed())
 		again := send(http.MethodGet, "/v1/customers?cursor="+url.QueryEscape(*first.NextCursor), inWorkspace(ns))
 		Expect(again.status).To(Equal(http.StatusOK))
+		Expect(again.customers().Data).To(HaveExactElements(HaveField("ID", "c-20")))
+
+		By("dropping a deleted object from the pages once the cache has seen the deletion")
+		Eventually(func() []string {
+			var ids []string
+			for _, c := range send(http.MethodGet, "/v1/customers?limit=100", inWorkspace(ns)).customers().Data {
+				ids = append(ids, c.ID)
+			}
+			return ids
+		}).Should(And(HaveLen(20), Not(ContainElement("c-19")), ContainElement("c-20")))
 	})
 
 	It("pages invoices too", func() {

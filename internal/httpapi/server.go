@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -42,12 +43,12 @@ import (
 	"k8s.io/client-go/kubernetes"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/index"
 )
 
 // MaxBodyBytes is the largest request body accepted (1 MiB).
@@ -88,6 +89,11 @@ type Options struct {
 	MaxHeaderBytes    int
 	// ShutdownTimeout bounds the graceful shutdown of Run.
 	ShutdownTimeout time.Duration
+
+	// Metrics, when set, is where the request count and latency series
+	// (invoicing_http_requests_total, invoicing_http_request_duration_seconds)
+	// are registered. cmd/adapter serves it on its metrics endpoint.
+	Metrics prometheus.Registerer
 }
 
 // DefaultOptions are the defaults of the adapter's flags.
@@ -177,7 +183,13 @@ type Adapter struct {
 	authz     authorizer.Authorizer
 	limiter   *limiter
 	synced    atomic.Bool
+	syncedCh  chan struct{} // closed once synced
+	// customers and invoices index the cached objects' names per
+	// workspace (and invoices per customer) for keyset pagination.
+	customers *nameIndex
+	invoices  *nameIndex
 	handler   http.Handler
+	metrics   *metrics
 	now       func() time.Time
 }
 
@@ -230,7 +242,16 @@ func New(cfg *rest.Config, opts Options) (*Adapter, error) {
 		authn:     authn,
 		authz:     authz,
 		limiter:   newLimiter(opts.RateLimit, opts.RateBurst),
+		metrics:   newMetrics(),
+		syncedCh:  make(chan struct{}),
+		customers: newNameIndex(),
+		invoices:  newNameIndex(),
 		now:       time.Now,
+	}
+	if opts.Metrics != nil {
+		if err := a.metrics.register(opts.Metrics); err != nil {
+			return nil, fmt.Errorf("registering the metrics: %w", err)
+		}
 	}
 	a.handler = a.middleware(a.routes())
 	return a, nil
@@ -288,16 +309,36 @@ func (a *Adapter) Server(ctx context.Context) *http.Server {
 	}
 }
 
-// startCache registers the informers and the index, and starts the cache in
-// the background until ctx is done. The adapter is ready once it has synced.
+// startCache registers the informers and the name indexes' event handlers,
+// and starts the cache in the background until ctx is done. The adapter is
+// ready once the cache has synced and the handlers have seen every object.
 func (a *Adapter) startCache(ctx context.Context) error {
-	if err := index.Setup(ctx, a.cache); err != nil {
-		return fmt.Errorf("registering the field indexes: %w", err)
-	}
-	for _, obj := range []client.Object{&billingv1.Customer{}, &billingv1.Invoice{}} {
-		if _, err := a.cache.GetInformer(ctx, obj, cache.BlockUntilSynced(false)); err != nil {
-			return fmt.Errorf("creating the informer for %T: %w", obj, err)
+	var registrations []toolscache.ResourceEventHandlerRegistration
+	for _, inf := range []struct {
+		obj    client.Object
+		index  *nameIndex
+		setsOf func(client.Object) []string
+	}{
+		{&billingv1.Customer{}, a.customers, func(o client.Object) []string {
+			return []string{workspaceSet(o.GetNamespace())}
+		}},
+		{&billingv1.Invoice{}, a.invoices, func(o client.Object) []string {
+			sets := []string{workspaceSet(o.GetNamespace())}
+			if inv, ok := o.(*billingv1.Invoice); ok && inv.Spec.CustomerRef.Name != "" {
+				sets = append(sets, customerSet(o.GetNamespace(), inv.Spec.CustomerRef.Name))
+			}
+			return sets
+		}},
+	} {
+		informer, err := a.cache.GetInformer(ctx, inf.obj, cache.BlockUntilSynced(false))
+		if err != nil {
+			return fmt.Errorf("creating the informer for %T: %w", inf.obj, err)
 		}
+		reg, err := informer.AddEventHandler(inf.index.handler(inf.setsOf))
+		if err != nil {
+			return fmt.Errorf("watching the informer for %T: %w", inf.obj, err)
+		}
+		registrations = append(registrations, reg)
 	}
 	go func() {
 		if err := a.cache.Start(ctx); err != nil {
@@ -305,8 +346,16 @@ func (a *Adapter) startCache(ctx context.Context) error {
 		}
 	}()
 	go func() {
-		if a.cache.WaitForCacheSync(ctx) {
+		if !a.cache.WaitForCacheSync(ctx) {
+			return
+		}
+		synced := make([]toolscache.InformerSynced, len(registrations))
+		for i, reg := range registrations {
+			synced[i] = reg.HasSynced
+		}
+		if toolscache.WaitForCacheSync(ctx.Done(), synced...) {
 			a.synced.Store(true)
+			close(a.syncedCh)
 			logf.FromContext(ctx).Info("The cache is synced")
 		}
 	}()

@@ -18,20 +18,26 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	authorizationv1 "k8s.io/api/authorization/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apiserver/pkg/authentication/user"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 )
 
 func TestDecodeCustomer(t *testing.T) {
@@ -277,6 +283,17 @@ func TestDecodeCursorRefusesMalformedCursors(t *testing.T) {
 	}
 }
 
+func TestDecodeCursorAcceptsTheFirstReleasesCursorsInTheirExactEncoding(t *testing.T) {
+	if after, e := decodeCursor(b64(`{"after":"inv-01"}`), testScope); e != nil || after != "inv-01" {
+		t.Errorf("decodeCursor = %q, %v; want inv-01", after, e)
+	}
+	for _, c := range []string{b64(`{ "after":"inv-01"}`), b64(`{"after":"inv-01","after":"x"}`), b64(`{"after":"../x"}`)} {
+		if got, e := decodeCursor(c, testScope); e == nil {
+			t.Errorf("decodeCursor(%q) = %q; want 400", c, got)
+		}
+	}
+}
+
 func TestDecodeCursorRefusesTheCursorOfAnotherList(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -284,7 +301,6 @@ func TestDecodeCursorRefusesTheCursorOfAnotherList(t *testing.T) {
 	}{
 		{"another workspace", encodeCursor(listScope{workspace: "other", resource: resourceInvoices}, "a")},
 		{"another resource", encodeCursor(listScope{workspace: "demo", resource: resourceCustomers}, "a")},
-		{"no list at all (an earlier cursor format)", b64(`{"after":"a"}`)},
 		{"a workspace differing in case", b64(`{"workspace":"Demo","resource":"invoices","after":"a"}`)},
 	}
 	for _, tc := range cases {
@@ -297,31 +313,70 @@ func TestDecodeCursorRefusesTheCursorOfAnotherList(t *testing.T) {
 	}
 }
 
-func TestPageOf(t *testing.T) {
-	items := []string{"d", "a", "c", "b", "e"}
-	name := func(s *string) string { return *s }
+func TestNameIndexPages(t *testing.T) {
+	x := newNameIndex()
+	for _, n := range []string{"d", "a", "c", "b", "e", "c"} {
+		x.add(n, "ws", "ws/acme")
+	}
+	x.add("z", "other")
 	cases := []struct {
-		after string
-		limit int
-		want  string
-		more  bool
+		set, after string
+		n          int
+		want       string
 	}{
-		{"", 2, "ab", true},
-		{"b", 2, "cd", true},
-		{"d", 2, "e", false},
-		{"bb", 10, "cde", false},
-		{"e", 1, "", false},
-		{"", 5, "abcde", false},
+		{"ws", "", 2, "ab"},
+		{"ws", "b", 2, "cd"},
+		{"ws", "d", 2, "e"},
+		{"ws", "bb", 10, "cde"},
+		{"ws", "e", 1, ""},
+		{"ws", "", 5, "abcde"},
+		{"ws/acme", "a", 100, "bcde"},
+		{"other", "", 100, "z"},
+		{"none", "", 100, ""},
 	}
 	for _, tc := range cases {
-		page, more := pageOf(items, name, tc.after, tc.limit)
-		got := ""
-		for _, p := range page {
-			got += *p
+		if got := strings.Join(x.after(tc.set, tc.after, tc.n), ""); got != tc.want {
+			t.Errorf("after(%q, %q, %d) = %q; want %q", tc.set, tc.after, tc.n, got, tc.want)
 		}
-		if got != tc.want || more != tc.more {
-			t.Errorf("pageOf(after %q, limit %d) = %q, %v; want %q, %v", tc.after, tc.limit, got, more, tc.want, tc.more)
-		}
+	}
+	x.remove("c", "ws")
+	x.remove("q", "ws")
+	if got := strings.Join(x.after("ws", "", 10), ""); got != "abde" {
+		t.Errorf("after removing c: %q; want abde", got)
+	}
+	if got := strings.Join(x.after("ws/acme", "", 10), ""); got != "abcde" {
+		t.Errorf("removing from one set changed another: %q", got)
+	}
+	x.remove("z", "other")
+	if _, ok := x.sets["other"]; ok {
+		t.Error("an emptied set is kept")
+	}
+}
+
+func TestNameIndexWaitIsWokenByAdd(t *testing.T) {
+	x := newNameIndex()
+	x.add("a", "ws")
+	if !x.wait(t.Context(), "ws", "a") {
+		t.Fatal("wait for a present name returned false")
+	}
+	done := make(chan bool)
+	go func() { done <- x.wait(t.Context(), "ws", "b") }()
+	select {
+	case <-done:
+		t.Fatal("wait returned before the name was added")
+	case <-time.After(20 * time.Millisecond):
+	}
+	x.add("b", "ws")
+	if !<-done {
+		t.Fatal("wait returned false after the name was added")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Millisecond)
+	defer cancel()
+	if x.wait(ctx, "ws", "never") {
+		t.Fatal("wait for a name never added returned true")
+	}
+	if len(x.waiters) != 0 {
+		t.Fatalf("waiters left behind: %v", x.waiters)
 	}
 }
 
@@ -540,5 +595,94 @@ func TestCleanPath(t *testing.T) {
 		if got := cleanPath(p); got != want {
 			t.Errorf("cleanPath(%q) = %q, want %q", p, got, want)
 		}
+	}
+}
+
+func TestAPIErrorsBecomeTheDocumentedAnswers(t *testing.T) {
+	gr := schema.GroupResource{Group: "billing.invoicing.dev", Resource: "invoices"}
+	quota := apierrors.NewForbidden(gr, "inv-1", errors.New("exceeded quota: invoices, requested: count/invoices=1"))
+	cases := []struct {
+		name   string
+		err    error
+		status int
+		code   string
+	}{
+		{"an unreachable API server is 503", apierrors.NewServiceUnavailable("down"), http.StatusServiceUnavailable, CodeAPIUnavailable},
+		{"an object the API server finds invalid is 422", apierrors.NewInvalid(schema.GroupKind{Kind: "Invoice"}, "x", nil),
+			http.StatusUnprocessableEntity, CodeParameterInvalid},
+		{"a used-up ResourceQuota is 403 with Kubernetes' reason", quota, http.StatusForbidden, CodePermissionDenied},
+		{"a missing namespace is 404", apierrors.NewNotFound(schema.GroupResource{Resource: "namespaces"}, "gone"),
+			http.StatusNotFound, CodeResourceMissing},
+		{"anything else is 500", apierrors.NewConflict(gr, "x", errors.New("again")), http.StatusInternalServerError, CodeInternal},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := (&Adapter{}).apiError(context.Background(), tc.err, "Unable to create an object")
+			if e.Status != tc.status || e.Code != tc.code {
+				t.Fatalf("got %d %s, want %d %s", e.Status, e.Code, tc.status, tc.code)
+			}
+			if errors.Is(tc.err, quota) && !strings.Contains(e.Message, "exceeded quota") {
+				t.Errorf("the message %q does not say why", e.Message)
+			}
+		})
+	}
+}
+
+// sarStub is an API server that answers SubjectAccessReviews with allow, and
+// counts them.
+func sarStub(t *testing.T, allow func(who, name string) bool) (*Adapter, *atomic.Int64) {
+	var reviews atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reviews.Add(1)
+		var sar authorizationv1.SubjectAccessReview
+		if err := json.NewDecoder(r.Body).Decode(&sar); err != nil || sar.Spec.ResourceAttributes == nil {
+			http.Error(w, "bad review", http.StatusBadRequest)
+			return
+		}
+		sar.Status.Allowed = allow(sar.Spec.User, sar.Spec.ResourceAttributes.Name)
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(&sar)
+	}))
+	t.Cleanup(srv.Close)
+	cs, err := kubernetes.NewForConfig(&rest.Config{Host: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	authz, err := newAuthorizer(cs, time.Minute, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Adapter{authz: authz}, &reviews
+}
+
+func TestAuthorizeAsksOnceForACallerAllowedEveryName(t *testing.T) {
+	a, reviews := sarStub(t, func(who, name string) bool { return who == "all" && name == "" })
+	all := &user.DefaultInfo{Name: "all"}
+	for i := range 50 {
+		if e := a.authorize(t.Context(), all, "get", resourceInvoices, "ws", fmt.Sprintf("inv-%d", i)); e != nil {
+			t.Fatalf("get %d: %v", i, e)
+		}
+	}
+	if n := reviews.Load(); n != 1 {
+		t.Errorf("%d SubjectAccessReviews for 50 gets; want 1", n)
+	}
+}
+
+func TestAuthorizeChecksTheNameForACallerLimitedToNames(t *testing.T) {
+	a, reviews := sarStub(t, func(who, name string) bool { return who == "named" && name == "inv-ok" })
+	named := &user.DefaultInfo{Name: "named"}
+	if e := a.authorize(t.Context(), named, "get", resourceInvoices, "ws", "inv-ok"); e != nil {
+		t.Errorf("get of the named invoice: %v", e)
+	}
+	if e := a.authorize(t.Context(), named, "get", resourceInvoices, "ws", "inv-other"); e == nil ||
+		e.Status != http.StatusForbidden {
+		t.Errorf("get of another invoice: %v; want 403", e)
+	}
+	if e := a.authorize(t.Context(), named, "list", resourceInvoices, "ws", ""); e == nil ||
+		e.Status != http.StatusForbidden {
+		t.Errorf("list: %v; want 403", e)
+	}
+	if n := reviews.Load(); n != 4 {
+		t.Errorf("%d SubjectAccessReviews; want 4 (the whole resource once per verb, each name once)", n)
 	}
 }

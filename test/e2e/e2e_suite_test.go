@@ -14,19 +14,52 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package e2e tests what `make run` runs, as a person would use it: the
-// localenv program with the real manager and adapter binaries, driven with
-// the real kubectl and plain HTTP.
+// Package e2e tests the artefacts users run, with the real binaries:
+//   - the install (config/default) applied to a real API server, with the
+//     controller and the adapter running as the install's ServiceAccount
+//     under the install's RBAC, driven with client-go and plain HTTP;
+//   - what `make run` runs (the localenv program), driven with the real
+//     kubectl and plain HTTP.
 package e2e
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
 
+// bins is where BeforeSuite built the manager, adapter and localenv binaries.
+var bins string
+
 func TestE2E(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "make run end-to-end suite")
+	RunSpecs(t, "End-to-end suite")
 }
+
+var _ = BeforeSuite(func() {
+	Expect(os.Getenv("KUBEBUILDER_ASSETS")).NotTo(BeEmpty(),
+		"KUBEBUILDER_ASSETS must name the directory of kube-apiserver, etcd, kubectl and kube-controller-manager")
+	bins = GinkgoT().TempDir()
+	// With E2E_COVERDIR set (make test sets it), the binaries are built
+	// for coverage and write their counters there, so the coverage that
+	// make test prints includes what this suite runs of cmd/.
+	var coverFlags []string
+	if coverDir != "" {
+		coverFlags = []string{"-cover", "-covermode=atomic", "-coverpkg=github.com/invoicing-dev/invoicing/..."}
+	}
+	for name, pkg := range map[string]string{
+		"manager":  "./cmd",
+		"adapter":  "./cmd/adapter",
+		"localenv": "./cmd/localenv",
+	} {
+		args := append([]string{"build", "-o", filepath.Join(bins, name)}, coverFlags...)
+		build := exec.Command("go", append(args, pkg)...)
+		build.Dir = repoRoot
+		out, err := build.CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), "building %s: %s", pkg, out)
+	}
+})

@@ -1,0 +1,81 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	. "github.com/onsi/gomega"
+)
+
+// TestSmallBenchmarkWritesACompleteReport runs `make bench BENCH_SMALL=1`'s
+// variant (1,000 invoices) against freshly built binaries, so that the
+// benchmark cannot rot: it must measure every pair and write every key of
+// report.json. It checks no figure against a target: a benchmark run is
+// not a test.
+func TestSmallBenchmarkWritesACompleteReport(t *testing.T) {
+	g := NewWithT(t)
+	assets := os.Getenv("KUBEBUILDER_ASSETS")
+	if assets == "" {
+		t.Fatal("KUBEBUILDER_ASSETS must name the envtest binaries (the Makefile sets it)")
+	}
+	root := filepath.Join("..", "..")
+	bins := t.TempDir()
+	for name, pkg := range map[string]string{"manager": "./cmd", "adapter": "./cmd/adapter"} {
+		build := exec.Command("go", "build", "-o", filepath.Join(bins, name), pkg)
+		build.Dir = root
+		out, err := build.CombinedOutput()
+		g.Expect(err).NotTo(HaveOccurred(), "building %s: %s", pkg, out)
+	}
+	out := t.TempDir()
+	report, err := Run(t.Context(), Config{
+		Assets:   assets,
+		CRDs:     filepath.Join(root, "config", "crd", "bases"),
+		Manager:  filepath.Join(bins, "manager"),
+		Adapter:  filepath.Join(bins, "adapter"),
+		OutDir:   out,
+		Invoices: 1_000,
+		Workers:  16,
+		Log:      t.Output(),
+	})
+	g.Expect(err).NotTo(HaveOccurred())
+	report.PrintTable(t.Output())
+
+	data, err := os.ReadFile(filepath.Join(out, "report.json"))
+	g.Expect(err).NotTo(HaveOccurred())
+	var got map[string]any
+	g.Expect(json.Unmarshal(data, &got)).To(Succeed())
+	for _, key := range []string{
+		"create_ratio", "get_ratio", "list_ratio", "controller_ratio",
+		"create_p99_ms", "get_p99_ms", "issue_lag_p99_ms",
+		"adapter_bytes_per_invoice", "controller_bytes_per_invoice",
+		"create_adapter_per_s", "create_direct_per_s", "get_adapter_per_s", "get_direct_per_s",
+		"list_adapter_invoices_per_s", "list_direct_invoices_per_s",
+		"controller_issued_per_s", "controller_created_per_s",
+	} {
+		v, ok := got[key].(float64)
+		g.Expect(ok).To(BeTrue(), "report.json has no number %s: %s", key, data)
+		g.Expect(v > 0 && !math.IsInf(v, 0)).To(BeTrue(), "%s is %v", key, v)
+	}
+	g.Expect(got["controller_ratio"]).To(BeNumerically("<=", 1.01), "more invoices issued than created")
+	g.Expect(got["details"]).To(HaveKeyWithValue("memory_invoices", BeNumerically(">=", 10_000.0)))
+}

@@ -1,0 +1,68 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Command bench is what `make bench` runs: it starts a control plane (the
+// envtest kube-apiserver and etcd), the real manager and adapter binaries,
+// and measures the adapter and the controller side by side with the
+// Kubernetes API itself (see README, Performance). It prints a table and
+// writes report.json. A benchmark run never fails on a figure, only when it
+// could not measure.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+)
+
+func main() {
+	c := Config{}
+	small := flag.Bool("small", false, "The smoke variant: 1,000 invoices instead of 10,000.")
+	flag.StringVar(&c.Assets, "assets", os.Getenv("KUBEBUILDER_ASSETS"),
+		"Directory of the kube-apiserver and etcd binaries (default $KUBEBUILDER_ASSETS).")
+	flag.StringVar(&c.CRDs, "crds", "config/crd/bases", "Directory of the CustomResourceDefinitions.")
+	flag.StringVar(&c.Manager, "manager", "bin/manager", "The controller manager binary.")
+	flag.StringVar(&c.Adapter, "adapter", "bin/adapter", "The adapter binary.")
+	flag.StringVar(&c.OutDir, "out", "bin/bench", "Directory for report.json, profiles and the binaries' logs.")
+	flag.IntVar(&c.Invoices, "invoices", 0, "Invoices per measurement (default 10,000, or 1,000 with -small).")
+	flag.IntVar(&c.Workers, "workers", 16, "Concurrent workers on each side of a pair.")
+	managerArgs := flag.String("manager-args", "", "Extra flags for the manager, separated by spaces.")
+	adapterArgs := flag.String("adapter-args", "", "Extra flags for the adapter, separated by spaces.")
+	flag.BoolVar(&c.Profile, "profile", true, "Save CPU profiles of the adapter and the manager under -out.")
+	flag.Parse()
+	if c.Invoices == 0 {
+		c.Invoices = 10_000
+		if *small {
+			c.Invoices = 1_000
+		}
+	}
+	c.ManagerArgs, c.AdapterArgs = strings.Fields(*managerArgs), strings.Fields(*adapterArgs)
+	c.Log = os.Stdout
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	report, err := Run(ctx, c)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+	report.PrintTable(os.Stdout)
+	fmt.Printf("\nWrote %s\n", report.path)
+}
