@@ -81,8 +81,9 @@ func main() {
 		"HTTP server: the largest request header accepted.")
 	flag.DurationVar(&o.ShutdownTimeout, "shutdown-timeout", d.ShutdownTimeout,
 		"How long in-flight requests get to finish on SIGINT or SIGTERM.")
-	flag.Float64Var(&qps, "kube-api-qps", 200, "Requests per second the adapter may send to the Kubernetes API.")
-	flag.IntVar(&burst, "kube-api-burst", 400, "Burst of requests the adapter may send to the Kubernetes API.")
+	flag.Float64Var(&qps, "kube-api-qps", 1000, "Requests per second the adapter may send to the Kubernetes API "+
+		"(its creates, reviews and cache misses, for all its callers together; the API server's priority and fairness bounds it too).")
+	flag.IntVar(&burst, "kube-api-burst", 2000, "Burst of requests the adapter may send to the Kubernetes API.")
 	flag.StringVar(&metricsAddr, "metrics-bind-address", "0", "The address the metrics endpoint binds to, "+
 		"for example :8444; 0 disables it. It is served over HTTPS to callers that RBAC allows to get /metrics.")
 	flag.BoolVar(&secureMetrics, "metrics-secure", true,
