@@ -65,7 +65,8 @@ func main() {
 	flag.DurationVar(&o.DenyCacheTTL, "authorization-deny-cache-ttl", d.DenyCacheTTL,
 		"How long a denying SubjectAccessReview answer is reused.")
 	flag.DurationVar(&o.ReadYourWritesTimeout, "read-your-writes-timeout", d.ReadYourWritesTimeout,
-		"How long a create waits for the cache to hold the created object before answering.")
+		"How long an object this adapter created is served from its own memory while its cache has not received it "+
+			"(normally milliseconds); after that, one the cache never received is taken to be gone.")
 	flag.DurationVar(&o.IdempotencyInFlightWait, "idempotency-in-flight-wait", d.IdempotencyInFlightWait,
 		"How long a retry waits for the request that first used its Idempotency-Key before answering 409 idempotency_key_in_use.")
 	flag.DurationVar(&o.StaleClaimAfter, "idempotency-stale-claim-after", d.StaleClaimAfter,

@@ -235,6 +235,7 @@ func (a *Adapter) createCustomer(w http.ResponseWriter, r *http.Request, c *call
 		},
 		prefix: billing.CustomerIDPrefix,
 		index:  a.customers,
+		sets:   customerSets,
 	})
 	if e != nil {
 		return e
@@ -284,6 +285,7 @@ func (a *Adapter) createInvoice(w http.ResponseWriter, r *http.Request, c *call)
 		},
 		prefix: billing.InvoiceIDPrefix,
 		index:  a.invoices,
+		sets:   invoiceSets,
 	})
 	if e != nil {
 		return e
@@ -338,6 +340,9 @@ func (a *Adapter) get(ctx context.Context, ns, name string, obj client.Object) (
 		}
 		if !apierrors.IsNotFound(err) {
 			return false, a.apiError(ctx, err, "Unable to read from the cache")
+		}
+		if a.pendingInto(ns, name, obj) {
+			return true, nil
 		}
 	}
 	err := a.live.Get(ctx, key, obj)
@@ -405,6 +410,14 @@ func listPage[T any, PT interface {
 			obj := PT(new(T))
 			err := a.cache.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, obj, client.UnsafeDisableDeepCopy)
 			if apierrors.IsNotFound(err) {
+				// Created by this replica a moment ago, and not yet
+				// delivered by the informer; else deleted since the index
+				// listed it.
+				if p, ok := idx.pendingObject(ns, name); ok {
+					if pt, ok := p.(PT); ok {
+						page = append(page, pt)
+					}
+				}
 				continue
 			}
 			if err != nil {
@@ -452,30 +465,35 @@ func writePage[O client.Object, R any](w http.ResponseWriter, r *http.Request, s
 	writeJSON(w, r, http.StatusOK, out)
 }
 
-// awaitCache waits, boundedly, until the cache and the name index hold obj,
-// so that the caller's next get or list through this replica sees what it
-// created. The index's event handler wakes it (no polling). It returns the
-// cached copy (which may be fresher), or obj when the wait ends.
-func (a *Adapter) awaitCache(ctx context.Context, idx *nameIndex, obj client.Object) client.Object {
-	if !a.synced.Load() {
-		return obj
+// remember makes obj, which this replica has just created (or found
+// created by an earlier request with its Idempotency-Key), visible to this
+// replica's gets and lists at once, without waiting for the informer to
+// deliver it: read your writes. It returns obj.
+func (a *Adapter) remember(c creation, obj client.Object) client.Object {
+	c.index.remember(obj, c.sets(obj), a.now(), a.opts.ReadYourWritesTimeout)
+	return obj
+}
+
+// pendingInto copies into obj the object this replica created as ns/name
+// and its informer has not delivered yet, if there is one.
+func (a *Adapter) pendingInto(ns, name string, obj client.Object) bool {
+	switch o := obj.(type) {
+	case *billingv1.Customer:
+		if p, ok := a.customers.pendingObject(ns, name); ok {
+			if c, ok := p.(*billingv1.Customer); ok {
+				c.DeepCopyInto(o)
+				return true
+			}
+		}
+	case *billingv1.Invoice:
+		if p, ok := a.invoices.pendingObject(ns, name); ok {
+			if inv, ok := p.(*billingv1.Invoice); ok {
+				inv.DeepCopyInto(o)
+				return true
+			}
+		}
 	}
-	key := client.ObjectKeyFromObject(obj)
-	waitCtx, cancel := context.WithTimeout(ctx, a.opts.ReadYourWritesTimeout)
-	defer cancel()
-	if !idx.wait(waitCtx, workspaceSet(key.Namespace), key.Name) {
-		logFrom(ctx).Info("The cache did not show a created object in time", "object", key.String())
-		return obj
-	}
-	cached, ok := obj.DeepCopyObject().(client.Object)
-	if !ok {
-		return obj
-	}
-	if err := a.cache.Get(ctx, key, cached); err != nil {
-		// Deleted again already: answer what was created.
-		return obj
-	}
-	return cached
+	return false
 }
 
 // apiError turns an error of the Kubernetes API into the answer: 503 when

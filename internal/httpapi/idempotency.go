@@ -54,8 +54,10 @@ type creation struct {
 	build func(id string) client.Object
 	// empty returns an empty object of the type, to read one into.
 	empty func() client.Object
-	// index is the name index of the type, to wait on for read-your-writes.
+	// index is the name index of the type, and sets names the sets of an
+	// object in it: a created object is remembered there (read your writes).
 	index *nameIndex
+	sets  func(client.Object) []string
 }
 
 // claimName is the name of the IdempotencyKey object of key: a hash, so
@@ -84,7 +86,7 @@ func requestHash(method, path string, params any) string {
 // claims the key by creating an IdempotencyKey object named after it; the
 // API server's AlreadyExists makes the claim atomic, so requests racing
 // with one key create one object between them. It returns the object (as
-// the cache holds it, see awaitCache) and whether it was made by an
+// the API server answered it, see remember) and whether it was made by an
 // earlier request with the key.
 func (a *Adapter) create(ctx context.Context, ns, key string, c creation) (client.Object, bool, *Error) {
 	if key == "" {
@@ -92,7 +94,7 @@ func (a *Adapter) create(ctx context.Context, ns, key string, c creation) (clien
 		if err := a.live.Create(ctx, obj); err != nil {
 			return nil, false, a.apiError(ctx, err, "Unable to create an object")
 		}
-		return a.awaitCache(ctx, c.index, obj), false, nil
+		return a.remember(c, obj), false, nil
 	}
 	log := logFrom(ctx).WithValues("idempotencyKey", claimName(key))
 	ctx = logIntoContext(ctx, log)
@@ -117,7 +119,7 @@ func (a *Adapter) create(ctx context.Context, ns, key string, c creation) (clien
 				}
 				return nil, false, a.apiError(ctx, err, "Unable to create an object")
 			}
-			return a.awaitCache(ctx, c.index, obj), false, nil
+			return a.remember(c, obj), false, nil
 		}
 		if !apierrors.IsAlreadyExists(err) {
 			return nil, false, a.apiError(ctx, err, "Unable to claim an idempotency key")
@@ -127,7 +129,7 @@ func (a *Adapter) create(ctx context.Context, ns, key string, c creation) (clien
 			return nil, false, e
 		}
 		if !again {
-			return a.awaitCache(ctx, c.index, obj), true, nil
+			return a.remember(c, obj), true, nil
 		}
 	}
 	return nil, false, inUse()

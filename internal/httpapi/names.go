@@ -17,12 +17,14 @@ limitations under the License.
 package httpapi
 
 import (
-	"context"
 	"slices"
 	"sync"
+	"time"
 
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
 // nameIndex keeps, for each set key (a workspace, or a workspace and a
@@ -32,23 +34,103 @@ import (
 // up to date by the informer's event handler, which runs after the
 // informer's store has changed: a name in the index is in the store (or was
 // just deleted from it).
+//
+// It also holds the objects this replica has just created that its informer
+// has not delivered yet (pending), so that a client reads its own writes
+// at once, without waiting for the watch: a pending object is in the index
+// and served from here until the informer delivers it (or deletes it), and
+// at most for the pending TTL (Options.ReadYourWritesTimeout), after which
+// an object the informer never delivered is taken to be gone.
 type nameIndex struct {
 	mu   sync.RWMutex
 	sets map[string][]string
-	// waiters are closed when their set key and name are added.
-	waiters map[setMember][]chan struct{}
+	// pending objects by namespace/name, and their keys in the order they
+	// were remembered, for expiry.
+	pending      map[string]pendingObject
+	pendingOrder []pendingKey
 }
 
-type setMember struct{ set, name string }
+type pendingObject struct {
+	obj  client.Object
+	sets []string
+	at   time.Time
+}
+
+type pendingKey struct {
+	key string
+	at  time.Time
+}
 
 func newNameIndex() *nameIndex {
-	return &nameIndex{sets: map[string][]string{}, waiters: map[setMember][]chan struct{}{}}
+	return &nameIndex{sets: map[string][]string{}, pending: map[string]pendingObject{}}
 }
 
-// add puts name into each of sets, and wakes whoever waits for it.
+func objectKey(ns, name string) string { return ns + "/" + name }
+
+// remember makes obj, just created by this replica, visible to reads at
+// once: its name joins sets and the object is served by pendingObject until
+// the informer delivers it. An object the informer has already delivered is
+// left to the cache. Entries older than ttl are dropped first.
+func (x *nameIndex) remember(obj client.Object, sets []string, now time.Time, ttl time.Duration) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.expire(now, ttl)
+	if len(sets) == 0 {
+		return
+	}
+	if _, found := slices.BinarySearch(x.sets[sets[0]], obj.GetName()); found {
+		return // the informer was first
+	}
+	key := objectKey(obj.GetNamespace(), obj.GetName())
+	x.pending[key] = pendingObject{obj: obj, sets: sets, at: now}
+	x.pendingOrder = append(x.pendingOrder, pendingKey{key: key, at: now})
+	x.insert(obj.GetName(), sets...)
+}
+
+// expire drops the pending objects remembered before now-ttl, and their
+// names: the informer never delivered them, so they are gone (created and
+// deleted before the watch showed them) or the watch is broken, and the
+// informer will add them again when it shows them. Called with mu held.
+func (x *nameIndex) expire(now time.Time, ttl time.Duration) {
+	for len(x.pendingOrder) > 0 && now.Sub(x.pendingOrder[0].at) > ttl {
+		k := x.pendingOrder[0]
+		x.pendingOrder = x.pendingOrder[1:]
+		if p, ok := x.pending[k.key]; ok && p.at.Equal(k.at) {
+			delete(x.pending, k.key)
+			x.delete(p.obj.GetName(), p.sets...)
+		}
+	}
+}
+
+// pendingObject returns the object this replica created as ns/name, while
+// the informer has not delivered it.
+func (x *nameIndex) pendingObject(ns, name string) (client.Object, bool) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	p, ok := x.pending[objectKey(ns, name)]
+	return p.obj, ok
+}
+
+// settle forgets a pending object: the informer has delivered it (the
+// cache holds it now) or its deletion.
+func (x *nameIndex) settle(obj client.Object) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	delete(x.pending, objectKey(obj.GetNamespace(), obj.GetName()))
+	if len(x.pending) == 0 {
+		x.pendingOrder = nil
+	}
+}
+
+// add puts name into each of sets.
 func (x *nameIndex) add(name string, sets ...string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.insert(name, sets...)
+}
+
+// insert puts name into each of sets. Called with mu held.
+func (x *nameIndex) insert(name string, sets ...string) {
 	for _, set := range sets {
 		names := x.sets[set]
 		// Ids made by the API are ULIDs, so most adds are appends.
@@ -57,11 +139,6 @@ func (x *nameIndex) add(name string, sets ...string) {
 		} else if i, found := slices.BinarySearch(names, name); !found {
 			x.sets[set] = slices.Insert(names, i, name)
 		}
-		m := setMember{set, name}
-		for _, ch := range x.waiters[m] {
-			close(ch)
-		}
-		delete(x.waiters, m)
 	}
 }
 
@@ -69,6 +146,11 @@ func (x *nameIndex) add(name string, sets ...string) {
 func (x *nameIndex) remove(name string, sets ...string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.delete(name, sets...)
+}
+
+// delete takes name out of each of sets. Called with mu held.
+func (x *nameIndex) delete(name string, sets ...string) {
 	for _, set := range sets {
 		names := x.sets[set]
 		i, found := slices.BinarySearch(names, name)
@@ -96,36 +178,6 @@ func (x *nameIndex) after(set, after string, n int) []string {
 	return slices.Clone(names[i:end])
 }
 
-// wait blocks until set holds name, or ctx ends (false).
-func (x *nameIndex) wait(ctx context.Context, set, name string) bool {
-	x.mu.Lock()
-	if _, found := slices.BinarySearch(x.sets[set], name); found {
-		x.mu.Unlock()
-		return true
-	}
-	m := setMember{set, name}
-	ch := make(chan struct{})
-	x.waiters[m] = append(x.waiters[m], ch)
-	x.mu.Unlock()
-	select {
-	case <-ch:
-		return true
-	case <-ctx.Done():
-		x.mu.Lock()
-		defer x.mu.Unlock()
-		x.waiters[m] = slices.DeleteFunc(x.waiters[m], func(c chan struct{}) bool { return c == ch })
-		if len(x.waiters[m]) == 0 {
-			delete(x.waiters, m)
-		}
-		select {
-		case <-ch: // added meanwhile
-			return true
-		default:
-			return false
-		}
-	}
-}
-
 // handler keeps the index in step with an informer; setsOf names the sets
 // an object belongs to.
 func (x *nameIndex) handler(setsOf func(client.Object) []string) toolscache.ResourceEventHandler {
@@ -140,6 +192,7 @@ func (x *nameIndex) handler(setsOf func(client.Object) []string) toolscache.Reso
 		AddFunc: func(obj any) {
 			if o, ok := object(obj); ok {
 				x.add(o.GetName(), setsOf(o)...)
+				x.settle(o)
 			}
 		},
 		UpdateFunc: func(oldObj, newObj any) {
@@ -153,13 +206,26 @@ func (x *nameIndex) handler(setsOf func(client.Object) []string) toolscache.Reso
 				x.remove(o.GetName(), oldSets...)
 				x.add(n.GetName(), newSets...)
 			}
+			x.settle(n)
 		},
 		DeleteFunc: func(obj any) {
 			if o, ok := object(obj); ok {
 				x.remove(o.GetName(), setsOf(o)...)
+				x.settle(o)
 			}
 		},
 	}
+}
+
+// customerSets and invoiceSets name the sets an object belongs to.
+func customerSets(o client.Object) []string { return []string{workspaceSet(o.GetNamespace())} }
+
+func invoiceSets(o client.Object) []string {
+	sets := []string{workspaceSet(o.GetNamespace())}
+	if inv, ok := o.(*billingv1.Invoice); ok && inv.Spec.CustomerRef.Name != "" {
+		sets = append(sets, customerSet(o.GetNamespace(), inv.Spec.CustomerRef.Name))
+	}
+	return sets
 }
 
 // workspaceSet and customerSet are the set keys of the index: every object

@@ -70,8 +70,10 @@ type Options struct {
 	// answers are reused.
 	AllowCacheTTL time.Duration
 	DenyCacheTTL  time.Duration
-	// ReadYourWritesTimeout bounds how long a create waits for the cache to
-	// hold the object it created before answering.
+	// ReadYourWritesTimeout is how long an object this replica created is
+	// served from its own memory while its informer has not delivered it
+	// (normally milliseconds): a create answers at once, and the same
+	// client's next get or list through this replica sees the object.
 	ReadYourWritesTimeout time.Duration
 	// IdempotencyInFlightWait bounds how long a retry waits for the request
 	// that first used its Idempotency-Key to finish.
@@ -105,7 +107,7 @@ func DefaultOptions() Options {
 		TokenCacheTTL:           10 * time.Second,
 		AllowCacheTTL:           10 * time.Second,
 		DenyCacheTTL:            5 * time.Second,
-		ReadYourWritesTimeout:   2 * time.Second,
+		ReadYourWritesTimeout:   time.Minute,
 		IdempotencyInFlightWait: 5 * time.Second,
 		StaleClaimAfter:         2 * time.Minute,
 		ReadHeaderTimeout:       5 * time.Second,
@@ -200,8 +202,9 @@ func New(cfg *rest.Config, opts Options) (*Adapter, error) {
 	cfg = rest.CopyConfig(cfg)
 	if cfg.QPS == 0 {
 		// The adapter makes a few API calls per request (reviews, creates):
-		// client-go's default of 5 per second would queue them.
-		cfg.QPS, cfg.Burst = 200, 400
+		// client-go's default of 5 per second would queue them. The same
+		// defaults as cmd/adapter's --kube-api-qps and --kube-api-burst.
+		cfg.QPS, cfg.Burst = 1000, 2000
 	}
 	scheme := Scheme()
 	httpClient, err := rest.HTTPClientFor(cfg)
@@ -319,16 +322,8 @@ func (a *Adapter) startCache(ctx context.Context) error {
 		index  *nameIndex
 		setsOf func(client.Object) []string
 	}{
-		{&billingv1.Customer{}, a.customers, func(o client.Object) []string {
-			return []string{workspaceSet(o.GetNamespace())}
-		}},
-		{&billingv1.Invoice{}, a.invoices, func(o client.Object) []string {
-			sets := []string{workspaceSet(o.GetNamespace())}
-			if inv, ok := o.(*billingv1.Invoice); ok && inv.Spec.CustomerRef.Name != "" {
-				sets = append(sets, customerSet(o.GetNamespace(), inv.Spec.CustomerRef.Name))
-			}
-			return sets
-		}},
+		{&billingv1.Customer{}, a.customers, customerSets},
+		{&billingv1.Invoice{}, a.invoices, invoiceSets},
 	} {
 		informer, err := a.cache.GetInformer(ctx, inf.obj, cache.BlockUntilSynced(false))
 		if err != nil {

@@ -33,11 +33,14 @@ import (
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
 func TestDecodeCustomer(t *testing.T) {
@@ -353,30 +356,63 @@ func TestNameIndexPages(t *testing.T) {
 	}
 }
 
-func TestNameIndexWaitIsWokenByAdd(t *testing.T) {
+func TestNameIndexServesARememberedObjectUntilTheInformerDeliversIt(t *testing.T) {
 	x := newNameIndex()
-	x.add("a", "ws")
-	if !x.wait(t.Context(), "ws", "a") {
-		t.Fatal("wait for a present name returned false")
+	now := time.Unix(1_800_000_000, 0)
+	inv := &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Name: "inv-b", Namespace: "ws"},
+		Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "acme"}}}
+	x.add("inv-a", "ws")
+	x.remember(inv, invoiceSets(inv), now, time.Minute)
+
+	if got := strings.Join(x.after("ws", "", 10), ","); got != "inv-a,inv-b" {
+		t.Errorf("the workspace lists %q; want inv-a,inv-b", got)
 	}
-	done := make(chan bool)
-	go func() { done <- x.wait(t.Context(), "ws", "b") }()
-	select {
-	case <-done:
-		t.Fatal("wait returned before the name was added")
-	case <-time.After(20 * time.Millisecond):
+	if got := strings.Join(x.after(customerSet("ws", "acme"), "", 10), ","); got != "inv-b" {
+		t.Errorf("the customer's invoices are %q; want inv-b", got)
 	}
-	x.add("b", "ws")
-	if !<-done {
-		t.Fatal("wait returned false after the name was added")
+	if p, ok := x.pendingObject("ws", "inv-b"); !ok || p != inv {
+		t.Fatalf("pendingObject = %v, %v; want the created invoice", p, ok)
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Millisecond)
-	defer cancel()
-	if x.wait(ctx, "ws", "never") {
-		t.Fatal("wait for a name never added returned true")
+
+	// The informer delivers it: the cache serves it from now on.
+	handler := x.handler(invoiceSets)
+	handler.OnAdd(inv, false)
+	if _, ok := x.pendingObject("ws", "inv-b"); ok {
+		t.Error("still pending after the informer delivered it")
 	}
-	if len(x.waiters) != 0 {
-		t.Fatalf("waiters left behind: %v", x.waiters)
+	if got := strings.Join(x.after("ws", "", 10), ","); got != "inv-a,inv-b" {
+		t.Errorf("after delivery the workspace lists %q", got)
+	}
+}
+
+func TestNameIndexLeavesAnObjectTheInformerDeliveredFirstToTheCache(t *testing.T) {
+	x := newNameIndex()
+	cus := &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: "cus-a", Namespace: "ws"}}
+	x.handler(customerSets).OnAdd(cus, false)
+	x.remember(cus, customerSets(cus), time.Now(), time.Minute)
+	if _, ok := x.pendingObject("ws", "cus-a"); ok {
+		t.Error("an object the informer already delivered was kept pending")
+	}
+}
+
+func TestNameIndexForgetsAPendingObjectTheInformerNeverDelivers(t *testing.T) {
+	x := newNameIndex()
+	now := time.Unix(1_800_000_000, 0)
+	gone := &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: "cus-gone", Namespace: "ws"}}
+	x.remember(gone, customerSets(gone), now, time.Minute)
+	// Deleted before the watch showed it: the informer shows neither.
+	later := &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: "cus-later", Namespace: "ws"}}
+	x.remember(later, customerSets(later), now.Add(2*time.Minute), time.Minute)
+	if _, ok := x.pendingObject("ws", "cus-gone"); ok {
+		t.Error("a pending object outlived its TTL")
+	}
+	if got := strings.Join(x.after("ws", "", 10), ","); got != "cus-later" {
+		t.Errorf("the workspace lists %q; want cus-later", got)
+	}
+	// A deletion the informer delivers settles a pending object too.
+	x.handler(customerSets).OnDelete(later)
+	if _, ok := x.pendingObject("ws", "cus-later"); ok || len(x.after("ws", "", 10)) != 0 {
+		t.Error("a deleted object is still pending or listed")
 	}
 }
 
