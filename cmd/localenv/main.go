@@ -186,8 +186,8 @@ func run(o options) error {
 }
 
 // provision makes what a cluster installed with config/default has, and the
-// demo workspace: the operator's ServiceAccount bound to the manager and
-// adapter ClusterRoles, and a client ServiceAccount in the workspace allowed
+// demo workspace: the operator's ServiceAccount bound to its ClusterRole
+// (config/rbac/role.yaml, the controller's and the adapter's rules), and a client ServiceAccount in the workspace allowed
 // to get, list and create customers and invoices there. It returns a fresh
 // token for each account.
 func provision(ctx context.Context, cs kubernetes.Interface, o options) (operatorToken, clientToken string, err error) {
@@ -196,24 +196,21 @@ func provision(ctx context.Context, cs kubernetes.Interface, o options) (operato
 			return "", "", err
 		}
 	}
-	operatorRoles := []string{"role.yaml"}
-	for _, file := range operatorRoles {
-		role, err := readClusterRole(filepath.Join(o.rbacDir, file))
-		if err != nil {
-			return "", "", err
-		}
-		role.Name = "invoicing-" + role.Name
-		if err := apply(ctx, cs.RbacV1().ClusterRoles(), role); err != nil {
-			return "", "", err
-		}
-		binding := &rbacv1.ClusterRoleBinding{
-			ObjectMeta: metav1.ObjectMeta{Name: role.Name + "binding"},
-			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: role.Name},
-			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: operatorAccount, Namespace: systemNamespace}},
-		}
-		if err := apply(ctx, cs.RbacV1().ClusterRoleBindings(), binding); err != nil {
-			return "", "", err
-		}
+	operator, err := readClusterRole(filepath.Join(o.rbacDir, "role.yaml"))
+	if err != nil {
+		return "", "", err
+	}
+	operator.Name = "invoicing-" + operator.Name
+	if err := apply(ctx, cs.RbacV1().ClusterRoles(), operator); err != nil {
+		return "", "", err
+	}
+	operatorBinding := &rbacv1.ClusterRoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: operator.Name + "binding"},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: operator.Name},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: operatorAccount, Namespace: systemNamespace}},
+	}
+	if err := apply(ctx, cs.RbacV1().ClusterRoleBindings(), operatorBinding); err != nil {
+		return "", "", err
 	}
 	role := &rbacv1.Role{
 		ObjectMeta: metav1.ObjectMeta{Name: clientRole, Namespace: o.workspace},

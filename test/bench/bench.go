@@ -451,30 +451,13 @@ func (p *process) rss() (int64, error) {
 // profile saves a CPU profile of secs seconds as name.pprof, and its top
 // entries as name.txt (and a graph as name.svg when Graphviz is there).
 func (b *bench) profile(ctx context.Context, p *process, binary, name string, secs int) error {
-	u := fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", p.pprof, secs)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	slow := &http.Client{Timeout: time.Duration(secs+30) * time.Second}
+	path, err := b.saveProfile(ctx, slow, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", p.pprof, secs),
+		"profile of "+binary, name)
 	if err != nil {
 		return err
 	}
-	resp, err := (&http.Client{Timeout: time.Duration(secs+30) * time.Second}).Do(req)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = resp.Body.Close() }()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return fmt.Errorf("profile of %s: %w", binary, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("profile of %s: %s", binary, resp.Status)
-	}
-	path := filepath.Join(b.cfg.OutDir, name+".pprof")
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		return err
-	}
-	if top, err := pprofTool(ctx, "-top", "-nodecount=30", binary, path); err == nil {
-		_ = os.WriteFile(filepath.Join(b.cfg.OutDir, name+".txt"), top, 0o600)
-	}
+	b.summarize(ctx, binary, path, name)
 	if _, err := exec.LookPath("dot"); err == nil {
 		_, _ = pprofTool(ctx, "-svg", "-output", filepath.Join(b.cfg.OutDir, name+".svg"), binary, path)
 	}
@@ -484,30 +467,44 @@ func (b *bench) profile(ctx context.Context, p *process, binary, name string, se
 // heapProfile saves the process's heap profile as name.pprof and the top
 // entries of its live memory as name.txt.
 func (b *bench) heapProfile(ctx context.Context, p *process, binary, name string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+p.pprof+"/debug/pprof/heap", nil)
+	path, err := b.saveProfile(ctx, b.http, "http://"+p.pprof+"/debug/pprof/heap", "heap profile of "+binary, name)
 	if err != nil {
 		return err
 	}
-	resp, err := b.http.Do(req)
+	b.summarize(ctx, binary, path, name, "-sample_index=inuse_space")
+	return nil
+}
+
+// saveProfile GETs a pprof endpoint and writes the profile as name.pprof
+// under the output directory, returning its path.
+func (b *bench) saveProfile(ctx context.Context, hc *http.Client, endpoint, what, name string) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, endpoint, nil)
 	if err != nil {
-		return err
+		return "", err
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return "", err
 	}
 	defer func() { _ = resp.Body.Close() }()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return fmt.Errorf("heap profile of %s: %w", binary, err)
+		return "", fmt.Errorf("%s: %w", what, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("heap profile of %s: %s", binary, resp.Status)
+		return "", fmt.Errorf("%s: %s", what, resp.Status)
 	}
 	path := filepath.Join(b.cfg.OutDir, name+".pprof")
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		return err
-	}
-	if top, err := pprofTool(ctx, "-top", "-nodecount=30", "-sample_index=inuse_space", binary, path); err == nil {
+	return path, os.WriteFile(path, data, 0o600)
+}
+
+// summarize writes the top entries of a profile as name.txt, when pprof
+// can read it (a summary is a convenience, not a result).
+func (b *bench) summarize(ctx context.Context, binary, path, name string, flags ...string) {
+	args := append(append([]string{"-top", "-nodecount=30"}, flags...), binary, path)
+	if top, err := pprofTool(ctx, args...); err == nil {
 		_ = os.WriteFile(filepath.Join(b.cfg.OutDir, name+".txt"), top, 0o600)
 	}
-	return nil
 }
 
 // pprofTool runs go tool pprof (from the Go that make uses) on a profile.

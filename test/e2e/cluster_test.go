@@ -45,6 +45,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 )
 
@@ -56,6 +57,7 @@ type cluster struct {
 	env        *envtest.Environment
 	cfg        *rest.Config
 	admin      kubernetes.Interface
+	adminDyn   dynamic.Interface
 	dir        string
 	kubeconfig string // an admin kubeconfig, for kubectl
 	auditLog   string
@@ -97,6 +99,7 @@ func startCluster() *cluster {
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() { Expect(c.env.Stop()).To(Succeed()) })
 	c.admin = kubernetes.NewForConfigOrDie(c.cfg)
+	c.adminDyn = dynamic.NewForConfigOrDie(c.cfg)
 
 	user, err := c.env.AddUser(envtest.User{Name: "e2e-admin", Groups: []string{"system:masters"}}, nil)
 	Expect(err).NotTo(HaveOccurred())
@@ -142,10 +145,10 @@ func (c *cluster) token(namespace, name string) string {
 	ctx := context.Background()
 	_, err := c.admin.CoreV1().Namespaces().Create(ctx,
 		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}, metav1.CreateOptions{})
-	Expect(ignoreExists(err)).To(Succeed())
+	Expect(client.IgnoreAlreadyExists(err)).To(Succeed())
 	_, err = c.admin.CoreV1().ServiceAccounts(namespace).Create(ctx,
 		&corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
-	Expect(ignoreExists(err)).To(Succeed())
+	Expect(client.IgnoreAlreadyExists(err)).To(Succeed())
 	tr, err := c.admin.CoreV1().ServiceAccounts(namespace).CreateToken(ctx, name, &authenticationv1.TokenRequest{
 		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To(int64(3600))},
 	}, metav1.CreateOptions{})
@@ -197,13 +200,6 @@ func (c *cluster) writeKubeconfig(name, token string) string {
 	path := filepath.Join(c.dir, name+".kubeconfig")
 	Expect(clientcmd.WriteToFile(*cfg, path)).To(Succeed())
 	return path
-}
-
-func ignoreExists(err error) error {
-	if err != nil && strings.Contains(err.Error(), "already exists") {
-		return nil
-	}
-	return err
 }
 
 // decodeManifests reads a multi-document YAML stream into objects.

@@ -43,6 +43,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/utils/ptr"
 )
 
 var (
@@ -171,7 +172,7 @@ var _ = Describe("The install (config/default)", Ordered, func() {
 			if err != nil {
 				return "", err
 			}
-			return ptrString(lease.Spec.HolderIdentity), nil
+			return ptr.Deref(lease.Spec.HolderIdentity, ""), nil
 		}, time.Minute).ShouldNot(BeEmpty())
 	})
 
@@ -226,11 +227,13 @@ spec: {name: Initech, email: ap@initech.example}`)
 		)))
 
 		By("applying the same manifests again, which changes nothing")
+		before := getObject(c.adminDyn, customersGVR, "team-a", "initech").GetResourceVersion()
 		applyManifest(gitops, customersGVR, `
 apiVersion: billing.invoicing.dev/v1
 kind: Customer
 metadata: {name: initech, namespace: team-a}
 spec: {name: Initech, email: ap@initech.example}`)
+		Expect(getObject(c.adminDyn, customersGVR, "team-a", "initech").GetResourceVersion()).To(Equal(before))
 	})
 
 	It("lets the same team use its workspace over HTTP, and no other workspace", func() {
@@ -338,7 +341,7 @@ spec: {name: Initech, email: ap@initech.example}`)
 			"metadata": {"name": "idem-expired", "namespace": "team-a"},
 			"spec": {"requestHash": "` + strings.Repeat("a", 64) + `", "resource": "invoices",
 				"objectName": "inv-gone", "expiresAt": "2026-01-01T00:00:00Z"}}`)
-		admin := dynamic.NewForConfigOrDie(c.cfg)
+		admin := c.adminDyn
 		_, err := admin.Resource(idemKeysGVR).Namespace("team-a").Create(context.Background(), key, metav1.CreateOptions{})
 		Expect(err).NotTo(HaveOccurred())
 		Eventually(func() bool {
@@ -348,7 +351,7 @@ spec: {name: Initech, email: ap@initech.example}`)
 	})
 
 	It("holds a customer that invoices reference, and releases it once they are gone", func() {
-		admin := dynamic.NewForConfigOrDie(c.cfg)
+		admin := c.adminDyn
 		ctx := context.Background()
 		Expect(admin.Resource(customersGVR).Namespace("team-a").Delete(ctx, "initech", metav1.DeleteOptions{})).To(Succeed())
 		Eventually(func() (string, error) {
@@ -678,9 +681,8 @@ func getObject(d dynamic.Interface, gvr schema.GroupVersionResource, namespace, 
 
 // invoiceState is "phase/reason of Ready" of an invoice, read as the admin.
 func invoiceState(c *cluster, namespace, name string) func() (string, error) {
-	d := dynamic.NewForConfigOrDie(c.cfg)
 	return func() (string, error) {
-		inv, err := d.Resource(invoicesGVR).Namespace(namespace).Get(context.Background(), name, metav1.GetOptions{})
+		inv, err := c.adminDyn.Resource(invoicesGVR).Namespace(namespace).Get(context.Background(), name, metav1.GetOptions{})
 		if err != nil {
 			return "", err
 		}
@@ -697,11 +699,4 @@ func conditionReason(obj *unstructured.Unstructured, condition string) string {
 		}
 	}
 	return ""
-}
-
-func ptrString(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
