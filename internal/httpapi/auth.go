@@ -19,15 +19,12 @@ package httpapi
 import (
 	"context"
 	"errors"
-	"math"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
-	"golang.org/x/time/rate"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -213,71 +210,4 @@ func workspaceFor(header []string, u user.Info) (string, *Error) {
 	return "", errorf(http.StatusBadRequest, CodeWorkspaceRequired, WorkspaceHeader,
 		"Name the workspace (a namespace) in the %s header; only ServiceAccounts default to their own namespace.",
 		WorkspaceHeader)
-}
-
-// limiter is a token bucket per caller identity. Buckets idle for longer
-// than it takes them to fill up are forgotten: a fresh one is the same.
-type limiter struct {
-	limit   rate.Limit
-	burst   int
-	mu      sync.Mutex
-	buckets map[string]*bucket
-	swept   time.Time
-}
-
-type bucket struct {
-	lim  *rate.Limiter
-	seen time.Time
-}
-
-func newLimiter(perSecond float64, burst int) *limiter {
-	if perSecond <= 0 {
-		return nil
-	}
-	return &limiter{limit: rate.Limit(perSecond), burst: max(burst, 1), buckets: map[string]*bucket{}}
-}
-
-// allow takes a token from key's bucket; when there is none it answers how
-// long until there is.
-func (l *limiter) allow(key string, now time.Time) (bool, time.Duration) {
-	if l == nil {
-		return true, 0
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	idle := max(time.Duration(float64(l.burst)/float64(l.limit)*float64(time.Second)), time.Minute)
-	if now.Sub(l.swept) > idle {
-		for k, b := range l.buckets {
-			if now.Sub(b.seen) > idle {
-				delete(l.buckets, k)
-			}
-		}
-		l.swept = now
-	}
-	b, ok := l.buckets[key]
-	if !ok {
-		b = &bucket{lim: rate.NewLimiter(l.limit, l.burst)}
-		l.buckets[key] = b
-	}
-	b.seen = now
-	res := b.lim.ReserveN(now, 1)
-	if delay := res.DelayFrom(now); delay > 0 {
-		res.CancelAt(now)
-		return false, delay
-	}
-	return true, 0
-}
-
-// rateLimit answers 429 when the caller has used up its budget.
-func (a *Adapter) rateLimit(u user.Info) *Error {
-	ok, delay := a.limiter.allow(u.GetName()+"\x00"+u.GetUID(), a.now())
-	if ok {
-		return nil
-	}
-	return &Error{
-		Status:     http.StatusTooManyRequests,
-		Code:       CodeRateLimited,
-		Message:    "Too many requests; retry after the time in the Retry-After header.",
-		RetryAfter: int(math.Ceil(delay.Seconds())),
-	}
 }

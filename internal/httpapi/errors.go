@@ -17,10 +17,16 @@ limitations under the License.
 package httpapi
 
 import (
-	"encoding/json"
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/invoicing-dev/invoicing/internal/idempotency"
+	"github.com/invoicing-dev/invoicing/internal/store"
 )
 
 // Error types, one per family of HTTP status (see the contract).
@@ -139,22 +145,62 @@ func writeError(w http.ResponseWriter, r *http.Request, e *Error) {
 	}})
 }
 
-// writeJSON is the one place that writes JSON responses.
-func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
-	body, err := json.Marshal(v)
-	if err != nil {
-		// Only programming errors get here: every response type marshals.
-		panic(fmt.Sprintf("marshalling %T: %v", v, err))
+// apiError turns an error of the Kubernetes API into the answer: 503 when
+// the API could not be reached or answer in time, 422 when it refused the
+// object as invalid, 403 when it refused it otherwise, 404 when the
+// workspace does not exist, 500 otherwise. The error is logged with msg.
+func apiError(ctx context.Context, err error, msg string) *Error {
+	switch {
+	case errors.Is(err, store.ErrNotSynced):
+		logFrom(ctx).V(1).Info(msg, "error", err.Error())
+		return unavailable()
+	case isAPIFailure(err):
+		logFrom(ctx).Error(err, msg)
+		return unavailable()
+	case apierrors.IsInvalid(err):
+		logFrom(ctx).Info(msg, "error", err.Error())
+		return errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "", "Kubernetes refused the object: %s",
+			statusMessage(err))
+	case apierrors.IsForbidden(err):
+		// The caller may create here (the SubjectAccessReview said so), so
+		// this is the workspace refusing the object: most often a
+		// ResourceQuota that is used up. It is logged as an error because
+		// it is also what a ClusterRole of the adapter's that lacks a rule
+		// looks like.
+		logFrom(ctx).Error(err, msg)
+		return errorf(http.StatusForbidden, CodePermissionDenied, "", "Kubernetes refused the object: %s",
+			statusMessage(err))
+	case apierrors.IsNotFound(err):
+		// Creating in a namespace that does not exist.
+		logFrom(ctx).Info(msg, "error", err.Error())
+		return errorf(http.StatusNotFound, CodeResourceMissing, WorkspaceHeader, "The workspace does not exist: %s",
+			statusMessage(err))
+	default:
+		logFrom(ctx).Error(err, msg)
+		return internalError()
 	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(body)+1))
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(status)
-	if r.Method == http.MethodHead {
-		return
+}
+
+func statusMessage(err error) string {
+	var status apierrors.APIStatus
+	if errors.As(err, &status) {
+		return status.Status().Message
 	}
-	// A failed write means the client went away; there is no one to tell.
-	_, _ = w.Write(append(body, '\n'))
+	return err.Error()
+}
+
+// createError is the answer to a create that failed: the Idempotency-Key
+// protocol's own errors are 409s, the rest are the Kubernetes API's.
+func createError(ctx context.Context, err error) *Error {
+	switch {
+	case errors.Is(err, idempotency.ErrInUse):
+		return errorf(http.StatusConflict, CodeIdempotencyInUse, IdempotencyKeyHeader,
+			"A request with this %s is still in progress; retry later.", IdempotencyKeyHeader)
+	case errors.Is(err, idempotency.ErrReused):
+		return errorf(http.StatusConflict, CodeIdempotencyReused, IdempotencyKeyHeader,
+			"This %s was used with another request; use a new key for a new request.", IdempotencyKeyHeader)
+	default:
+		// ErrUnknownOutcome wraps the API's error, which says what to answer.
+		return apiError(ctx, err, "Unable to create an object")
+	}
 }

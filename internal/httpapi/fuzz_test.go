@@ -25,6 +25,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/idempotency"
 )
 
 // knownCodes are the codes a decoder may answer.
@@ -211,11 +212,11 @@ func FuzzIdempotencyKey(f *testing.F) {
 			t.Fatalf("accepted the header twice: %q, %q", key, other)
 		}
 		if e == nil {
-			name := claimName(key)
-			if !validName(name) || claimName(key) != name {
-				t.Fatalf("claimName(%q) = %q, not a stable valid name", key, name)
+			name := idempotency.ClaimName(key)
+			if !validName(name) || idempotency.ClaimName(key) != name {
+				t.Fatalf("idempotency.ClaimName(%q) = %q, not a stable valid name", key, name)
 			}
-			if other != key && claimName(other) == name {
+			if other != key && idempotency.ClaimName(other) == name {
 				t.Fatalf("the keys %q and %q share the claim %s", key, other, name)
 			}
 		}

@@ -31,6 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/idempotency"
 )
 
 var _ = Describe("Idempotency-Key", func() {
@@ -60,7 +61,7 @@ var _ = Describe("Idempotency-Key", func() {
 
 		By("keeping the key for 24 hours in an IdempotencyKey object")
 		claim := &billingv1.IdempotencyKey{}
-		Expect(k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: claimName(key)}, claim)).To(Succeed())
+		Expect(k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: idempotency.ClaimName(key)}, claim)).To(Succeed())
 		Expect(claim.Spec.Resource).To(Equal("customers"))
 		Expect(claim.Spec.ObjectName).To(Equal(first.customer().ID))
 		Expect(claim.Spec.ExpiresAt.Time).To(BeTemporally("~", time.Now().Add(24*time.Hour), time.Minute))
@@ -136,7 +137,7 @@ var _ = Describe("Idempotency-Key", func() {
 		Expect(first.status).To(Equal(http.StatusCreated))
 		By("replacing the claim with one that expired, as if 24 hours had passed")
 		old := &billingv1.IdempotencyKey{}
-		Expect(k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: claimName(key)}, old)).To(Succeed())
+		Expect(k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: idempotency.ClaimName(key)}, old)).To(Succeed())
 		Expect(k8s.Delete(ctx, old)).To(Succeed())
 		expired := &billingv1.IdempotencyKey{
 			ObjectMeta: metav1.ObjectMeta{Name: old.Name, Namespace: ns},
@@ -155,7 +156,7 @@ var _ = Describe("Idempotency-Key", func() {
 	It("claims the key anew when its request died before creating the object", func() {
 		By("leaving a claim whose object was never created, made long ago")
 		Expect(k8s.Create(ctx, &billingv1.IdempotencyKey{
-			ObjectMeta: metav1.ObjectMeta{Name: claimName(key), Namespace: ns},
+			ObjectMeta: metav1.ObjectMeta{Name: idempotency.ClaimName(key), Namespace: ns},
 			Spec: billingv1.IdempotencyKeySpec{
 				RequestHash: requestHash(http.MethodPost, "/v1/customers", &CustomerParams{Name: "Ada Lovelace", Email: "ada@example.com"}),
 				Resource:    "customers", ObjectName: "cus-never-created",

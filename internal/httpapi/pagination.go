@@ -24,6 +24,14 @@ import (
 	"net/url"
 	"regexp"
 	"strconv"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Bounds of a page.
+const (
+	listLimitDefault = 20
+	listLimitMax     = 100
 )
 
 // cursor is what a next_cursor stands for: the id after which the next
@@ -125,4 +133,19 @@ func pageParams(q url.Values, scope listScope) (limit int, after string, e *Erro
 		}
 	}
 	return limit, after, nil
+}
+
+// writePage answers a page (ordered by id) of the list scope; more says
+// whether others follow.
+func writePage[O client.Object, R any](w http.ResponseWriter, r *http.Request, scope listScope, page []O, more bool,
+	render func(O) R) {
+	out := List[R]{Object: "list", Data: make([]R, len(page)), HasMore: more}
+	for i, item := range page {
+		out.Data[i] = render(item)
+	}
+	if more {
+		next := encodeCursor(scope, page[len(page)-1].GetName())
+		out.NextCursor = &next
+	}
+	writeJSON(w, r, http.StatusOK, out)
 }

@@ -29,7 +29,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -43,12 +42,13 @@ import (
 	"k8s.io/client-go/kubernetes"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
-	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/idempotency"
+	"github.com/invoicing-dev/invoicing/internal/store"
 )
 
 // MaxBodyBytes is the largest request body accepted (1 MiB).
@@ -176,20 +176,14 @@ func restMapper() meta.RESTMapper {
 // Adapter serves the /v1 API.
 type Adapter struct {
 	opts Options
-	// cache holds Customers and Invoices; every list and most gets read it.
-	cache cache.Cache
-	// live reads and writes the API server directly, as the adapter.
-	live      client.Client
+	// store is the one way handlers read Customers and Invoices.
+	store *store.Store
+	// claims creates objects, once per Idempotency-Key.
+	claims    *idempotency.Claims
 	clientset kubernetes.Interface
 	authn     authenticator.Request
 	authz     authorizer.Authorizer
 	limiter   *limiter
-	synced    atomic.Bool
-	syncedCh  chan struct{} // closed once synced
-	// customers and invoices index the cached objects' names per
-	// workspace (and invoices per customer) for keyset pagination.
-	customers *nameIndex
-	invoices  *nameIndex
 	handler   http.Handler
 	metrics   *metrics
 	now       func() time.Time
@@ -238,17 +232,18 @@ func New(cfg *rest.Config, opts Options) (*Adapter, error) {
 		return nil, fmt.Errorf("building the authorizer: %w", err)
 	}
 	a := &Adapter{
-		opts:      opts,
-		cache:     c,
-		live:      live,
+		opts:  opts,
+		store: store.New(c, live, store.Options{ReadYourWritesTimeout: opts.ReadYourWritesTimeout}),
+		claims: &idempotency.Claims{
+			Client:       live,
+			InFlightWait: opts.IdempotencyInFlightWait,
+			StaleAfter:   opts.StaleClaimAfter,
+		},
 		clientset: cs,
 		authn:     authn,
 		authz:     authz,
 		limiter:   newLimiter(opts.RateLimit, opts.RateBurst),
 		metrics:   newMetrics(),
-		syncedCh:  make(chan struct{}),
-		customers: newNameIndex(),
-		invoices:  newNameIndex(),
 		now:       time.Now,
 	}
 	if opts.Metrics != nil {
@@ -269,7 +264,7 @@ func (a *Adapter) Handler() http.Handler { return a.handler }
 func (a *Adapter) Run(ctx context.Context, ln net.Listener) error {
 	log := logf.FromContext(ctx).WithName("adapter")
 	ctx = logf.IntoContext(ctx, log)
-	if err := a.startCache(ctx); err != nil {
+	if err := a.store.Start(ctx); err != nil {
 		return err
 	}
 	srv := a.Server(ctx)
@@ -312,54 +307,9 @@ func (a *Adapter) Server(ctx context.Context) *http.Server {
 	}
 }
 
-// startCache registers the informers and the name indexes' event handlers,
-// and starts the cache in the background until ctx is done. The adapter is
-// ready once the cache has synced and the handlers have seen every object.
-func (a *Adapter) startCache(ctx context.Context) error {
-	var registrations []toolscache.ResourceEventHandlerRegistration
-	for _, inf := range []struct {
-		obj    client.Object
-		index  *nameIndex
-		setsOf func(client.Object) []string
-	}{
-		{&billingv1.Customer{}, a.customers, customerSets},
-		{&billingv1.Invoice{}, a.invoices, invoiceSets},
-	} {
-		informer, err := a.cache.GetInformer(ctx, inf.obj, cache.BlockUntilSynced(false))
-		if err != nil {
-			return fmt.Errorf("creating the informer for %T: %w", inf.obj, err)
-		}
-		reg, err := informer.AddEventHandler(inf.index.handler(inf.setsOf))
-		if err != nil {
-			return fmt.Errorf("watching the informer for %T: %w", inf.obj, err)
-		}
-		registrations = append(registrations, reg)
-	}
-	go func() {
-		if err := a.cache.Start(ctx); err != nil {
-			logf.FromContext(ctx).Error(err, "The cache stopped")
-		}
-	}()
-	go func() {
-		if !a.cache.WaitForCacheSync(ctx) {
-			return
-		}
-		synced := make([]toolscache.InformerSynced, len(registrations))
-		for i, reg := range registrations {
-			synced[i] = reg.HasSynced
-		}
-		if toolscache.WaitForCacheSync(ctx.Done(), synced...) {
-			a.synced.Store(true)
-			close(a.syncedCh)
-			logf.FromContext(ctx).Info("The cache is synced")
-		}
-	}()
-	return nil
-}
-
 // ready reports whether the caches are synced and the API server answers.
 func (a *Adapter) ready(ctx context.Context) error {
-	if !a.synced.Load() {
+	if !a.store.Synced() {
 		return errors.New("the cache has not synced yet")
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
@@ -371,7 +321,3 @@ func (a *Adapter) ready(ctx context.Context) error {
 }
 
 func logFrom(ctx context.Context) logr.Logger { return logf.FromContext(ctx) }
-
-func logIntoContext(ctx context.Context, l logr.Logger) context.Context {
-	return logf.IntoContext(ctx, l)
-}

@@ -33,14 +33,11 @@ import (
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
-
-	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
 func TestDecodeCustomer(t *testing.T) {
@@ -316,106 +313,6 @@ func TestDecodeCursorRefusesTheCursorOfAnotherList(t *testing.T) {
 	}
 }
 
-func TestNameIndexPages(t *testing.T) {
-	x := newNameIndex()
-	for _, n := range []string{"d", "a", "c", "b", "e", "c"} {
-		x.add(n, "ws", "ws/acme")
-	}
-	x.add("z", "other")
-	cases := []struct {
-		set, after string
-		n          int
-		want       string
-	}{
-		{"ws", "", 2, "ab"},
-		{"ws", "b", 2, "cd"},
-		{"ws", "d", 2, "e"},
-		{"ws", "bb", 10, "cde"},
-		{"ws", "e", 1, ""},
-		{"ws", "", 5, "abcde"},
-		{"ws/acme", "a", 100, "bcde"},
-		{"other", "", 100, "z"},
-		{"none", "", 100, ""},
-	}
-	for _, tc := range cases {
-		if got := strings.Join(x.after(tc.set, tc.after, tc.n), ""); got != tc.want {
-			t.Errorf("after(%q, %q, %d) = %q; want %q", tc.set, tc.after, tc.n, got, tc.want)
-		}
-	}
-	x.remove("c", "ws")
-	x.remove("q", "ws")
-	if got := strings.Join(x.after("ws", "", 10), ""); got != "abde" {
-		t.Errorf("after removing c: %q; want abde", got)
-	}
-	if got := strings.Join(x.after("ws/acme", "", 10), ""); got != "abcde" {
-		t.Errorf("removing from one set changed another: %q", got)
-	}
-	x.remove("z", "other")
-	if _, ok := x.sets["other"]; ok {
-		t.Error("an emptied set is kept")
-	}
-}
-
-func TestNameIndexServesARememberedObjectUntilTheInformerDeliversIt(t *testing.T) {
-	x := newNameIndex()
-	now := time.Unix(1_800_000_000, 0)
-	inv := &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Name: "inv-b", Namespace: "ws"},
-		Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "acme"}}}
-	x.add("inv-a", "ws")
-	x.remember(inv, invoiceSets(inv), now, time.Minute)
-
-	if got := strings.Join(x.after("ws", "", 10), ","); got != "inv-a,inv-b" {
-		t.Errorf("the workspace lists %q; want inv-a,inv-b", got)
-	}
-	if got := strings.Join(x.after(customerSet("ws", "acme"), "", 10), ","); got != "inv-b" {
-		t.Errorf("the customer's invoices are %q; want inv-b", got)
-	}
-	if p, ok := x.pendingObject("ws", "inv-b"); !ok || p != inv {
-		t.Fatalf("pendingObject = %v, %v; want the created invoice", p, ok)
-	}
-
-	// The informer delivers it: the cache serves it from now on.
-	handler := x.handler(invoiceSets)
-	handler.OnAdd(inv, false)
-	if _, ok := x.pendingObject("ws", "inv-b"); ok {
-		t.Error("still pending after the informer delivered it")
-	}
-	if got := strings.Join(x.after("ws", "", 10), ","); got != "inv-a,inv-b" {
-		t.Errorf("after delivery the workspace lists %q", got)
-	}
-}
-
-func TestNameIndexLeavesAnObjectTheInformerDeliveredFirstToTheCache(t *testing.T) {
-	x := newNameIndex()
-	cus := &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: "cus-a", Namespace: "ws"}}
-	x.handler(customerSets).OnAdd(cus, false)
-	x.remember(cus, customerSets(cus), time.Now(), time.Minute)
-	if _, ok := x.pendingObject("ws", "cus-a"); ok {
-		t.Error("an object the informer already delivered was kept pending")
-	}
-}
-
-func TestNameIndexForgetsAPendingObjectTheInformerNeverDelivers(t *testing.T) {
-	x := newNameIndex()
-	now := time.Unix(1_800_000_000, 0)
-	gone := &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: "cus-gone", Namespace: "ws"}}
-	x.remember(gone, customerSets(gone), now, time.Minute)
-	// Deleted before the watch showed it: the informer shows neither.
-	later := &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: "cus-later", Namespace: "ws"}}
-	x.remember(later, customerSets(later), now.Add(2*time.Minute), time.Minute)
-	if _, ok := x.pendingObject("ws", "cus-gone"); ok {
-		t.Error("a pending object outlived its TTL")
-	}
-	if got := strings.Join(x.after("ws", "", 10), ","); got != "cus-later" {
-		t.Errorf("the workspace lists %q; want cus-later", got)
-	}
-	// A deletion the informer delivers settles a pending object too.
-	x.handler(customerSets).OnDelete(later)
-	if _, ok := x.pendingObject("ws", "cus-later"); ok || len(x.after("ws", "", 10)) != 0 {
-		t.Error("a deleted object is still pending or listed")
-	}
-}
-
 func TestWorkspaceFor(t *testing.T) {
 	sa := &user.DefaultInfo{Name: "system:serviceaccount:demo:billing"}
 	alice := &user.DefaultInfo{Name: "alice"}
@@ -479,17 +376,6 @@ func TestValidIdempotencyKey(t *testing.T) {
 		if got := validIdempotencyKey(k); got != want {
 			t.Errorf("validIdempotencyKey(%q) = %v, want %v", k, got, want)
 		}
-	}
-}
-
-func TestClaimNameIsAValidObjectName(t *testing.T) {
-	for _, k := range []string{"a", strings.Repeat("~", 255), "Ünïcode is refused earlier, but still"} {
-		if n := claimName(k); !validName(n) || len(n) > 253 {
-			t.Errorf("claimName(%q) = %q is not a valid object name", k, n)
-		}
-	}
-	if claimName("a") == claimName("b") {
-		t.Error("two keys share a claim")
 	}
 }
 
@@ -571,20 +457,19 @@ func TestClassifyingAPIErrors(t *testing.T) {
 		name            string
 		err             error
 		failure, status bool
-		definite        bool
 	}{
-		{"a refused connection", refused, true, false, false},
-		{"a deadline", fmt.Errorf("getting: %w", context.DeadlineExceeded), true, false, false},
-		{"a 503", apierrors.NewServiceUnavailable("down"), true, true, false},
-		{"a 500", apierrors.NewInternalError(errors.New("boom")), true, true, false},
-		{"a 504", apierrors.NewTimeoutError("slow", 1), true, true, false},
-		{"a 429", apierrors.NewTooManyRequests("busy", 1), true, true, true},
-		{"a 403", apierrors.NewForbidden(gr, "x", errors.New("no")), false, true, true},
-		{"a 422", apierrors.NewInvalid(schema.GroupKind{Kind: "Customer"}, "x", nil), false, true, true},
-		{"a rejected token's message", errors.New("invalid bearer token"), false, false, false},
-		{"an aggregate with a refused connection", utilerrors.NewAggregate([]error{errors.New("x"), refused}), true, false, false},
-		{"an aggregate of messages", utilerrors.NewAggregate([]error{errors.New("x"), errors.New("y")}), false, false, false},
-		{"a flattened webhook timeout", errors.New("webhook call failed: context deadline exceeded"), true, false, false},
+		{"a refused connection", refused, true, false},
+		{"a deadline", fmt.Errorf("getting: %w", context.DeadlineExceeded), true, false},
+		{"a 503", apierrors.NewServiceUnavailable("down"), true, true},
+		{"a 500", apierrors.NewInternalError(errors.New("boom")), true, true},
+		{"a 504", apierrors.NewTimeoutError("slow", 1), true, true},
+		{"a 429", apierrors.NewTooManyRequests("busy", 1), true, true},
+		{"a 403", apierrors.NewForbidden(gr, "x", errors.New("no")), false, true},
+		{"a 422", apierrors.NewInvalid(schema.GroupKind{Kind: "Customer"}, "x", nil), false, true},
+		{"a rejected token's message", errors.New("invalid bearer token"), false, false},
+		{"an aggregate with a refused connection", utilerrors.NewAggregate([]error{errors.New("x"), refused}), true, false},
+		{"an aggregate of messages", utilerrors.NewAggregate([]error{errors.New("x"), errors.New("y")}), false, false},
+		{"a flattened webhook timeout", errors.New("webhook call failed: context deadline exceeded"), true, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -593,9 +478,6 @@ func TestClassifyingAPIErrors(t *testing.T) {
 			}
 			if got := hasAPIStatus(tc.err); got != tc.status {
 				t.Errorf("hasAPIStatus = %v, want %v", got, tc.status)
-			}
-			if got := definiteFailure(tc.err); got != tc.definite {
-				t.Errorf("definiteFailure = %v, want %v", got, tc.definite)
 			}
 		})
 	}
@@ -653,7 +535,7 @@ func TestAPIErrorsBecomeTheDocumentedAnswers(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			e := (&Adapter{}).apiError(context.Background(), tc.err, "Unable to create an object")
+			e := apiError(context.Background(), tc.err, "Unable to create an object")
 			if e.Status != tc.status || e.Code != tc.code {
 				t.Fatalf("got %d %s, want %d %s", e.Status, e.Code, tc.status, tc.code)
 			}

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package httpapi
+package store
 
 import (
 	"slices"
@@ -23,8 +23,6 @@ import (
 
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-
-	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
 // nameIndex keeps, for each set key (a workspace, or a workspace and a
@@ -216,19 +214,3 @@ func (x *nameIndex) handler(setsOf func(client.Object) []string) toolscache.Reso
 		},
 	}
 }
-
-// customerSets and invoiceSets name the sets an object belongs to.
-func customerSets(o client.Object) []string { return []string{workspaceSet(o.GetNamespace())} }
-
-func invoiceSets(o client.Object) []string {
-	sets := []string{workspaceSet(o.GetNamespace())}
-	if inv, ok := o.(*billingv1.Invoice); ok && inv.Spec.CustomerRef.Name != "" {
-		sets = append(sets, customerSet(o.GetNamespace(), inv.Spec.CustomerRef.Name))
-	}
-	return sets
-}
-
-// workspaceSet and customerSet are the set keys of the index: every object
-// of a workspace, and the invoices of one customer.
-func workspaceSet(ns string) string          { return ns }
-func customerSet(ns, customer string) string { return ns + "/" + customer }

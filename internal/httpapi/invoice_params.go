@@ -1,0 +1,132 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/invoicing-dev/invoicing/internal/billing"
+)
+
+// maxObjectNameLength is the CRD's bound of a customer_id (the name of an
+// object, config/crd/bases).
+const maxObjectNameLength = 253
+
+// InvoiceParams is a validated POST /v1/invoices body. Currency is
+// upper-case, USD when the body has none.
+type InvoiceParams struct {
+	CustomerID string       `json:"customer_id"`
+	Currency   string       `json:"currency"`
+	Items      []ItemParams `json:"items"`
+	// Total is computed by billing.Total; it is not part of the body.
+	Total int64 `json:"-"`
+}
+
+// ItemParams is one validated line item.
+type ItemParams struct {
+	Description string `json:"description"`
+	Quantity    int64  `json:"quantity"`
+	Amount      int64  `json:"amount"`
+}
+
+var itemFields = map[string]kind{"description": kindString, "quantity": kindNumber, "amount": kindNumber}
+
+// DecodeInvoice parses and validates a POST /v1/invoices body, with the same
+// guarantees as DecodeCustomer. The total of the items is computed with
+// billing.Total and must not exceed billing.MaxTotal.
+func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
+	root, e := parseBody(body)
+	if e != nil {
+		return nil, e
+	}
+	fields, e := checkObject(root, "", map[string]kind{
+		"customer_id": kindString, "currency": kindString, "items": kindArray,
+	})
+	if e != nil {
+		return nil, e
+	}
+	// All 400s (structure and JSON types) come before any 422 (values).
+	var items []map[string]*node
+	if list := fields["items"]; list != nil {
+		items = make([]map[string]*node, len(list.elems))
+		for i, el := range list.elems {
+			path := elem("items", i)
+			if el.kind != kindObject {
+				return nil, errorf(http.StatusBadRequest, CodeParameterInvalid, path,
+					"%s must be an object with description, quantity and amount.", path)
+			}
+			if items[i], e = checkObject(el, path, itemFields); e != nil {
+				return nil, e
+			}
+		}
+	}
+
+	p := &InvoiceParams{Currency: billing.DefaultCurrency}
+	if p.CustomerID, e = requiredString(fields, "", "customer_id", maxObjectNameLength); e != nil {
+		return nil, e
+	}
+	if fields["items"] == nil {
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterMissing, "items", "items is required.")
+	}
+	if n := len(items); n < billing.MinItems || n > billing.MaxItems {
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "items",
+			"items must have %d to %d line items; it has %d.", billing.MinItems, billing.MaxItems, n)
+	}
+	p.Items = make([]ItemParams, len(items))
+	lines := make([]billing.Line, len(items))
+	for i, item := range items {
+		path := elem("items", i)
+		it := &p.Items[i]
+		if it.Description, e = requiredString(item, path, "description", billing.MaxDescription); e != nil {
+			return nil, e
+		}
+		if it.Quantity, e = requiredWhole(item, path, "quantity", billing.MinQuantity, billing.MaxQuantity); e != nil {
+			return nil, e
+		}
+		if it.Amount, e = requiredWhole(item, path, "amount", billing.MinAmount, billing.MaxAmount); e != nil {
+			return nil, e
+		}
+		lines[i] = billing.Line{Quantity: it.Quantity, Amount: it.Amount}
+	}
+	if c := fields["currency"]; c != nil {
+		if !isCurrency(c.s) {
+			return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "currency",
+				"currency must be a three-letter ISO 4217 code such as USD.")
+		}
+		p.Currency = strings.ToUpper(c.s)
+	}
+	total, err := billing.Total(lines)
+	if err != nil {
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "items",
+			"The invoice total exceeds %d minor units (2^53-1).", int64(billing.MaxTotal))
+	}
+	p.Total = total
+	return p, nil
+}
+
+func isCurrency(s string) bool {
+	if len(s) != 3 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < 'A' || c > 'Z') && (c < 'a' || c > 'z') {
+			return false
+		}
+	}
+	return true
+}

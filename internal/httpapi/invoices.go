@@ -1,0 +1,119 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"net/http"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/idempotency"
+	"github.com/invoicing-dev/invoicing/internal/store"
+)
+
+// createInvoice serves POST /v1/invoices. The customer must exist in the
+// workspace.
+func (a *Adapter) createInvoice(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	key, e := idempotencyKey(r.Header)
+	if e != nil {
+		return e
+	}
+	body, e := readBody(w, r)
+	if e != nil {
+		return e
+	}
+	p, e := DecodeInvoice(body)
+	if e != nil {
+		return e
+	}
+	found, err := a.store.Get(r.Context(), c.ns, p.CustomerID, &billingv1.Customer{})
+	if err != nil {
+		return apiError(r.Context(), err, "Unable to read a customer")
+	}
+	if !found {
+		return errorf(http.StatusUnprocessableEntity, CodeResourceMissing, "customer_id",
+			"There is no customer %q in workspace %q.", p.CustomerID, c.ns)
+	}
+	obj, replayed, err := a.claims.Create(r.Context(), idempotency.Request{
+		Namespace: c.ns,
+		Key:       key,
+		Resource:  resourceInvoices,
+		Hash:      requestHash(r.Method, r.URL.Path, p),
+		Prefix:    billing.InvoiceIDPrefix,
+		Build: func(id string) client.Object {
+			items := make([]billingv1.LineItem, len(p.Items))
+			for i, it := range p.Items {
+				items[i] = billingv1.LineItem{Description: it.Description, Quantity: it.Quantity, Amount: it.Amount}
+			}
+			return &billingv1.Invoice{
+				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns},
+				Spec: billingv1.InvoiceSpec{
+					CustomerRef: billingv1.CustomerReference{Name: p.CustomerID},
+					Currency:    p.Currency,
+					Items:       items,
+				},
+			}
+		},
+		Empty: func() client.Object { return &billingv1.Invoice{} },
+	})
+	if err != nil {
+		return createError(r.Context(), err)
+	}
+	a.store.Created(obj)
+	writeCreated(w, r, "/v1/invoices/"+obj.GetName(), replayed, invoiceJSON(obj.(*billingv1.Invoice)))
+	return nil
+}
+
+// getInvoice serves GET /v1/invoices/{invoice_id}.
+func (a *Adapter) getInvoice(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	var inv billingv1.Invoice
+	found, err := a.store.Get(r.Context(), c.ns, c.id, &inv)
+	if err != nil {
+		return apiError(r.Context(), err, "Unable to read an invoice")
+	}
+	if !found {
+		return errorf(http.StatusNotFound, CodeResourceMissing, "invoice_id",
+			"There is no invoice %q in workspace %q.", c.id, c.ns)
+	}
+	writeJSON(w, r, http.StatusOK, invoiceJSON(&inv))
+	return nil
+}
+
+// listInvoices serves GET /v1/invoices: a page of the workspace's invoices,
+// or of one customer's (customer_id), ordered by id.
+func (a *Adapter) listInvoices(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	scope := listScope{workspace: c.ns, resource: resourceInvoices}
+	limit, after, e := pageParams(c.query, scope)
+	if e != nil {
+		return e
+	}
+	sel := store.Selection{Namespace: c.ns}
+	if c.query.Has(queryCustomerID) {
+		if sel.CustomerID = c.query.Get(queryCustomerID); sel.CustomerID == "" {
+			return errorf(http.StatusBadRequest, CodeParameterInvalid, queryCustomerID, "customer_id must not be empty.")
+		}
+	}
+	page, more, err := store.Page[billingv1.Invoice](r.Context(), a.store, sel, after, limit)
+	if err != nil {
+		return apiError(r.Context(), err, "Unable to list invoices")
+	}
+	writePage(w, r, scope, page, more, invoiceJSON)
+	return nil
+}

@@ -1,0 +1,124 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// Headers of the idempotency protocol.
+const (
+	IdempotencyKeyHeader     = "Idempotency-Key"
+	IdempotentReplayedHeader = "Idempotent-Replayed"
+	maxIdempotencyKeyLength  = 255
+)
+
+// parseQuery parses a query string that may hold each of allowed once.
+func parseQuery(raw string, allowed []string) (url.Values, *Error) {
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		return nil, errorf(http.StatusBadRequest, CodeParameterInvalid, "", "The query string is malformed: %v.", err)
+	}
+	for name, values := range q {
+		known := false
+		for _, a := range allowed {
+			known = known || a == name
+		}
+		if !known {
+			return nil, errorf(http.StatusBadRequest, CodeParameterUnknown, name, "Unknown query parameter %s.", name)
+		}
+		if len(values) > 1 {
+			return nil, errorf(http.StatusBadRequest, CodeParameterInvalid, name, "Send %s once.", name)
+		}
+	}
+	return q, nil
+}
+
+// readBody checks the content type and reads a JSON body of at most
+// MaxBodyBytes.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, *Error) {
+	media, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || media != "application/json" ||
+		(params["charset"] != "" && !strings.EqualFold(params["charset"], "utf-8")) {
+		return nil, errorf(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "Content-Type",
+			"Send the body as JSON, with Content-Type: application/json.")
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, errorf(http.StatusRequestEntityTooLarge, CodeBodyTooLarge, "",
+				"The body exceeds %d bytes.", MaxBodyBytes)
+		}
+		return nil, errorf(http.StatusBadRequest, CodeBodyInvalid, "", "The body could not be read.")
+	}
+	return body, nil
+}
+
+// idempotencyKey returns the request's Idempotency-Key, "" when it has none.
+func idempotencyKey(h http.Header) (string, *Error) {
+	values := h.Values(IdempotencyKeyHeader)
+	if len(values) == 0 {
+		return "", nil
+	}
+	if len(values) > 1 || !validIdempotencyKey(values[0]) {
+		return "", errorf(http.StatusBadRequest, CodeParameterInvalid, IdempotencyKeyHeader,
+			"The %s header must be sent once, 1 to %d printable ASCII characters.",
+			IdempotencyKeyHeader, maxIdempotencyKeyLength)
+	}
+	return values[0], nil
+}
+
+func validIdempotencyKey(k string) bool {
+	if k == "" || len(k) > maxIdempotencyKeyLength {
+		return false
+	}
+	for _, c := range []byte(k) {
+		if c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// requestHash is the hex SHA-256 of the method, the path and the validated
+// parameters re-encoded as JSON: two bodies that differ only in white
+// space, key order, the case of the currency or an explicit default (USD)
+// are the same request. It is what an Idempotency-Key is bound to.
+func requestHash(method, path string, params any) string {
+	body, err := json.Marshal(params)
+	if err != nil {
+		panic(err) // params are plain structs of strings and numbers
+	}
+	h := sha256.New()
+	_, _ = h.Write([]byte(method + "\n" + path + "\n")) // a hash never fails to write
+	_, _ = h.Write(body)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// validName reports whether s can be the name of a Customer or Invoice.
+func validName(s string) bool { return len(validation.IsDNS1123Subdomain(s)) == 0 }

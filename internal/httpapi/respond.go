@@ -1,0 +1,54 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+)
+
+// writeJSON is the one place that writes JSON responses.
+func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		// Only programming errors get here: every response type marshals.
+		panic(fmt.Sprintf("marshalling %T: %v", v, err))
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(body)+1))
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	if r.Method == http.MethodHead {
+		return
+	}
+	// A failed write means the client went away; there is no one to tell.
+	_, _ = w.Write(append(body, '\n'))
+}
+
+// writeCreated answers 201 with the object and its Location; replayed says
+// an earlier request with the same Idempotency-Key created it.
+func writeCreated(w http.ResponseWriter, r *http.Request, location string, replayed bool, v any) {
+	w.Header().Set("Location", location)
+	if replayed {
+		w.Header().Set(IdempotentReplayedHeader, "true")
+	}
+	writeJSON(w, r, http.StatusCreated, v)
+}

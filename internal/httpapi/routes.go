@@ -1,0 +1,122 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"net/http"
+	"net/url"
+
+	"k8s.io/apiserver/pkg/authentication/user"
+)
+
+// Resources, as named in SubjectAccessReviews and IdempotencyKeys.
+const (
+	resourceCustomers = "customers"
+	resourceInvoices  = "invoices"
+)
+
+// Query parameters.
+const (
+	queryLimit, queryCursor = "limit", "cursor"
+	queryCustomerID         = "customer_id"
+)
+
+// routes is the one route table.
+func (a *Adapter) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", a.healthz)
+	mux.HandleFunc("GET /readyz", a.readyz)
+	mux.HandleFunc("GET /v1/openapi.json", a.openAPI)
+
+	mux.Handle("POST /v1/customers", a.api("create", resourceCustomers, "", nil, a.createCustomer))
+	mux.Handle("GET /v1/customers", a.api("list", resourceCustomers, "",
+		[]string{queryLimit, queryCursor}, a.listCustomers))
+	mux.Handle("GET /v1/customers/{customer_id}", a.api("get", resourceCustomers, "customer_id", nil, a.getCustomer))
+
+	mux.Handle("POST /v1/invoices", a.api("create", resourceInvoices, "", nil, a.createInvoice))
+	mux.Handle("GET /v1/invoices", a.api("list", resourceInvoices, "",
+		[]string{queryLimit, queryCursor, queryCustomerID}, a.listInvoices))
+	mux.Handle("GET /v1/invoices/{invoice_id}", a.api("get", resourceInvoices, "invoice_id", nil, a.getInvoice))
+	return mux
+}
+
+// call is an authenticated, authorized request.
+type call struct {
+	ns    string
+	user  user.Info
+	id    string // the path's id, for gets
+	query url.Values
+}
+
+type apiHandler func(w http.ResponseWriter, r *http.Request, c *call) *Error
+
+// api wraps an operation with what every /v1 operation does first:
+// authenticate, rate-limit, find the workspace, authorize verb on resource,
+// and check the query parameters. Any failure is answered by writeError.
+func (a *Adapter) api(verb, resource, idParam string, queryParams []string, h apiHandler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if e := a.serveAPI(w, r, verb, resource, idParam, queryParams, h); e != nil {
+			writeError(w, r, e)
+		}
+	})
+}
+
+func (a *Adapter) serveAPI(w http.ResponseWriter, r *http.Request, verb, resource, idParam string,
+	queryParams []string, h apiHandler) *Error {
+	u, e := a.authenticate(r)
+	if e != nil {
+		return e
+	}
+	infoFrom(r.Context()).user = u.GetName()
+	if e := a.rateLimit(u); e != nil {
+		return e
+	}
+	ns, e := workspaceFor(r.Header.Values(WorkspaceHeader), u)
+	if e != nil {
+		return e
+	}
+	c := &call{ns: ns, user: u}
+	if idParam != "" {
+		c.id = r.PathValue(idParam)
+	}
+	if e := a.authorize(r.Context(), u, verb, resource, ns, c.id); e != nil {
+		return e
+	}
+	if c.query, e = parseQuery(r.URL.RawQuery, queryParams); e != nil {
+		return e
+	}
+	return h(w, r, c)
+}
+
+func (a *Adapter) healthz(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, r, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+func (a *Adapter) readyz(w http.ResponseWriter, r *http.Request) {
+	if err := a.ready(r.Context()); err != nil {
+		logFrom(r.Context()).V(1).Info("Not ready", "reason", err.Error())
+		e := unavailable()
+		e.Message = "Not ready: " + err.Error()
+		writeError(w, r, e)
+		return
+	}
+	writeJSON(w, r, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+func (a *Adapter) openAPI(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, r, http.StatusOK, openAPIDocument)
+}

@@ -1,0 +1,146 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+
+package store
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+func TestNameIndexPages(t *testing.T) {
+	x := newNameIndex()
+	for _, n := range []string{"d", "a", "c", "b", "e", "c"} {
+		x.add(n, "ws", "ws/acme")
+	}
+	x.add("z", "other")
+	cases := []struct {
+		set, after string
+		n          int
+		want       string
+	}{
+		{"ws", "", 2, "ab"},
+		{"ws", "b", 2, "cd"},
+		{"ws", "d", 2, "e"},
+		{"ws", "bb", 10, "cde"},
+		{"ws", "e", 1, ""},
+		{"ws", "", 5, "abcde"},
+		{"ws/acme", "a", 100, "bcde"},
+		{"other", "", 100, "z"},
+		{"none", "", 100, ""},
+	}
+	for _, tc := range cases {
+		if got := strings.Join(x.after(tc.set, tc.after, tc.n), ""); got != tc.want {
+			t.Errorf("after(%q, %q, %d) = %q; want %q", tc.set, tc.after, tc.n, got, tc.want)
+		}
+	}
+	x.remove("c", "ws")
+	x.remove("q", "ws")
+	if got := strings.Join(x.after("ws", "", 10), ""); got != "abde" {
+		t.Errorf("after removing c: %q; want abde", got)
+	}
+	if got := strings.Join(x.after("ws/acme", "", 10), ""); got != "abcde" {
+		t.Errorf("removing from one set changed another: %q", got)
+	}
+	x.remove("z", "other")
+	if _, ok := x.sets["other"]; ok {
+		t.Error("an emptied set is kept")
+	}
+}
+
+func TestNameIndexServesARememberedObjectUntilTheInformerDeliversIt(t *testing.T) {
+	x := newNameIndex()
+	now := time.Unix(1_800_000_000, 0)
+	inv := &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Name: "inv-b", Namespace: "ws"},
+		Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "acme"}}}
+	x.add("inv-a", "ws")
+	x.remember(inv, invoiceSets(inv), now, time.Minute)
+
+	if got := strings.Join(x.after("ws", "", 10), ","); got != "inv-a,inv-b" {
+		t.Errorf("the workspace lists %q; want inv-a,inv-b", got)
+	}
+	if got := strings.Join(x.after(Selection{Namespace: "ws", CustomerID: "acme"}.key(), "", 10), ","); got != "inv-b" {
+		t.Errorf("the customer's invoices are %q; want inv-b", got)
+	}
+	if p, ok := x.pendingObject("ws", "inv-b"); !ok || p != inv {
+		t.Fatalf("pendingObject = %v, %v; want the created invoice", p, ok)
+	}
+
+	// The informer delivers it: the cache serves it from now on.
+	handler := x.handler(invoiceSets)
+	handler.OnAdd(inv, false)
+	if _, ok := x.pendingObject("ws", "inv-b"); ok {
+		t.Error("still pending after the informer delivered it")
+	}
+	if got := strings.Join(x.after("ws", "", 10), ","); got != "inv-a,inv-b" {
+		t.Errorf("after delivery the workspace lists %q", got)
+	}
+}
+
+func TestNameIndexLeavesAnObjectTheInformerDeliveredFirstToTheCache(t *testing.T) {
+	x := newNameIndex()
+	cus := &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: "cus-a", Namespace: "ws"}}
+	x.handler(customerSets).OnAdd(cus, false)
+	x.remember(cus, customerSets(cus), time.Now(), time.Minute)
+	if _, ok := x.pendingObject("ws", "cus-a"); ok {
+		t.Error("an object the informer already delivered was kept pending")
+	}
+}
+
+func TestNameIndexForgetsAPendingObjectTheInformerNeverDelivers(t *testing.T) {
+	x := newNameIndex()
+	now := time.Unix(1_800_000_000, 0)
+	gone := &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: "cus-gone", Namespace: "ws"}}
+	x.remember(gone, customerSets(gone), now, time.Minute)
+	// Deleted before the watch showed it: the informer shows neither.
+	later := &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: "cus-later", Namespace: "ws"}}
+	x.remember(later, customerSets(later), now.Add(2*time.Minute), time.Minute)
+	if _, ok := x.pendingObject("ws", "cus-gone"); ok {
+		t.Error("a pending object outlived its TTL")
+	}
+	if got := strings.Join(x.after("ws", "", 10), ","); got != "cus-later" {
+		t.Errorf("the workspace lists %q; want cus-later", got)
+	}
+	// A deletion the informer delivers settles a pending object too.
+	x.handler(customerSets).OnDelete(later)
+	if _, ok := x.pendingObject("ws", "cus-later"); ok || len(x.after("ws", "", 10)) != 0 {
+		t.Error("a deleted object is still pending or listed")
+	}
+}
+
+// BenchmarkNameIndexPage reads a page of 100 names out of 100,000.
+func BenchmarkNameIndexPage(b *testing.B) {
+	x := newNameIndex()
+	for i := range 100_000 {
+		x.add(fmt.Sprintf("inv-%08d", i), "ws")
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		after := fmt.Sprintf("inv-%08d", (i*997)%99_000)
+		if len(x.after("ws", after, 100)) != 100 {
+			b.Fatal("short page")
+		}
+		i++
+	}
+}

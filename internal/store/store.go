@@ -1,0 +1,274 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package store is the /v1 adapter's read side, and the one way its handlers
+// read: the informer cache of Customers and Invoices, a read from the API
+// server when the cache misses an object, an ordered index of names per
+// workspace (and per customer) for keyset pagination, and the objects this
+// replica has just created, so that a client reads its own writes at once.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync/atomic"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
+	toolscache "k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// ErrNotSynced is returned by Page when the request's context ends before
+// the cache has synced.
+var ErrNotSynced = errors.New("the cache has not synced yet")
+
+// Options tune a Store.
+type Options struct {
+	// ReadYourWritesTimeout is how long an object this replica created is
+	// served from memory while its informer has not delivered it.
+	ReadYourWritesTimeout time.Duration
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+// Object is a pointer to a type the store holds.
+type Object[T any] interface {
+	*T
+	client.Object
+}
+
+// Selection names the objects of a list: those of a workspace, or, for
+// invoices, those of one customer in it.
+type Selection struct {
+	Namespace string
+	// CustomerID, when set, narrows a list of invoices to the customer's.
+	CustomerID string
+}
+
+// key is the selection's set key in the name index.
+func (s Selection) key() string {
+	if s.CustomerID == "" {
+		return s.Namespace
+	}
+	return s.Namespace + "/" + s.CustomerID
+}
+
+// kind is one type the store holds: its name index and the sets an object
+// of it belongs to.
+type kind struct {
+	obj   client.Object
+	names *nameIndex
+	sets  func(client.Object) []string
+}
+
+// customerSets and invoiceSets name the index sets an object belongs to.
+func customerSets(o client.Object) []string {
+	return []string{Selection{Namespace: o.GetNamespace()}.key()}
+}
+
+func invoiceSets(o client.Object) []string {
+	sets := []string{Selection{Namespace: o.GetNamespace()}.key()}
+	if inv, ok := o.(*billingv1.Invoice); ok && inv.Spec.CustomerRef.Name != "" {
+		sets = append(sets, Selection{Namespace: o.GetNamespace(), CustomerID: inv.Spec.CustomerRef.Name}.key())
+	}
+	return sets
+}
+
+// Store reads Customers and Invoices for the adapter.
+type Store struct {
+	cache    cache.Cache
+	live     client.Reader
+	opts     Options
+	kinds    map[reflect.Type]*kind
+	synced   atomic.Bool
+	syncedCh chan struct{} // closed once synced
+}
+
+// New returns a store that reads through c, and through live what c does
+// not hold. Call Start before reading.
+func New(c cache.Cache, live client.Reader, opts Options) *Store {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	s := &Store{cache: c, live: live, opts: opts, kinds: map[reflect.Type]*kind{}, syncedCh: make(chan struct{})}
+	for _, k := range []*kind{
+		{obj: &billingv1.Customer{}, sets: customerSets},
+		{obj: &billingv1.Invoice{}, sets: invoiceSets},
+	} {
+		k.names = newNameIndex()
+		s.kinds[reflect.TypeOf(k.obj)] = k
+	}
+	return s
+}
+
+// Start registers the informers and the name indexes' event handlers, and
+// starts the cache in the background until ctx is done. The store is synced
+// once the cache has synced and the handlers have seen every object.
+func (s *Store) Start(ctx context.Context) error {
+	var registrations []toolscache.ResourceEventHandlerRegistration
+	for _, k := range s.kinds {
+		informer, err := s.cache.GetInformer(ctx, k.obj, cache.BlockUntilSynced(false))
+		if err != nil {
+			return fmt.Errorf("creating the informer for %T: %w", k.obj, err)
+		}
+		reg, err := informer.AddEventHandler(k.names.handler(k.sets))
+		if err != nil {
+			return fmt.Errorf("watching the informer for %T: %w", k.obj, err)
+		}
+		registrations = append(registrations, reg)
+	}
+	go func() {
+		if err := s.cache.Start(ctx); err != nil {
+			logf.FromContext(ctx).Error(err, "The cache stopped")
+		}
+	}()
+	go func() {
+		if !s.cache.WaitForCacheSync(ctx) {
+			return
+		}
+		synced := make([]toolscache.InformerSynced, len(registrations))
+		for i, reg := range registrations {
+			synced[i] = reg.HasSynced
+		}
+		if toolscache.WaitForCacheSync(ctx.Done(), synced...) {
+			s.synced.Store(true)
+			close(s.syncedCh)
+			logf.FromContext(ctx).Info("The cache is synced")
+		}
+	}()
+	return nil
+}
+
+// Synced reports whether the cache and the name indexes hold every object.
+func (s *Store) Synced() bool { return s.synced.Load() }
+
+// Get reads ns/name into obj from the cache, else from what this replica
+// has just created, else (an object just created by someone else, with
+// kubectl or through another replica) from the API server. It reports
+// whether the object exists; a name no object can have does not, without
+// asking anyone.
+func (s *Store) Get(ctx context.Context, ns, name string, obj client.Object) (bool, error) {
+	if len(validation.IsDNS1123Subdomain(name)) > 0 {
+		return false, nil
+	}
+	key := types.NamespacedName{Namespace: ns, Name: name}
+	if s.synced.Load() {
+		err := s.cache.Get(ctx, key, obj, client.UnsafeDisableDeepCopy)
+		if err == nil {
+			return true, nil
+		}
+		if !apierrors.IsNotFound(err) {
+			return false, fmt.Errorf("reading from the cache: %w", err)
+		}
+		if k, ok := s.kinds[reflect.TypeOf(obj)]; ok {
+			if p, ok := k.names.pendingObject(ns, name); ok {
+				reflect.ValueOf(obj).Elem().Set(reflect.ValueOf(p.DeepCopyObject()).Elem())
+				return true, nil
+			}
+		}
+	}
+	err := s.live.Get(ctx, key, obj)
+	if apierrors.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("reading from the API server: %w", err)
+	}
+	return true, nil
+}
+
+// Page reads the page of sel, ordered by name, that follows the name after:
+// at most limit objects, and whether more follow. The names come from the
+// index, each object from the cache (or from what this replica has just
+// created), so a page costs O(log n + limit) whatever the size of the
+// workspace. An object deleted since the index listed it is skipped. Before
+// the cache has synced, Page waits for it as long as ctx allows.
+func Page[T any, PT Object[T]](ctx context.Context, s *Store, sel Selection, after string, limit int) (
+	[]PT, bool, error) {
+	if err := s.awaitSync(ctx); err != nil {
+		return nil, false, err
+	}
+	k, ok := s.kinds[reflect.TypeFor[PT]()]
+	if !ok {
+		return nil, false, fmt.Errorf("the store holds no %s", reflect.TypeFor[T]().Name())
+	}
+	page := make([]PT, 0, limit+1)
+	for len(page) <= limit {
+		want := limit + 1 - len(page)
+		names := k.names.after(sel.key(), after, want)
+		for _, name := range names {
+			obj := PT(new(T))
+			err := s.cache.Get(ctx, types.NamespacedName{Namespace: sel.Namespace, Name: name}, obj,
+				client.UnsafeDisableDeepCopy)
+			if apierrors.IsNotFound(err) {
+				// Created by this replica a moment ago, and not yet
+				// delivered by the informer; else deleted since the index
+				// listed it.
+				if p, ok := k.names.pendingObject(sel.Namespace, name); ok {
+					if pt, ok := p.(PT); ok {
+						page = append(page, pt)
+					}
+				}
+				continue
+			}
+			if err != nil {
+				return nil, false, fmt.Errorf("reading from the cache: %w", err)
+			}
+			page = append(page, obj)
+		}
+		if len(names) < want {
+			break
+		}
+		after = names[len(names)-1]
+	}
+	if len(page) > limit {
+		return page[:limit], true, nil
+	}
+	return page, false, nil
+}
+
+// awaitSync waits until the store is synced, or returns ErrNotSynced when
+// ctx ends first.
+func (s *Store) awaitSync(ctx context.Context) error {
+	if s.synced.Load() {
+		return nil
+	}
+	select {
+	case <-s.syncedCh:
+		return nil
+	case <-ctx.Done():
+		return ErrNotSynced
+	}
+}
+
+// Created makes obj, which this replica has just created (or found created
+// by an earlier request with the same Idempotency-Key), visible to this
+// replica's gets and pages at once, without waiting for the informer to
+// deliver it: read your writes.
+func (s *Store) Created(obj client.Object) {
+	if k, ok := s.kinds[reflect.TypeOf(obj)]; ok {
+		k.names.remember(obj, k.sets(obj), s.opts.Now(), s.opts.ReadYourWritesTimeout)
+	}
+}
