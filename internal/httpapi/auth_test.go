@@ -24,6 +24,8 @@ import (
 	. "github.com/onsi/gomega"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
 var _ = Describe("Identity and workspace", func() {
@@ -60,13 +62,13 @@ var _ = Describe("Identity and workspace", func() {
 	})
 
 	It("works in the namespace of the Invoicing-Workspace header", func() {
-		c := createCustomer(inWorkspace(nsBeta))
+		c := createCustomer(v1client.Workspace(nsBeta))
 		Expect(c.Workspace).To(Equal(nsBeta))
 		Expect(send(http.MethodGet, "/v1/customers/"+c.ID, inWorkspace(nsBeta)).status).To(Equal(http.StatusOK))
 	})
 
 	It("answers 404, never the data, for an id from another workspace", func() {
-		c := createCustomer(inWorkspace(nsBeta))
+		c := createCustomer(v1client.Workspace(nsBeta))
 		resp := send(http.MethodGet, "/v1/customers/"+c.ID)
 		Expect(resp.status).To(Equal(http.StatusNotFound))
 		Expect(string(resp.body)).NotTo(ContainSubstring(c.Email))
@@ -82,7 +84,7 @@ var _ = Describe("Identity and workspace", func() {
 	})
 
 	It("lets a reader get and list but not create", func() {
-		c := createCustomer(inWorkspace(nsBeta))
+		c := createCustomer(v1client.Workspace(nsBeta))
 		Expect(send(http.MethodGet, "/v1/customers/"+c.ID, as(readerToken)).status).To(Equal(http.StatusOK))
 		Expect(send(http.MethodGet, "/v1/customers", as(readerToken)).status).To(Equal(http.StatusOK))
 
@@ -93,8 +95,8 @@ var _ = Describe("Identity and workspace", func() {
 	})
 
 	It("lets a Role limited to resourceNames get exactly the objects it names", func() {
-		allowed := createCustomer(inWorkspace(nsBeta))
-		other := createCustomer(inWorkspace(nsBeta))
+		allowed := createCustomer(v1client.Workspace(nsBeta))
+		other := createCustomer(v1client.Workspace(nsBeta))
 		token := serviceAccountToken(nsBeta, "named-reader")
 		Expect(k8s.Create(ctx, &rbacv1.Role{
 			ObjectMeta: metav1.ObjectMeta{Name: "named-reader", Namespace: nsBeta},

@@ -17,42 +17,40 @@ limitations under the License.
 package httpapi
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"io"
 	"net/http"
 
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
-// request is one HTTP request of a spec, built by option functions.
+// request is one HTTP request of a spec, built by option functions: the
+// adapter it goes to, its body, and the v1client options of its headers.
 type request struct {
-	base        string
-	method      string
-	path        string
-	token       string
-	header      http.Header
-	body        []byte
-	contentType string
+	base string
+	body []byte
+	opts []v1client.Option
 }
 
 type reqOpt func(*request)
 
+func header(o v1client.Option) reqOpt { return func(r *request) { r.opts = append(r.opts, o) } }
+
 // as sends the request with a bearer token ("" sends none).
-func as(token string) reqOpt { return func(r *request) { r.token = token } }
+func as(token string) reqOpt { return header(v1client.Token(token)) }
 
 func inWorkspace(ns string) reqOpt { return withHeader(WorkspaceHeader, ns) }
 
 func withIdempotencyKey(k string) reqOpt { return withHeader(IdempotencyKeyHeader, k) }
 
-func withHeader(k, v string) reqOpt { return func(r *request) { r.header.Add(k, v) } }
+func withHeader(k, v string) reqOpt { return header(v1client.Header(k, v)) }
 
-func withContentType(ct string) reqOpt { return func(r *request) { r.contentType = ct } }
+func withContentType(ct string) reqOpt { return header(v1client.ContentType(ct)) }
 
 // withJSON sends v, marshalled, as the body.
 func withJSON(v any) reqOpt {
@@ -125,35 +123,15 @@ func send(method, path string, opts ...reqOpt) response {
 
 // try is send for goroutines: it returns the error instead of failing.
 func try(method, path string, opts ...reqOpt) (response, error) {
-	r := &request{base: mainURL, method: method, path: path, token: writerToken, header: http.Header{}}
+	r := &request{base: mainURL, opts: []v1client.Option{v1client.Token(writerToken)}}
 	for _, o := range opts {
 		o(r)
 	}
-	var body io.Reader
-	if r.body != nil {
-		body = bytes.NewReader(r.body)
-		if r.contentType == "" {
-			r.contentType = "application/json"
-		}
-	}
-	req, err := http.NewRequestWithContext(context.Background(), r.method, r.base+r.path, body)
+	resp, err := apiClient(r.base).Do(context.Background(), method, path, r.body, r.opts...)
 	if err != nil {
 		return response{}, err
 	}
-	req.Header = r.header
-	if r.token != "" {
-		req.Header.Set("Authorization", "Bearer "+r.token)
-	}
-	if r.contentType != "" {
-		req.Header.Set("Content-Type", r.contentType)
-	}
-	resp, err := httpClient().Do(req)
-	if err != nil {
-		return response{}, err
-	}
-	defer func() { _ = resp.Body.Close() }()
-	b, err := io.ReadAll(resp.Body)
-	return response{status: resp.StatusCode, header: resp.Header, body: b}, err
+	return response{status: resp.Status, header: resp.Header, body: resp.Body}, nil
 }
 
 // Bodies, built by option functions.
@@ -184,11 +162,14 @@ func invoiceBody(customerID string, opts ...bodyOpt) map[string]any {
 	return m
 }
 
-// createCustomer creates a customer over HTTP as the writer and returns it.
-func createCustomer(opts ...reqOpt) Customer {
-	resp := send(http.MethodPost, "/v1/customers", append([]reqOpt{withJSON(customerBody())}, opts...)...)
-	ExpectWithOffset(1, resp.status).To(Equal(http.StatusCreated), "body: %s", resp.body)
-	return resp.customer()
+// createCustomer creates a customer over HTTP as the writer, in the
+// writer's own workspace unless opts say otherwise, and returns it.
+func createCustomer(opts ...v1client.Option) Customer {
+	cus, resp, err := apiClient(mainURL).With(v1client.Token(writerToken)).CreateCustomer(context.Background(),
+		v1client.CustomerParams{Name: "Ada Lovelace", Email: "ada@example.com"}, opts...)
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	ExpectWithOffset(1, resp.Status).To(Equal(http.StatusCreated), "body: %s", resp.Body)
+	return Customer(*cus)
 }
 
 // Kubernetes objects, built by option functions.

@@ -29,6 +29,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/rand"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
 // newWorkspace creates a fresh namespace in which the writer may get, list
@@ -134,7 +135,7 @@ var _ = Describe("Customers", func() {
 	It("lists customers ordered by id", func() {
 		ns := newWorkspace()
 		Expect(k8s.Create(ctx, newCustomer(ns, "zeta"))).To(Succeed())
-		made := []string{createCustomer(inWorkspace(ns)).ID, createCustomer(inWorkspace(ns)).ID}
+		made := []string{createCustomer(v1client.Workspace(ns)).ID, createCustomer(v1client.Workspace(ns)).ID}
 		Eventually(func(g Gomega) {
 			resp := send(http.MethodGet, "/v1/customers", inWorkspace(ns))
 			g.Expect(resp.status).To(Equal(http.StatusOK))

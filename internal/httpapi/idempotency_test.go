@@ -32,6 +32,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/idempotency"
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
 var _ = Describe("Idempotency-Key", func() {
@@ -77,7 +78,7 @@ var _ = Describe("Idempotency-Key", func() {
 		Expect(resp.apiErr().Type).To(Equal("invalid_request_error"))
 
 		By("and on another path")
-		c := createCustomer(inWorkspace(ns))
+		c := createCustomer(v1client.Workspace(ns))
 		resp = send(http.MethodPost, "/v1/invoices", inWorkspace(ns), withIdempotencyKey(key), withJSON(invoiceBody(c.ID)))
 		Expect(resp.status).To(Equal(http.StatusConflict))
 	})
@@ -92,7 +93,7 @@ var _ = Describe("Idempotency-Key", func() {
 	})
 
 	It("makes exactly one object when many retries race each other", func() {
-		c := createCustomer(inWorkspace(ns))
+		c := createCustomer(v1client.Workspace(ns))
 		const racers = 12
 		var wg sync.WaitGroup
 		results := make([]response, racers)
@@ -126,7 +127,7 @@ var _ = Describe("Idempotency-Key", func() {
 		resp := send(http.MethodPost, "/v1/invoices", inWorkspace(ns), withIdempotencyKey(key),
 			withJSON(invoiceBody("cus-nobody")))
 		Expect(resp.status).To(Equal(http.StatusUnprocessableEntity))
-		c := createCustomer(inWorkspace(ns))
+		c := createCustomer(v1client.Workspace(ns))
 		resp = send(http.MethodPost, "/v1/invoices", inWorkspace(ns), withIdempotencyKey(key), withJSON(invoiceBody(c.ID)))
 		Expect(resp.status).To(Equal(http.StatusCreated))
 		Expect(resp.header.Get(IdempotentReplayedHeader)).To(BeEmpty())

@@ -26,6 +26,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
 var _ = Describe("Invoices", func() {
@@ -172,7 +173,7 @@ var _ = Describe("Invoices", func() {
 	)
 
 	It("refuses a customer of another workspace as resource_missing", func() {
-		other := createCustomer(inWorkspace(nsBeta))
+		other := createCustomer(v1client.Workspace(nsBeta))
 		resp := send(http.MethodPost, "/v1/invoices", withJSON(invoiceBody(other.ID)))
 		Expect(resp.status).To(Equal(http.StatusUnprocessableEntity))
 		Expect(resp.apiErr().Code).To(Equal(CodeResourceMissing))
@@ -222,8 +223,8 @@ var _ = Describe("Invoices", func() {
 
 	It("lists invoices, filtered by customer_id", func() {
 		ns := newWorkspace()
-		a := createCustomer(inWorkspace(ns))
-		b := createCustomer(inWorkspace(ns))
+		a := createCustomer(v1client.Workspace(ns))
+		b := createCustomer(v1client.Workspace(ns))
 		var ofA []string
 		for _, c := range []string{a.ID, b.ID, a.ID} {
 			resp := send(http.MethodPost, "/v1/invoices", inWorkspace(ns), withJSON(invoiceBody(c)))

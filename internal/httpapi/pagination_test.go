@@ -26,6 +26,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
 var _ = Describe("Pagination", func() {
@@ -33,7 +35,7 @@ var _ = Describe("Pagination", func() {
 		ns := newWorkspace()
 		var existing []string
 		for range 23 {
-			existing = append(existing, createCustomer(inWorkspace(ns)).ID)
+			existing = append(existing, createCustomer(v1client.Workspace(ns)).ID)
 		}
 		// Objects created with kubectl sort among them by name.
 		for _, name := range []string{"aaa-first", "zzz-last", "m-middle"} {
@@ -130,7 +132,7 @@ var _ = Describe("Pagination", func() {
 
 	It("pages invoices too", func() {
 		ns := newWorkspace()
-		c := createCustomer(inWorkspace(ns))
+		c := createCustomer(v1client.Workspace(ns))
 		var ids []string
 		for range 3 {
 			ids = append(ids, send(http.MethodPost, "/v1/invoices", inWorkspace(ns), withJSON(invoiceBody(c.ID))).invoice().ID)
@@ -174,7 +176,7 @@ var _ = Describe("Read your writes", func() {
 	It("shows what a create returned in the very next get and list", func() {
 		ns := newWorkspace()
 		for range 10 {
-			c := createCustomer(inWorkspace(ns))
+			c := createCustomer(v1client.Workspace(ns))
 			Expect(send(http.MethodGet, "/v1/customers/"+c.ID, inWorkspace(ns)).customer()).To(Equal(c))
 			list := send(http.MethodGet, "/v1/customers?limit=100", inWorkspace(ns)).customers()
 			Expect(list.Data).To(ContainElement(c))

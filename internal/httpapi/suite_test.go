@@ -44,14 +44,16 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/yaml"
 
 	"github.com/invoicing-dev/invoicing/internal/controller"
 	"github.com/invoicing-dev/invoicing/internal/index"
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
 // The suite runs a real kube-apiserver and etcd (envtest), the three
 // controllers, and adapters on loopback listeners, each talking to the API
-// server as a ServiceAccount with exactly adapterRules.
+// server as a ServiceAccount with exactly the rules of config/rbac/role.yaml.
 
 // Workspaces and callers of the suite.
 const (
@@ -60,16 +62,19 @@ const (
 	nsAdapter = "invoicing-system"
 )
 
-// adapterRules are the permissions the adapter's own identity needs; the
-// suite runs the adapters with exactly these, so they are known sufficient.
-var adapterRules = []rbacv1.PolicyRule{
-	{APIGroups: []string{"billing.invoicing.dev"}, Resources: []string{"customers", "invoices"},
-		Verbs: []string{"get", "list", "watch", "create"}},
-	{APIGroups: []string{"billing.invoicing.dev"}, Resources: []string{"idempotencykeys"},
-		Verbs: []string{"get", "create", "delete"}},
-	{APIGroups: []string{"authentication.k8s.io"}, Resources: []string{"tokenreviews"}, Verbs: []string{"create"}},
-	{APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"subjectaccessreviews"}, Verbs: []string{"create"}},
-	{NonResourceURLs: []string{"/version"}, Verbs: []string{"get"}},
+// roleFile is the pod's ClusterRole as make manifests renders it from the
+// +kubebuilder:rbac markers (rbac.go and internal/controller): the suite runs
+// the adapters with exactly its rules, so they are known sufficient.
+var roleFile = filepath.Join("..", "..", "config", "rbac", "role.yaml")
+
+// adapterRole is the ClusterRole of roleFile, renamed for the suite.
+func adapterRole() *rbacv1.ClusterRole {
+	data, err := os.ReadFile(roleFile)
+	Expect(err).NotTo(HaveOccurred())
+	role := &rbacv1.ClusterRole{}
+	Expect(yaml.UnmarshalStrict(data, role)).To(Succeed())
+	Expect(role.Rules).NotTo(BeEmpty(), "%s has no rules", roleFile)
+	return &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "invoicing-adapter"}, Rules: role.Rules}
 }
 
 var (
@@ -81,7 +86,7 @@ var (
 	clientset   kubernetes.Interface
 	apiContract *contract
 
-	// adapterCfg is the adapter's own identity: a ServiceAccount with adapterRules.
+	// adapterCfg is the adapter's own identity: a ServiceAccount with adapterRole.
 	adapterCfg *rest.Config
 	// main is the adapter most specs talk to.
 	mainURL string
@@ -142,9 +147,7 @@ var _ = BeforeSuite(func() {
 	grant(nsBeta, "reader", nsBeta, "get", "list")
 
 	By("giving the adapter its own identity")
-	Expect(k8s.Create(ctx, &rbacv1.ClusterRole{
-		ObjectMeta: metav1.ObjectMeta{Name: "invoicing-adapter"}, Rules: adapterRules,
-	})).To(Succeed())
+	Expect(k8s.Create(ctx, adapterRole())).To(Succeed())
 	adapterToken := serviceAccountToken(nsAdapter, "adapter")
 	Expect(k8s.Create(ctx, &rbacv1.ClusterRoleBinding{
 		ObjectMeta: metav1.ObjectMeta{Name: "invoicing-adapter"},
@@ -266,6 +269,10 @@ func awaitAllowed(user, ns, verb, resource string) {
 		return review.Status.Allowed, nil
 	}).Should(BeTrue(), "RBAC does not yet allow %s to %s %s in %s", user, verb, resource, ns)
 }
+
+// apiClient is the /v1 client of the adapter at base; every answer it gets
+// is validated against openapi.json.
+func apiClient(base string) *v1client.Client { return v1client.New(base, httpClient()) }
 
 // httpClient sends requests through the contract-validating transport.
 func httpClient() *http.Client {

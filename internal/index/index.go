@@ -14,8 +14,8 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package index declares the cache field indexes shared by the controller and
-// the HTTP adapter.
+// Package index declares the controller manager's cache field indexes. (The
+// HTTP adapter keeps its own ordered name index, in internal/store.)
 package index
 
 import (

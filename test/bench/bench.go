@@ -17,7 +17,6 @@ limitations under the License.
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -26,7 +25,6 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,6 +53,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
 // Config is one benchmark run.
@@ -139,7 +138,8 @@ type bench struct {
 	admin   client.WithWatch
 	direct  client.Client // as the benchmark's ServiceAccount, like the HTTP client
 	http    *http.Client
-	api     string // the adapter's base URL
+	apiURL  string           // the adapter's base URL
+	api     *v1client.Client // the adapter's /v1 API, as the benchmark's ServiceAccount
 	token   string
 	manager *process
 	adapter *process
@@ -348,7 +348,8 @@ func (b *bench) startBinaries(ctx context.Context, env *envtest.Environment) err
 			return err
 		}
 	}
-	b.api = "http://" + addrs[0]
+	b.apiURL = "http://" + addrs[0]
+	b.api = v1client.New(b.apiURL, b.http, v1client.Token(b.token))
 	managerArgs := append([]string{"--kubeconfig", kubeconfig, "--health-probe-bind-address", addrs[2],
 		"--metrics-bind-address", "0", "--pprof-bind-address", addrs[1]}, b.cfg.ManagerArgs...)
 	b.manager, err = startProcess(b.cfg.Manager, filepath.Join(b.cfg.OutDir, "manager.log"), addrs[1], managerArgs...)
@@ -363,7 +364,7 @@ func (b *bench) startBinaries(ctx context.Context, env *envtest.Environment) err
 		return err
 	}
 	deadline := time.Now().Add(time.Minute)
-	for _, probe := range []string{"http://" + addrs[2] + "/readyz", b.api + "/readyz"} {
+	for _, probe := range []string{"http://" + addrs[2] + "/readyz", b.apiURL + "/readyz"} {
 		for {
 			req, err := http.NewRequestWithContext(ctx, http.MethodGet, probe, nil)
 			if err != nil {
@@ -514,9 +515,10 @@ func pprofTool(ctx context.Context, args ...string) ([]byte, error) {
 
 // ---- the operations each side measures ----
 
-var invoiceBody = []byte(`{"customer_id": "` + customer + `", "items": [` +
-	`{"description": "Consulting", "quantity": 3, "amount": 15000},` +
-	`{"description": "Travel", "quantity": 1, "amount": 42000}]}`)
+var invoiceParams = v1client.InvoiceParams{CustomerID: customer, Items: []v1client.Item{
+	{Description: "Consulting", Quantity: 3, Amount: 15000},
+	{Description: "Travel", Quantity: 1, Amount: 42000},
+}}
 
 func newInvoice(ns string) *billingv1.Invoice {
 	return &billingv1.Invoice{
@@ -531,42 +533,12 @@ func newInvoice(ns string) *billingv1.Invoice {
 	}
 }
 
-// request sends one request to the adapter and decodes a 2xx answer into out.
-func (b *bench) request(ctx context.Context, method, ns, path string, body []byte, out any) error {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, b.api+path, rd)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+b.token)
-	req.Header.Set("Invoicing-Workspace", ns)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := b.http.Do(req)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = resp.Body.Close() }()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("%s %s: %d %s", method, path, resp.StatusCode, data)
-	}
-	return json.Unmarshal(data, out)
-}
-
 func (b *bench) createHTTP(ctx context.Context, ns string) (string, error) {
-	var inv struct {
-		ID string `json:"id"`
+	inv, _, err := b.api.CreateInvoice(ctx, invoiceParams, v1client.Workspace(ns))
+	if err != nil {
+		return "", err
 	}
-	err := b.request(ctx, http.MethodPost, ns, "/v1/invoices", invoiceBody, &inv)
-	return inv.ID, err
+	return inv.ID, nil
 }
 
 func (b *bench) createDirect(ctx context.Context, ns string) (string, error) {
@@ -581,23 +553,11 @@ type page struct {
 }
 
 func (b *bench) pageHTTP(ctx context.Context, ns, cursor string) (page, error) {
-	path := "/v1/invoices?limit=100"
-	if cursor != "" {
-		path += "&cursor=" + url.QueryEscape(cursor)
-	}
-	var list struct {
-		Data []struct {
-			ID string `json:"id"`
-		} `json:"data"`
-		NextCursor *string `json:"next_cursor"`
-	}
-	if err := b.request(ctx, http.MethodGet, ns, path, nil, &list); err != nil {
+	list, _, err := b.api.ListInvoices(ctx, v1client.ListParams{Limit: 100, Cursor: cursor}, v1client.Workspace(ns))
+	if err != nil {
 		return page{}, err
 	}
-	p := page{}
-	for _, d := range list.Data {
-		p.ids = append(p.ids, d.ID)
-	}
+	p := page{ids: v1client.IDs(list)}
 	if list.NextCursor != nil {
 		p.next = *list.NextCursor
 	}
@@ -754,10 +714,8 @@ func (b *bench) measureGet(ctx context.Context, r *Report) error {
 	rand.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] }) //nolint:gosec // an order, not a secret
 	a, d, err := b.pair(ctx, 2, len(ids),
 		func(ctx context.Context, i int) error {
-			var inv struct {
-				ID string `json:"id"`
-			}
-			if err := b.request(ctx, http.MethodGet, "bench-0", "/v1/invoices/"+ids[i], nil, &inv); err != nil {
+			inv, _, err := b.api.GetInvoice(ctx, ids[i], v1client.Workspace("bench-0"))
+			if err != nil {
 				return err
 			}
 			if inv.ID != ids[i] {

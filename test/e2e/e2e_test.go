@@ -19,10 +19,8 @@ package e2e
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -33,6 +31,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/gbytes"
@@ -104,14 +103,10 @@ var _ = Describe("make run", Ordered, func() {
 		By("reading the same invoice over HTTP with the token make run wrote")
 		token, err := os.ReadFile(filepath.Join(stateDir, "token"))
 		Expect(err).NotTo(HaveOccurred())
-		var invoice struct {
-			ID     string `json:"id"`
-			Total  int64  `json:"total"`
-			Status string `json:"status"`
-		}
-		Expect(env.getJSON("/v1/invoices/acme-2026-001", string(token), &invoice)).To(Succeed())
+		invoice, _, err := env.api(string(token)).GetInvoice(context.Background(), "acme-2026-001")
+		Expect(err).NotTo(HaveOccurred())
 		Expect(invoice.ID).To(Equal("acme-2026-001"))
-		Expect(invoice.Total).To(Equal(int64(68050)))
+		Expect(invoice.Total).To(HaveValue(Equal(int64(68050))))
 		Expect(invoice.Status).To(Equal("issued"))
 
 		By("deleting the referenced customer, which stays while the invoice exists")
@@ -168,40 +163,19 @@ func (e *localenv) kubectlCommand(args ...string) *exec.Cmd {
 	return exec.Command(filepath.Join(os.Getenv("KUBEBUILDER_ASSETS"), "kubectl"), full...)
 }
 
-// request GETs path and returns the status code and the body.
-func (e *localenv) request(path, token string) (int, []byte, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+e.apiAddr+path, nil)
-	if err != nil {
-		return 0, nil, err
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(token))
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer func() { _ = resp.Body.Close() }()
-	body, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, body, err
+// api is the /v1 client of the adapter make run serves, calling with token.
+func (e *localenv) api(token string) *v1client.Client {
+	return v1client.New("http://"+e.apiAddr, &http.Client{Timeout: 10 * time.Second},
+		v1client.Token(strings.TrimSpace(token)))
 }
 
+// get GETs path and returns the status code.
 func (e *localenv) get(path, token string) (int, error) {
-	code, _, err := e.request(path, token)
-	return code, err
-}
-
-func (e *localenv) getJSON(path, token string, into any) error {
-	code, body, err := e.request(path, token)
+	resp, err := e.api(token).Do(context.Background(), http.MethodGet, path, nil)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if code != http.StatusOK {
-		return fmt.Errorf("GET %s: %d %s", path, code, body)
-	}
-	return json.Unmarshal(body, into)
+	return resp.Status, nil
 }
 
 // interrupt sends SIGINT as Ctrl-C does and checks that localenv exits

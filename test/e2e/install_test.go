@@ -19,7 +19,6 @@ package e2e
 import (
 	"context"
 	"crypto/tls"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -30,6 +29,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/gexec"
@@ -237,37 +237,44 @@ spec: {name: Initech, email: ap@initech.example}`)
 	})
 
 	It("lets the same team use its workspace over HTTP, and no other workspace", func() {
-		a := apiClient{base: api, token: teamA}
-		code, cus := a.do(http.MethodPost, "/v1/customers", "", `{"name": "Hooli", "email": "ap@hooli.example"}`, nil)
-		Expect(code).To(Equal(http.StatusCreated), "%v", cus)
-		body := fmt.Sprintf(`{"customer_id": %q, "items": [{"description": "Compression", "quantity": 2, "amount": 5000}]}`, cus["id"])
-		key := map[string]string{"Idempotency-Key": "hooli-order-1"}
-		code, inv := a.do(http.MethodPost, "/v1/invoices", "", body, key)
-		Expect(code).To(Equal(http.StatusCreated), "%v", inv)
-		Expect(inv).To(HaveKeyWithValue("workspace", "team-a"))
-		Expect(inv).To(HaveKeyWithValue("total", BeNumerically("==", 10000)))
-		code, replay := a.do(http.MethodPost, "/v1/invoices", "", body, key)
-		Expect(code).To(Equal(http.StatusCreated))
-		Expect(replay["id"]).To(Equal(inv["id"]), "a retry with the same Idempotency-Key returns the first invoice")
+		ctx := context.Background()
+		a := apiClient(api, teamA)
+		cus, resp, err := a.CreateCustomer(ctx, v1client.CustomerParams{Name: "Hooli", Email: "ap@hooli.example"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.Status).To(Equal(http.StatusCreated))
+		order := v1client.InvoiceParams{CustomerID: cus.ID,
+			Items: []v1client.Item{{Description: "Compression", Quantity: 2, Amount: 5000}}}
+		key := v1client.IdempotencyKey("hooli-order-1")
+		inv, resp, err := a.CreateInvoice(ctx, order, key)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.Status).To(Equal(http.StatusCreated))
+		Expect(inv.Workspace).To(Equal("team-a"))
+		Expect(inv.Total).To(HaveValue(BeNumerically("==", 10000)))
+		replay, resp, err := a.CreateInvoice(ctx, order, key)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.Status).To(Equal(http.StatusCreated))
+		Expect(replay.ID).To(Equal(inv.ID), "a retry with the same Idempotency-Key returns the first invoice")
 
-		Eventually(func() any {
-			_, got := a.do(http.MethodGet, "/v1/invoices/"+inv["id"].(string), "", "", nil)
-			return got["status"]
+		Eventually(func() (string, error) {
+			got, _, err := a.GetInvoice(ctx, inv.ID)
+			if err != nil {
+				return "", err
+			}
+			return got.Status, nil
 		}, 30*time.Second).Should(Equal("issued"))
-		code, list := a.do(http.MethodGet, "/v1/invoices?limit=100", "", "", nil)
-		Expect(code).To(Equal(http.StatusOK))
-		Expect(ids(list)).To(ContainElements("gitops-001", inv["id"]), "objects applied as manifests are served over HTTP too")
+		list, resp, err := a.ListInvoices(ctx, v1client.ListParams{Limit: 100})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.Status).To(Equal(http.StatusOK))
+		Expect(v1client.IDs(list)).To(ContainElements("gitops-001", inv.ID), "objects applied as manifests are served over HTTP too")
 
 		By("answering 404 for ids the workspace does not have (a miss of the cache is read from the API server)")
-		for _, path := range []string{"/v1/customers/cus-missing", "/v1/invoices/inv-missing"} {
-			code, missing := a.do(http.MethodGet, path, "", "", nil)
-			Expect(code).To(Equal(http.StatusNotFound), "%s: %v", path, missing)
-			Expect(missing).To(HaveKeyWithValue("code", "resource_missing"))
-		}
+		_, resp, _ = a.GetCustomer(ctx, "cus-missing")
+		expectAPIError(resp, http.StatusNotFound, "resource_missing")
+		_, resp, _ = a.GetInvoice(ctx, "inv-missing")
+		expectAPIError(resp, http.StatusNotFound, "resource_missing")
 
-		code, denied := a.do(http.MethodGet, "/v1/invoices", "team-b", "", nil)
-		Expect(code).To(Equal(http.StatusForbidden), "%v", denied)
-		Expect(denied).To(HaveKeyWithValue("code", "permission_denied"))
+		_, resp, _ = a.ListInvoices(ctx, v1client.ListParams{}, v1client.Workspace("team-b"))
+		expectAPIError(resp, http.StatusForbidden, "permission_denied")
 	})
 
 	It("refuses a team without a RoleBinding, with kubectl and over HTTP", func() {
@@ -276,28 +283,30 @@ spec: {name: Initech, email: ap@initech.example}`)
 				"metadata": {"name": "nope"}, "spec": {"name": "Nope", "email": "a@b.example"}}`), metav1.CreateOptions{})
 		Expect(apierrors.IsForbidden(err)).To(BeTrue(), "got %v", err)
 
-		b := apiClient{base: api, token: teamB}
-		for _, req := range [][2]string{{http.MethodGet, "/v1/invoices"}, {http.MethodGet, "/v1/customers"}} {
-			code, body := b.do(req[0], req[1], "", "", nil)
-			Expect(code).To(Equal(http.StatusForbidden), "%s %s: %v", req[0], req[1], body)
-		}
-		code, body := b.do(http.MethodPost, "/v1/customers", "", `{"name": "Nope", "email": "a@b.example"}`, nil)
-		Expect(code).To(Equal(http.StatusForbidden), "%v", body)
-		Expect(body).To(HaveKeyWithValue("code", "permission_denied"))
+		ctx := context.Background()
+		b := apiClient(api, teamB)
+		_, resp, _ := b.ListInvoices(ctx, v1client.ListParams{})
+		Expect(resp.Status).To(Equal(http.StatusForbidden), "GET /v1/invoices: %s", resp.Body)
+		_, resp, _ = b.ListCustomers(ctx, v1client.ListParams{})
+		Expect(resp.Status).To(Equal(http.StatusForbidden), "GET /v1/customers: %s", resp.Body)
+		_, resp, _ = b.CreateCustomer(ctx, v1client.CustomerParams{Name: "Nope", Email: "a@b.example"})
+		expectAPIError(resp, http.StatusForbidden, "permission_denied")
 	})
 
 	It("lets a viewer read its workspace but not write to it", func() {
-		v := apiClient{base: api, token: auditor}
-		code, list := v.do(http.MethodGet, "/v1/customers", "", "", nil)
-		Expect(code).To(Equal(http.StatusOK), "%v", list)
-		Expect(ids(list)).To(ContainElement("initech"))
-		code, body := v.do(http.MethodPost, "/v1/customers", "", `{"name": "Nope", "email": "a@b.example"}`, nil)
-		Expect(code).To(Equal(http.StatusForbidden), "%v", body)
+		ctx := context.Background()
+		v := apiClient(api, auditor)
+		list, resp, err := v.ListCustomers(ctx, v1client.ListParams{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.Status).To(Equal(http.StatusOK))
+		Expect(v1client.IDs(list)).To(ContainElement("initech"))
+		_, resp, _ = v.CreateCustomer(ctx, v1client.CustomerParams{Name: "Nope", Email: "a@b.example"})
+		Expect(resp.Status).To(Equal(http.StatusForbidden), "%s", resp.Body)
 	})
 
 	It("answers a create that a ResourceQuota refuses with 403, and frees its Idempotency-Key", func() {
 		ctx := context.Background()
-		a := apiClient{base: api, token: teamA}
+		a := apiClient(api, teamA)
 		quota := &corev1.ResourceQuota{
 			ObjectMeta: metav1.ObjectMeta{Name: "invoices", Namespace: "team-a"},
 			Spec: corev1.ResourceQuotaSpec{Hard: corev1.ResourceList{
@@ -316,13 +325,12 @@ spec: {name: Initech, email: ap@initech.example}`)
 		}
 		Eventually(usedUp, time.Minute).Should(BeTrue(), "kube-controller-manager counts the two invoices")
 
-		cus := "initech"
-		body := fmt.Sprintf(`{"customer_id": %q, "items": [{"description": "Fax machine", "quantity": 1, "amount": 9900}]}`, cus)
-		key := map[string]string{"Idempotency-Key": "initech-order-7"}
-		code, refused := a.do(http.MethodPost, "/v1/invoices", "", body, key)
-		Expect(code).To(Equal(http.StatusForbidden), "%v", refused)
-		Expect(refused).To(HaveKeyWithValue("code", "permission_denied"))
-		Expect(refused).To(HaveKeyWithValue("message", ContainSubstring("exceeded quota")))
+		order := v1client.InvoiceParams{CustomerID: "initech",
+			Items: []v1client.Item{{Description: "Fax machine", Quantity: 1, Amount: 9900}}}
+		key := v1client.IdempotencyKey("initech-order-7")
+		_, resp, _ := a.CreateInvoice(ctx, order, key)
+		refused := expectAPIError(resp, http.StatusForbidden, "permission_denied")
+		Expect(refused.Message).To(ContainSubstring("exceeded quota"))
 
 		By("raising the quota: a retry with the same key creates the invoice")
 		q, err := c.admin.CoreV1().ResourceQuotas("team-a").Get(ctx, "invoices", metav1.GetOptions{})
@@ -330,9 +338,12 @@ spec: {name: Initech, email: ap@initech.example}`)
 		q.Spec.Hard["count/invoices.billing.invoicing.dev"] = resource.MustParse("10")
 		_, err = c.admin.CoreV1().ResourceQuotas("team-a").Update(ctx, q, metav1.UpdateOptions{})
 		Expect(err).NotTo(HaveOccurred())
-		Eventually(func() int {
-			code, _ := a.do(http.MethodPost, "/v1/invoices", "", body, key)
-			return code
+		Eventually(func() (int, error) {
+			_, resp, err := a.CreateInvoice(ctx, order, key)
+			if resp == nil {
+				return 0, err
+			}
+			return resp.Status, nil
 		}, time.Minute, time.Second).Should(Equal(http.StatusCreated))
 	})
 
@@ -610,49 +621,21 @@ func scrape(addr, token string) (string, error) {
 	return string(body), nil
 }
 
-// apiClient calls the /v1 API with a bearer token.
-type apiClient struct {
-	base, token string
+// apiClient is the /v1 client of the adapter at base, calling with token.
+func apiClient(base, token string) *v1client.Client {
+	return v1client.New(base, &http.Client{Timeout: 15 * time.Second}, v1client.Token(token))
 }
 
-// do sends one request and returns the status and the JSON body; an error
-// body is returned as its "error" object.
-func (a apiClient) do(method, path, workspace, body string, headers map[string]string) (int, map[string]any) {
+// expectAPIError expects resp to be an error answer with status and code,
+// and returns its error object.
+func expectAPIError(resp *v1client.Response, status int, code string) *v1client.Error {
 	GinkgoHelper()
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, method, a.base+path, strings.NewReader(body))
-	Expect(err).NotTo(HaveOccurred())
-	req.Header.Set("Authorization", "Bearer "+a.token)
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if workspace != "" {
-		req.Header.Set("Invoicing-Workspace", workspace)
-	}
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	Expect(err).NotTo(HaveOccurred())
-	defer func() { _ = resp.Body.Close() }()
-	var out map[string]any
-	Expect(json.NewDecoder(resp.Body).Decode(&out)).To(Succeed())
-	if e, ok := out["error"].(map[string]any); ok {
-		return resp.StatusCode, e
-	}
-	return resp.StatusCode, out
-}
-
-func ids(list map[string]any) []string {
-	var out []string
-	data, _ := list["data"].([]any)
-	for _, item := range data {
-		if m, ok := item.(map[string]any); ok {
-			out = append(out, fmt.Sprint(m["id"]))
-		}
-	}
-	return out
+	Expect(resp).NotTo(BeNil(), "no answer")
+	e := resp.Err()
+	Expect(e).NotTo(BeNil(), "a %d answer: %s", resp.Status, resp.Body)
+	Expect(e.Status).To(Equal(status), "%s", resp.Body)
+	Expect(e.Code).To(Equal(code), "%s", resp.Body)
+	return e
 }
 
 func manifest(doc string) *unstructured.Unstructured {

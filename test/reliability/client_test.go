@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -33,23 +32,25 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/httpapi"
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
-// client is an HTTP client of one adapter with a pool of keep-alive
+// client is the /v1 client of one adapter with a pool of keep-alive
 // connections big enough for every worker, so that the connection count
 // (and with it the server's goroutines) does not churn.
 type client struct {
-	base string
 	http *http.Client
+	api  *v1client.Client
 }
 
 func newClient(base string, workers int, timeout time.Duration) *client {
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.MaxIdleConnsPerHost = workers
-	return &client{base: base, http: &http.Client{Transport: transport, Timeout: timeout}}
+	hc := &http.Client{Transport: transport, Timeout: timeout}
+	return &client{http: hc, api: v1client.New(base, hc)}
 }
 
-// result is one exchange: the answer, or the transport error.
+// result is one exchange: the answer, or the transport error, and when.
 type result struct {
 	method, path string
 	start        time.Time
@@ -69,36 +70,26 @@ type call struct {
 
 func (c *client) do(method, path string, cl call) result {
 	r := result{method: method, path: path, start: time.Now()}
-	var body io.Reader
+	var body []byte
 	if cl.body != nil {
-		b, err := json.Marshal(cl.body)
+		var err error
+		body, err = json.Marshal(cl.body)
 		Expect(err).NotTo(HaveOccurred())
-		body = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(context.Background(), method, c.base+path, body)
-	Expect(err).NotTo(HaveOccurred())
-	if cl.body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if cl.token != "" {
-		req.Header.Set("Authorization", "Bearer "+cl.token)
-	}
+	opts := []v1client.Option{v1client.Token(cl.token)}
 	if cl.workspace != "" {
-		req.Header.Set(httpapi.WorkspaceHeader, cl.workspace)
+		opts = append(opts, v1client.Workspace(cl.workspace))
 	}
 	if cl.key != "" {
-		req.Header.Set(httpapi.IdempotencyKeyHeader, cl.key)
+		opts = append(opts, v1client.IdempotencyKey(cl.key))
 	}
-	resp, err := c.http.Do(req)
+	resp, err := c.api.Do(context.Background(), method, path, body, opts...)
+	r.took = time.Since(r.start)
 	if err != nil {
 		r.err = err
-		r.took = time.Since(r.start)
 		return r
 	}
-	defer func() { _ = resp.Body.Close() }()
-	r.status, r.header = resp.StatusCode, resp.Header
-	r.body, r.err = io.ReadAll(resp.Body)
-	r.took = time.Since(r.start)
+	r.status, r.header, r.body = resp.Status, resp.Header, resp.Body
 	return r
 }
 
@@ -110,18 +101,16 @@ func (r result) String() string {
 		r.status, bytes.TrimSpace(r.body))
 }
 
-// errorFields is the error envelope's content.
-type errorFields struct {
-	Type string `json:"type"`
-	Code string `json:"code"`
+func (r result) response() *v1client.Response {
+	return &v1client.Response{Status: r.status, Header: r.header, Body: r.body}
 }
 
-func (r result) apiError() errorFields {
-	var e struct {
-		Error errorFields `json:"error"`
+// apiError is the answer's error object; empty for an answer that has none.
+func (r result) apiError() v1client.Error {
+	if e := r.response().Err(); e != nil {
+		return *e
 	}
-	_ = json.Unmarshal(r.body, &e)
-	return e.Error
+	return v1client.Error{}
 }
 
 // id is the id of the object a 200 or 201 returned.
@@ -129,14 +118,8 @@ func (r result) id() string {
 	var o struct {
 		ID string `json:"id"`
 	}
-	Expect(json.Unmarshal(r.body, &o)).To(Succeed(), "%s", r)
+	Expect(r.response().Decode(&o)).To(Succeed(), "%s", r)
 	return o.ID
-}
-
-// retryAfter is the Retry-After of the answer, 0 when it has none.
-func (r result) retryAfter() int {
-	n, _ := strconv.Atoi(r.header.Get("Retry-After"))
-	return n
 }
 
 // isUnavailable reports whether r is the documented answer to an API server
@@ -145,7 +128,7 @@ func (r result) retryAfter() int {
 func (r result) isUnavailable() bool {
 	e := r.apiError()
 	return r.err == nil && r.status == http.StatusServiceUnavailable && e.Type == "api_error" &&
-		e.Code == httpapi.CodeAPIUnavailable && r.retryAfter() >= 1
+		e.Code == httpapi.CodeAPIUnavailable && r.response().RetryAfter() >= 1
 }
 
 // probeStatus GETs an unauthenticated endpoint and returns the status.
@@ -167,28 +150,12 @@ func probeStatus(url string) (int, error) {
 
 // Request bodies.
 
-type item struct {
-	Description string `json:"description"`
-	Quantity    int64  `json:"quantity"`
-	Amount      int64  `json:"amount"`
+func invoiceFor(customer string, amount int64) v1client.InvoiceParams {
+	return v1client.InvoiceParams{CustomerID: customer, Items: []v1client.Item{{Description: "Work", Quantity: 1, Amount: amount}}}
 }
 
-type invoiceBody struct {
-	CustomerID string `json:"customer_id"`
-	Items      []item `json:"items"`
-}
-
-func invoiceFor(customer string, amount int64) invoiceBody {
-	return invoiceBody{CustomerID: customer, Items: []item{{Description: "Work", Quantity: 1, Amount: amount}}}
-}
-
-type customerBody struct {
-	Name  string `json:"name"`
-	Email string `json:"email"`
-}
-
-func aCustomer(n int) customerBody {
-	return customerBody{Name: fmt.Sprintf("Customer %d", n), Email: fmt.Sprintf("billing-%d@example.com", n)}
+func aCustomer(n int) v1client.CustomerParams {
+	return v1client.CustomerParams{Name: fmt.Sprintf("Customer %d", n), Email: fmt.Sprintf("billing-%d@example.com", n)}
 }
 
 // createCustomers creates n customers in ws through the adapter at base

@@ -34,6 +34,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/httpapi"
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
 // retryingClient creates invoices as a careful client does: every create
@@ -56,7 +57,7 @@ type retryingClient struct {
 	interruptedAt                 time.Time
 }
 
-func (rc *retryingClient) create(key string, body invoiceBody, token string) {
+func (rc *retryingClient) create(key string, body v1client.InvoiceParams, token string) {
 	for {
 		rc.inFlight.Add(1)
 		r := rc.c.do(http.MethodPost, "/v1/invoices", call{token: token, workspace: rc.ws, key: key, body: body})
@@ -79,7 +80,7 @@ func (rc *retryingClient) create(key string, body invoiceBody, token string) {
 			return
 		case r.isUnavailable():
 			rc.unavailable++
-			pause = time.Duration(r.retryAfter()) * time.Second
+			pause = time.Duration(r.response().RetryAfter()) * time.Second
 		case r.status == http.StatusConflict && r.apiError().Code == httpapi.CodeIdempotencyInUse:
 			rc.inUse++
 		default:
