@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-
 package idempotency
 
 import (
@@ -50,7 +49,6 @@ func TestClaimNameIsAValidObjectName(t *testing.T) {
 		t.Error("two keys share a claim")
 	}
 }
-
 
 func TestDefiniteFailure(t *testing.T) {
 	gr := schema.GroupResource{Group: "billing.invoicing.dev", Resource: "customers"}
@@ -144,10 +142,10 @@ func customerRequest(key, hash, name string) Request {
 	}
 }
 
-// claimOf is an IdempotencyKey of key, made at created, naming object.
-func claimOf(key, hash, object string, created time.Time) *billingv1.IdempotencyKey {
+// claimOf is an IdempotencyKey of the key k1, made at created, naming object.
+func claimOf(hash, object string, created time.Time) *billingv1.IdempotencyKey {
 	return &billingv1.IdempotencyKey{
-		ObjectMeta: metav1.ObjectMeta{Name: ClaimName(key), Namespace: ns, CreationTimestamp: metav1.NewTime(created)},
+		ObjectMeta: metav1.ObjectMeta{Name: ClaimName("k1"), Namespace: ns, CreationTimestamp: metav1.NewTime(created)},
 		Spec: billingv1.IdempotencyKeySpec{
 			RequestHash: hash, Resource: "customers", ObjectName: object,
 			ExpiresAt: metav1.NewTime(created.Add(billingv1.IdempotencyKeyRetention)),
@@ -229,7 +227,7 @@ func TestAKeyUsedWithAnotherRequestIsReused(t *testing.T) {
 }
 
 func TestAKeyWhoseObjectIsStillBeingCreatedIsInUse(t *testing.T) {
-	f := newFixture(t, withObjects(claimOf("k1", "h", "cus-inflight", epoch)))
+	f := newFixture(t, withObjects(claimOf("h", "cus-inflight", epoch)))
 	f.now = epoch.Add(time.Second)
 	_, _, err := f.claims.Create(t.Context(), customerRequest("k1", "h", "Ada"))
 	if !errors.Is(err, ErrInUse) {
@@ -241,7 +239,7 @@ func TestAKeyWhoseObjectIsStillBeingCreatedIsInUse(t *testing.T) {
 }
 
 func TestAStaleClaimIsClaimedAnew(t *testing.T) {
-	f := newFixture(t, withObjects(claimOf("k1", "h", "cus-never", epoch)))
+	f := newFixture(t, withObjects(claimOf("h", "cus-never", epoch)))
 	f.now = epoch.Add(3 * time.Minute)
 	obj, replayed, err := f.claims.Create(t.Context(), customerRequest("k1", "h", "Ada"))
 	if err != nil || replayed || obj.GetName() == "cus-never" {
@@ -253,7 +251,7 @@ func TestAStaleClaimIsClaimedAnew(t *testing.T) {
 }
 
 func TestAnExpiredClaimIsClaimedAnewEvenForAnotherRequest(t *testing.T) {
-	f := newFixture(t, withObjects(claimOf("k1", "old", "cus-old", epoch)))
+	f := newFixture(t, withObjects(claimOf("old", "cus-old", epoch)))
 	f.now = epoch.Add(billingv1.IdempotencyKeyRetention + time.Second)
 	obj, replayed, err := f.claims.Create(t.Context(), customerRequest("k1", "new", "Ada"))
 	if err != nil || replayed {
@@ -325,7 +323,7 @@ func TestTheAPIsErrorsPassThrough(t *testing.T) {
 }
 
 func TestWaitingForAnInFlightObjectEndsWithTheContext(t *testing.T) {
-	f := newFixture(t, withObjects(claimOf("k1", "h", "cus-inflight", epoch)))
+	f := newFixture(t, withObjects(claimOf("h", "cus-inflight", epoch)))
 	f.claims.InFlightWait = time.Hour
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()

@@ -31,12 +31,13 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/gbytes"
 	"github.com/onsi/gomega/gexec"
 	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
 // repoRoot is where config/ lives, relative to this package.

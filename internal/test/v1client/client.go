@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-
 // Package v1client is the one client of the /v1 HTTP API that this
 // repository's tests and benchmark use: typed creates, gets and lists of
 // customers and invoices, the bearer token, workspace and Idempotency-Key,
