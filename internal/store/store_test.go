@@ -1,0 +1,248 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package store
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache/informertest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllertest"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// The store against fakes: controller-runtime's fake informers deliver
+// events, a fake client stands for what the informers' cache holds, and
+// another for the API server.
+
+// fakeCache is a cache whose informers are fakes and whose reads are
+// answered from objects.
+type fakeCache struct {
+	*informertest.FakeInformers
+	objects client.Client
+}
+
+func (c fakeCache) Get(ctx context.Context, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
+	return c.objects.Get(ctx, key, obj)
+}
+
+type fixture struct {
+	store     *Store
+	cache     fakeCache
+	live      client.Client
+	liveReads atomic.Int64
+	now       time.Time
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	s := runtime.NewScheme()
+	if err := billingv1.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{now: time.Unix(1_800_000_000, 0)}
+	f.cache = fakeCache{
+		FakeInformers: &informertest.FakeInformers{Scheme: s},
+		objects:       fake.NewClientBuilder().WithScheme(s).Build(),
+	}
+	f.live = fake.NewClientBuilder().WithScheme(s).WithInterceptorFuncs(interceptor.Funcs{
+		Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+			f.liveReads.Add(1)
+			return c.Get(ctx, key, obj, opts...)
+		},
+	}).Build()
+	f.store = New(f.cache, f.live, Options{ReadYourWritesTimeout: time.Minute, Now: func() time.Time { return f.now }})
+	return f
+}
+
+// start starts the store and waits until it is synced.
+func (f *fixture) start(t *testing.T) {
+	t.Helper()
+	if err := f.store.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !f.store.Synced() {
+		if time.Now().After(deadline) {
+			t.Fatal("the store did not sync")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// cached puts obj into the cache and has the informer deliver it.
+func (f *fixture) cached(t *testing.T, obj client.Object) {
+	t.Helper()
+	if err := f.cache.objects.Create(t.Context(), obj.DeepCopyObject().(client.Object)); err != nil {
+		t.Fatal(err)
+	}
+	f.informer(t, obj).Add(obj)
+}
+
+// deleted takes obj out of the cache without the informer saying so yet.
+func (f *fixture) deleted(t *testing.T, obj client.Object) {
+	t.Helper()
+	if err := f.cache.objects.Delete(t.Context(), obj.DeepCopyObject().(client.Object)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (f *fixture) informer(t *testing.T, obj client.Object) *controllertest.FakeInformer {
+	t.Helper()
+	inf, err := f.cache.FakeInformerFor(t.Context(), obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inf
+}
+
+func customer(name string) *billingv1.Customer {
+	return &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ws"},
+		Spec: billingv1.CustomerSpec{Name: "Ada", Email: "ada@example.com"}}
+}
+
+func invoice(name, customer string) *billingv1.Invoice {
+	return &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ws"},
+		Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: customer}}}
+}
+
+func names[PT client.Object](page []PT) string {
+	out := make([]string, len(page))
+	for i, o := range page {
+		out[i] = o.GetName()
+	}
+	return strings.Join(out, ",")
+}
+
+func TestGetReadsTheCacheThenTheAPIServer(t *testing.T) {
+	f := newFixture(t)
+	f.start(t)
+	f.cached(t, customer("cus-cached"))
+	if err := f.live.Create(t.Context(), customer("cus-live")); err != nil {
+		t.Fatal(err)
+	}
+
+	var got billingv1.Customer
+	if found, err := f.store.Get(t.Context(), "ws", "cus-cached", &got); !found || err != nil || got.Spec.Name != "Ada" {
+		t.Errorf("cached: %v, %v, %q", found, err, got.Spec.Name)
+	}
+	if n := f.liveReads.Load(); n != 0 {
+		t.Errorf("a cached object cost %d reads of the API server", n)
+	}
+	if found, err := f.store.Get(t.Context(), "ws", "cus-live", &got); !found || err != nil {
+		t.Errorf("an object only the API server has yet: %v, %v", found, err)
+	}
+	if found, err := f.store.Get(t.Context(), "ws", "cus-nowhere", &got); found || err != nil {
+		t.Errorf("a missing object: %v, %v", found, err)
+	}
+	reads := f.liveReads.Load()
+	for _, name := range []string{"", "UPPER", "../x", strings.Repeat("a", 254)} {
+		if found, err := f.store.Get(t.Context(), "ws", name, &got); found || err != nil {
+			t.Errorf("the name %q: %v, %v", name, found, err)
+		}
+	}
+	if n := f.liveReads.Load() - reads; n != 0 {
+		t.Errorf("names no object can have cost %d reads of the API server", n)
+	}
+}
+
+func TestGetReadsTheAPIServerBeforeTheCacheHasSynced(t *testing.T) {
+	f := newFixture(t)
+	if err := f.live.Create(t.Context(), customer("cus-a")); err != nil {
+		t.Fatal(err)
+	}
+	var got billingv1.Customer
+	if found, err := f.store.Get(t.Context(), "ws", "cus-a", &got); !found || err != nil || f.liveReads.Load() != 1 {
+		t.Errorf("Get = %v, %v after %d reads of the API server", found, err, f.liveReads.Load())
+	}
+}
+
+func TestACreatedObjectIsReadAtOnceUntilTheInformerDeliversIt(t *testing.T) {
+	f := newFixture(t)
+	f.start(t)
+	f.cached(t, invoice("inv-a", "acme"))
+	made := invoice("inv-b", "acme")
+	f.store.Created(made)
+
+	var got billingv1.Invoice
+	if found, err := f.store.Get(t.Context(), "ws", "inv-b", &got); !found || err != nil || got.Spec.CustomerRef.Name != "acme" {
+		t.Errorf("Get of the created invoice = %v, %v, %+v", found, err, got.Spec)
+	}
+	if f.liveReads.Load() != 0 {
+		t.Error("a created object was read from the API server")
+	}
+	page, more, err := Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws", CustomerID: "acme"}, "", 10)
+	if err != nil || more || names(page) != "inv-a,inv-b" {
+		t.Errorf("Page = %s, %v, %v; want inv-a,inv-b", names(page), more, err)
+	}
+
+	f.cached(t, made)
+	page, _, err = Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "", 10)
+	if err != nil || names(page) != "inv-a,inv-b" {
+		t.Errorf("after delivery Page = %s, %v", names(page), err)
+	}
+}
+
+func TestPagesFollowOneAnotherAndSkipDeletedObjects(t *testing.T) {
+	f := newFixture(t)
+	f.start(t)
+	for _, n := range []string{"cus-a", "cus-b", "cus-c", "cus-d", "cus-e"} {
+		f.cached(t, customer(n))
+	}
+	f.deleted(t, customer("cus-b"))
+	all := Selection{Namespace: "ws"}
+	first, more, err := Page[billingv1.Customer](t.Context(), f.store, all, "", 2)
+	if err != nil || !more || names(first) != "cus-a,cus-c" {
+		t.Fatalf("first page = %s, %v, %v; want cus-a,cus-c and more", names(first), more, err)
+	}
+	last, more, err := Page[billingv1.Customer](t.Context(), f.store, all, "cus-c", 2)
+	if err != nil || more || names(last) != "cus-d,cus-e" {
+		t.Errorf("last page = %s, %v, %v; want cus-d,cus-e and no more", names(last), more, err)
+	}
+	other, _, err := Page[billingv1.Customer](t.Context(), f.store, Selection{Namespace: "other"}, "", 2)
+	if err != nil || len(other) != 0 {
+		t.Errorf("another workspace = %s, %v; want nothing", names(other), err)
+	}
+}
+
+func TestPageWaitsForTheCacheOnlyAsLongAsTheRequest(t *testing.T) {
+	f := newFixture(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
+	defer cancel()
+	if _, _, err := Page[billingv1.Customer](ctx, f.store, Selection{Namespace: "ws"}, "", 2); !errors.Is(err, ErrNotSynced) {
+		t.Errorf("Page = %v; want ErrNotSynced", err)
+	}
+}
+
+func TestPageRefusesATypeTheStoreDoesNotHold(t *testing.T) {
+	f := newFixture(t)
+	f.start(t)
+	if _, _, err := Page[corev1.ConfigMap](t.Context(), f.store, Selection{Namespace: "ws"}, "", 2); err == nil {
+		t.Error("Page of ConfigMaps succeeded")
+	}
+}
