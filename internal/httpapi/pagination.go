@@ -25,6 +25,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -111,6 +112,9 @@ func legacyCursor(s string, raw []byte) (string, bool) {
 	again, _ := json.Marshal(c) // a struct of one string always marshals
 	return c.After, base64.RawURLEncoding.EncodeToString(again) == s
 }
+
+// validName reports whether s can be the name of a Customer or Invoice.
+func validName(s string) bool { return len(validation.IsDNS1123Subdomain(s)) == 0 }
 
 var limitPattern = regexp.MustCompile(`^[0-9]{1,3}$`)
 

@@ -26,8 +26,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-
-	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // Headers of the idempotency protocol.
@@ -119,6 +117,3 @@ func requestHash(method, path string, params any) string {
 	_, _ = h.Write(body)
 	return hex.EncodeToString(h.Sum(nil))
 }
-
-// validName reports whether s can be the name of a Customer or Invoice.
-func validName(s string) bool { return len(validation.IsDNS1123Subdomain(s)) == 0 }
