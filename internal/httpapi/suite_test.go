@@ -46,7 +46,6 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/invoicing-dev/invoicing/internal/controller"
-	"github.com/invoicing-dev/invoicing/internal/index"
 )
 
 // The suite runs a real kube-apiserver and etcd (envtest), the three
@@ -178,14 +177,7 @@ func startControllers() {
 		HealthProbeBindAddress: "0",
 	})
 	Expect(err).NotTo(HaveOccurred())
-	Expect(index.Setup(ctx, mgr.GetFieldIndexer())).To(Succeed())
-	Expect((&controller.InvoiceReconciler{
-		Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("invoice-controller"),
-	}).SetupWithManager(mgr)).To(Succeed())
-	Expect((&controller.CustomerReconciler{
-		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("customer-controller"),
-	}).SetupWithManager(mgr)).To(Succeed())
-	Expect((&controller.IdempotencyKeyReconciler{Client: mgr.GetClient()}).SetupWithManager(mgr)).To(Succeed())
+	Expect(controller.Setup(ctx, mgr, controller.Options{})).To(Succeed())
 	go func() {
 		defer GinkgoRecover()
 		Expect(mgr.Start(ctx)).To(Succeed())
