@@ -40,6 +40,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/envtestbins"
 )
 
 // The envtest suite runs the three reconcilers in a manager wired by Setup,
@@ -73,6 +74,7 @@ func init() {
 }
 
 func TestControllers(t *testing.T) {
+	envtestbins.Require(t, "kubectl")
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "Controller Suite")
 }
@@ -83,9 +85,6 @@ var _ = BeforeSuite(func() {
 	SetDefaultEventuallyPollingInterval(100 * time.Millisecond)
 	SetDefaultConsistentlyDuration(2 * time.Second)
 	SetDefaultConsistentlyPollingInterval(200 * time.Millisecond)
-
-	Expect(os.Getenv("KUBEBUILDER_ASSETS")).NotTo(BeEmpty(),
-		"KUBEBUILDER_ASSETS must name the directory holding kube-apiserver, etcd and kubectl (make envtest-binaries)")
 
 	By("starting the control plane with the generated CRDs")
 	testEnv = &envtest.Environment{

@@ -46,6 +46,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/invoicing-dev/invoicing/internal/controller"
+	"github.com/invoicing-dev/invoicing/internal/envtestbins"
 )
 
 // The suite runs a real kube-apiserver and etcd (envtest), the three
@@ -89,6 +90,7 @@ var (
 )
 
 func TestHTTPAPI(t *testing.T) {
+	envtestbins.Require(t)
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "HTTP adapter suite")
 }
