@@ -50,26 +50,31 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err := index.Setup(ctx, mgr.GetFieldIndexer()); err != nil {
 		return fmt.Errorf("registering field indexes: %w", err)
 	}
-	if err := (&InvoiceReconciler{
-		Client:   mgr.GetClient(),
-		Recorder: mgr.GetEventRecorder("invoice-controller"),
-		Clock:    opts.Clock,
-	}).SetupWithManager(mgr, opts.MaxConcurrentReconciles); err != nil {
-		return fmt.Errorf("setting up the Invoice controller: %w", err)
-	}
-	if err := (&CustomerReconciler{
-		Client:    mgr.GetClient(),
-		APIReader: mgr.GetAPIReader(),
-		Recorder:  mgr.GetEventRecorder("customer-controller"),
-		Clock:     opts.Clock,
-	}).SetupWithManager(mgr, opts.MaxConcurrentReconciles); err != nil {
-		return fmt.Errorf("setting up the Customer controller: %w", err)
-	}
-	if err := (&IdempotencyKeyReconciler{
-		Client: mgr.GetClient(),
-		Clock:  opts.Clock,
-	}).SetupWithManager(mgr, opts.MaxConcurrentReconciles); err != nil {
-		return fmt.Errorf("setting up the IdempotencyKey controller: %w", err)
+	for _, c := range []struct {
+		kind       string
+		reconciler interface {
+			SetupWithManager(mgr ctrl.Manager, concurrency int) error
+		}
+	}{
+		{"Invoice", &InvoiceReconciler{
+			Client:   mgr.GetClient(),
+			Recorder: mgr.GetEventRecorder("invoice-controller"),
+			Clock:    opts.Clock,
+		}},
+		{"Customer", &CustomerReconciler{
+			Client:    mgr.GetClient(),
+			APIReader: mgr.GetAPIReader(),
+			Recorder:  mgr.GetEventRecorder("customer-controller"),
+			Clock:     opts.Clock,
+		}},
+		{"IdempotencyKey", &IdempotencyKeyReconciler{
+			Client: mgr.GetClient(),
+			Clock:  opts.Clock,
+		}},
+	} {
+		if err := c.reconciler.SetupWithManager(mgr, opts.MaxConcurrentReconciles); err != nil {
+			return fmt.Errorf("setting up the %s controller: %w", c.kind, err)
+		}
 	}
 	return nil
 }
