@@ -65,11 +65,12 @@ func Require(t testing.TB, extra ...string) string {
 // directory, where make envtest-binaries puts the binaries under bin/k8s.
 func find(assets string, need []string, root string) (string, error) {
 	if assets == "" {
-		msg := fmt.Sprintf("this envtest suite needs %s, and %s is not set: run `make test`, "+
-			"which builds them (make envtest-binaries) and sets it, or `make test-unit` for the tests that need none",
-			strings.Join(need, ", "), EnvVar)
+		msg := fmt.Sprintf("this envtest suite needs a control plane (%s) and %s is not set: run `make test`, "+
+			"which builds it (make envtest-binaries) and sets %s, or `make test-unit` for the tests that need none",
+			strings.Join(need, ", "), EnvVar, EnvVar)
 		if built := builtUnder(root, need); built != "" {
-			msg += fmt.Sprintf("; make envtest-binaries has built them in %s: set %s to that directory", built, EnvVar)
+			msg += fmt.Sprintf("; make envtest-binaries has built it in %s: set %s to that directory "+
+				"to run this suite with go test", built, EnvVar)
 		}
 		return "", errors.New(msg)
 	}

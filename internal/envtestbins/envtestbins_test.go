@@ -62,11 +62,11 @@ func TestFind(t *testing.T) {
 		},
 		{
 			name: "without KUBEBUILDER_ASSETS and nothing built it fails saying what to run", root: emptyRoot,
-			wantInError: []string{"needs kube-apiserver, etcd, kubectl", "KUBEBUILDER_ASSETS is not set", "make test", "make test-unit"},
+			wantInError: []string{"needs a control plane (kube-apiserver, etcd, kubectl)", "KUBEBUILDER_ASSETS is not set", "make test", "make test-unit"},
 		},
 		{
 			name: "without KUBEBUILDER_ASSETS it fails naming the complete directory make built", root: root,
-			wantInError: []string{"KUBEBUILDER_ASSETS is not set", "built them in " + complete},
+			wantInError: []string{"KUBEBUILDER_ASSETS is not set", "built it in " + complete},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
