@@ -14,8 +14,8 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package index declares the cache field indexes shared by the controller and
-// the HTTP adapter.
+// Package index declares the cache field indexes of the controllers;
+// controller.Setup registers them with the manager.
 package index
 
 import (
