@@ -53,7 +53,15 @@ lint: golangci-lint ## Run golangci-lint linter (gofmt, go vet and the linters l
 lint-fix: golangci-lint ## Run golangci-lint linter and perform fixes.
 	"$(GOLANGCI_LINT)" run --fix
 
-# The envtest suites start the kube-apiserver and etcd built under $(ENVTEST_ASSETS).
+# test-unit runs every test that needs no control plane: with -short each
+# envtest suite skips itself (internal/envtestbins), and the rest runs in
+# well under a minute once the build cache is warm.
+.PHONY: test-unit
+test-unit: ## Run the tests that need no control plane (go test -short ./...): the fast inner loop.
+	go test -short ./...
+
+# The envtest suites start the kube-apiserver and etcd under $(ENVTEST_ASSETS);
+# with KUBEBUILDER_ASSETS set, a suite whose binaries are missing fails.
 # go test runs one package at a time (-p 1): each envtest suite starts its own
 # control plane, and two of them at once on a 2-core machine only time out.
 # The coverage printed merges the test binaries' profile with what the
@@ -166,17 +174,25 @@ KUBECTL ?= $(or $(shell command -v kubectl 2>/dev/null),$(ENVTEST_ASSETS)/kubect
 KUSTOMIZE ?= $(LOCALBIN)/kustomize
 CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen
 GOLANGCI_LINT = $(LOCALBIN)/golangci-lint
+SETUP_ENVTEST ?= $(LOCALBIN)/setup-envtest
 
 ## Tool Versions
 KUSTOMIZE_VERSION ?= v5.8.1
 CONTROLLER_TOOLS_VERSION ?= v0.21.0
 GOLANGCI_LINT_VERSION ?= v2.15.0
+# setup-envtest of the controller-runtime release in go.mod.
+SETUP_ENVTEST_VERSION ?= v0.24.1
 
-## Control plane built from Go modules (hack/tools/go.mod must require the same versions).
-## The envtest download bucket is not reachable from every build machine; the Go module proxy is.
+## Control plane for the envtest suites and make run, in $(ENVTEST_ASSETS).
+## kube-apiserver, etcd and kubectl come from controller-runtime's setup-envtest
+## download when it answers within ENVTEST_DOWNLOAD_TIMEOUT seconds, else they
+## are built from Go modules (hack/tools/go.mod must require the same versions):
+## the download bucket is not reachable from every build machine, the Go module
+## proxy is. kube-controller-manager is not in the download; it is always built.
 KUBERNETES_VERSION ?= v1.36.3
 ETCD_VERSION ?= v3.6.16
 ENVTEST_ASSETS ?= $(LOCALBIN)/k8s/$(KUBERNETES_VERSION)-etcd-$(ETCD_VERSION)
+ENVTEST_DOWNLOAD_TIMEOUT ?= 60
 K8S_LDFLAGS = -s -w \
 	-X k8s.io/component-base/version.gitVersion=$(KUBERNETES_VERSION) \
 	-X k8s.io/component-base/version.gitMajor=$(word 1,$(subst ., ,$(patsubst v%,%,$(KUBERNETES_VERSION)))) \
@@ -185,24 +201,40 @@ K8S_LDFLAGS = -s -w \
 	-X k8s.io/client-go/pkg/version.gitVersion=$(KUBERNETES_VERSION)
 
 .PHONY: envtest-binaries
-envtest-binaries: $(ENVTEST_ASSETS)/kube-apiserver $(ENVTEST_ASSETS)/etcd $(ENVTEST_ASSETS)/kubectl $(ENVTEST_ASSETS)/kube-controller-manager ## Build kube-apiserver, etcd, kubectl and kube-controller-manager from Go modules into bin/k8s (cached).
+envtest-binaries: $(ENVTEST_ASSETS)/kube-apiserver $(ENVTEST_ASSETS)/etcd $(ENVTEST_ASSETS)/kubectl $(ENVTEST_ASSETS)/kube-controller-manager ## Download (setup-envtest) or else build kube-apiserver, etcd, kubectl; build kube-controller-manager; into bin/k8s (cached).
 
-# test/e2e runs kube-controller-manager's clusterrole-aggregation controller,
-# so that the shipped viewer and editor roles really aggregate into the
-# built-in view and edit roles, as in a cluster.
+# test/e2e and make run start kube-controller-manager's clusterrole-aggregation
+# controller, so that the shipped viewer and editor roles really aggregate
+# into the built-in view and edit roles, as in a cluster.
 $(ENVTEST_ASSETS)/kube-controller-manager: hack/tools/go.mod hack/tools/go.sum
 	@mkdir -p "$(ENVTEST_ASSETS)"
+	@echo "Building kube-controller-manager $(KUBERNETES_VERSION) from Go modules (it is not in the envtest download; first time only, a few minutes)"
 	cd hack/tools && go build -trimpath -ldflags "$(K8S_LDFLAGS)" -o "$@" k8s.io/kubernetes/cmd/kube-controller-manager
 
-$(ENVTEST_ASSETS)/kube-apiserver $(ENVTEST_ASSETS)/kubectl $(ENVTEST_ASSETS)/etcd: hack/tools/go.mod hack/tools/go.sum
+$(ENVTEST_ASSETS)/kube-apiserver $(ENVTEST_ASSETS)/kubectl $(ENVTEST_ASSETS)/etcd &: hack/tools/go.mod hack/tools/go.sum | $(SETUP_ENVTEST)
+	@mkdir -p "$(ENVTEST_ASSETS)"
+	@if hack/envtest-download.sh "$(SETUP_ENVTEST)" "$(KUBERNETES_VERSION)" "$(ENVTEST_ASSETS)" "$(ENVTEST_DOWNLOAD_TIMEOUT)"; then \
+		touch "$(ENVTEST_ASSETS)/kube-apiserver" "$(ENVTEST_ASSETS)/kubectl" "$(ENVTEST_ASSETS)/etcd"; \
+	else \
+		$(MAKE) --no-print-directory envtest-build; \
+	fi
+
+# envtest-build builds kube-apiserver, kubectl and etcd from Go modules; make
+# envtest-binaries runs it when the setup-envtest download is unreachable.
+.PHONY: envtest-build
+envtest-build:
 	@grep -q "k8s.io/kubernetes $(KUBERNETES_VERSION)$$" hack/tools/go.mod || { echo "hack/tools/go.mod does not require k8s.io/kubernetes $(KUBERNETES_VERSION)"; exit 1; }
 	@grep -q "go.etcd.io/etcd/server/v3 $(ETCD_VERSION)$$" hack/tools/go.mod || { echo "hack/tools/go.mod does not require go.etcd.io/etcd/server/v3 $(ETCD_VERSION)"; exit 1; }
 	@mkdir -p "$(ENVTEST_ASSETS)"
-	@echo "Building kube-apiserver, kubectl $(KUBERNETES_VERSION) and etcd $(ETCD_VERSION) from Go modules (first time only, a few minutes)"
 	cd hack/tools && go build -trimpath -ldflags "$(K8S_LDFLAGS)" -o "$(ENVTEST_ASSETS)/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver
 	cd hack/tools && go build -trimpath -ldflags "$(K8S_LDFLAGS)" -o "$(ENVTEST_ASSETS)/kubectl" k8s.io/kubernetes/cmd/kubectl
 	cd hack/tools && go build -trimpath -ldflags "-s -w" -o "$(ENVTEST_ASSETS)/etcd" go.etcd.io/etcd/server/v3
 	@touch "$(ENVTEST_ASSETS)/kube-apiserver" "$(ENVTEST_ASSETS)/kubectl" "$(ENVTEST_ASSETS)/etcd"
+
+.PHONY: setup-envtest
+setup-envtest: $(SETUP_ENVTEST) ## Download setup-envtest locally if necessary.
+$(SETUP_ENVTEST): $(LOCALBIN)
+	$(call go-install-tool,$(SETUP_ENVTEST),sigs.k8s.io/controller-runtime/tools/setup-envtest,$(SETUP_ENVTEST_VERSION))
 
 .PHONY: kustomize
 kustomize: $(KUSTOMIZE) ## Download kustomize locally if necessary.
@@ -215,9 +247,15 @@ $(CONTROLLER_GEN): $(LOCALBIN)
 	$(call go-install-tool,$(CONTROLLER_GEN),sigs.k8s.io/controller-tools/cmd/controller-gen,$(CONTROLLER_TOOLS_VERSION))
 
 .PHONY: golangci-lint
-golangci-lint: $(GOLANGCI_LINT) ## Download golangci-lint locally if necessary.
-$(GOLANGCI_LINT): $(LOCALBIN)
-	$(call go-install-tool,$(GOLANGCI_LINT),github.com/golangci/golangci-lint/v2/cmd/golangci-lint,$(GOLANGCI_LINT_VERSION))
+golangci-lint: $(GOLANGCI_LINT) ## Build golangci-lint with kube-api-linter locally if necessary.
+# golangci-lint is built with the kube-api-linter module plugin
+# (hack/golangci-lint, whose go.mod pins both), as `golangci-lint custom`
+# would build it, but without cloning golangci-lint from GitHub.
+$(GOLANGCI_LINT): hack/golangci-lint/go.mod hack/golangci-lint/go.sum hack/golangci-lint/main.go | $(LOCALBIN)
+	@grep -q "github.com/golangci/golangci-lint/v2 $(GOLANGCI_LINT_VERSION)$$" hack/golangci-lint/go.mod || { echo "hack/golangci-lint/go.mod does not require golangci-lint $(GOLANGCI_LINT_VERSION)"; exit 1; }
+	@echo "Building golangci-lint $(GOLANGCI_LINT_VERSION) with kube-api-linter from Go modules (hack/golangci-lint)"
+	rm -f "$(GOLANGCI_LINT)"
+	cd hack/golangci-lint && go build -o "$(GOLANGCI_LINT)" .
 
 # go-install-tool will 'go install' any package with custom target and name of binary, if it doesn't exist
 # $1 - target path with name of binary

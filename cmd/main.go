@@ -33,7 +33,6 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
-	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
@@ -41,7 +40,6 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/controller"
-	"github.com/invoicing-dev/invoicing/internal/index"
 )
 
 var (
@@ -115,7 +113,6 @@ func main() {
 		// memory on every cached object.
 		Cache:                   cache.Options{DefaultTransform: cache.TransformStripManagedFields()},
 		PprofBindAddress:        pprofAddr,
-		Controller:              config.Controller{MaxConcurrentReconciles: concurrency},
 		Metrics:                 metricsServerOptions,
 		HealthProbeBindAddress:  probeAddr,
 		LeaderElection:          enableLeaderElection,
@@ -131,29 +128,8 @@ func main() {
 	}
 
 	ctx := ctrl.SetupSignalHandler()
-	if err := index.Setup(ctx, mgr.GetFieldIndexer()); err != nil {
-		setupLog.Error(err, "Unable to register field indexes")
-		os.Exit(1)
-	}
-	if err := (&controller.InvoiceReconciler{
-		Client:   mgr.GetClient(),
-		Recorder: mgr.GetEventRecorder("invoice-controller"),
-	}).SetupWithManager(mgr); err != nil {
-		setupLog.Error(err, "Unable to create controller", "controller", "Invoice")
-		os.Exit(1)
-	}
-	if err := (&controller.CustomerReconciler{
-		Client:    mgr.GetClient(),
-		APIReader: mgr.GetAPIReader(),
-		Recorder:  mgr.GetEventRecorder("customer-controller"),
-	}).SetupWithManager(mgr); err != nil {
-		setupLog.Error(err, "Unable to create controller", "controller", "Customer")
-		os.Exit(1)
-	}
-	if err := (&controller.IdempotencyKeyReconciler{
-		Client: mgr.GetClient(),
-	}).SetupWithManager(mgr); err != nil {
-		setupLog.Error(err, "Unable to create controller", "controller", "IdempotencyKey")
+	if err := controller.Setup(ctx, mgr, controller.Options{MaxConcurrentReconciles: concurrency}); err != nil {
+		setupLog.Error(err, "Unable to set up the controllers")
 		os.Exit(1)
 	}
 	// +kubebuilder:scaffold:builder

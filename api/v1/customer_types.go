@@ -47,6 +47,15 @@ type CustomerSpec struct {
 
 // CustomerStatus is the observed state of a Customer.
 type CustomerStatus struct {
+	// conditions describe the customer's state. "Ready" is True while the
+	// customer can be billed, and False with reason "DeletionBlocked" while a
+	// requested deletion waits for the invoices that reference it.
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=8
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+
 	// observedGeneration is the metadata.generation this status was computed for.
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
@@ -56,15 +65,6 @@ type CustomerStatus struct {
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	InvoiceCount int32 `json:"invoiceCount,omitempty"`
-
-	// conditions describe the customer's state. "Ready" is True while the
-	// customer can be billed, and False with reason "DeletionBlocked" while a
-	// requested deletion waits for the invoices that reference it.
-	// +optional
-	// +listType=map
-	// +listMapKey=type
-	// +kubebuilder:validation:MaxItems=8
-	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }
 
 // Customer is someone a workspace bills: invoices in the same namespace

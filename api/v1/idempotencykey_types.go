@@ -34,7 +34,7 @@ type IdempotencyKeySpec struct {
 	// request is refused.
 	// +required
 	// +kubebuilder:validation:Pattern=`^[0-9a-f]{64}$`
-	RequestHash string `json:"requestHash"`
+	RequestHash string `json:"requestHash"` //nolint:kubeapilinter // the pattern bounds the length
 
 	// resource is the plural resource the request created: "customers" or "invoices".
 	// +required

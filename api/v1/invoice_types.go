@@ -80,7 +80,7 @@ type InvoiceSpec struct {
 	// +optional
 	// +kubebuilder:default=USD
 	// +kubebuilder:validation:Pattern=`^[A-Z]{3}$`
-	Currency string `json:"currency,omitempty"`
+	Currency string `json:"currency,omitempty"` //nolint:kubeapilinter // the pattern bounds the length; a maxLength would replace its error message
 
 	// items are the invoice's line items, 1 to 500 of them, in the order
 	// they are printed.
@@ -107,6 +107,17 @@ type BillTo struct {
 
 // InvoiceStatus is the controller's verdict on an invoice.
 type InvoiceStatus struct {
+	// conditions describe the invoice's state in the standard Kubernetes way.
+	// "Ready" is True once the invoice is issued, and False with reason
+	// CustomerNotFound or TotalTooLarge when it is invalid. "Reconciling" is
+	// True while the invoice waits for its customer; "Stalled" is True when it
+	// can never be issued (TotalTooLarge).
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=8
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+
 	// phase is Pending until the controller has looked at the invoice, then
 	// Issued or Invalid. An issued invoice stays issued.
 	// +optional
@@ -133,17 +144,6 @@ type InvoiceStatus struct {
 	// observedGeneration is the metadata.generation this status was computed for.
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
-
-	// conditions describe the invoice's state in the standard Kubernetes way.
-	// "Ready" is True once the invoice is issued, and False with reason
-	// CustomerNotFound or TotalTooLarge when it is invalid. "Reconciling" is
-	// True while the invoice waits for its customer; "Stalled" is True when it
-	// can never be issued (TotalTooLarge).
-	// +optional
-	// +listType=map
-	// +listMapKey=type
-	// +kubebuilder:validation:MaxItems=8
-	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }
 
 // Invoice bills a Customer in the same namespace for a list of line items.

@@ -23,12 +23,13 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
@@ -50,13 +51,17 @@ type CustomerReconciler struct {
 	// not have seen the newest invoice yet.
 	APIReader client.Reader
 	Recorder  events.EventRecorder
+	// Clock tells when a condition changed.
+	Clock clock.PassiveClock
 }
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers,verbs=list;watch;patch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers/status,verbs=patch
 
 // Reconcile ensures the finalizer while the customer lives, and releases it
-// on deletion when no invoice references the customer.
+// on deletion when no invoice references the customer. Otherwise it computes
+// the customer's status afresh (customerStatus) and patches it once when it
+// changed.
 func (r *CustomerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	customer := &billingv1.Customer{}
 	if err := r.Get(ctx, req.NamespacedName, customer); err != nil {
@@ -79,7 +84,21 @@ func (r *CustomerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 			return ctrl.Result{}, r.releaseFinalizer(ctx, customer)
 		}
 	}
-	return ctrl.Result{}, r.patchStatus(ctx, customer)
+
+	invoices, err := r.countCachedInvoices(ctx, customer)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	before := customer.DeepCopy()
+	customer.Status = customerStatus(customer, invoices, r.Clock.Now())
+	if equality.Semantic.DeepEqual(before.Status, customer.Status) {
+		return ctrl.Result{}, nil
+	}
+	if err := r.Status().Patch(ctx, customer, client.MergeFrom(before)); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(fmt.Errorf("patching customer status: %w", err))
+	}
+	r.recordTransition(ctx, before, customer, invoices)
+	return ctrl.Result{}, nil
 }
 
 // ensureFinalizer adds the finalizer that holds the customer's deletion.
@@ -107,6 +126,17 @@ func (r *CustomerReconciler) countReferencingInvoices(ctx context.Context, custo
 	return len(invoices.Items), nil
 }
 
+// countCachedInvoices counts the invoices in the cache that reference the
+// customer, for its status.
+func (r *CustomerReconciler) countCachedInvoices(ctx context.Context, customer *billingv1.Customer) (int, error) {
+	invoices := &billingv1.InvoiceList{}
+	if err := r.List(ctx, invoices, client.InNamespace(customer.Namespace),
+		client.MatchingFields{index.InvoiceCustomer: customer.Name}); err != nil {
+		return 0, fmt.Errorf("listing invoices of customer: %w", err)
+	}
+	return len(invoices.Items), nil
+}
+
 // releaseFinalizer lets the API server finish deleting the customer.
 func (r *CustomerReconciler) releaseFinalizer(ctx context.Context, customer *billingv1.Customer) error {
 	before := customer.DeepCopy()
@@ -118,42 +148,16 @@ func (r *CustomerReconciler) releaseFinalizer(ctx context.Context, customer *bil
 	return nil
 }
 
-// patchStatus computes the customer's status from the cached invoices and
-// patches it when it changed.
-func (r *CustomerReconciler) patchStatus(ctx context.Context, customer *billingv1.Customer) error {
-	invoices := &billingv1.InvoiceList{}
-	if err := r.List(ctx, invoices, client.InNamespace(customer.Namespace),
-		client.MatchingFields{index.InvoiceCustomer: customer.Name}); err != nil {
-		return fmt.Errorf("listing invoices of customer: %w", err)
-	}
-	before := customer.DeepCopy()
-	customer.Status.ObservedGeneration = customer.Generation
-	customer.Status.InvoiceCount = int32(min(len(invoices.Items), 1<<31-1)) //nolint:gosec // bounded above
-	condition := metav1.Condition{
-		Type:               billingv1.ConditionReady,
-		Status:             metav1.ConditionTrue,
-		Reason:             billingv1.ReasonActive,
-		Message:            "The customer can be billed",
-		ObservedGeneration: customer.Generation,
-	}
-	if !customer.DeletionTimestamp.IsZero() {
-		condition.Status = metav1.ConditionFalse
-		condition.Reason = billingv1.ReasonDeletionBlocked
-		condition.Message = fmt.Sprintf("Deletion waits for %d invoice(s) that reference this customer", len(invoices.Items))
-	}
-	meta.SetStatusCondition(&customer.Status.Conditions, condition)
-	if equality.Semantic.DeepEqual(before.Status, customer.Status) {
-		return nil
-	}
-	if err := r.Status().Patch(ctx, customer, client.MergeFrom(before)); err != nil {
-		return client.IgnoreNotFound(fmt.Errorf("patching customer status: %w", err))
-	}
+// recordTransition records a Warning Event when the customer's deletion
+// becomes blocked by invoices.
+func (r *CustomerReconciler) recordTransition(ctx context.Context, before, after *billingv1.Customer, invoices int) {
 	was := meta.FindStatusCondition(before.Status.Conditions, billingv1.ConditionReady)
-	if condition.Reason == billingv1.ReasonDeletionBlocked && (was == nil || was.Reason != condition.Reason) {
-		logf.FromContext(ctx).Info("Customer deletion blocked by invoices", "invoices", len(invoices.Items))
-		r.Recorder.Eventf(customer, nil, corev1.EventTypeWarning, billingv1.ReasonDeletionBlocked, "Delete", "%s", condition.Message)
+	is := meta.FindStatusCondition(after.Status.Conditions, billingv1.ConditionReady)
+	if is == nil || is.Reason != billingv1.ReasonDeletionBlocked || (was != nil && was.Reason == is.Reason) {
+		return
 	}
-	return nil
+	logf.FromContext(ctx).Info("Customer deletion blocked by invoices", "invoices", invoices)
+	r.Recorder.Eventf(after, nil, corev1.EventTypeWarning, billingv1.ReasonDeletionBlocked, "Delete", "%s", is.Message)
 }
 
 // customerOfInvoice maps an Invoice to the Customer it references.
@@ -165,10 +169,18 @@ func customerOfInvoice(_ context.Context, obj client.Object) []reconcile.Request
 	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: inv.Namespace, Name: inv.Spec.CustomerRef.Name}}}
 }
 
-// SetupWithManager registers the controller. The InvoiceCustomer index must be
-// registered with the manager first (index.Setup).
-func (r *CustomerReconciler) SetupWithManager(mgr ctrl.Manager) error {
+// SetupWithManager registers the controller, reconciling up to concurrency
+// customers at once (0: the manager's default). The InvoiceCustomer index
+// must be registered with the manager first (index.Setup); Setup does both.
+func (r *CustomerReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) error {
+	if r.Recorder == nil {
+		return errNoRecorder
+	}
+	if r.Clock == nil {
+		return errNoClock
+	}
 	return ctrl.NewControllerManagedBy(mgr).
+		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
 		For(&billingv1.Customer{}).
 		// An invoice's customer changes when it is created or deleted; its
 		// spec is immutable, so updates never move it to another customer.

@@ -19,10 +19,11 @@ package controller
 import (
 	"context"
 	"fmt"
-	"time"
 
+	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -32,8 +33,8 @@ import (
 // once they expire, so a workspace does not accumulate them forever.
 type IdempotencyKeyReconciler struct {
 	client.Client
-	// Now returns the current time; nil means time.Now. Tests set it.
-	Now func() time.Time
+	// Clock tells whether a key has expired.
+	Clock clock.PassiveClock
 }
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=idempotencykeys,verbs=list;watch;delete
@@ -44,11 +45,7 @@ func (r *IdempotencyKeyReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 	if err := r.Get(ctx, req.NamespacedName, key); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	now := time.Now()
-	if r.Now != nil {
-		now = r.Now()
-	}
-	if wait := key.Spec.ExpiresAt.Sub(now); wait > 0 {
+	if wait := key.Spec.ExpiresAt.Sub(r.Clock.Now()); wait > 0 {
 		return ctrl.Result{RequeueAfter: wait}, nil
 	}
 	// The precondition keeps a key that was just claimed again (deleted and
@@ -60,9 +57,14 @@ func (r *IdempotencyKeyReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 	return ctrl.Result{}, nil
 }
 
-// SetupWithManager registers the controller.
-func (r *IdempotencyKeyReconciler) SetupWithManager(mgr ctrl.Manager) error {
+// SetupWithManager registers the controller, reconciling up to concurrency
+// keys at once (0: the manager's default).
+func (r *IdempotencyKeyReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) error {
+	if r.Clock == nil {
+		return errNoClock
+	}
 	return ctrl.NewControllerManagedBy(mgr).
+		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
 		For(&billingv1.IdempotencyKey{}).
 		Named("idempotencykey").
 		Complete(r)

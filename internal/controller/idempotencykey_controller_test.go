@@ -22,6 +22,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -64,14 +65,15 @@ var _ = Describe("IdempotencyKey controller", func() {
 		request := reconcile.Request{NamespacedName: client.ObjectKeyFromObject(key)}
 
 		By("reconciling a minute before it expires")
-		reconciler := &IdempotencyKeyReconciler{Client: k8sClient, Now: func() time.Time { return expiresAt.Add(-time.Minute) }}
+		fakeClock := clocktesting.NewFakePassiveClock(expiresAt.Add(-time.Minute))
+		reconciler := &IdempotencyKeyReconciler{Client: k8sClient, Clock: fakeClock}
 		result, err := reconciler.Reconcile(ctx, request)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(result.RequeueAfter).To(Equal(time.Minute))
 		Expect(k8sClient.Get(ctx, request.NamespacedName, &billingv1.IdempotencyKey{})).To(Succeed())
 
 		By("reconciling when it expires")
-		reconciler.Now = func() time.Time { return expiresAt }
+		fakeClock.SetTime(expiresAt)
 		result, err = reconciler.Reconcile(ctx, request)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(result.RequeueAfter).To(BeZero())
@@ -97,7 +99,7 @@ var _ = Describe("IdempotencyKey controller", func() {
 		By("reconciling with the stale read, as if it had expired")
 		reconciler := &IdempotencyKeyReconciler{
 			Client: staleReader{Client: k8sClient, stale: stale},
-			Now:    func() time.Time { return time.Now().Add(2 * time.Hour) },
+			Clock:  clocktesting.NewFakePassiveClock(time.Now().Add(2 * time.Hour)),
 		}
 		_, err := reconciler.Reconcile(ctx, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(key)})
 		Expect(err).To(HaveOccurred())

@@ -20,7 +20,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -29,9 +28,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
@@ -39,7 +40,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/index"
 )
 
@@ -49,8 +49,8 @@ import (
 type InvoiceReconciler struct {
 	client.Client
 	Recorder events.EventRecorder
-	// Now returns the current time; nil means time.Now. Tests set it.
-	Now func() time.Time
+	// Clock tells when an invoice is issued and a condition changed.
+	Clock clock.PassiveClock
 }
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices,verbs=list;watch
@@ -61,7 +61,7 @@ type InvoiceReconciler struct {
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create
 
 // Reconcile computes an invoice's status afresh from its spec and its
-// customer, and patches it once when it changed.
+// customer (invoiceStatus), and patches it once when it changed.
 func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	inv := &billingv1.Invoice{}
 	if err := r.Get(ctx, req.NamespacedName, inv); err != nil {
@@ -71,10 +71,12 @@ func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		return ctrl.Result{}, nil
 	}
 
-	before := inv.DeepCopy()
-	if err := r.computeStatus(ctx, inv); err != nil {
+	customer, err := r.customerToBill(ctx, inv)
+	if err != nil {
 		return ctrl.Result{}, err
 	}
+	before := inv.DeepCopy()
+	inv.Status = invoiceStatus(inv, customer, r.Clock.Now())
 	if equality.Semantic.DeepEqual(before.Status, inv.Status) {
 		return ctrl.Result{}, nil
 	}
@@ -89,44 +91,13 @@ func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	return ctrl.Result{}, nil
 }
 
-// computeStatus sets inv.Status from inv.Spec and the customer it references.
-func (r *InvoiceReconciler) computeStatus(ctx context.Context, inv *billingv1.Invoice) error {
-	inv.Status.ObservedGeneration = inv.Generation
+// customerToBill returns the customer an invoice that is not yet issued
+// references, or nil when it does not exist. An issued invoice keeps the
+// billTo it was issued with, so its customer is not read.
+func (r *InvoiceReconciler) customerToBill(ctx context.Context, inv *billingv1.Invoice) (*billingv1.Customer, error) {
 	if inv.Status.Phase == billingv1.InvoiceIssued {
-		// Issued is final: the spec is immutable and billTo is a snapshot.
-		markIssued(inv)
-		return nil
+		return nil, nil
 	}
-
-	total, err := billing.InvoiceTotal(inv.Spec.Items)
-	if err != nil {
-		inv.Status.Total = nil
-		markInvalid(inv, billingv1.ReasonTotalTooLarge, err.Error(), billingv1.ConditionStalled)
-		return nil
-	}
-	inv.Status.Total = &total
-
-	customer, err := r.referencedCustomer(ctx, inv)
-	if err != nil {
-		return err
-	}
-	if customer == nil {
-		markInvalid(inv, billingv1.ReasonCustomerNotFound,
-			fmt.Sprintf("Customer %q does not exist in namespace %q; the invoice is issued when it is created",
-				inv.Spec.CustomerRef.Name, inv.Namespace),
-			billingv1.ConditionReconciling)
-		return nil
-	}
-	inv.Status.BillTo = &billingv1.BillTo{Name: customer.Spec.Name, Email: customer.Spec.Email}
-	issuedAt := metav1.NewTime(r.now())
-	inv.Status.IssuedAt = &issuedAt
-	inv.Status.Phase = billingv1.InvoiceIssued
-	markIssued(inv)
-	return nil
-}
-
-// referencedCustomer returns the invoice's customer, or nil when it does not exist.
-func (r *InvoiceReconciler) referencedCustomer(ctx context.Context, inv *billingv1.Invoice) (*billingv1.Customer, error) {
 	customer := &billingv1.Customer{}
 	key := types.NamespacedName{Namespace: inv.Namespace, Name: inv.Spec.CustomerRef.Name}
 	if err := r.Get(ctx, key, customer); err != nil {
@@ -136,41 +107,6 @@ func (r *InvoiceReconciler) referencedCustomer(ctx context.Context, inv *billing
 		return nil, fmt.Errorf("getting customer %s: %w", key, err)
 	}
 	return customer, nil
-}
-
-// markIssued sets the conditions of an issued invoice.
-func markIssued(inv *billingv1.Invoice) {
-	inv.Status.Phase = billingv1.InvoiceIssued
-	setCondition(inv, billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonIssued,
-		"The invoice is issued")
-	meta.RemoveStatusCondition(&inv.Status.Conditions, billingv1.ConditionReconciling)
-	meta.RemoveStatusCondition(&inv.Status.Conditions, billingv1.ConditionStalled)
-}
-
-// markInvalid sets the phase and conditions of an invoice that cannot be
-// issued now. also is Reconciling (it will converge by itself) or Stalled (it
-// never will).
-func markInvalid(inv *billingv1.Invoice, reason, message, also string) {
-	inv.Status.Phase = billingv1.InvoiceInvalid
-	inv.Status.BillTo = nil
-	inv.Status.IssuedAt = nil
-	setCondition(inv, billingv1.ConditionReady, metav1.ConditionFalse, reason, message)
-	setCondition(inv, also, metav1.ConditionTrue, reason, message)
-	for _, t := range []string{billingv1.ConditionReconciling, billingv1.ConditionStalled} {
-		if t != also {
-			meta.RemoveStatusCondition(&inv.Status.Conditions, t)
-		}
-	}
-}
-
-func setCondition(inv *billingv1.Invoice, conditionType string, status metav1.ConditionStatus, reason, message string) {
-	meta.SetStatusCondition(&inv.Status.Conditions, metav1.Condition{
-		Type:               conditionType,
-		Status:             status,
-		Reason:             reason,
-		Message:            message,
-		ObservedGeneration: inv.Generation,
-	})
 }
 
 // recordTransition records a Warning Event when the invoice cannot be issued
@@ -189,13 +125,6 @@ func (r *InvoiceReconciler) recordTransition(ctx context.Context, before, after 
 	if r.Recorder != nil && is.Status != metav1.ConditionTrue {
 		r.Recorder.Eventf(after, nil, corev1.EventTypeWarning, is.Reason, "Reconcile", "%s", is.Message)
 	}
-}
-
-func (r *InvoiceReconciler) now() time.Time {
-	if r.Now != nil {
-		return r.Now()
-	}
-	return time.Now()
 }
 
 // invoicesWaitingFor maps a Customer to the not yet issued Invoices that
@@ -217,16 +146,24 @@ func (r *InvoiceReconciler) invoicesWaitingFor(ctx context.Context, obj client.O
 	return requests
 }
 
-// errNoRecorder is returned by SetupWithManager when Recorder is missing.
-var errNoRecorder = errors.New("InvoiceReconciler needs a Recorder")
+// Errors of SetupWithManager for a reconciler that is missing a part.
+var (
+	errNoRecorder = errors.New("the reconciler needs a Recorder")
+	errNoClock    = errors.New("the reconciler needs a Clock")
+)
 
-// SetupWithManager registers the controller. The InvoiceCustomer index must be
-// registered with the manager first (index.Setup).
-func (r *InvoiceReconciler) SetupWithManager(mgr ctrl.Manager) error {
+// SetupWithManager registers the controller, reconciling up to concurrency
+// invoices at once (0: the manager's default). The InvoiceCustomer index
+// must be registered with the manager first (index.Setup); Setup does both.
+func (r *InvoiceReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) error {
 	if r.Recorder == nil {
 		return errNoRecorder
 	}
+	if r.Clock == nil {
+		return errNoClock
+	}
 	return ctrl.NewControllerManagedBy(mgr).
+		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
 		For(&billingv1.Invoice{}).
 		Watches(&billingv1.Customer{},
 			handler.EnqueueRequestsFromMapFunc(r.invoicesWaitingFor),

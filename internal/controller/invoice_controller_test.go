@@ -27,6 +27,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
 	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -160,7 +161,7 @@ var _ = Describe("Invoice controller", func() {
 		}).Should(Succeed())
 
 		By("reconciling the invoice directly, with nothing cached")
-		reconciler := &InvoiceReconciler{Client: k8sClient, Recorder: events.NewFakeRecorder(10)}
+		reconciler := &InvoiceReconciler{Client: k8sClient, Recorder: events.NewFakeRecorder(10), Clock: clock.RealClock{}}
 		_, err := reconciler.Reconcile(ctx, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(inv)})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(getInvoice(Default, inv).Status).To(Equal(issued.Status))

@@ -25,6 +25,8 @@ import (
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
+	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
@@ -100,21 +102,45 @@ func TestCustomerOfInvoice(t *testing.T) {
 
 func TestInvoiceReconcilerNeedsARecorder(t *testing.T) {
 	g := NewWithT(t)
-	g.Expect((&InvoiceReconciler{}).SetupWithManager(nil)).To(MatchError(errNoRecorder))
+	g.Expect((&InvoiceReconciler{}).SetupWithManager(nil, 0)).To(MatchError(errNoRecorder))
 }
 
-func TestComputeStatusIssuesWithTheInjectedClock(t *testing.T) {
+func TestReconcilersNeedTheirParts(t *testing.T) {
+	recorder := events.NewFakeRecorder(1)
+	for _, tc := range []struct {
+		name  string
+		setup func() error
+		want  error
+	}{
+		{"an invoice reconciler without a clock is refused",
+			func() error { return (&InvoiceReconciler{Recorder: recorder}).SetupWithManager(nil, 0) }, errNoClock},
+		{"a customer reconciler without a recorder is refused",
+			func() error { return (&CustomerReconciler{Clock: clock.RealClock{}}).SetupWithManager(nil, 0) }, errNoRecorder},
+		{"a customer reconciler without a clock is refused",
+			func() error { return (&CustomerReconciler{Recorder: recorder}).SetupWithManager(nil, 0) }, errNoClock},
+		{"an idempotency key reconciler without a clock is refused",
+			func() error { return (&IdempotencyKeyReconciler{}).SetupWithManager(nil, 0) }, errNoClock},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			NewWithT(t).Expect(tc.setup()).To(MatchError(tc.want))
+		})
+	}
+}
+
+func TestReconcileIssuesWithTheInjectedClock(t *testing.T) {
 	g := NewWithT(t)
 	issuedAt := time.Date(2026, time.March, 1, 9, 30, 0, 0, time.UTC)
-	r := &InvoiceReconciler{
-		Client: fake.NewClientBuilder().WithScheme(testScheme).
-			WithObjects(newCustomer("ns", "acme", withDisplayName("Acme"), withEmail("ap@acme.example"))).Build(),
-		Now: func() time.Time { return issuedAt },
-	}
-	inv := newInvoice("ns", "inv-1", withCustomer("acme"), withItem("Consulting", 2, 500))
-	g.Expect(r.computeStatus(context.Background(), inv)).To(Succeed())
+	c := fake.NewClientBuilder().WithScheme(testScheme).
+		WithObjects(newCustomer("ns", "acme", withDisplayName("Acme"), withEmail("ap@acme.example")),
+			newInvoice("ns", "inv-1", withCustomer("acme"), withItem("Consulting", 2, 500))).
+		WithStatusSubresource(&billingv1.Invoice{}).Build()
+	r := &InvoiceReconciler{Client: c, Recorder: events.NewFakeRecorder(10), Clock: clocktesting.NewFakePassiveClock(issuedAt)}
+	_, err := r.Reconcile(context.Background(), request("inv-1"))
+	g.Expect(err).NotTo(HaveOccurred())
+	inv := &billingv1.Invoice{}
+	g.Expect(c.Get(context.Background(), request("inv-1").NamespacedName, inv)).To(Succeed())
 	g.Expect(inv.Status.Phase).To(Equal(billingv1.InvoiceIssued))
-	g.Expect(inv.Status.IssuedAt).To(HaveValue(HaveField("Time", Equal(issuedAt))))
+	g.Expect(inv.Status.IssuedAt).To(HaveValue(HaveField("Time", BeTemporally("==", issuedAt))))
 	g.Expect(inv.Status.Total).To(HaveValue(Equal(int64(1_000))))
 	g.Expect(inv.Status.BillTo).To(Equal(&billingv1.BillTo{Name: "Acme", Email: "ap@acme.example"}))
 }
@@ -135,7 +161,7 @@ func TestInvoiceReconcileFailsWithoutChangingStatusWhenTheCustomerCannotBeRead(t
 			},
 		}).Build()
 	recorder := events.NewFakeRecorder(10)
-	r := &InvoiceReconciler{Client: c, Recorder: recorder}
+	r := &InvoiceReconciler{Client: c, Recorder: recorder, Clock: clock.RealClock{}}
 
 	_, err := r.Reconcile(context.Background(), reconcile.Request{NamespacedName: client.ObjectKeyFromObject(inv)})
 	g.Expect(err).To(MatchError(errUnavailable))
@@ -157,7 +183,7 @@ func TestCustomerKeepsItsFinalizerWhenInvoicesCannotBeCounted(t *testing.T) {
 			return errUnavailable
 		},
 	})
-	r := &CustomerReconciler{Client: c, APIReader: failingReader, Recorder: events.NewFakeRecorder(10)}
+	r := &CustomerReconciler{Client: c, APIReader: failingReader, Recorder: events.NewFakeRecorder(10), Clock: clock.RealClock{}}
 
 	_, err := r.Reconcile(context.Background(), reconcile.Request{NamespacedName: client.ObjectKeyFromObject(customer)})
 	g.Expect(err).To(MatchError(errUnavailable))

@@ -40,11 +40,11 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/index"
+	"github.com/invoicing-dev/invoicing/internal/envtestbins"
 )
 
-// The envtest suite runs the three reconcilers in a manager wired as
-// cmd/main.go wires them, against a real kube-apiserver and etcd with the
+// The envtest suite runs the three reconcilers in a manager wired by Setup,
+// as cmd/main.go wires them, against a real kube-apiserver and etcd with the
 // generated CRDs installed. Specs read through k8sClient, which talks to the
 // API server directly, never through the manager's cache.
 var (
@@ -74,6 +74,7 @@ func init() {
 }
 
 func TestControllers(t *testing.T) {
+	envtestbins.Require(t, "kubectl")
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "Controller Suite")
 }
@@ -84,9 +85,6 @@ var _ = BeforeSuite(func() {
 	SetDefaultEventuallyPollingInterval(100 * time.Millisecond)
 	SetDefaultConsistentlyDuration(2 * time.Second)
 	SetDefaultConsistentlyPollingInterval(200 * time.Millisecond)
-
-	Expect(os.Getenv("KUBEBUILDER_ASSETS")).NotTo(BeEmpty(),
-		"KUBEBUILDER_ASSETS must name the directory holding kube-apiserver, etcd and kubectl (make envtest-binaries)")
 
 	By("starting the control plane with the generated CRDs")
 	testEnv = &envtest.Environment{
@@ -112,7 +110,7 @@ var _ = BeforeSuite(func() {
 	kubeconfigPath = filepath.Join(GinkgoT().TempDir(), "kubeconfig")
 	Expect(os.WriteFile(kubeconfigPath, kubeconfig, 0o600)).To(Succeed())
 
-	By("starting the manager wired as cmd/main.go wires it")
+	By("starting the manager wired by Setup, as cmd/main.go wires it")
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 testScheme,
 		Metrics:                metricsserver.Options{BindAddress: "0"},
@@ -123,19 +121,7 @@ var _ = BeforeSuite(func() {
 	var managerCtx context.Context
 	managerCtx, stopManager = context.WithCancel(context.Background())
 	ctx = context.Background()
-	Expect(index.Setup(managerCtx, mgr.GetFieldIndexer())).To(Succeed())
-	Expect((&InvoiceReconciler{
-		Client:   mgr.GetClient(),
-		Recorder: mgr.GetEventRecorder("invoice-controller"),
-	}).SetupWithManager(mgr)).To(Succeed())
-	Expect((&CustomerReconciler{
-		Client:    mgr.GetClient(),
-		APIReader: mgr.GetAPIReader(),
-		Recorder:  mgr.GetEventRecorder("customer-controller"),
-	}).SetupWithManager(mgr)).To(Succeed())
-	Expect((&IdempotencyKeyReconciler{
-		Client: mgr.GetClient(),
-	}).SetupWithManager(mgr)).To(Succeed())
+	Expect(Setup(managerCtx, mgr, Options{})).To(Succeed())
 	apiReader = mgr.GetAPIReader()
 
 	managerDone = make(chan error, 1)

@@ -47,7 +47,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/invoicing-dev/invoicing/internal/controller"
-	"github.com/invoicing-dev/invoicing/internal/index"
+	"github.com/invoicing-dev/invoicing/internal/envtestbins"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
@@ -95,6 +95,7 @@ var (
 )
 
 func TestHTTPAPI(t *testing.T) {
+	envtestbins.Require(t)
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "HTTP adapter suite")
 }
@@ -181,14 +182,7 @@ func startControllers() {
 		HealthProbeBindAddress: "0",
 	})
 	Expect(err).NotTo(HaveOccurred())
-	Expect(index.Setup(ctx, mgr.GetFieldIndexer())).To(Succeed())
-	Expect((&controller.InvoiceReconciler{
-		Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("invoice-controller"),
-	}).SetupWithManager(mgr)).To(Succeed())
-	Expect((&controller.CustomerReconciler{
-		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("customer-controller"),
-	}).SetupWithManager(mgr)).To(Succeed())
-	Expect((&controller.IdempotencyKeyReconciler{Client: mgr.GetClient()}).SetupWithManager(mgr)).To(Succeed())
+	Expect(controller.Setup(ctx, mgr, controller.Options{})).To(Succeed())
 	go func() {
 		defer GinkgoRecover()
 		Expect(mgr.Start(ctx)).To(Succeed())

@@ -14,8 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package index declares the controller manager's cache field indexes. (The
-// HTTP adapter keeps its own ordered name index, in internal/store.)
+// Package index declares the controller manager's cache field indexes;
+// controller.Setup registers them with the manager. (The HTTP adapter keeps
+// its own ordered name index, in internal/store.)
 package index
 
 import (

@@ -25,6 +25,8 @@ import (
 	"testing"
 
 	. "github.com/onsi/gomega"
+
+	"github.com/invoicing-dev/invoicing/internal/envtestbins"
 )
 
 // TestSmallBenchmarkWritesACompleteReport runs `make bench BENCH_SMALL=1`'s
@@ -34,10 +36,7 @@ import (
 // not a test.
 func TestSmallBenchmarkWritesACompleteReport(t *testing.T) {
 	g := NewWithT(t)
-	assets := os.Getenv("KUBEBUILDER_ASSETS")
-	if assets == "" {
-		t.Fatal("KUBEBUILDER_ASSETS must name the envtest binaries (the Makefile sets it)")
-	}
+	assets := envtestbins.Require(t)
 	root := filepath.Join("..", "..")
 	bins := t.TempDir()
 	for name, pkg := range map[string]string{"manager": "./cmd", "adapter": "./cmd/adapter"} {

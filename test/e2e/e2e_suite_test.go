@@ -30,12 +30,15 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/invoicing-dev/invoicing/internal/envtestbins"
 )
 
 // bins is where BeforeSuite built the manager, adapter and localenv binaries.
 var bins string
 
 func TestE2E(t *testing.T) {
+	envtestbins.Require(t, "kubectl", "kube-controller-manager")
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "End-to-end suite")
 }

@@ -51,6 +51,7 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
+	"github.com/invoicing-dev/invoicing/internal/envtestbins"
 	"github.com/invoicing-dev/invoicing/internal/httpapi"
 )
 
@@ -87,6 +88,7 @@ var (
 )
 
 func TestReliability(t *testing.T) {
+	envtestbins.Require(t)
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "Reliability suite")
 }

@@ -1,0 +1,80 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/invoicing-dev/invoicing/internal/index"
+)
+
+// Options configure the controllers that Setup registers.
+type Options struct {
+	// MaxConcurrentReconciles is how many objects of each kind are
+	// reconciled at once; 0 keeps the manager's default. One object is never
+	// reconciled twice at the same time.
+	MaxConcurrentReconciles int
+
+	// Clock tells the controllers the time: when an invoice is issued, when
+	// a condition changed, whether an idempotency key has expired. Nil means
+	// the real clock; tests pass a fake one.
+	Clock clock.PassiveClock
+}
+
+// Setup registers the field indexes and the Invoice, Customer and
+// IdempotencyKey controllers with mgr, each with its own event recorder. It
+// is the one wiring of the controllers: the manager binary and every test
+// suite that runs them call it.
+func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
+	}
+	if err := index.Setup(ctx, mgr.GetFieldIndexer()); err != nil {
+		return fmt.Errorf("registering field indexes: %w", err)
+	}
+	for _, c := range []struct {
+		kind       string
+		reconciler interface {
+			SetupWithManager(mgr ctrl.Manager, concurrency int) error
+		}
+	}{
+		{"Invoice", &InvoiceReconciler{
+			Client:   mgr.GetClient(),
+			Recorder: mgr.GetEventRecorder("invoice-controller"),
+			Clock:    opts.Clock,
+		}},
+		{"Customer", &CustomerReconciler{
+			Client:    mgr.GetClient(),
+			APIReader: mgr.GetAPIReader(),
+			Recorder:  mgr.GetEventRecorder("customer-controller"),
+			Clock:     opts.Clock,
+		}},
+		{"IdempotencyKey", &IdempotencyKeyReconciler{
+			Client: mgr.GetClient(),
+			Clock:  opts.Clock,
+		}},
+	} {
+		if err := c.reconciler.SetupWithManager(mgr, opts.MaxConcurrentReconciles); err != nil {
+			return fmt.Errorf("setting up the %s controller: %w", c.kind, err)
+		}
+	}
+	return nil
+}
