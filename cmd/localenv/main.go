@@ -62,8 +62,10 @@ type options struct {
 func main() {
 	var o options
 	flag.StringVar(&o.assets, "assets", "", "Directory holding the kube-apiserver, etcd, kube-controller-manager and kubectl binaries.")
-	flag.StringVar(&o.stateDir, "state-dir", ".local", "Directory for etcd data, kubeconfigs, the client token and the kube-controller-manager log.")
-	flag.StringVar(&o.install, "install", "config/local", "Kustomization to apply (server-side) at every start: the CRDs, the RBAC and whatever else it lists.")
+	flag.StringVar(&o.stateDir, "state-dir", ".local",
+		"Directory for etcd data, kubeconfigs, the client token and the kube-controller-manager log.")
+	flag.StringVar(&o.install, "install", "config/local",
+		"Kustomization to apply (server-side) at every start: the CRDs, the RBAC and whatever else it lists.")
 	flag.StringVar(&o.manager, "manager", "bin/manager", "The controller manager binary.")
 	flag.StringVar(&o.adapter, "adapter", "bin/adapter", "The HTTP adapter binary.")
 	flag.StringVar(&o.apiAddr, "api-addr", "127.0.0.1:8080", "Address the HTTP adapter listens on.")
