@@ -112,14 +112,15 @@ build: manifests generate ## Build the manager and adapter binaries.
 	go build -o bin/manager ./cmd
 	go build -o bin/adapter ./cmd/adapter
 
-# run starts a local control plane (the same kube-apiserver and etcd the
-# tests use, data kept under .local/), installs the CRDs, then runs the
-# controller manager and the HTTP adapter against it until Ctrl-C.
+# run starts a local control plane (the same kube-apiserver, etcd and
+# kube-controller-manager the tests use, data kept under .local/), applies
+# config/local (CRDs and RBAC), then runs the controller manager and the HTTP
+# adapter against it until Ctrl-C.
 API_ADDR ?= 127.0.0.1:8080
 .PHONY: run
 run: envtest-binaries build ## Run the controller and adapter on a local control plane (no cluster needed).
 	go build -o bin/localenv ./cmd/localenv
-	bin/localenv --assets "$(ENVTEST_ASSETS)" --state-dir .local --crds config/crd/bases \
+	bin/localenv --assets "$(ENVTEST_ASSETS)" --state-dir .local --install config/local \
 		--manager bin/manager --adapter bin/adapter --api-addr "$(API_ADDR)"
 
 .PHONY: docker-build

@@ -19,6 +19,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net"
@@ -36,6 +37,7 @@ import (
 	"github.com/onsi/gomega/gbytes"
 	"github.com/onsi/gomega/gexec"
 	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
@@ -69,8 +71,7 @@ var _ = Describe("make run", Ordered, func() {
 		cmd := exec.Command(filepath.Join(bins, "localenv"),
 			"--assets", assets,
 			"--state-dir", stateDir,
-			"--crds", filepath.Join(repoRoot, "config", "crd", "bases"),
-			"--rbac", filepath.Join(repoRoot, "config", "rbac"),
+			"--install", filepath.Join(repoRoot, "config", "local"),
 			"--manager", filepath.Join(bins, "manager"),
 			"--adapter", filepath.Join(bins, "adapter"),
 			"--api-addr", env.apiAddr,
@@ -137,7 +138,96 @@ var _ = Describe("make run", Ordered, func() {
 
 		env.interrupt()
 	})
+
+	It("deletes a workspace with its customers and invoices", func() {
+		env := start()
+		env.kubectl("create", "namespace", "scratch")
+		Eventually(func() string {
+			return env.kubectlAllowFailure("get", "-n", "scratch", "serviceaccount", "default", "-o", "name")
+		}, 30*time.Second).Should(Equal("serviceaccount/default"), "every namespace gets its default ServiceAccount")
+		env.kubectlStdin(env.kubeconfig(), workspaceManifests("scratch"), "apply", "-f", "-")
+		env.kubectl("wait", "-n", "scratch", "--for=condition=Ready", "invoice/scratch-001", "--timeout=60s")
+
+		env.kubectl("delete", "namespace", "scratch", "--wait=false")
+		Eventually(func() string {
+			return env.kubectlAllowFailure("get", "namespace", "scratch", "-o", "name")
+		}, time.Minute).Should(ContainSubstring("NotFound"), "the namespace, its invoices and its customer are deleted")
+
+		env.interrupt()
+	})
+
+	It("gives a team a workspace with the built-in edit role, for kubectl and HTTP", func() {
+		env := start()
+		const team = "team-b"
+		pipeline := "system:serviceaccount:" + team + ":pipeline"
+		env.kubectl("create", "namespace", team)
+		env.kubectl("create", "serviceaccount", "-n", team, "pipeline")
+		Expect(env.kubectlAllowFailure("auth", "can-i", "create", "invoices.billing.invoicing.dev", "-n", team, "--as", pipeline)).
+			To(HavePrefix("no"), "nothing is granted before the binding")
+
+		By("binding edit in the workspace, as the README says")
+		env.kubectl("create", "rolebinding", "pipeline-edit", "-n", team, "--clusterrole=edit", "--serviceaccount="+team+":pipeline")
+		Eventually(func() string {
+			return env.kubectlAllowFailure("auth", "can-i", "create", "invoices.billing.invoicing.dev", "-n", team, "--as", pipeline)
+		}, 30*time.Second).Should(HavePrefix("yes"), "invoicing-editor-role is aggregated into edit")
+
+		By("creating a customer and an invoice with kubectl as the team's ServiceAccount")
+		kubeconfig := env.tokenKubeconfig(env.kubectl("create", "token", "-n", team, "pipeline"))
+		env.kubectlStdin(kubeconfig, workspaceManifests(team), "apply", "-f", "-")
+		env.kubectl("wait", "-n", team, "--for=condition=Ready", "invoice/"+team+"-001", "--timeout=60s")
+
+		By("creating an invoice over HTTP with the token of a ServiceAccount token Secret")
+		env.kubectlStdin(env.kubeconfig(), `apiVersion: v1
+kind: Secret
+metadata:
+  name: pipeline-token
+  namespace: `+team+`
+  annotations: {kubernetes.io/service-account.name: pipeline}
+type: kubernetes.io/service-account-token`, "apply", "-f", "-")
+		var token string
+		Eventually(func() string {
+			token = env.kubectlAllowFailure("get", "secret", "-n", team, "pipeline-token", "-o", "jsonpath={.data.token}")
+			return token
+		}, 30*time.Second).ShouldNot(BeEmpty(), "the token controller fills the Secret")
+		decoded, err := base64.StdEncoding.DecodeString(token)
+		Expect(err).NotTo(HaveOccurred())
+		api := env.api(string(decoded))
+		inv, resp, err := api.CreateInvoice(context.Background(), v1client.InvoiceParams{
+			CustomerID: "customer-1",
+			Items:      []v1client.Item{{Description: "Support", Quantity: 1, Amount: 9900}},
+		}, v1client.IdempotencyKey("team-b-order-1"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.Status).To(Equal(http.StatusCreated))
+		Expect(inv.Workspace).To(Equal(team))
+		Eventually(func() (string, error) {
+			got, _, err := api.GetInvoice(context.Background(), inv.ID)
+			if err != nil {
+				return "", err
+			}
+			return got.Status, nil
+		}, 30*time.Second).Should(Equal("issued"))
+
+		env.interrupt()
+	})
 })
+
+// workspaceManifests are a customer ("customer-1") and an invoice
+// ("<namespace>-001") of it in namespace.
+func workspaceManifests(namespace string) string {
+	return fmt.Sprintf(`apiVersion: billing.invoicing.dev/v1
+kind: Customer
+metadata: {name: customer-1, namespace: %[1]s}
+spec: {name: Customer One, email: ap@one.example}
+---
+apiVersion: billing.invoicing.dev/v1
+kind: Invoice
+metadata: {name: %[1]s-001, namespace: %[1]s}
+spec:
+  customerRef: {name: customer-1}
+  currency: USD
+  items: [{description: Consulting, quantity: 2, amount: 5000}]
+`, namespace)
+}
 
 // kubectl runs the kubectl built with the control plane with make run's
 // admin kubeconfig, and returns its trimmed standard output.
@@ -153,15 +243,50 @@ func (e *localenv) kubectl(args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// kubectlAllowFailure runs kubectl and returns its combined output, whatever its exit code.
+// kubectlAllowFailure runs kubectl and returns its trimmed combined output,
+// whatever its exit code.
 func (e *localenv) kubectlAllowFailure(args ...string) string {
 	out, _ := e.kubectlCommand(args...).CombinedOutput()
-	return string(out)
+	return strings.TrimSpace(string(out))
 }
 
 func (e *localenv) kubectlCommand(args ...string) *exec.Cmd {
-	full := append([]string{"--kubeconfig", filepath.Join(e.stateDir, "kubeconfig")}, args...)
+	return kubectlWith(e.kubeconfig(), args...)
+}
+
+// kubectlStdin runs kubectl with kubeconfig and stdin, and fails the spec
+// when it fails.
+func (e *localenv) kubectlStdin(kubeconfig, stdin string, args ...string) {
+	GinkgoHelper()
+	cmd := kubectlWith(kubeconfig, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	out, err := cmd.CombinedOutput()
+	Expect(err).NotTo(HaveOccurred(), "kubectl %s: %s", strings.Join(args, " "), out)
+}
+
+func kubectlWith(kubeconfig string, args ...string) *exec.Cmd {
+	full := append([]string{"--kubeconfig", kubeconfig}, args...)
 	return exec.Command(filepath.Join(os.Getenv("KUBEBUILDER_ASSETS"), "kubectl"), full...)
+}
+
+// kubeconfig is the admin kubeconfig make run wrote.
+func (e *localenv) kubeconfig() string { return filepath.Join(e.stateDir, "kubeconfig") }
+
+// tokenKubeconfig writes a kubeconfig for make run's API server that
+// authenticates with token only, and returns its path.
+func (e *localenv) tokenKubeconfig(token string) string {
+	GinkgoHelper()
+	cfg, err := clientcmd.LoadFromFile(e.kubeconfig())
+	Expect(err).NotTo(HaveOccurred())
+	cluster := cfg.Clusters[cfg.Contexts[cfg.CurrentContext].Cluster]
+	tokenCfg := clientcmdapi.NewConfig()
+	tokenCfg.Clusters["local"] = cluster
+	tokenCfg.AuthInfos["token"] = &clientcmdapi.AuthInfo{Token: token}
+	tokenCfg.Contexts["local"] = &clientcmdapi.Context{Cluster: "local", AuthInfo: "token"}
+	tokenCfg.CurrentContext = "local"
+	path := filepath.Join(GinkgoT().TempDir(), "token.kubeconfig")
+	Expect(clientcmd.WriteToFile(*tokenCfg, path)).To(Succeed())
+	return path
 }
 
 // api is the /v1 client of the adapter make run serves, calling with token.
@@ -204,7 +329,8 @@ func (e *localenv) interrupt() {
 }
 
 // processesMentioning lists the running processes whose command line
-// mentions s: the manager, adapter and etcd of a run all name its state dir.
+// mentions s: the manager, adapter, kube-controller-manager and etcd of a
+// run all name its state dir.
 func processesMentioning(s string) []string {
 	var found []string
 	entries, _ := os.ReadDir("/proc")
