@@ -33,6 +33,10 @@ manifests: controller-gen ## Generate ClusterRole and CustomResourceDefinition o
 generate: controller-gen ## Generate code containing DeepCopy, DeepCopyInto, and DeepCopyObject method implementations.
 	"$(CONTROLLER_GEN)" object:headerFile="hack/boilerplate.go.txt" paths="./..."
 
+.PHONY: argocd-cm
+argocd-cm: ## Render the Argo CD health checks (config/argocd/<group>/<kind>/health.lua) into config/argocd/argocd-cm.yaml.
+	go test ./internal/argocdhealth -run '^TestTheArgoCDConfigMapSnippetHoldsEveryScriptVerbatim$$' -update
+
 .PHONY: verify-generated
 verify-generated: controller-gen ## Fail when `make manifests generate` would change a file.
 	CONTROLLER_GEN="$(CONTROLLER_GEN)" hack/verify-generated.sh
