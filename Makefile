@@ -184,12 +184,14 @@ KUSTOMIZE ?= $(LOCALBIN)/kustomize
 CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen
 GOLANGCI_LINT = $(LOCALBIN)/golangci-lint
 HELM ?= $(LOCALBIN)/helm
+KUBEBUILDER ?= $(LOCALBIN)/kubebuilder
 
 ## Tool Versions
 KUSTOMIZE_VERSION ?= v5.8.1
 CONTROLLER_TOOLS_VERSION ?= v0.21.0
 GOLANGCI_LINT_VERSION ?= v2.15.0
 HELM_VERSION ?= v4.3.1
+KUBEBUILDER_VERSION ?= v4.15.0
 
 ## Control plane built from Go modules (hack/tools/go.mod must require the same versions).
 ## The envtest download bucket is not reachable from every build machine; the Go module proxy is.
@@ -238,6 +240,11 @@ helm: $(HELM) ## Download helm locally if necessary.
 $(HELM): $(LOCALBIN)
 	$(call go-install-tool,$(HELM),helm.sh/helm/v4/cmd/helm,$(HELM_VERSION))
 
+.PHONY: kubebuilder
+kubebuilder: $(KUBEBUILDER) ## Download kubebuilder locally if necessary (its helm/v2-alpha plugin generates dist/chart).
+$(KUBEBUILDER): $(LOCALBIN)
+	$(call go-install-tool,$(KUBEBUILDER),sigs.k8s.io/kubebuilder/v4,$(KUBEBUILDER_VERSION))
+
 .PHONY: golangci-lint
 golangci-lint: $(GOLANGCI_LINT) ## Download golangci-lint locally if necessary.
 $(GOLANGCI_LINT): $(LOCALBIN)
@@ -273,6 +280,13 @@ HELM_RELEASE ?= invoicing
 HELM_CHART_DIR ?= dist/chart
 ## Additional arguments to pass to helm commands
 HELM_EXTRA_ARGS ?=
+
+# The plugin renders make build-installer's dist/install.yaml into templates.
+# It rewrites the templates: re-apply the reviewed changes that
+# docs/gitops.md lists (make helm-verify shows what differs).
+.PHONY: helm-chart
+helm-chart: kubebuilder ## Regenerate dist/chart from config/ with kubebuilder's helm/v2-alpha plugin.
+	"$(KUBEBUILDER)" edit --plugins=helm/v2-alpha --force
 
 .PHONY: helm-verify
 helm-verify: helm envtest-binaries ## Lint the chart and check that its default values render what config/default renders.

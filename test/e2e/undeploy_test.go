@@ -22,6 +22,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -60,8 +61,14 @@ var _ = Describe("Removing the install (make undeploy)", Ordered, func() {
 
 	// make runs one of the Makefile's targets against the control plane, with
 	// its kubectl, and returns the output and the error.
-	run := func(args ...string) (string, error) {
-		cmd := exec.Command("make", append([]string{"--no-print-directory", "KUBECTL=" + kubectl}, args...)...)
+	run := func(timeout time.Duration, args ...string) (string, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "make", append([]string{"--no-print-directory", "KUBECTL=" + kubectl}, args...)...)
+		// On timeout, stop make and what it runs (kubectl) together.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+		cmd.WaitDelay = 10 * time.Second
 		cmd.Dir = repoRoot
 		cmd.Env = append(os.Environ(), "KUBECONFIG="+c.kubeconfig)
 		out, err := cmd.CombinedOutput()
@@ -69,6 +76,10 @@ var _ = Describe("Removing the install (make undeploy)", Ordered, func() {
 	}
 
 	It("installs config/default and issues invoices", func() {
+		By("installing the Makefile's kustomize (built from the Go module proxy the first time)")
+		out, err := run(15*time.Minute, "kustomize")
+		Expect(err).NotTo(HaveOccurred(), out)
+
 		manifest = filepath.Join(c.dir, "install.yaml")
 		Expect(os.WriteFile(manifest, []byte(c.kubectl("kustomize", filepath.Join(repoRoot, "config", "default"))), 0o600)).To(Succeed())
 		c.kubectl("apply", "--server-side", "--field-manager=e2e-undeploy", "-f", manifest)
@@ -114,7 +125,9 @@ spec:
 		stopBinary(manager)
 		manager = nil
 
-		out, err := run("undeploy")
+		// Bounded: were the CRDs deleted, kubectl would wait for the
+		// customers' finalizers, which no controller releases any more.
+		out, err := run(3*time.Minute, "undeploy")
 		Expect(err).NotTo(HaveOccurred(), out)
 		Expect(out).To(ContainSubstring(`deployment.apps "invoicing-controller-manager" deleted`))
 		Expect(out).NotTo(ContainSubstring("customresourcedefinition"))
@@ -142,7 +155,7 @@ spec:
 	})
 
 	It("refuses to delete the CRDs without CONFIRM_DELETE_INVOICES=yes", func() {
-		out, err := run("uninstall")
+		out, err := run(time.Minute, "uninstall")
 		Expect(err).To(HaveOccurred(), out)
 		Expect(out).To(ContainSubstring("make uninstall CONFIRM_DELETE_INVOICES=yes"))
 		Expect(c.kubectl("get", "invoices", "-n", workspace, "-o", "name")).To(ContainSubstring("globex-002"))
