@@ -33,6 +33,10 @@ manifests: controller-gen ## Generate ClusterRole and CustomResourceDefinition o
 generate: controller-gen ## Generate code containing DeepCopy, DeepCopyInto, and DeepCopyObject method implementations.
 	"$(CONTROLLER_GEN)" object:headerFile="hack/boilerplate.go.txt" paths="./..."
 
+.PHONY: argocd-cm
+argocd-cm: ## Render the Argo CD health checks (config/argocd/<group>/<kind>/health.lua) into config/argocd/argocd-cm.yaml.
+	go test ./internal/argocdhealth -run '^TestTheArgoCDConfigMapSnippetHoldsEveryScriptVerbatim$$' -update
+
 .PHONY: verify-generated
 verify-generated: controller-gen ## Fail when `make manifests generate` would change a file.
 	CONTROLLER_GEN="$(CONTROLLER_GEN)" hack/verify-generated.sh
@@ -149,18 +153,31 @@ endif
 install: manifests kustomize ## Install CRDs into the K8s cluster specified in ~/.kube/config.
 	"$(KUSTOMIZE)" build config/crd | "$(KUBECTL)" apply --server-side -f -
 
+# Deleting the CRDs deletes every customer and every invoice in the cluster,
+# so uninstall refuses unless CONFIRM_DELETE_INVOICES=yes (docs/gitops.md).
 .PHONY: uninstall
-uninstall: manifests kustomize ## Uninstall CRDs from the K8s cluster specified in ~/.kube/config.
+uninstall: confirm-delete-invoices manifests kustomize ## Delete the CRDs and with them EVERY customer and invoice (needs CONFIRM_DELETE_INVOICES=yes).
 	"$(KUSTOMIZE)" build config/crd | "$(KUBECTL)" delete --ignore-not-found=$(ignore-not-found) -f -
+
+.PHONY: confirm-delete-invoices
+confirm-delete-invoices:
+	@if [ "$(CONFIRM_DELETE_INVOICES)" != "yes" ]; then \
+		echo "make uninstall deletes the CRDs, and with them every customer and every invoice in the cluster."; \
+		echo "Back them up first (docs/gitops.md), then run: make uninstall CONFIRM_DELETE_INVOICES=yes"; \
+		exit 1; \
+	fi
 
 .PHONY: deploy
 deploy: manifests kustomize ## Deploy controller and adapter to the K8s cluster specified in ~/.kube/config.
 	cd config/manager && "$(KUSTOMIZE)" edit set image controller=${IMG}
 	"$(KUSTOMIZE)" build config/default | "$(KUBECTL)" apply --server-side -f -
 
+# undeploy deletes what deploy applied except the objects labelled
+# invoicing.dev/keep=true: the CRDs, so every customer and invoice stays
+# (make uninstall deletes them).
 .PHONY: undeploy
-undeploy: kustomize ## Undeploy controller from the K8s cluster specified in ~/.kube/config.
-	"$(KUSTOMIZE)" build config/default | "$(KUBECTL)" delete --ignore-not-found=$(ignore-not-found) -f -
+undeploy: kustomize ## Undeploy the controller and adapter; the CRDs, customers and invoices stay.
+	"$(KUSTOMIZE)" build config/default | "$(KUBECTL)" delete --ignore-not-found=$(ignore-not-found) --selector 'invoicing.dev/keep!=true' -f -
 
 ##@ Dependencies
 
@@ -176,6 +193,8 @@ KUSTOMIZE ?= $(LOCALBIN)/kustomize
 CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen
 GOLANGCI_LINT = $(LOCALBIN)/golangci-lint
 SETUP_ENVTEST ?= $(LOCALBIN)/setup-envtest
+HELM ?= $(LOCALBIN)/helm
+KUBEBUILDER ?= $(LOCALBIN)/kubebuilder
 
 ## Tool Versions
 KUSTOMIZE_VERSION ?= v5.8.1
@@ -183,6 +202,8 @@ CONTROLLER_TOOLS_VERSION ?= v0.21.0
 GOLANGCI_LINT_VERSION ?= v2.15.0
 # setup-envtest of the controller-runtime release in go.mod.
 SETUP_ENVTEST_VERSION ?= v0.24.1
+HELM_VERSION ?= v4.3.1
+KUBEBUILDER_VERSION ?= v4.15.0
 
 ## Control plane for the envtest suites and make run, in $(ENVTEST_ASSETS).
 ## kube-apiserver, etcd and kubectl come from controller-runtime's setup-envtest
@@ -247,6 +268,16 @@ controller-gen: $(CONTROLLER_GEN) ## Download controller-gen locally if necessar
 $(CONTROLLER_GEN): $(LOCALBIN)
 	$(call go-install-tool,$(CONTROLLER_GEN),sigs.k8s.io/controller-tools/cmd/controller-gen,$(CONTROLLER_TOOLS_VERSION))
 
+.PHONY: helm
+helm: $(HELM) ## Download helm locally if necessary.
+$(HELM): $(LOCALBIN)
+	$(call go-install-tool,$(HELM),helm.sh/helm/v4/cmd/helm,$(HELM_VERSION))
+
+.PHONY: kubebuilder
+kubebuilder: $(KUBEBUILDER) ## Download kubebuilder locally if necessary (its helm/v2-alpha plugin generates dist/chart).
+$(KUBEBUILDER): $(LOCALBIN)
+	$(call go-install-tool,$(KUBEBUILDER),sigs.k8s.io/kubebuilder/v4,$(KUBEBUILDER_VERSION))
+
 .PHONY: golangci-lint
 golangci-lint: $(GOLANGCI_LINT) ## Build golangci-lint with kube-api-linter locally if necessary.
 # golangci-lint is built with the kube-api-linter module plugin
@@ -273,3 +304,56 @@ mv "$(LOCALBIN)/$$(basename "$(1)")" "$(1)-$(3)" ;\
 } ;\
 ln -sf "$$(realpath "$(1)-$(3)")" "$(1)"
 endef
+
+##@ Helm
+
+## The chart in dist/chart is generated from config/ by kubebuilder's
+## helm/v2-alpha plugin (kubebuilder edit --plugins=helm/v2-alpha), then
+## reviewed; make helm-verify (and make test, test/gitops) checks that it
+## renders what config/default renders.
+## Namespace to deploy the Helm release
+HELM_NAMESPACE ?= invoicing-system
+## Name of the Helm release
+HELM_RELEASE ?= invoicing
+## Path to the Helm chart directory
+HELM_CHART_DIR ?= dist/chart
+## Additional arguments to pass to helm commands
+HELM_EXTRA_ARGS ?=
+
+# The plugin renders make build-installer's dist/install.yaml into templates.
+# It rewrites the templates: re-apply the reviewed changes that
+# docs/gitops.md lists (make helm-verify shows what differs).
+.PHONY: helm-chart
+helm-chart: kubebuilder ## Regenerate dist/chart from config/ with kubebuilder's helm/v2-alpha plugin.
+	"$(KUBEBUILDER)" edit --plugins=helm/v2-alpha --force
+
+.PHONY: helm-verify
+helm-verify: helm envtest-binaries ## Lint the chart and check that its default values render what config/default renders.
+	KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" HELM="$(HELM)" go test ./test/gitops -run 'Helm' -count=1
+
+.PHONY: helm-deploy
+helm-deploy: helm ## Deploy the controller and adapter with Helm. Specify an image with IMG.
+	IMG="$(IMG)"; "$(HELM)" upgrade --install $(HELM_RELEASE) $(HELM_CHART_DIR) \
+		--namespace $(HELM_NAMESPACE) \
+		--create-namespace \
+		--set manager.image.repository=$${IMG%:*} \
+		--set manager.image.tag=$${IMG##*:} \
+		--wait \
+		--timeout 5m \
+		$(HELM_EXTRA_ARGS)
+
+.PHONY: helm-uninstall
+helm-uninstall: helm ## Uninstall the Helm release; the CRDs, customers and invoices stay (helm.sh/resource-policy: keep).
+	"$(HELM)" uninstall $(HELM_RELEASE) --namespace $(HELM_NAMESPACE)
+
+.PHONY: helm-status
+helm-status: helm ## Show Helm release status.
+	"$(HELM)" status $(HELM_RELEASE) --namespace $(HELM_NAMESPACE)
+
+.PHONY: helm-history
+helm-history: helm ## Show Helm release history.
+	"$(HELM)" history $(HELM_RELEASE) --namespace $(HELM_NAMESPACE)
+
+.PHONY: helm-rollback
+helm-rollback: helm ## Rollback to previous Helm release.
+	"$(HELM)" rollback $(HELM_RELEASE) --namespace $(HELM_NAMESPACE)

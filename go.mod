@@ -10,6 +10,7 @@ require (
 	github.com/pb33f/libopenapi v0.36.6
 	github.com/pb33f/libopenapi-validator v0.13.8
 	github.com/prometheus/client_golang v1.23.2 // the adapter's request count and latency series
+	github.com/yuin/gopher-lua v1.1.2 // the Lua interpreter Argo CD embeds, to test the shipped health checks
 	go.uber.org/zap v1.27.1
 	golang.org/x/time v0.14.0
 	k8s.io/api v0.36.6

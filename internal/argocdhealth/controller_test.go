@@ -1,0 +1,166 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package argocdhealth
+
+import (
+	"context"
+	"errors"
+	"os"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/config/crd"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/controller"
+	"github.com/invoicing-dev/invoicing/internal/index"
+)
+
+// The test objects of health_test.yaml are written by hand. This test
+// checks the scripts against what the real controller writes: it runs the
+// reconcilers on a control plane (envtest), brings objects into each state,
+// and evaluates the scripts on the live objects as Argo CD would.
+func TestHealthChecksReadWhatTheControllerWrites(t *testing.T) {
+	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
+		t.Fatal("KUBEBUILDER_ASSETS must name the directory of kube-apiserver and etcd (make test sets it)")
+	}
+	c := startController(t)
+	ctx := context.Background()
+	scripts := map[string]string{}
+	for _, check := range loadChecks(t) {
+		scripts[check.Kind] = check.Script
+	}
+
+	const ns = "books"
+	items := func(quantity, amount int64) []billingv1.LineItem {
+		return []billingv1.LineItem{
+			{Description: "Consulting", Quantity: quantity, Amount: amount},
+			{Description: "More consulting", Quantity: quantity, Amount: amount},
+		}
+	}
+	for _, obj := range []client.Object{
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}},
+		&billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: "acme", Namespace: ns},
+			Spec: billingv1.CustomerSpec{Name: "Acme Corporation", Email: "billing@acme.example"}},
+		&billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Name: "issued", Namespace: ns},
+			Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "acme"}, Items: items(3, 15000)}},
+		&billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Name: "waiting", Namespace: ns},
+			Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "nobody"}, Items: items(3, 15000)}},
+		&billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Name: "too-large", Namespace: ns},
+			Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "acme"},
+				Items: items(billing.MaxQuantity, billing.MaxAmount)}},
+	} {
+		if err := c.Create(ctx, obj); err != nil {
+			t.Fatalf("creating %s: %v", obj.GetName(), err)
+		}
+	}
+
+	expectHealth := func(kind, name string, want Status) {
+		t.Helper()
+		var got Status
+		var err error
+		deadline := time.Now().Add(30 * time.Second)
+		for time.Now().Before(deadline) {
+			obj := &unstructured.Unstructured{}
+			obj.SetGroupVersionKind(billingv1.GroupVersion.WithKind(kind))
+			if err = c.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, obj); err == nil {
+				if got, err = Evaluate(scripts[kind], obj.Object); err == nil && got == want {
+					return
+				}
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Errorf("%s %s: health %+v (error %v), want %+v", kind, name, got, err, want)
+	}
+	expectHealth("Invoice", "issued", Status{Healthy, "The invoice is issued"})
+	expectHealth("Invoice", "waiting", Status{Progressing,
+		`Customer "nobody" does not exist in namespace "books"; the invoice is issued when it is created`})
+	expectHealth("Invoice", "too-large", Status{Degraded, "total exceeds 9007199254740991 (2^53-1) minor units"})
+	expectHealth("Customer", "acme", Status{Healthy, "The customer can be billed"})
+
+	if err := c.Delete(ctx, &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: "acme", Namespace: ns}}); err != nil {
+		t.Fatal(err)
+	}
+	expectHealth("Customer", "acme", Status{Progressing, "Deletion waits for 2 invoice(s) that reference this customer"})
+}
+
+// startController starts a control plane with the CRDs and the manager's
+// reconcilers, wired as cmd/main.go wires them, and returns a client that
+// reads from the API server.
+func startController(t *testing.T) client.Client {
+	t.Helper()
+	scheme := runtime.NewScheme()
+	if err := errors.Join(clientgoscheme.AddToScheme(scheme), billingv1.AddToScheme(scheme)); err != nil {
+		t.Fatal(err)
+	}
+	crds, err := crd.CRDs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &envtest.Environment{CRDs: crds, Scheme: scheme}
+	cfg, err := env.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := env.Stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                 scheme,
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	if err := errors.Join(
+		index.Setup(ctx, mgr.GetFieldIndexer()),
+		(&controller.InvoiceReconciler{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("invoice-controller")}).
+			SetupWithManager(mgr),
+		(&controller.CustomerReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(),
+			Recorder: mgr.GetEventRecorder("customer-controller")}).SetupWithManager(mgr),
+	); err != nil {
+		stop()
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- mgr.Start(ctx) }()
+	t.Cleanup(func() {
+		stop()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
