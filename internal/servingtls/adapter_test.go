@@ -14,23 +14,11 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-
 package servingtls_test
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/json"
-	"encoding/pem"
-	"math/big"
-	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -46,6 +34,7 @@ import (
 
 	"github.com/invoicing-dev/invoicing/internal/httpapi"
 	"github.com/invoicing-dev/invoicing/internal/servingtls"
+	"github.com/invoicing-dev/invoicing/internal/servingtls/testca"
 )
 
 // audience is the one the adapter requires, as config/default sets it.
@@ -56,7 +45,7 @@ var _ = Describe("The adapter served as in a cluster", Ordered, func() {
 		admin    kubernetes.Interface
 		certDir  string
 		base     string // https://127.0.0.1:port
-		firstCA  *testCA
+		firstCA  *testca.CA
 		bound    string // a token of shop/ci bound to the audience
 		unbound  string // a token of shop/ci for the API server
 		adapterE chan error
@@ -92,7 +81,7 @@ var _ = Describe("The adapter served as in a cluster", Ordered, func() {
 		By("serving the adapter over HTTPS with a certificate of a test CA, requiring the audience")
 		certDir = GinkgoT().TempDir()
 		firstCA = newCA("first test CA")
-		firstCA.issue(certDir)
+		Expect(firstCA.Issue(certDir)).To(Succeed())
 		o := httpapi.DefaultOptions()
 		o.TokenAudiences = []string{audience}
 		adapter, err := httpapi.New(cfg, o)
@@ -102,15 +91,15 @@ var _ = Describe("The adapter served as in a cluster", Ordered, func() {
 		base = "https://" + ln.Addr().String()
 		adapterE = make(chan error, 1)
 		go func() { adapterE <- adapter.Run(ctx, ln) }()
-		Eventually(func() (int, error) { return get(firstCA.client(), base+"/readyz", "") }).Should(Equal(http.StatusOK))
+		Eventually(func() (int, error) { return get(firstCA.Client(), base+"/readyz", "") }).Should(Equal(http.StatusOK))
 	})
 
 	It("serves HTTPS that a client trusting the CA verifies, and no plain HTTP", func() {
-		code, err := get(firstCA.client(), base+"/v1/customers", bound)
+		code, err := get(firstCA.Client(), base+"/v1/customers", bound)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(code).To(Equal(http.StatusOK))
 
-		_, err = get(newCA("another CA").client(), base+"/healthz", "")
+		_, err = get(newCA("another CA").Client(), base+"/healthz", "")
 		Expect(err).To(MatchError(ContainSubstring("certificate signed by unknown authority")))
 
 		plain := "http://" + base[len("https://"):]
@@ -119,11 +108,11 @@ var _ = Describe("The adapter served as in a cluster", Ordered, func() {
 	})
 
 	It("refuses with 401 a token for the API server, and serves one bound to the audience", func() {
-		code, body := getJSON(firstCA.client(), base+"/v1/customers", unbound)
+		code, body := getJSON(firstCA.Client(), base+"/v1/customers", unbound)
 		Expect(code).To(Equal(http.StatusUnauthorized), "%v", body)
 		Expect(body).To(HaveKeyWithValue("error", HaveKeyWithValue("code", "token_invalid")))
 
-		code, body = getJSON(firstCA.client(), base+"/v1/customers", bound)
+		code, body = getJSON(firstCA.Client(), base+"/v1/customers", bound)
 		Expect(code).To(Equal(http.StatusOK), "%v", body)
 		Expect(body).To(HaveKey("data"))
 	})
@@ -151,10 +140,10 @@ var _ = Describe("The adapter served as in a cluster", Ordered, func() {
 
 	It("picks up a renewed certificate on disk without a restart", func() {
 		renewed := newCA("renewed test CA")
-		renewed.issue(certDir)
-		Eventually(func() (int, error) { return get(renewed.client(), base+"/v1/customers", bound) }).
+		Expect(renewed.Issue(certDir)).To(Succeed())
+		Eventually(func() (int, error) { return get(renewed.Client(), base+"/v1/customers", bound) }).
 			Should(Equal(http.StatusOK))
-		_, err := get(firstCA.client(), base+"/healthz", "")
+		_, err := get(firstCA.Client(), base+"/healthz", "")
 		Expect(err).To(MatchError(ContainSubstring("certificate signed by unknown authority")),
 			"the old certificate is no longer presented")
 	})
@@ -205,70 +194,10 @@ func getJSON(c *http.Client, url, bearer string) (int, map[string]any) {
 	return resp.StatusCode, body
 }
 
-// testCA is a certificate authority of one test, as cert-manager's CA
-// Issuer would be.
-type testCA struct {
-	cert *x509.Certificate
-	key  *ecdsa.PrivateKey
-}
-
-func newCA(name string) *testCA {
+// newCA makes a test CA or fails the spec.
+func newCA(name string) *testca.CA {
 	GinkgoHelper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ca, err := testca.New(name)
 	Expect(err).NotTo(HaveOccurred())
-	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(time.Now().UnixNano()),
-		Subject:               pkix.Name{CommonName: name},
-		NotBefore:             time.Now().Add(-time.Minute),
-		NotAfter:              time.Now().Add(time.Hour),
-		IsCA:                  true,
-		KeyUsage:              x509.KeyUsageCertSign,
-		BasicConstraintsValid: true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	Expect(err).NotTo(HaveOccurred())
-	cert, err := x509.ParseCertificate(der)
-	Expect(err).NotTo(HaveOccurred())
-	return &testCA{cert: cert, key: key}
-}
-
-// issue writes a serving certificate for 127.0.0.1 and its key into dir as
-// tls.crt and tls.key, each replaced by a rename, as the kubelet swaps a
-// Secret volume's files.
-func (ca *testCA) issue(dir string) {
-	GinkgoHelper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	Expect(err).NotTo(HaveOccurred())
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(time.Now().UnixNano()),
-		Subject:      pkix.Name{CommonName: "invoicing-api"},
-		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
-		NotBefore:    time.Now().Add(-time.Minute),
-		NotAfter:     time.Now().Add(time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.key)
-	Expect(err).NotTo(HaveOccurred())
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	Expect(err).NotTo(HaveOccurred())
-	for name, block := range map[string]*pem.Block{
-		servingtls.KeyName:  {Type: "EC PRIVATE KEY", Bytes: keyDER},
-		servingtls.CertName: {Type: "CERTIFICATE", Bytes: der},
-	} {
-		tmp := filepath.Join(dir, "."+name+".tmp")
-		Expect(os.WriteFile(tmp, pem.EncodeToMemory(block), 0o600)).To(Succeed())
-		Expect(os.Rename(tmp, filepath.Join(dir, name))).To(Succeed())
-	}
-}
-
-// client is an HTTPS client that trusts only ca. It keeps no idle
-// connections, so that every request makes a new handshake.
-func (ca *testCA) client() *http.Client {
-	pool := x509.NewCertPool()
-	pool.AddCert(ca.cert)
-	return &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
-		TLSClientConfig:   &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12},
-		DisableKeepAlives: true,
-	}}
+	return ca
 }

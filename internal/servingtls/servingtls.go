@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-
 // Package servingtls serves HTTPS with a certificate read from files that
 // cert-manager (or anyone) replaces while the process runs: controller-runtime's
 // certwatcher reloads them, and every new connection gets the current one.
