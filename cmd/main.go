@@ -37,6 +37,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
@@ -144,6 +145,11 @@ func main() {
 	}
 
 	ctx := ctrl.SetupSignalHandler()
+	// Invoices by phase, issue latency, reconcile errors (internal/controller/metrics.go).
+	if err := controller.RegisterMetrics(metrics.Registry, mgr.GetCache()); err != nil {
+		setupLog.Error(err, "Unable to register the business metrics")
+		os.Exit(1)
+	}
 	if err := index.Setup(ctx, mgr.GetFieldIndexer()); err != nil {
 		setupLog.Error(err, "Unable to register field indexes")
 		os.Exit(1)

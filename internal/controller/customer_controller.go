@@ -178,5 +178,5 @@ func (r *CustomerReconciler) SetupWithManager(mgr ctrl.Manager) error {
 				UpdateFunc: func(event.UpdateEvent) bool { return false },
 			})).
 		Named("customer").
-		Complete(r)
+		Complete(CountErrors("customer", r))
 }

@@ -65,5 +65,5 @@ func (r *IdempotencyKeyReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&billingv1.IdempotencyKey{}).
 		Named("idempotencykey").
-		Complete(r)
+		Complete(CountErrors("idempotencykey", r))
 }
