@@ -71,6 +71,18 @@ test: verify-generated vet lint envtest-binaries ## Verify generated files, lint
 	@hack/coverage-summary.sh cover.out
 	go tool cover -func cover.out | tail -n 1
 
+# test-rules checks the PrometheusRule's alerts (config/prometheus/alerts.yaml)
+# and runs their promtool tests (alerts_test.yaml). promtool reads plain rule
+# files: the PrometheusRule's spec, its last key, is one once unindented.
+RULES_DIR = $(LOCALBIN)/rules
+.PHONY: test-rules
+test-rules: promtool ## Check the Prometheus alerts and run their promtool tests.
+	@mkdir -p "$(RULES_DIR)"
+	sed -n '/^spec:$$/,$$p' config/prometheus/alerts.yaml | tail -n +2 | sed 's/^  //' > "$(RULES_DIR)/alerts.rules.yaml"
+	cp config/prometheus/alerts_test.yaml "$(RULES_DIR)/alerts_test.yaml"
+	"$(PROMTOOL)" check rules "$(RULES_DIR)/alerts.rules.yaml"
+	"$(PROMTOOL)" test rules "$(RULES_DIR)/alerts_test.yaml"
+
 .PHONY: test-e2e
 test-e2e: envtest-binaries ## Run the end-to-end suite: the install (config/default) and make run, with the real binaries.
 	KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" go test ./test/e2e/ -v -ginkgo.v -timeout 20m
@@ -166,11 +178,15 @@ KUBECTL ?= $(or $(shell command -v kubectl 2>/dev/null),$(ENVTEST_ASSETS)/kubect
 KUSTOMIZE ?= $(LOCALBIN)/kustomize
 CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen
 GOLANGCI_LINT = $(LOCALBIN)/golangci-lint
+PROMTOOL ?= $(LOCALBIN)/promtool
 
 ## Tool Versions
 KUSTOMIZE_VERSION ?= v5.8.1
 CONTROLLER_TOOLS_VERSION ?= v0.21.0
 GOLANGCI_LINT_VERSION ?= v2.15.0
+# promtool's version is pinned in hack/promtool/go.mod (Prometheus v3.15.0 is
+# module version v0.315.0); keep PROMTOOL_VERSION the same.
+PROMTOOL_VERSION ?= v0.315.0
 
 ## Control plane built from Go modules (hack/tools/go.mod must require the same versions).
 ## The envtest download bucket is not reachable from every build machine; the Go module proxy is.
@@ -203,6 +219,16 @@ $(ENVTEST_ASSETS)/kube-apiserver $(ENVTEST_ASSETS)/kubectl $(ENVTEST_ASSETS)/etc
 	cd hack/tools && go build -trimpath -ldflags "$(K8S_LDFLAGS)" -o "$(ENVTEST_ASSETS)/kubectl" k8s.io/kubernetes/cmd/kubectl
 	cd hack/tools && go build -trimpath -ldflags "-s -w" -o "$(ENVTEST_ASSETS)/etcd" go.etcd.io/etcd/server/v3
 	@touch "$(ENVTEST_ASSETS)/kube-apiserver" "$(ENVTEST_ASSETS)/kubectl" "$(ENVTEST_ASSETS)/etcd"
+
+# promtool cannot be go-installed (prometheus's go.mod has a replace
+# directive), so it is built from the module hack/promtool pins.
+.PHONY: promtool
+promtool: $(PROMTOOL)-$(PROMTOOL_VERSION) ## Build promtool into bin/ if necessary.
+	@ln -sf "$(PROMTOOL)-$(PROMTOOL_VERSION)" "$(PROMTOOL)"
+$(PROMTOOL)-$(PROMTOOL_VERSION): hack/promtool/go.mod hack/promtool/go.sum | $(LOCALBIN)
+	@grep -qE "github.com/prometheus/prometheus $(PROMTOOL_VERSION)( |$$)" hack/promtool/go.mod || { echo "hack/promtool/go.mod does not require github.com/prometheus/prometheus $(PROMTOOL_VERSION)"; exit 1; }
+	@echo "Building promtool $(PROMTOOL_VERSION) (first time only, a few minutes)"
+	cd hack/promtool && go build -trimpath -ldflags "-s -w" -o "$@" github.com/prometheus/prometheus/cmd/promtool
 
 .PHONY: kustomize
 kustomize: $(KUSTOMIZE) ## Download kustomize locally if necessary.
