@@ -49,16 +49,18 @@ const TopWorkspaces = 10
 // otherWorkspaces labels the invoices of the workspaces not in the top.
 const otherWorkspaces = "_other"
 
+const phaseLabel = "phase"
+
 var (
 	invoicesDesc = prometheus.NewDesc("invoicing_invoices",
 		"Invoices by phase and by the reason of their Ready condition, counted from the controller's cache at scrape time.",
-		[]string{"phase", "reason"}, nil)
+		[]string{phaseLabel, "reason"}, nil)
 	workspaceInvoicesDesc = prometheus.NewDesc("invoicing_workspace_invoices",
 		"Invoices by phase in the workspaces with the most invoices; the rest are summed under workspace=\"_other\".",
-		[]string{"workspace", "phase"}, nil)
+		[]string{"workspace", phaseLabel}, nil)
 	oldestUnissuedDesc = prometheus.NewDesc("invoicing_invoice_oldest_unissued_age_seconds",
 		"Age of the oldest invoice in each phase that is not Issued (Pending, Invalid); absent when there is none.",
-		[]string{"phase"}, nil)
+		[]string{phaseLabel}, nil)
 
 	issueLatency = prometheus.NewHistogram(prometheus.HistogramOpts{
 		Namespace: "invoicing",

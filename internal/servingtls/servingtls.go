@@ -53,16 +53,10 @@ func Watcher(dir string, interval time.Duration) (*certwatcher.CertWatcher, erro
 	return w, nil
 }
 
-// UseCertificate sets a tls.Config to present w's current certificate, for
-// TLS 1.2 and later and HTTP/1.1 only: HTTP/2 stays off because of the
-// Stream Cancellation and Rapid Reset CVEs (GHSA-qppj-fm5r-hxr3,
-// GHSA-4374-p667-p6c8), as in the metrics servers.
+// UseCertificate sets a tls.Config (a metrics server's, through its
+// TLSOpts) to present w's current certificate.
 func UseCertificate(w *certwatcher.CertWatcher) func(*tls.Config) {
-	return func(c *tls.Config) {
-		c.GetCertificate = w.GetCertificate
-		c.MinVersion = tls.VersionTLS12
-		c.NextProtos = []string{"http/1.1"}
-	}
+	return func(c *tls.Config) { c.GetCertificate = w.GetCertificate }
 }
 
 // Listen listens on addr. With certDir it accepts TLS connections only,
@@ -86,7 +80,10 @@ func Listen(ctx context.Context, addr, certDir string, interval time.Duration) (
 			logf.FromContext(ctx).Error(err, "Unable to watch the serving certificate", "dir", certDir)
 		}
 	}()
-	cfg := &tls.Config{}
+	// TLS 1.2 and later, and HTTP/1.1 only: HTTP/2 stays off because of
+	// the Stream Cancellation and Rapid Reset CVEs (GHSA-qppj-fm5r-hxr3,
+	// GHSA-4374-p667-p6c8), as in the metrics servers.
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12, NextProtos: []string{"http/1.1"}}
 	UseCertificate(w)(cfg)
 	return tls.NewListener(ln, cfg), nil
 }

@@ -28,27 +28,49 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/servingtls/testca"
 )
 
-// certManagerVersion is the cert-manager release whose CRDs the install
-// suite installs, so that config/default's Issuers and Certificates apply.
-// The CRDs come from the release's Go module (deploy/crds), through the Go
-// module proxy; no cert-manager runs: the suite issues the certificates the
-// pod would mount itself, with a test CA.
-const certManagerVersion = "v1.21.2"
+// The releases whose CRDs the install suite installs from their Go modules
+// (through the Go module proxy): cert-manager's, so that config/default's
+// Issuers and Certificates apply, and the Prometheus Operator's, so that
+// config/prometheus passes a server-side dry run. Neither operator runs: the
+// suite issues the certificates the pod would mount itself, with a test CA.
+const (
+	certManagerVersion        = "v1.21.2"
+	prometheusOperatorVersion = "v0.85.0"
+)
 
 // installCertManagerCRDs installs cert-manager's Certificate and Issuer CRDs.
 func (c *cluster) installCertManagerCRDs() {
 	GinkgoHelper()
-	download := exec.Command("go", "mod", "download", "-json", "github.com/cert-manager/cert-manager@"+certManagerVersion)
+	c.installModuleCRDs("github.com/cert-manager/cert-manager", certManagerVersion, "deploy/crds",
+		"cert-manager.io_certificates.yaml", "cert-manager.io_issuers.yaml")
+}
+
+// installPrometheusOperatorCRDs installs the ServiceMonitor and
+// PrometheusRule CRDs.
+func (c *cluster) installPrometheusOperatorCRDs() {
+	GinkgoHelper()
+	c.installModuleCRDs("github.com/prometheus-operator/prometheus-operator", prometheusOperatorVersion,
+		"example/prometheus-operator-crd",
+		"monitoring.coreos.com_servicemonitors.yaml", "monitoring.coreos.com_prometheusrules.yaml")
+}
+
+// installModuleCRDs applies the CRD files in dir of a Go module's version
+// and waits until they are established.
+func (c *cluster) installModuleCRDs(module, version, dir string, files ...string) {
+	GinkgoHelper()
+	download := exec.Command("go", "mod", "download", "-json", module+"@"+version)
 	download.Dir = repoRoot
 	out, err := download.Output()
-	Expect(err).NotTo(HaveOccurred(), "downloading cert-manager %s: %s", certManagerVersion, out)
+	Expect(err).NotTo(HaveOccurred(), "downloading %s %s: %s", module, version, out)
 	var mod struct{ Dir string }
 	Expect(json.Unmarshal(out, &mod)).To(Succeed())
-	for _, crd := range []string{"certificates", "issuers"} {
-		c.kubectl("apply", "--server-side", "-f", filepath.Join(mod.Dir, "deploy", "crds", "cert-manager.io_"+crd+".yaml"))
+	args := []string{"wait", "--for=condition=Established", "--timeout=60s"}
+	for _, f := range files {
+		applied := c.kubectl("apply", "--server-side", "-f", filepath.Join(mod.Dir, dir, f))
+		name, _, _ := strings.Cut(strings.TrimSpace(applied), " ")
+		args = append(args, name)
 	}
-	c.kubectl("wait", "--for=condition=Established", "--timeout=60s",
-		"crd/certificates.cert-manager.io", "crd/issuers.cert-manager.io")
+	c.kubectl(args...)
 }
 
 // localizeCerts points each certificate directory flag (--tls-cert-dir,

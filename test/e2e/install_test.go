@@ -122,6 +122,16 @@ var _ = Describe("The install (config/default)", Ordered, func() {
 		Expect(os.WriteFile(policyFile, []byte(policies), 0o600)).To(Succeed())
 		Expect(c.kubectl("apply", "--server-side", "--dry-run=server", "-f", policyFile)).
 			To(ContainSubstring("networkpolicy.networking.k8s.io/allow-api-traffic serverside-applied"))
+
+		By("applying the optional ServiceMonitor and PrometheusRule as a server-side dry run")
+		c.installPrometheusOperatorCRDs()
+		monitoring := c.kubectl("kustomize", filepath.Join(repoRoot, "config", "prometheus"))
+		monitoring = strings.ReplaceAll(monitoring, "namespace: system", "namespace: "+installNamespace)
+		monitoringFile := filepath.Join(c.dir, "prometheus.yaml")
+		Expect(os.WriteFile(monitoringFile, []byte(monitoring), 0o600)).To(Succeed())
+		Expect(c.kubectl("apply", "--server-side", "--dry-run=server", "-f", monitoringFile)).To(SatisfyAll(
+			ContainSubstring("servicemonitor.monitoring.coreos.com/controller-manager-metrics-monitor serverside-applied"),
+			ContainSubstring("prometheusrule.monitoring.coreos.com/alerts serverside-applied")))
 	})
 
 	It("runs the controller and the adapter as two restricted containers of one pod", func() {
