@@ -83,6 +83,18 @@ test: verify-generated vet lint envtest-binaries ## Verify generated files, lint
 	@hack/coverage-summary.sh cover.out
 	go tool cover -func cover.out | tail -n 1
 
+# test-rules checks the PrometheusRule's alerts (config/prometheus/alerts.yaml)
+# and runs their promtool tests (alerts_test.yaml). promtool reads plain rule
+# files: the PrometheusRule's spec, its last key, is one once unindented.
+RULES_DIR = $(LOCALBIN)/rules
+.PHONY: test-rules
+test-rules: promtool ## Check the Prometheus alerts and run their promtool tests.
+	@mkdir -p "$(RULES_DIR)"
+	sed -n '/^spec:$$/,$$p' config/prometheus/alerts.yaml | tail -n +2 | sed 's/^  //' > "$(RULES_DIR)/alerts.rules.yaml"
+	cp config/prometheus/alerts_test.yaml "$(RULES_DIR)/alerts_test.yaml"
+	"$(PROMTOOL)" check rules "$(RULES_DIR)/alerts.rules.yaml"
+	"$(PROMTOOL)" test rules "$(RULES_DIR)/alerts_test.yaml"
+
 .PHONY: test-e2e
 test-e2e: envtest-binaries ## Run the end-to-end suite: the install (config/default) and make run, with the real binaries.
 	KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" go test ./test/e2e/ -v -ginkgo.v -timeout 20m
@@ -195,6 +207,7 @@ GOLANGCI_LINT = $(LOCALBIN)/golangci-lint
 SETUP_ENVTEST ?= $(LOCALBIN)/setup-envtest
 HELM ?= $(LOCALBIN)/helm
 KUBEBUILDER ?= $(LOCALBIN)/kubebuilder
+PROMTOOL ?= $(LOCALBIN)/promtool
 
 ## Tool Versions
 KUSTOMIZE_VERSION ?= v5.8.1
@@ -204,6 +217,9 @@ GOLANGCI_LINT_VERSION ?= v2.15.0
 SETUP_ENVTEST_VERSION ?= v0.24.1
 HELM_VERSION ?= v4.3.1
 KUBEBUILDER_VERSION ?= v4.15.0
+# promtool's version is pinned in hack/promtool/go.mod (Prometheus v3.15.0 is
+# module version v0.315.0); keep PROMTOOL_VERSION the same.
+PROMTOOL_VERSION ?= v0.315.0
 
 ## Control plane for the envtest suites and make run, in $(ENVTEST_ASSETS).
 ## kube-apiserver, etcd and kubectl come from controller-runtime's setup-envtest
@@ -257,6 +273,15 @@ envtest-build:
 setup-envtest: $(SETUP_ENVTEST) ## Download setup-envtest locally if necessary.
 $(SETUP_ENVTEST): $(LOCALBIN)
 	$(call go-install-tool,$(SETUP_ENVTEST),sigs.k8s.io/controller-runtime/tools/setup-envtest,$(SETUP_ENVTEST_VERSION))
+# promtool cannot be go-installed (prometheus's go.mod has a replace
+# directive), so it is built from the module hack/promtool pins.
+.PHONY: promtool
+promtool: $(PROMTOOL)-$(PROMTOOL_VERSION) ## Build promtool into bin/ if necessary.
+	@ln -sf "$(PROMTOOL)-$(PROMTOOL_VERSION)" "$(PROMTOOL)"
+$(PROMTOOL)-$(PROMTOOL_VERSION): hack/promtool/go.mod hack/promtool/go.sum | $(LOCALBIN)
+	@grep -qE "github.com/prometheus/prometheus $(PROMTOOL_VERSION)( |$$)" hack/promtool/go.mod || { echo "hack/promtool/go.mod does not require github.com/prometheus/prometheus $(PROMTOOL_VERSION)"; exit 1; }
+	@echo "Building promtool $(PROMTOOL_VERSION) (first time only, a few minutes)"
+	cd hack/promtool && go build -trimpath -ldflags "-s -w" -o "$@" github.com/prometheus/prometheus/cmd/promtool
 
 .PHONY: kustomize
 kustomize: $(KUSTOMIZE) ## Download kustomize locally if necessary.

@@ -10,6 +10,7 @@ require (
 	github.com/pb33f/libopenapi v0.36.6
 	github.com/pb33f/libopenapi-validator v0.13.8
 	github.com/prometheus/client_golang v1.23.2 // the adapter's request count and latency series
+	github.com/prometheus/client_model v0.6.2 // reading gathered series in the business metrics' tests
 	github.com/yuin/gopher-lua v1.1.2 // the Lua interpreter Argo CD embeds, to test the shipped health checks
 	go.uber.org/zap v1.27.1
 	golang.org/x/time v0.14.0
@@ -66,7 +67,6 @@ require (
 	github.com/pb33f/jsonpath v0.8.2 // indirect
 	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
 	github.com/pmezard/go-difflib v1.0.1-0.20181226105442-5d4384ee4fb2 // indirect
-	github.com/prometheus/client_model v0.6.2 // indirect
 	github.com/prometheus/common v0.67.5 // indirect
 	github.com/prometheus/procfs v0.19.2 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2 // indirect

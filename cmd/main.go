@@ -33,13 +33,16 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/certwatcher"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/controller"
+	"github.com/invoicing-dev/invoicing/internal/servingtls"
 )
 
 var (
@@ -58,7 +61,7 @@ func main() {
 	var enableLeaderElection, secureMetrics, enableHTTP2 bool
 	var concurrency, burst int
 	var qps float64
-	var pprofAddr string
+	var pprofAddr, metricsCertPath string
 	flag.StringVar(&metricsAddr, "metrics-bind-address", "0", "The address the metrics endpoint binds to. "+
 		"Use :8443 for HTTPS or :8080 for HTTP, or leave as 0 to disable the metrics service.")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "The address the probe endpoint binds to.")
@@ -70,6 +73,8 @@ func main() {
 			"set it when the manager runs outside one.")
 	flag.BoolVar(&secureMetrics, "metrics-secure", true,
 		"If set, the metrics endpoint is served securely via HTTPS, behind Kubernetes authentication and authorization.")
+	flag.StringVar(&metricsCertPath, "metrics-cert-path", "", "A directory holding tls.crt and tls.key for the metrics "+
+		"endpoint (a cert-manager Secret), reloaded when renewed. Empty serves a self-signed certificate.")
 	flag.BoolVar(&enableHTTP2, "enable-http2", false,
 		"If set, HTTP/2 will be enabled for the metrics server.")
 	flag.IntVar(&concurrency, "max-concurrent-reconciles", 64,
@@ -96,6 +101,15 @@ func main() {
 		BindAddress:   metricsAddr,
 		SecureServing: secureMetrics,
 		TLSOpts:       tlsOpts,
+	}
+	// A mounted certificate, reloaded when cert-manager renews it.
+	metricsCert, err := metricsCertWatcher(metricsCertPath)
+	if err != nil {
+		setupLog.Error(err, "Unable to read the metrics certificate")
+		os.Exit(1)
+	}
+	if metricsCert != nil {
+		metricsServerOptions.TLSOpts = append(metricsServerOptions.TLSOpts, servingtls.UseCertificate(metricsCert))
 	}
 	if secureMetrics {
 		// Only callers that RBAC allows to get /metrics may read it
@@ -128,11 +142,22 @@ func main() {
 	}
 
 	ctx := ctrl.SetupSignalHandler()
+	// Invoices by phase, issue latency, reconcile errors (internal/controller/metrics.go).
+	if err := controller.RegisterMetrics(metrics.Registry, mgr.GetCache()); err != nil {
+		setupLog.Error(err, "Unable to register the business metrics")
+		os.Exit(1)
+	}
 	if err := controller.Setup(ctx, mgr, controller.Options{MaxConcurrentReconciles: concurrency}); err != nil {
 		setupLog.Error(err, "Unable to set up the controllers")
 		os.Exit(1)
 	}
 	// +kubebuilder:scaffold:builder
+	if metricsCert != nil {
+		if err := mgr.Add(metricsCert); err != nil {
+			setupLog.Error(err, "Unable to watch the metrics certificate")
+			os.Exit(1)
+		}
+	}
 
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
 		setupLog.Error(err, "Unable to set up health check")
@@ -148,4 +173,13 @@ func main() {
 		setupLog.Error(err, "Problem running manager")
 		os.Exit(1)
 	}
+}
+
+// metricsCertWatcher reads the metrics certificate in dir, or returns nil
+// for an empty dir (the metrics server then makes a self-signed one).
+func metricsCertWatcher(dir string) (*certwatcher.CertWatcher, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	return servingtls.Watcher(dir, 0)
 }

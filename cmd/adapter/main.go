@@ -15,8 +15,8 @@ limitations under the License.
 */
 
 // Command adapter serves the /v1 HTTP API, a REST interface over the
-// Customer and Invoice resources. It runs next to the controller manager,
-// talks to the Kubernetes API with its own identity (--kubeconfig, or the
+// Customer and Invoice resources, over HTTPS with --tls-cert-dir. It runs
+// next to the controller manager, talks to the Kubernetes API with its own identity (--kubeconfig, or the
 // in-cluster ServiceAccount) and authenticates and authorizes each caller
 // with TokenReview and SubjectAccessReview.
 package main
@@ -25,10 +25,10 @@ import (
 	"context"
 	"crypto/tls"
 	"flag"
-	"net"
 	"net/http"
 	"net/http/pprof"
 	"os"
+	"strings"
 	"time"
 
 	// Import all Kubernetes client auth plugins (e.g. Azure, GCP, OIDC, etc.)
@@ -43,17 +43,30 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/invoicing-dev/invoicing/internal/httpapi"
+	"github.com/invoicing-dev/invoicing/internal/servingtls"
 )
 
 func main() {
 	d := httpapi.DefaultOptions()
 	o := d
-	var listenAddr, pprofAddr string
+	var listenAddr, pprofAddr, tlsCertDir, metricsCertPath string
 	var qps float64
 	var burst int
 	var metricsAddr string
 	var secureMetrics bool
 	flag.StringVar(&listenAddr, "listen-address", ":8080", "The address the HTTP API listens on.")
+	flag.StringVar(&tlsCertDir, "tls-cert-dir", "", "A directory holding tls.crt and tls.key (a cert-manager Secret): "+
+		"the API is then served over HTTPS only, and a renewed certificate is picked up without a restart. Empty serves plain HTTP.")
+	flag.Func("token-audiences", "Comma-separated audiences a caller's token must be bound to (kubectl create token --audience); "+
+		"a token for the API server is then refused with 401. Empty accepts any token the API server accepts.",
+		func(v string) error {
+			for a := range strings.SplitSeq(v, ",") {
+				if a = strings.TrimSpace(a); a != "" {
+					o.TokenAudiences = append(o.TokenAudiences, a)
+				}
+			}
+			return nil
+		})
 	flag.DurationVar(&o.RequestTimeout, "request-timeout", d.RequestTimeout,
 		"How long a request may take, Kubernetes API calls included; a request that cannot finish in time is answered 503.")
 	flag.Float64Var(&o.RateLimit, "rate-limit", d.RateLimit,
@@ -89,6 +102,8 @@ func main() {
 		"for example :8444; 0 disables it. It is served over HTTPS to callers that RBAC allows to get /metrics.")
 	flag.BoolVar(&secureMetrics, "metrics-secure", true,
 		"If set, the metrics endpoint is served securely via HTTPS, behind Kubernetes authentication and authorization.")
+	flag.StringVar(&metricsCertPath, "metrics-cert-path", "", "A directory holding tls.crt and tls.key for the metrics "+
+		"endpoint (a cert-manager Secret), reloaded when renewed. Empty serves a self-signed certificate.")
 	flag.StringVar(&pprofAddr, "pprof-address", "",
 		"The address to serve Go's net/http/pprof profiles on (e.g. 127.0.0.1:6061); empty disables it.")
 	opts := zap.Options{Development: false}
@@ -115,11 +130,11 @@ func main() {
 		os.Exit(1)
 	}
 	ctx := ctrl.LoggerInto(ctrl.SetupSignalHandler(), ctrl.Log)
-	if err := serveMetrics(ctx, cfg, metricsAddr, secureMetrics); err != nil {
+	if err := serveMetrics(ctx, cfg, metricsAddr, secureMetrics, metricsCertPath); err != nil {
 		log.Error(err, "Unable to serve metrics", "address", metricsAddr)
 		os.Exit(1)
 	}
-	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", listenAddr)
+	ln, err := servingtls.Listen(ctx, listenAddr, tlsCertDir, 0)
 	if err != nil {
 		log.Error(err, "Unable to listen", "address", listenAddr)
 		os.Exit(1)
@@ -135,10 +150,11 @@ func main() {
 
 // serveMetrics serves controller-runtime's registry (the request series,
 // client-go's, and the Go and process collectors it registers) the way
-// kubebuilder's managers do: HTTPS (a self-signed certificate unless
-// one is mounted), with each scraper authenticated by a TokenReview and
-// authorized by a SubjectAccessReview for GET /metrics. "0" serves nothing.
-func serveMetrics(ctx context.Context, cfg *rest.Config, addr string, secure bool) error {
+// kubebuilder's managers do: HTTPS (the certificate in certDir, reloaded
+// when renewed, else a self-signed one), with each scraper authenticated by
+// a TokenReview and authorized by a SubjectAccessReview for GET /metrics.
+// "0" serves nothing.
+func serveMetrics(ctx context.Context, cfg *rest.Config, addr string, secure bool, certDir string) error {
 	if addr == "0" {
 		return nil
 	}
@@ -147,6 +163,18 @@ func serveMetrics(ctx context.Context, cfg *rest.Config, addr string, secure boo
 		SecureServing: secure,
 		// HTTP/2 stays off (the Rapid Reset CVEs), as in the manager.
 		TLSOpts: []func(*tls.Config){func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} }},
+	}
+	if certDir != "" {
+		w, err := servingtls.Watcher(certDir, 0)
+		if err != nil {
+			return err
+		}
+		o.TLSOpts = append(o.TLSOpts, servingtls.UseCertificate(w))
+		go func() {
+			if err := w.Start(ctx); err != nil {
+				ctrl.LoggerFrom(ctx).Error(err, "Unable to watch the metrics certificate", "dir", certDir)
+			}
+		}()
 	}
 	if secure {
 		o.FilterProvider = filters.WithAuthenticationAndAuthorization

@@ -21,7 +21,6 @@ package crd_test
 
 import (
 	"context"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -34,6 +33,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/config/crd"
+	"github.com/invoicing-dev/invoicing/internal/envtestbins"
 )
 
 func TestCRDsHoldsEveryKindOfTheAPI(t *testing.T) {
@@ -63,9 +63,7 @@ func TestCRDsHoldsEveryKindOfTheAPI(t *testing.T) {
 // A downstream envtest suite installs the CRDs with envtest.Environment's
 // CRDs field and then creates customers and invoices with the typed client.
 func TestADownstreamEnvtestSuiteCanCreateInvoices(t *testing.T) {
-	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		t.Fatal("KUBEBUILDER_ASSETS must name the directory of kube-apiserver and etcd (make test sets it)")
-	}
+	envtestbins.Require(t)
 	crds, err := crd.CRDs()
 	if err != nil {
 		t.Fatal(err)

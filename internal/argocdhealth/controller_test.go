@@ -37,7 +37,7 @@ import (
 	"github.com/invoicing-dev/invoicing/config/crd"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/controller"
-	"github.com/invoicing-dev/invoicing/internal/index"
+	"github.com/invoicing-dev/invoicing/internal/envtestbins"
 )
 
 // The test objects of health_test.yaml are written by hand. This test
@@ -113,6 +113,7 @@ func TestHealthChecksReadWhatTheControllerWrites(t *testing.T) {
 // reads from the API server.
 func startController(t *testing.T) client.Client {
 	t.Helper()
+	envtestbins.Require(t)
 	scheme := runtime.NewScheme()
 	if err := errors.Join(clientgoscheme.AddToScheme(scheme), billingv1.AddToScheme(scheme)); err != nil {
 		t.Fatal(err)
@@ -140,13 +141,7 @@ func startController(t *testing.T) client.Client {
 		t.Fatal(err)
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	if err := errors.Join(
-		index.Setup(ctx, mgr.GetFieldIndexer()),
-		(&controller.InvoiceReconciler{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("invoice-controller")}).
-			SetupWithManager(mgr),
-		(&controller.CustomerReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(),
-			Recorder: mgr.GetEventRecorder("customer-controller")}).SetupWithManager(mgr),
-	); err != nil {
+	if err := controller.Setup(ctx, mgr, controller.Options{}); err != nil {
 		stop()
 		t.Fatal(err)
 	}

@@ -190,5 +190,5 @@ func (r *CustomerReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int)
 				UpdateFunc: func(event.UpdateEvent) bool { return false },
 			})).
 		Named("customer").
-		Complete(r)
+		Complete(CountErrors("customer", r))
 }

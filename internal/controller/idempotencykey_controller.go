@@ -67,5 +67,5 @@ func (r *IdempotencyKeyReconciler) SetupWithManager(mgr ctrl.Manager, concurrenc
 		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
 		For(&billingv1.IdempotencyKey{}).
 		Named("idempotencykey").
-		Complete(r)
+		Complete(CountErrors("idempotencykey", r))
 }

@@ -88,6 +88,7 @@ func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		return ctrl.Result{}, fmt.Errorf("patching invoice status: %w", err)
 	}
 	r.recordTransition(ctx, before, inv)
+	observeIssued(before, inv)
 	return ctrl.Result{}, nil
 }
 
@@ -174,5 +175,5 @@ func (r *InvoiceReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) 
 				DeleteFunc: func(event.DeleteEvent) bool { return false },
 			})).
 		Named("invoice").
-		Complete(r)
+		Complete(CountErrors("invoice", r))
 }

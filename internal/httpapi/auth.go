@@ -47,8 +47,9 @@ const WorkspaceHeader = "Invoicing-Workspace"
 // newAuthenticator returns k8s.io/apiserver's delegating authenticator: a
 // bearer token is checked with a TokenReview, and the answer cached by (a
 // hash of) the token for ttl. Only answers are cached, not failures to reach
-// the API.
-func newAuthenticator(cs kubernetes.Interface, ttl, timeout time.Duration) (authenticator.Request, error) {
+// the API. With audiences, the TokenReview asks for them and a token bound
+// to none of them (such as one for the API server) is refused.
+func newAuthenticator(cs kubernetes.Interface, ttl, timeout time.Duration, audiences []string) (authenticator.Request, error) {
 	backoff := retryBackoff()
 	authn, _, err := authenticatorfactory.DelegatingAuthenticatorConfig{
 		Anonymous:                &apiserver.AnonymousAuthConfig{Enabled: false},
@@ -56,8 +57,9 @@ func newAuthenticator(cs kubernetes.Interface, ttl, timeout time.Duration) (auth
 		TokenAccessReviewTimeout: timeout,
 		WebhookRetryBackoff:      &backoff,
 		CacheTTL:                 ttl,
+		APIAudiences:             audiences,
 	}.New()
-	return authn, err
+	return requireAudiences(authn, audiences), err
 }
 
 // newAuthorizer returns k8s.io/apiserver's delegating authorizer: a

@@ -66,6 +66,11 @@ type Options struct {
 	RateBurst int
 	// TokenCacheTTL is how long a TokenReview answer is reused.
 	TokenCacheTTL time.Duration
+	// TokenAudiences, when set, are the audiences a caller's token must be
+	// bound to (kubectl create token --audience): the TokenReview asks for
+	// them, so a token for the API server is refused with 401. Empty
+	// accepts any token the API server accepts.
+	TokenAudiences []string
 	// AllowCacheTTL and DenyCacheTTL are how long SubjectAccessReview
 	// answers are reused.
 	AllowCacheTTL time.Duration
@@ -223,7 +228,7 @@ func New(cfg *rest.Config, opts Options) (*Adapter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("building the clientset: %w", err)
 	}
-	authn, err := newAuthenticator(cs, opts.TokenCacheTTL, opts.RequestTimeout)
+	authn, err := newAuthenticator(cs, opts.TokenCacheTTL, opts.RequestTimeout, opts.TokenAudiences)
 	if err != nil {
 		return nil, fmt.Errorf("building the authenticator: %w", err)
 	}

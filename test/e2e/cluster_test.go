@@ -139,8 +139,9 @@ func (c *cluster) kubectl(args ...string) string {
 }
 
 // token returns a new token of a ServiceAccount, creating it (and its
-// namespace) when missing.
-func (c *cluster) token(namespace, name string) string {
+// namespace) when missing. It is bound to audiences, or without them to the
+// API server (kubectl create token [--audience]).
+func (c *cluster) token(namespace, name string, audiences ...string) string {
 	GinkgoHelper()
 	ctx := context.Background()
 	_, err := c.admin.CoreV1().Namespaces().Create(ctx,
@@ -150,7 +151,7 @@ func (c *cluster) token(namespace, name string) string {
 		&corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
 	Expect(client.IgnoreAlreadyExists(err)).To(Succeed())
 	tr, err := c.admin.CoreV1().ServiceAccounts(namespace).CreateToken(ctx, name, &authenticationv1.TokenRequest{
-		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To(int64(3600))},
+		Spec: authenticationv1.TokenRequestSpec{Audiences: audiences, ExpirationSeconds: ptr.To(int64(3600))},
 	}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred())
 	return tr.Status.Token

@@ -18,7 +18,6 @@ package e2e
 
 import (
 	"context"
-	"crypto/tls"
 	"fmt"
 	"io"
 	"net/http"
@@ -44,6 +43,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/utils/ptr"
 
+	"github.com/invoicing-dev/invoicing/internal/servingtls/testca"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
@@ -69,8 +69,14 @@ var _ = Describe("The install (config/default)", Ordered, func() {
 		adapterM string // the adapter's metrics address
 		managerM string // the manager's metrics address
 		teamA    string // token of team-a/ci, bound to the built-in edit role in team-a
-		auditor  string // token of team-a/auditor, bound to view in team-a
 		teamB    string // token of team-b/ci, bound to nothing
+		// Tokens for the /v1 API, bound to the audience the install's
+		// adapter requires (--token-audiences): of team-a/ci, of
+		// team-a/auditor (bound to view in team-a), and of team-b/ci.
+		teamAAPI, auditorAPI, teamBAPI string
+		audience                       string
+		// ca issues the certificates the pod would mount from cert-manager.
+		ca *testca.CA
 	)
 
 	BeforeAll(func() {
@@ -84,6 +90,8 @@ var _ = Describe("The install (config/default)", Ordered, func() {
 	})
 
 	It("renders with kubectl kustomize and applies cleanly with server-side apply", func() {
+		By("installing cert-manager's CRDs, which the install's Certificates and Issuers need")
+		c.installCertManagerCRDs()
 		out := c.kubectl("kustomize", filepath.Join(repoRoot, "config", "default"))
 		rendered = decodeManifests(out)
 		manifests := filepath.Join(c.dir, "install.yaml")
@@ -103,6 +111,9 @@ var _ = Describe("The install (config/default)", Ordered, func() {
 		Expect(kinds).To(HaveKeyWithValue("Deployment", 1))
 		Expect(kinds).To(HaveKeyWithValue("ServiceAccount", 1))
 		Expect(kinds).To(HaveKeyWithValue("Service", 2))
+		Expect(kinds).To(HaveKeyWithValue("PodDisruptionBudget", 1))
+		Expect(kinds).To(HaveKeyWithValue("Certificate", 3))
+		Expect(kinds).To(HaveKeyWithValue("Issuer", 2))
 
 		By("applying the optional NetworkPolicies as a server-side dry run")
 		policies := c.kubectl("kustomize", filepath.Join(repoRoot, "config", "network-policy"))
@@ -111,12 +122,38 @@ var _ = Describe("The install (config/default)", Ordered, func() {
 		Expect(os.WriteFile(policyFile, []byte(policies), 0o600)).To(Succeed())
 		Expect(c.kubectl("apply", "--server-side", "--dry-run=server", "-f", policyFile)).
 			To(ContainSubstring("networkpolicy.networking.k8s.io/allow-api-traffic serverside-applied"))
+
+		By("applying the optional ServiceMonitor and PrometheusRule as a server-side dry run")
+		c.installPrometheusOperatorCRDs()
+		monitoring := c.kubectl("kustomize", filepath.Join(repoRoot, "config", "prometheus"))
+		monitoring = strings.ReplaceAll(monitoring, "namespace: system", "namespace: "+installNamespace)
+		monitoringFile := filepath.Join(c.dir, "prometheus.yaml")
+		Expect(os.WriteFile(monitoringFile, []byte(monitoring), 0o600)).To(Succeed())
+		Expect(c.kubectl("apply", "--server-side", "--dry-run=server", "-f", monitoringFile)).To(SatisfyAll(
+			ContainSubstring("servicemonitor.monitoring.coreos.com/controller-manager-metrics-monitor serverside-applied"),
+			ContainSubstring("prometheusrule.monitoring.coreos.com/alerts serverside-applied")))
 	})
 
 	It("runs the controller and the adapter as two restricted containers of one pod", func() {
 		deploy := renderedDeployment(rendered)
 		spec := deploy.Spec.Template.Spec
 		Expect(spec.ServiceAccountName).To(Equal(installAccount))
+		By("running two replicas, spread over nodes, with a grace period longer than the adapter's drain")
+		Expect(deploy.Spec.Replicas).To(HaveValue(BeEquivalentTo(2)))
+		Expect(spec.TopologySpreadConstraints).To(ContainElement(HaveField("TopologyKey", "kubernetes.io/hostname")))
+		Expect(containerArgs(deploy, "manager")).To(ContainElement("--leader-elect"))
+		drain := 15 * time.Second // the adapter's --shutdown-timeout default
+		if v := flagValue(containerArgs(deploy, "adapter"), "--shutdown-timeout"); v != "" {
+			var err error
+			drain, err = time.ParseDuration(v)
+			Expect(err).NotTo(HaveOccurred())
+		}
+		for _, ctr := range spec.Containers {
+			if ctr.Lifecycle != nil && ctr.Lifecycle.PreStop != nil && ctr.Lifecycle.PreStop.Sleep != nil {
+				drain += time.Duration(ctr.Lifecycle.PreStop.Sleep.Seconds) * time.Second
+			}
+		}
+		Expect(time.Duration(ptr.Deref(spec.TerminationGracePeriodSeconds, 30)) * time.Second).To(BeNumerically(">", drain))
 		Expect(spec.SecurityContext.RunAsNonRoot).To(HaveValue(BeTrue()))
 		Expect(spec.SecurityContext.SeccompProfile.Type).To(Equal(corev1.SeccompProfileTypeRuntimeDefault))
 		Expect(spec.Containers).To(HaveLen(2))
@@ -149,12 +186,19 @@ var _ = Describe("The install (config/default)", Ordered, func() {
 		kubeconfig := c.writeKubeconfig("install", c.token(installNamespace, installAccount))
 		managerArgs, managerAddrs := localize(containerArgs(deploy, "manager"))
 		adapterArgs, adapterAddrs := localize(containerArgs(deploy, "adapter"))
+		ca, err = testca.New("install test CA")
+		Expect(err).NotTo(HaveOccurred())
+		managerArgs = localizeCerts(managerArgs, ca, filepath.Join(c.dir, "manager"))
+		adapterArgs = localizeCerts(adapterArgs, ca, filepath.Join(c.dir, "adapter"))
+		Expect(flagValue(adapterArgs, "--tls-cert-dir")).NotTo(BeEmpty(), "the install serves the API over HTTPS")
+		audience = flagValue(adapterArgs, "--token-audiences")
+		Expect(audience).NotTo(BeEmpty(), "the install requires a token audience")
 		// Outside a pod the manager cannot read its namespace from the
 		// mounted ServiceAccount: name it.
 		managerArgs = append(managerArgs, "--leader-election-namespace="+installNamespace)
 		manager = runBinary("manager", kubeconfig, managerArgs...)
 		adapter = runBinary("adapter", kubeconfig, adapterArgs...)
-		api = "http://" + adapterAddrs["--listen-address"]
+		api = "https://" + adapterAddrs["--listen-address"]
 		adapterM = adapterAddrs["--metrics-bind-address"]
 		managerM = managerAddrs["--metrics-bind-address"]
 		Expect(adapterM).NotTo(BeEmpty(), "the install serves the adapter's metrics")
@@ -164,7 +208,7 @@ var _ = Describe("The install (config/default)", Ordered, func() {
 			return status("http://" + managerAddrs["--health-probe-bind-address"] + "/readyz")
 		},
 			time.Minute).Should(Equal(http.StatusOK))
-		Eventually(func() (int, error) { return status(api + "/readyz") }, time.Minute).Should(Equal(http.StatusOK))
+		Eventually(func() (int, error) { return statusWith(ca.Client(), api+"/readyz") }, time.Minute).Should(Equal(http.StatusOK))
 
 		By("holding the leader election Lease in the install's namespace")
 		Eventually(func() (string, error) {
@@ -194,9 +238,11 @@ var _ = Describe("The install (config/default)", Ordered, func() {
 
 		teamA = c.token("team-a", "ci")
 		c.bindRole("team-a", "ci", "edit")
-		auditor = c.token("team-a", "auditor")
 		c.bindRole("team-a", "auditor", "view")
 		teamB = c.token("team-b", "ci")
+		teamAAPI = c.token("team-a", "ci", audience)
+		auditorAPI = c.token("team-a", "auditor", audience)
+		teamBAPI = c.token("team-b", "ci", audience)
 	})
 
 	It("lets a team with edit on its namespace apply manifests in any order, as GitOps does", func() {
@@ -238,8 +284,12 @@ spec: {name: Initech, email: ap@initech.example}`)
 	})
 
 	It("lets the same team use its workspace over HTTP, and no other workspace", func() {
+		By("refusing a token for the API server: the adapter requires its audience")
 		ctx := context.Background()
-		a := apiClient(api, teamA)
+		_, resp, _ := apiClient(ca, api, teamA).ListCustomers(ctx, v1client.ListParams{})
+		expectAPIError(resp, http.StatusUnauthorized, "token_invalid")
+
+		a := apiClient(ca, api, teamAAPI)
 		cus, resp, err := a.CreateCustomer(ctx, v1client.CustomerParams{Name: "Hooli", Email: "ap@hooli.example"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(resp.Status).To(Equal(http.StatusCreated))
@@ -285,7 +335,7 @@ spec: {name: Initech, email: ap@initech.example}`)
 		Expect(apierrors.IsForbidden(err)).To(BeTrue(), "got %v", err)
 
 		ctx := context.Background()
-		b := apiClient(api, teamB)
+		b := apiClient(ca, api, teamBAPI)
 		_, resp, _ := b.ListInvoices(ctx, v1client.ListParams{})
 		Expect(resp.Status).To(Equal(http.StatusForbidden), "GET /v1/invoices: %s", resp.Body)
 		_, resp, _ = b.ListCustomers(ctx, v1client.ListParams{})
@@ -296,7 +346,7 @@ spec: {name: Initech, email: ap@initech.example}`)
 
 	It("lets a viewer read its workspace but not write to it", func() {
 		ctx := context.Background()
-		v := apiClient(api, auditor)
+		v := apiClient(ca, api, auditorAPI)
 		list, resp, err := v.ListCustomers(ctx, v1client.ListParams{})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(resp.Status).To(Equal(http.StatusOK))
@@ -307,7 +357,7 @@ spec: {name: Initech, email: ap@initech.example}`)
 
 	It("answers a create that a ResourceQuota refuses with 403, and frees its Idempotency-Key", func() {
 		ctx := context.Background()
-		a := apiClient(api, teamA)
+		a := apiClient(ca, api, teamAAPI)
 		quota := &corev1.ResourceQuota{
 			ObjectMeta: metav1.ObjectMeta{Name: "invoices", Namespace: "team-a"},
 			Spec: corev1.ResourceQuotaSpec{Hard: corev1.ResourceList{
@@ -391,18 +441,18 @@ spec: {name: Initech, email: ap@initech.example}`)
 		}, metav1.CreateOptions{})
 		Expect(err).NotTo(HaveOccurred())
 
-		Eventually(func() (string, error) { return scrape(adapterM, prometheus) }, 30*time.Second).Should(SatisfyAll(
+		Eventually(func() (string, error) { return scrape(ca, adapterM, prometheus) }, 30*time.Second).Should(SatisfyAll(
 			ContainSubstring(`invoicing_http_requests_total{code="201",route="POST /v1/invoices"}`),
 			ContainSubstring(`invoicing_http_requests_total{code="403",route="GET /v1/invoices"}`),
 			ContainSubstring(`invoicing_http_request_duration_seconds_bucket{code="200",route="GET /v1/customers"`),
 			ContainSubstring("go_goroutines "),
 			ContainSubstring("process_resident_memory_bytes "),
 		))
-		Eventually(func() (string, error) { return scrape(managerM, prometheus) }, 30*time.Second).
+		Eventually(func() (string, error) { return scrape(ca, managerM, prometheus) }, 30*time.Second).
 			Should(ContainSubstring(`controller_runtime_reconcile_total{controller="invoice",result="success"}`))
 
 		for _, addr := range []string{adapterM, managerM} {
-			_, err := scrape(addr, teamB)
+			_, err := scrape(ca, addr, teamB)
 			Expect(err).To(MatchError(ContainSubstring("403")), "a caller without metrics-reader is refused")
 		}
 	})
@@ -582,12 +632,14 @@ func stopBinary(session *gexec.Session) {
 	Eventually(session, 30*time.Second).Should(gexec.Exit(0))
 }
 
-func status(url string) (int, error) {
+func status(url string) (int, error) { return statusWith(http.DefaultClient, url) }
+
+func statusWith(c *http.Client, url string) (int, error) {
 	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
 	if err != nil {
 		return 0, err
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := c.Do(req)
 	if err != nil {
 		return 0, err
 	}
@@ -595,13 +647,10 @@ func status(url string) (int, error) {
 	return resp.StatusCode, nil
 }
 
-// scrape reads /metrics over HTTPS as Prometheus does, with a bearer token.
-func scrape(addr, token string) (string, error) {
-	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
-		// The metrics servers present self-signed certificates unless one
-		// is mounted, as the ServiceMonitor says.
-		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, //nolint:gosec // see above
-	}}
+// scrape reads /metrics over HTTPS as Prometheus does, with a bearer token,
+// verifying the certificate against ca as the ServiceMonitor does.
+func scrape(ca *testca.CA, addr, token string) (string, error) {
+	client := ca.Client()
 	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, "https://"+addr+"/metrics", nil)
 	if err != nil {
 		return "", err
@@ -622,9 +671,10 @@ func scrape(addr, token string) (string, error) {
 	return string(body), nil
 }
 
-// apiClient is the /v1 client of the adapter at base, calling with token.
-func apiClient(base, token string) *v1client.Client {
-	return v1client.New(base, &http.Client{Timeout: 15 * time.Second}, v1client.Token(token))
+// apiClient is the /v1 client of the adapter at base, calling with token
+// and verifying the adapter's certificate against the test CA.
+func apiClient(ca *testca.CA, base, token string) *v1client.Client {
+	return v1client.New(base, ca.Client(), v1client.Token(token))
 }
 
 // expectAPIError expects resp to be an error answer with status and code.

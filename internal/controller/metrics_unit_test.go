@@ -1,0 +1,184 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// invoiceAt is an invoice in ns created at created, in phase (empty: not
+// yet seen by the controller) with the Ready reason reason.
+func invoiceAt(ns string, created time.Time, phase billingv1.InvoicePhase, reason string) billingv1.Invoice {
+	inv := billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: ns, CreationTimestamp: metav1.NewTime(created)}}
+	inv.Status.Phase = phase
+	if reason != "" {
+		inv.Status.Conditions = []metav1.Condition{{Type: billingv1.ConditionReady, Reason: reason}}
+	}
+	return inv
+}
+
+func TestCountInvoices(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	issued := func(ns string) billingv1.Invoice {
+		return invoiceAt(ns, now.Add(-time.Hour), billingv1.InvoiceIssued, billingv1.ReasonIssued)
+	}
+	invalid := func(ns string, age time.Duration) billingv1.Invoice {
+		return invoiceAt(ns, now.Add(-age), billingv1.InvoiceInvalid, billingv1.ReasonCustomerNotFound)
+	}
+	tests := []struct {
+		name          string
+		invoices      []billingv1.Invoice
+		top           int
+		wantPhase     map[phaseReason]int
+		wantWorkspace map[workspacePhase]int
+		wantOldest    map[string]time.Duration
+	}{{
+		name:          "no invoices export no series",
+		top:           2,
+		wantPhase:     map[phaseReason]int{},
+		wantWorkspace: map[workspacePhase]int{},
+		wantOldest:    map[string]time.Duration{},
+	}, {
+		name:     "an invoice without a phase counts as Pending, and its age as the oldest Pending",
+		invoices: []billingv1.Invoice{invoiceAt("a", now.Add(-3*time.Second), "", ""), issued("a")},
+		top:      2,
+		wantPhase: map[phaseReason]int{
+			{"Pending", ""}: 1, {"Issued", billingv1.ReasonIssued}: 1,
+		},
+		wantWorkspace: map[workspacePhase]int{{"a", "Pending"}: 1, {"a", "Issued"}: 1},
+		wantOldest:    map[string]time.Duration{"Pending": 3 * time.Second},
+	}, {
+		name: "workspaces beyond the top are summed under _other, the largest named first",
+		invoices: []billingv1.Invoice{
+			issued("small"), issued("big"), issued("big"), issued("big"), issued("mid"), issued("mid"),
+			invalid("small", time.Minute), invalid("tiny", 2*time.Hour), invalid("big", 10*time.Minute),
+		},
+		top: 2,
+		wantPhase: map[phaseReason]int{
+			{"Issued", billingv1.ReasonIssued}: 6, {"Invalid", billingv1.ReasonCustomerNotFound}: 3,
+		},
+		wantWorkspace: map[workspacePhase]int{
+			{"big", "Issued"}: 3, {"big", "Invalid"}: 1,
+			{"mid", "Issued"}:    2, // ties with small (2 invoices): by name
+			{"_other", "Issued"}: 1, {"_other", "Invalid"}: 2,
+		},
+		wantOldest: map[string]time.Duration{"Invalid": 2 * time.Hour},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := countInvoices(tt.invoices, now, tt.top)
+			if fmt.Sprint(got.byPhase) != fmt.Sprint(tt.wantPhase) {
+				t.Errorf("by phase = %v, want %v", got.byPhase, tt.wantPhase)
+			}
+			if fmt.Sprint(got.byWorkspace) != fmt.Sprint(tt.wantWorkspace) {
+				t.Errorf("by workspace = %v, want %v", got.byWorkspace, tt.wantWorkspace)
+			}
+			if fmt.Sprint(got.oldest) != fmt.Sprint(tt.wantOldest) {
+				t.Errorf("oldest = %v, want %v", got.oldest, tt.wantOldest)
+			}
+		})
+	}
+}
+
+func TestCountInvoicesLabelsAtMostTopPlusOneWorkspaces(t *testing.T) {
+	var invoices []billingv1.Invoice
+	for i := range 1000 {
+		invoices = append(invoices, invoiceAt(fmt.Sprintf("team-%d", i), time.Now(), billingv1.InvoiceIssued, billingv1.ReasonIssued))
+	}
+	got := countInvoices(invoices, time.Now(), TopWorkspaces)
+	workspaces := map[string]bool{}
+	total := 0
+	for k, n := range got.byWorkspace {
+		workspaces[k.workspace] = true
+		total += n
+	}
+	if len(workspaces) != TopWorkspaces+1 || !workspaces[otherWorkspaces] {
+		t.Errorf("workspace labels = %d (%v), want %d including %s", len(workspaces), workspaces, TopWorkspaces+1, otherWorkspaces)
+	}
+	if total != 1000 {
+		t.Errorf("invoices counted by workspace = %d, want 1000", total)
+	}
+}
+
+func TestErrorReason(t *testing.T) {
+	gr := schema.GroupResource{Group: billingv1.GroupVersion.Group, Resource: "invoices"}
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"an API conflict is Conflict", fmt.Errorf("patching: %w", apierrors.NewConflict(gr, "a", errors.New("stale"))), "Conflict"},
+		{"an API timeout is Timeout", apierrors.NewTimeoutError("slow", 1), "Timeout"},
+		{"a canceled context is Canceled", fmt.Errorf("get: %w", context.Canceled), "Canceled"},
+		{"a deadline is DeadlineExceeded", context.DeadlineExceeded, "DeadlineExceeded"},
+		{"anything else is Unknown", errors.New("connection refused"), "Unknown"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := errorReason(tt.err); got != tt.want {
+				t.Errorf("errorReason(%v) = %q, want %q", tt.err, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCountErrorsCountsEachErrorByControllerAndReason(t *testing.T) {
+	gr := schema.GroupResource{Group: billingv1.GroupVersion.Group, Resource: "customers"}
+	conflict := apierrors.NewConflict(gr, "a", errors.New("stale"))
+	var fail bool
+	r := CountErrors("test-counting", reconcile.Func(func(context.Context, ctrl.Request) (ctrl.Result, error) {
+		if fail {
+			return ctrl.Result{}, conflict
+		}
+		return ctrl.Result{}, nil
+	}))
+	counter := reconcileErrors.WithLabelValues("test-counting", "Conflict")
+	before := testutil.ToFloat64(counter)
+	if _, err := r.Reconcile(context.Background(), ctrl.Request{}); err != nil {
+		t.Fatal(err)
+	}
+	fail = true
+	if _, err := r.Reconcile(context.Background(), ctrl.Request{}); !errors.Is(err, conflict) {
+		t.Fatalf("the wrapped error must pass through, got %v", err)
+	}
+	if got := testutil.ToFloat64(counter) - before; got != 1 {
+		t.Errorf("counted %v errors, want 1", got)
+	}
+}
+
+func TestRegisterMetricsTwiceIsFine(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	for range 2 {
+		if err := RegisterMetrics(reg, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
