@@ -240,22 +240,30 @@ func classifiedBy(ctx context.Context, hc *http.Client, method, url, body string
 	return resp.Header.Get(flowSchemaHeader), nil
 }
 
-// apfVariants are the two sides of the measurements run with and without the
-// install's APF objects, in the order of their alternating rounds.
-var apfVariants = []bool{false, true}
-
-// apfRounds is how many rounds of each variant those measurements run.
+// apfRounds is how many rounds of each variant the measurements without
+// and with the install's APF objects run.
 const apfRounds = 2
 
-// setAPF applies or removes the objects.
+// apfVariants is the order of the variants in a round (false: without the
+// objects): without and with in even rounds, with and without in odd ones,
+// so that neither always follows the other.
+func apfVariants(round int) []bool {
+	if round%2 == 1 {
+		return []bool{true, false}
+	}
+	return []bool{false, true}
+}
+
+// setAPF applies or removes the objects, unless they already are.
 func (b *bench) setAPF(ctx context.Context, applied bool) error {
-	if applied {
-		return b.applyAPF(ctx)
-	}
-	if b.install.schemaUID == nil {
+	switch {
+	case applied == (b.install.schemaUID != nil):
 		return nil
+	case applied:
+		return b.applyAPF(ctx)
+	default:
+		return b.removeAPF(ctx)
 	}
-	return b.removeAPF(ctx)
 }
 
 // apfWait is the API server's queue wait per priority level: the sum and
@@ -273,20 +281,20 @@ func (b *bench) scrapeAPFWait(ctx context.Context) (apfWait, error) {
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
-		rest, ok := strings.CutPrefix(line, "apiserver_flowcontrol_request_wait_duration_seconds_")
+		series, ok := strings.CutPrefix(line, "apiserver_flowcontrol_request_wait_duration_seconds_")
 		if !ok {
 			continue
 		}
 		i := 0
 		switch {
-		case strings.HasPrefix(rest, "sum{"):
-		case strings.HasPrefix(rest, "count{"):
+		case strings.HasPrefix(series, "sum{"):
+		case strings.HasPrefix(series, "count{"):
 			i = 1
 		default:
 			continue
 		}
-		level := label(rest, "priority_level")
-		v, err := strconv.ParseFloat(rest[strings.LastIndexByte(rest, ' ')+1:], 64)
+		level := label(series, "priority_level")
+		v, err := strconv.ParseFloat(series[strings.LastIndexByte(series, ' ')+1:], 64)
 		if level == "" || err != nil {
 			continue
 		}

@@ -226,14 +226,8 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		return nil, err
 	}
 
-	if err := b.provision(ctx, b.cs); err != nil {
-		return nil, err
-	}
-	kubeconfig, err := b.provisionInstall(ctx, b.cs, cfg)
+	kubeconfig, err := b.provisionAll(ctx, cfg)
 	if err != nil {
-		return nil, err
-	}
-	if b.neighbour, err = b.provisionNoisyNeighbour(ctx, cfg); err != nil {
 		return nil, err
 	}
 	direct := rest.AnonymousClientConfig(cfg)
@@ -307,6 +301,20 @@ func (b *bench) workspaces() []string {
 		ns[i] = fmt.Sprintf("bench-%d", i)
 	}
 	return ns
+}
+
+// provisionAll makes the benchmark's client, the install's identity (whose
+// kubeconfig it returns, for the binaries) and the noisy neighbour.
+func (b *bench) provisionAll(ctx context.Context, cfg *rest.Config) (string, error) {
+	if err := b.provision(ctx, b.cs); err != nil {
+		return "", err
+	}
+	kubeconfig, err := b.provisionInstall(ctx, b.cs, cfg)
+	if err != nil {
+		return "", err
+	}
+	b.neighbour, err = b.provisionNoisyNeighbour(ctx, cfg)
+	return kubeconfig, err
 }
 
 // provision makes the workspaces, a customer in each, and a ServiceAccount

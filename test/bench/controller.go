@@ -40,7 +40,7 @@ func (b *bench) measureController(ctx context.Context, r *Report) error {
 	per := max(b.cfg.Invoices/apfRounds, b.cfg.Workers)
 	runs := map[bool]*controllerRun{}
 	for round := range apfRounds {
-		for _, applied := range apfVariants {
+		for _, applied := range apfVariants(round) {
 			if err := b.setAPF(ctx, applied); err != nil {
 				return err
 			}

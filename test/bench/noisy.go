@@ -60,7 +60,8 @@ type noisyNeighbour struct {
 // and ConfigMaps, and a client with its token and no client-side limit.
 func (b *bench) provisionNoisyNeighbour(ctx context.Context, cfg *rest.Config) (*noisyNeighbour, error) {
 	writers := 4 * b.cfg.Workers
-	objs := []client.Object{
+	objs := make([]client.Object, 0, 4+writers)
+	objs = append(objs,
 		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: noisyNS}},
 		&corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: noisySA, Namespace: noisyNS}},
 		&rbacv1.Role{
@@ -72,8 +73,7 @@ func (b *bench) provisionNoisyNeighbour(ctx context.Context, cfg *rest.Config) (
 			ObjectMeta: metav1.ObjectMeta{Name: noisySA, Namespace: noisyNS},
 			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: noisySA},
 			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: noisySA, Namespace: noisyNS}},
-		},
-	}
+		})
 	for i := range writers {
 		objs = append(objs, &corev1.ConfigMap{
 			ObjectMeta: metav1.ObjectMeta{Name: "noise-" + strconv.Itoa(i), Namespace: noisyNS},
@@ -133,8 +133,8 @@ type noise struct {
 	start   time.Time
 	stopped atomic.Bool
 	wg      sync.WaitGroup
-	mu     sync.Mutex
-	err    error
+	mu      sync.Mutex
+	err     error
 }
 
 func (n *noisyNeighbour) start(ctx context.Context) *noise {
@@ -172,65 +172,84 @@ func (z *noise) stop() (float64, error) {
 	return float64(z.writes.Load()) / elapsed.Seconds(), nil
 }
 
+// noisyRun is what the rounds of one variant of measurement 7 measured.
+type noisyRun struct {
+	quiet, noisy result
+	wait         apfWait
+	writesPerSec float64 // the neighbour's, mean over the rounds
+}
+
 // measureNoisyNeighbour: POST /v1/invoices in a quiet round, then in a round
 // during which the neighbour writes, each with and without the APF objects,
 // in alternating rounds.
 func (b *bench) measureNoisyNeighbour(ctx context.Context, r *Report) error {
 	per := max(b.cfg.Invoices/8, b.cfg.Workers)
-	quiet, noisy := map[bool]*result{}, map[bool]*result{}
-	writesPerSec := map[bool]float64{}
-	waits := map[bool]apfWait{}
-	create := func(ctx context.Context, _ int) error { _, err := b.createHTTP(ctx, noisyWorkspace); return err }
+	runs := map[bool]*noisyRun{false: {wait: apfWait{}}, true: {wait: apfWait{}}}
 	for round := range apfRounds {
-		for _, applied := range apfVariants {
+		for _, applied := range apfVariants(round) {
 			if err := b.setAPF(ctx, applied); err != nil {
 				return err
 			}
-			if quiet[applied] == nil {
-				quiet[applied], noisy[applied], waits[applied] = &result{}, &result{}, apfWait{}
-			}
-			before, err := b.scrapeAPFWait(ctx)
-			if err != nil {
+			if err := b.noisyCell(ctx, per, applied && round == apfRounds-1, runs[applied]); err != nil {
 				return err
 			}
-			q, err := b.parallel(ctx, per, create)
-			if err != nil {
-				return err
-			}
-			quiet[applied].add(q)
-			z := b.neighbour.start(ctx)
-			time.Sleep(time.Second) // let the neighbour reach its pace
-			n, err := b.parallel(ctx, per, create)
-			if err == nil && applied && round == apfRounds-1 {
-				err = b.dumpPriorityLevels(ctx, "apf-priority-levels-noisy")
-			}
-			wps, stopErr := z.stop()
-			if err = errors.Join(err, stopErr); err != nil {
-				return err
-			}
-			noisy[applied].add(n)
-			writesPerSec[applied] += wps / apfRounds
-			after, err := b.scrapeAPFWait(ctx)
-			if err != nil {
-				return err
-			}
-			waits[applied].add(before, after)
-			b.created.Add(int64(2 * per))
 		}
 	}
 	if err := b.setAPF(ctx, false); err != nil {
 		return err
 	}
-	r.NoisyRateRatio = ratio(noisy[false].perSec(), quiet[false].perSec())
-	r.NoisyRateRatioAPF = ratio(noisy[true].perSec(), quiet[true].perSec())
-	r.NoisyCreateP99Ms, r.NoisyCreateP99MsAPF = noisy[false].percentileMs(0.99), noisy[true].percentileMs(0.99)
-	r.QuietCreateP99Ms, r.QuietCreateP99MsAPF = quiet[false].percentileMs(0.99), quiet[true].percentileMs(0.99)
+	without, with := runs[false], runs[true]
+	r.NoisyRateRatio = ratio(without.noisy.perSec(), without.quiet.perSec())
+	r.NoisyRateRatioAPF = ratio(with.noisy.perSec(), with.quiet.perSec())
+	r.NoisyCreateP99Ms, r.NoisyCreateP99MsAPF = without.noisy.percentileMs(0.99), with.noisy.percentileMs(0.99)
+	r.QuietCreateP99Ms, r.QuietCreateP99MsAPF = without.quiet.percentileMs(0.99), with.quiet.percentileMs(0.99)
 	d := &r.Details
 	d.NoisyInvoices = apfRounds * per
-	d.QuietPerSec, d.QuietPerSecAPF = quiet[false].perSec(), quiet[true].perSec()
-	d.NoisyPerSec, d.NoisyPerSecAPF = noisy[false].perSec(), noisy[true].perSec()
-	d.NeighbourWritesPerSec, d.NeighbourWritesPerSecAPF = writesPerSec[false], writesPerSec[true]
+	d.QuietPerSec, d.QuietPerSecAPF = without.quiet.perSec(), with.quiet.perSec()
+	d.NoisyPerSec, d.NoisyPerSecAPF = without.noisy.perSec(), with.noisy.perSec()
+	d.NeighbourWritesPerSec, d.NeighbourWritesPerSecAPF = without.writesPerSec, with.writesPerSec
 	d.NeighbourWriters = b.neighbour.writers
-	d.APFWait["noisy"], d.APFWait["noisy_apf"] = waits[false].meanMs(), waits[true].meanMs()
+	d.APFWait["noisy"], d.APFWait["noisy_apf"] = without.wait.meanMs(), with.wait.meanMs()
 	return nil
+}
+
+// noisyCell is one quiet round and one noisy round of measurement 7. It
+// returns when the controller has issued the invoices of both, so that
+// none of this cell's work falls into the next.
+func (b *bench) noisyCell(ctx context.Context, per int, dump bool, run *noisyRun) error {
+	w, err := b.watchIssued(ctx, noisyWorkspace)
+	if err != nil {
+		return err
+	}
+	defer w.stop()
+	before, err := b.scrapeAPFWait(ctx)
+	if err != nil {
+		return err
+	}
+	create := func(ctx context.Context, _ int) error { _, err := b.createHTTP(ctx, noisyWorkspace); return err }
+	q, err := b.parallel(ctx, per, create)
+	if err != nil {
+		return err
+	}
+	run.quiet.add(q)
+	z := b.neighbour.start(ctx)
+	time.Sleep(time.Second) // let the neighbour reach its pace
+	n, err := b.parallel(ctx, per, create)
+	if err == nil && dump {
+		err = b.dumpPriorityLevels(ctx, "apf-priority-levels-noisy")
+	}
+	wps, stopErr := z.stop()
+	if err = errors.Join(err, stopErr); err != nil {
+		return err
+	}
+	run.noisy.add(n)
+	run.writesPerSec += wps / apfRounds
+	b.created.Add(int64(2 * per))
+	after, err := b.scrapeAPFWait(ctx)
+	if err != nil {
+		return err
+	}
+	run.wait.add(before, after)
+	_, err = w.await(ctx, 2*per, time.Duration(2*per)*10*time.Millisecond+2*time.Minute)
+	return err
 }
