@@ -342,12 +342,25 @@ type apfLevelWait struct {
 }
 
 // dumpPriorityLevels saves the API server's view of its priority levels (what
-// docs/apf.md tells an operator to read) as name.txt under the output directory.
+// docs/apf.md tells an operator to read) as name.txt under the output
+// directory, followed by each level's seats from its metrics.
 func (b *bench) dumpPriorityLevels(ctx context.Context, name string) error {
-	data, err := b.cs.Discovery().RESTClient().Get().
-		AbsPath("/debug/api_priority_and_fairness/dump_priority_levels").DoRaw(ctx)
+	rc := b.cs.Discovery().RESTClient()
+	dump, err := rc.Get().AbsPath("/debug/api_priority_and_fairness/dump_priority_levels").DoRaw(ctx)
 	if err != nil {
 		return fmt.Errorf("reading dump_priority_levels: %w", err)
 	}
-	return os.WriteFile(filepath.Join(b.cfg.OutDir, name+".txt"), data, 0o600)
+	metrics, err := rc.Get().AbsPath("/metrics").DoRaw(ctx)
+	if err != nil {
+		return fmt.Errorf("reading the API server's metrics: %w", err)
+	}
+	out := append(dump, "\nSeats per priority level (apiserver_flowcontrol_*_limit_seats):\n"...)
+	for line := range strings.SplitSeq(string(metrics), "\n") {
+		for _, m := range []string{"nominal", "lower", "current", "upper"} {
+			if strings.HasPrefix(line, "apiserver_flowcontrol_"+m+"_limit_seats{") {
+				out = append(append(out, line...), '\n')
+			}
+		}
+	}
+	return os.WriteFile(filepath.Join(b.cfg.OutDir, name+".txt"), out, 0o600)
 }
