@@ -18,9 +18,10 @@ package main
 
 // The install's identity and its API Priority and Fairness objects: the
 // benchmark renders config/default, gives the manager and the adapter the
-// install's ServiceAccount (with its RBAC), and applies and removes the
-// FlowSchemas and PriorityLevelConfigurations of config/apf between rounds,
-// so that the API server classifies their requests as it would in a cluster.
+// install's ServiceAccount (with its RBAC) and the GOMAXPROCS of their
+// containers' CPU limits, and applies and removes the FlowSchemas and
+// PriorityLevelConfigurations of config/apf between rounds, so that the API
+// server classifies their requests as it would in a cluster.
 
 import (
 	"bufio"
@@ -38,10 +39,13 @@ import (
 	"strings"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/kubernetes"
@@ -66,6 +70,34 @@ type install struct {
 	token     string                       // the ServiceAccount's token
 	saConfig  *rest.Config                 // as the ServiceAccount
 	schemaUID map[string]string            // the applied FlowSchemas by name, while applied
+	// maxProcs is GOMAXPROCS per container of the Deployment: what Go
+	// picks (since 1.25) under the container's CPU limit.
+	maxProcs map[string]int64
+}
+
+// env is what the benchmark adds to the environment of the binary that runs
+// in container: GOMAXPROCS as in the install, so that the scheduler spins
+// no more Ps than in a pod (which shows in the CPU each request takes).
+func (in *install) env(container string) []string {
+	if n, ok := in.maxProcs[container]; ok {
+		return []string{"GOMAXPROCS=" + strconv.FormatInt(n, 10)}
+	}
+	return nil
+}
+
+// readMaxProcs records the GOMAXPROCS of each container of a Deployment
+// with a CPU limit: the limit in cores, rounded up.
+func (in *install) readMaxProcs(deploy *unstructured.Unstructured) error {
+	var d appsv1.Deployment
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(deploy.Object, &d); err != nil {
+		return fmt.Errorf("reading the Deployment %s: %w", deploy.GetName(), err)
+	}
+	for _, c := range d.Spec.Template.Spec.Containers {
+		if cpu, ok := c.Resources.Limits[corev1.ResourceCPU]; ok {
+			in.maxProcs[c.Name] = max(1, (cpu.MilliValue()+999)/1000)
+		}
+	}
+	return nil
 }
 
 // renderInstall runs kubectl kustomize on the install directory.
@@ -78,7 +110,7 @@ func renderInstall(ctx context.Context, kubectl, dir string) (*install, error) {
 		}
 		return nil, fmt.Errorf("kubectl kustomize %s: %w", dir, err)
 	}
-	in := &install{}
+	in := &install{maxProcs: map[string]int64{}}
 	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(out), 4096)
 	for {
 		u := &unstructured.Unstructured{}
@@ -95,6 +127,10 @@ func renderInstall(ctx context.Context, kubectl, dir string) (*install, error) {
 		switch {
 		case gvk.Group == flowcontrolGroup:
 			in.apf = append(in.apf, u)
+		case gvk.Kind == "Deployment":
+			if err := in.readMaxProcs(u); err != nil {
+				return nil, err
+			}
 		case gvk.Kind == "ServiceAccount":
 			in.account = types.NamespacedName{Namespace: u.GetNamespace(), Name: u.GetName()}
 			in.identity = append(in.identity, u)
@@ -138,6 +174,7 @@ func (b *bench) provisionInstall(ctx context.Context, cs kubernetes.Interface, c
 	in.saConfig = rest.AnonymousClientConfig(cfg)
 	in.saConfig.BearerToken = in.token
 	b.install = in
+	b.logf("The manager and the adapter run as %s, with GOMAXPROCS %v", in.account, in.maxProcs)
 
 	kc := clientcmdapi.NewConfig()
 	kc.Clusters["bench"] = &clientcmdapi.Cluster{Server: cfg.Host, CertificateAuthorityData: cfg.CAData}

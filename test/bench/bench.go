@@ -386,7 +386,8 @@ func (b *bench) awaitAllowed(ctx context.Context, ns string) error {
 }
 
 // startBinaries runs the manager and the adapter as the install's
-// ServiceAccount (kubeconfig), the adapter without its per-caller rate limit
+// ServiceAccount (kubeconfig) and with the GOMAXPROCS their containers'
+// CPU limits give them, the adapter without its per-caller rate limit
 // (the benchmark has one caller).
 func (b *bench) startBinaries(ctx context.Context, kubeconfig string) error {
 	var err error
@@ -399,13 +400,15 @@ func (b *bench) startBinaries(ctx context.Context, kubeconfig string) error {
 	b.api = "http://" + addrs[0]
 	managerArgs := append([]string{"--kubeconfig", kubeconfig, "--health-probe-bind-address", addrs[2],
 		"--metrics-bind-address", "0", "--pprof-bind-address", addrs[1]}, b.cfg.ManagerArgs...)
-	b.manager, err = startProcess(b.cfg.Manager, filepath.Join(b.cfg.OutDir, "manager.log"), addrs[1], managerArgs...)
+	b.manager, err = startProcess(b.cfg.Manager, filepath.Join(b.cfg.OutDir, "manager.log"), addrs[1],
+		b.install.env("manager"), managerArgs...)
 	if err != nil {
 		return err
 	}
 	adapterArgs := append([]string{"--kubeconfig", kubeconfig, "--listen-address", addrs[0], "--rate-limit", "-1",
 		"--pprof-address", addrs[3]}, b.cfg.AdapterArgs...)
-	b.adapter, err = startProcess(b.cfg.Adapter, filepath.Join(b.cfg.OutDir, "adapter.log"), addrs[3], adapterArgs...)
+	b.adapter, err = startProcess(b.cfg.Adapter, filepath.Join(b.cfg.OutDir, "adapter.log"), addrs[3],
+		b.install.env("adapter"), adapterArgs...)
 	if err != nil {
 		b.manager.stop()
 		return err
@@ -449,7 +452,8 @@ type process struct {
 	done  chan struct{}
 }
 
-func startProcess(path, logPath, pprofAddr string, args ...string) (*process, error) {
+// startProcess starts a binary with env added to the benchmark's environment.
+func startProcess(path, logPath, pprofAddr string, env []string, args ...string) (*process, error) {
 	logFile, err := os.Create(logPath) //nolint:gosec // under the output directory
 	if err != nil {
 		return nil, err
@@ -457,6 +461,7 @@ func startProcess(path, logPath, pprofAddr string, args ...string) (*process, er
 	cmd := exec.CommandContext(context.Background(), path, args...) //nolint:gosec // the binaries make builds
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Env = append(os.Environ(), env...)
 	if err := cmd.Start(); err != nil {
 		_ = logFile.Close()
 		return nil, fmt.Errorf("starting %s: %w", path, err)
