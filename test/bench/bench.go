@@ -60,6 +60,10 @@ import (
 type Config struct {
 	Assets, CRDs     string
 	Manager, Adapter string
+	// Install is the kustomization of the install (config/default): the
+	// manager and the adapter run as its ServiceAccount, and its API
+	// Priority and Fairness objects are applied in some rounds.
+	Install string
 	// ManagerArgs and AdapterArgs are extra flags for the binaries, to
 	// measure the effect of a setting.
 	ManagerArgs, AdapterArgs []string
@@ -103,48 +107,86 @@ type Report struct {
 	ControllerIssuedPerSec  float64 `json:"controller_issued_per_s"`
 	ControllerCreatedPerSec float64 `json:"controller_created_per_s"`
 
+	// Measurement 4 again, with the install's APF objects applied.
+	ControllerRatioAPF         float64 `json:"controller_ratio_apf"`
+	IssueLagP99MsAPF           float64 `json:"issue_lag_p99_ms_apf"`
+	ControllerIssuedPerSecAPF  float64 `json:"controller_issued_per_s_apf"`
+	ControllerCreatedPerSecAPF float64 `json:"controller_created_per_s_apf"`
+
+	// Measurement 7: the adapter's creates while a noisy neighbour writes,
+	// rate over the quiet round's rate, and the p99s, without and with APF.
+	NoisyRateRatio      float64 `json:"noisy_create_rate_ratio"`
+	NoisyRateRatioAPF   float64 `json:"noisy_create_rate_ratio_apf"`
+	NoisyCreateP99Ms    float64 `json:"noisy_create_p99_ms"`
+	NoisyCreateP99MsAPF float64 `json:"noisy_create_p99_ms_apf"`
+	QuietCreateP99Ms    float64 `json:"quiet_create_p99_ms"`
+	QuietCreateP99MsAPF float64 `json:"quiet_create_p99_ms_apf"`
+
+	// The adapter process's CPU time (user and system) during its creates
+	// of measurement 1, per 1,000 creates.
+	AdapterCPUPer1000Creates float64 `json:"adapter_cpu_s_per_1000_creates"`
+
 	Details Details `json:"details"`
 	path    string
 }
 
 // Details are the rest of what was measured, for reading the figures.
 type Details struct {
-	Invoices       int     `json:"invoices"`
-	Workers        int     `json:"workers"`
-	MemoryInvoices int     `json:"memory_invoices"`
-	Workspaces     int     `json:"memory_workspaces"`
-	CreateP50Ms    float64 `json:"create_adapter_p50_ms"`
-	CreateDirP50Ms float64 `json:"create_direct_p50_ms"`
-	CreateDirP99Ms float64 `json:"create_direct_p99_ms"`
-	GetP50Ms       float64 `json:"get_adapter_p50_ms"`
-	GetDirP50Ms    float64 `json:"get_direct_p50_ms"`
-	GetDirP99Ms    float64 `json:"get_direct_p99_ms"`
-	PageP50Ms      float64 `json:"list_adapter_page_p50_ms"`
-	PageP99Ms      float64 `json:"list_adapter_page_p99_ms"`
-	PageDirP50Ms   float64 `json:"list_direct_page_p50_ms"`
-	PageDirP99Ms   float64 `json:"list_direct_page_p99_ms"`
-	IssueLagP50Ms  float64 `json:"issue_lag_p50_ms"`
-	AdapterRSS0    int64   `json:"adapter_rss_start_bytes"`
-	AdapterRSS     int64   `json:"adapter_rss_bytes"`
-	ManagerRSS0    int64   `json:"controller_rss_start_bytes"`
-	ManagerRSS     int64   `json:"controller_rss_bytes"`
-	Seconds        float64 `json:"seconds"`
+	Invoices         int     `json:"invoices"`
+	Workers          int     `json:"workers"`
+	MemoryInvoices   int     `json:"memory_invoices"`
+	Workspaces       int     `json:"memory_workspaces"`
+	CreateP50Ms      float64 `json:"create_adapter_p50_ms"`
+	CreateDirP50Ms   float64 `json:"create_direct_p50_ms"`
+	CreateDirP99Ms   float64 `json:"create_direct_p99_ms"`
+	GetP50Ms         float64 `json:"get_adapter_p50_ms"`
+	GetDirP50Ms      float64 `json:"get_direct_p50_ms"`
+	GetDirP99Ms      float64 `json:"get_direct_p99_ms"`
+	PageP50Ms        float64 `json:"list_adapter_page_p50_ms"`
+	PageP99Ms        float64 `json:"list_adapter_page_p99_ms"`
+	PageDirP50Ms     float64 `json:"list_direct_page_p50_ms"`
+	PageDirP99Ms     float64 `json:"list_direct_page_p99_ms"`
+	IssueLagP50Ms    float64 `json:"issue_lag_p50_ms"`
+	IssueLagP50MsAPF float64 `json:"issue_lag_p50_ms_apf"`
+	// Measurement 7's invoices per variant and condition, its per-second
+	// figures, and the neighbour's writers and writes per second.
+	NoisyInvoices            int     `json:"noisy_invoices"`
+	QuietPerSec              float64 `json:"quiet_create_per_s"`
+	QuietPerSecAPF           float64 `json:"quiet_create_per_s_apf"`
+	NoisyPerSec              float64 `json:"noisy_create_per_s"`
+	NoisyPerSecAPF           float64 `json:"noisy_create_per_s_apf"`
+	NeighbourWriters         int     `json:"neighbour_writers"`
+	NeighbourWritesPerSec    float64 `json:"neighbour_writes_per_s"`
+	NeighbourWritesPerSecAPF float64 `json:"neighbour_writes_per_s_apf"`
+	// The API server's mean queue wait per priority level during
+	// measurements 4 and 7, without and with APF objects.
+	APFWait map[string]map[string]apfLevelWait `json:"apf_queue_wait"`
+	// The adapter's CPU seconds during measurement 1's adapter rounds.
+	AdapterCPUSecondsCreate float64 `json:"adapter_cpu_seconds_create"`
+	AdapterRSS0             int64   `json:"adapter_rss_start_bytes"`
+	AdapterRSS              int64   `json:"adapter_rss_bytes"`
+	ManagerRSS0             int64   `json:"controller_rss_start_bytes"`
+	ManagerRSS              int64   `json:"controller_rss_bytes"`
+	Seconds                 float64 `json:"seconds"`
 }
 
 // bench is a running benchmark's world.
 type bench struct {
-	cfg     Config
-	log     io.Writer
-	admin   client.WithWatch
-	direct  client.Client // as the benchmark's ServiceAccount, like the HTTP client
-	http    *http.Client
-	apiURL  string           // the adapter's base URL
-	api     *v1client.Client // the adapter's /v1 API, as the benchmark's ServiceAccount
-	token   string
-	manager *process
-	adapter *process
-	created atomic.Int64 // invoices in the cluster
-	ids     []string     // the invoices created through the adapter, in bench-0
+	cfg       Config
+	log       io.Writer
+	admin     client.WithWatch
+	cs        kubernetes.Interface // as the admin
+	install   *install
+	neighbour *noisyNeighbour
+	direct    client.Client // as the benchmark's ServiceAccount, like the HTTP client
+	http      *http.Client
+	apiURL    string           // the adapter's base URL
+	api       *v1client.Client // the adapter's /v1 API, as the benchmark's ServiceAccount
+	token     string
+	manager   *process
+	adapter   *process
+	created   atomic.Int64 // invoices in the cluster
+	ids       []string     // the invoices created through the adapter, in bench-0
 }
 
 // Run starts everything, measures, writes report.json and stops everything.
@@ -180,12 +222,12 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 	if b.admin, err = client.NewWithWatch(cfg, client.Options{Scheme: scheme}); err != nil {
 		return nil, err
 	}
-	cs, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
+	if b.cs, err = kubernetes.NewForConfig(cfg); err != nil {
 		return nil, err
 	}
 
-	if err := b.provision(ctx, cs); err != nil {
+	kubeconfig, err := b.provisionAll(ctx, cfg)
+	if err != nil {
 		return nil, err
 	}
 	direct := rest.AnonymousClientConfig(cfg)
@@ -198,7 +240,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		Timeout:   30 * time.Second,
 	}
 
-	if err := b.startBinaries(ctx, env); err != nil {
+	if err := b.startBinaries(ctx, kubeconfig); err != nil {
 		return nil, err
 	}
 	defer b.adapter.stop()
@@ -211,6 +253,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 
 	r := &Report{path: filepath.Join(c.OutDir, "report.json")}
 	r.Details.Invoices, r.Details.Workers, r.Details.Workspaces = c.Invoices, c.Workers, workspaces
+	r.Details.APFWait = map[string]map[string]apfLevelWait{}
 	time.Sleep(2 * time.Second) // let the start-up garbage be collected
 	if r.Details.AdapterRSS0, err = b.adapter.rss(); err != nil {
 		return nil, err
@@ -227,7 +270,8 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		{"1. create", b.measureCreate},
 		{"2. get", b.measureGet},
 		{"3. list", b.measureList},
-		{"4. controller", b.measureController},
+		{"4. controller, without and with APF", b.measureController},
+		{"7. noisy neighbour, without and with APF", b.measureNoisyNeighbour},
 		{"5. memory", b.measureMemory},
 	}
 	for _, s := range steps {
@@ -257,6 +301,20 @@ func (b *bench) workspaces() []string {
 		ns[i] = fmt.Sprintf("bench-%d", i)
 	}
 	return ns
+}
+
+// provisionAll makes the benchmark's client, the install's identity (whose
+// kubeconfig it returns, for the binaries) and the noisy neighbour.
+func (b *bench) provisionAll(ctx context.Context, cfg *rest.Config) (string, error) {
+	if err := b.provision(ctx, b.cs); err != nil {
+		return "", err
+	}
+	kubeconfig, err := b.provisionInstall(ctx, b.cs, cfg)
+	if err != nil {
+		return "", err
+	}
+	b.neighbour, err = b.provisionNoisyNeighbour(ctx, cfg)
+	return kubeconfig, err
 }
 
 // provision makes the workspaces, a customer in each, and a ServiceAccount
@@ -327,21 +385,12 @@ func (b *bench) awaitAllowed(ctx context.Context, ns string) error {
 	}
 }
 
-// startBinaries runs the manager and the adapter as an admin user, the
-// adapter without its per-caller rate limit (the benchmark has one caller).
-func (b *bench) startBinaries(ctx context.Context, env *envtest.Environment) error {
-	admin, err := env.AddUser(envtest.User{Name: "bench-admin", Groups: []string{"system:masters"}}, nil)
-	if err != nil {
-		return err
-	}
-	kc, err := admin.KubeConfig()
-	if err != nil {
-		return err
-	}
-	kubeconfig := filepath.Join(b.cfg.OutDir, "kubeconfig")
-	if err := os.WriteFile(kubeconfig, kc, 0o600); err != nil {
-		return err
-	}
+// startBinaries runs the manager and the adapter as the install's
+// ServiceAccount (kubeconfig) and with the GOMAXPROCS their containers'
+// CPU limits give them, the adapter without its per-caller rate limit
+// (the benchmark has one caller).
+func (b *bench) startBinaries(ctx context.Context, kubeconfig string) error {
+	var err error
 	addrs := make([]string, 4)
 	for i := range addrs {
 		if addrs[i], err = freeAddr(); err != nil {
@@ -352,13 +401,15 @@ func (b *bench) startBinaries(ctx context.Context, env *envtest.Environment) err
 	b.api = v1client.New(b.apiURL, b.http, v1client.Token(b.token))
 	managerArgs := append([]string{"--kubeconfig", kubeconfig, "--health-probe-bind-address", addrs[2],
 		"--metrics-bind-address", "0", "--pprof-bind-address", addrs[1]}, b.cfg.ManagerArgs...)
-	b.manager, err = startProcess(b.cfg.Manager, filepath.Join(b.cfg.OutDir, "manager.log"), addrs[1], managerArgs...)
+	b.manager, err = startProcess(b.cfg.Manager, filepath.Join(b.cfg.OutDir, "manager.log"), addrs[1],
+		b.install.env("manager"), managerArgs...)
 	if err != nil {
 		return err
 	}
 	adapterArgs := append([]string{"--kubeconfig", kubeconfig, "--listen-address", addrs[0], "--rate-limit", "-1",
 		"--pprof-address", addrs[3]}, b.cfg.AdapterArgs...)
-	b.adapter, err = startProcess(b.cfg.Adapter, filepath.Join(b.cfg.OutDir, "adapter.log"), addrs[3], adapterArgs...)
+	b.adapter, err = startProcess(b.cfg.Adapter, filepath.Join(b.cfg.OutDir, "adapter.log"), addrs[3],
+		b.install.env("adapter"), adapterArgs...)
 	if err != nil {
 		b.manager.stop()
 		return err
@@ -402,7 +453,8 @@ type process struct {
 	done  chan struct{}
 }
 
-func startProcess(path, logPath, pprofAddr string, args ...string) (*process, error) {
+// startProcess starts a binary with env added to the benchmark's environment.
+func startProcess(path, logPath, pprofAddr string, env []string, args ...string) (*process, error) {
 	logFile, err := os.Create(logPath) //nolint:gosec // under the output directory
 	if err != nil {
 		return nil, err
@@ -410,6 +462,7 @@ func startProcess(path, logPath, pprofAddr string, args ...string) (*process, er
 	cmd := exec.CommandContext(context.Background(), path, args...) //nolint:gosec // the binaries make builds
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Env = append(os.Environ(), env...)
 	if err := cmd.Start(); err != nil {
 		_ = logFile.Close()
 		return nil, fmt.Errorf("starting %s: %w", path, err)
@@ -643,11 +696,24 @@ func (b *bench) parallel(ctx context.Context, n int, op func(ctx context.Context
 // on both alike.
 func (b *bench) pair(ctx context.Context, rounds, n int, adapter, direct func(ctx context.Context, i int) error) (
 	a, d result, err error) {
+	return b.meteredPair(ctx, rounds, n, nil, adapter, direct)
+}
+
+// meteredPair is pair with the adapter's CPU time metered over its side's
+// rounds when meter is not nil.
+func (b *bench) meteredPair(ctx context.Context, rounds, n int, meter *cpuMeter,
+	adapter, direct func(ctx context.Context, i int) error) (a, d result, err error) {
 	per := n / rounds
 	for round := range rounds {
 		for side, op := range []func(context.Context, int) error{adapter, direct} {
 			base := round * per
+			if meter != nil && side == 0 {
+				meter.on()
+			}
 			r, err := b.parallel(ctx, per, func(ctx context.Context, i int) error { return op(ctx, base+i) })
+			if meter != nil && side == 0 {
+				meter.off()
+			}
 			if err != nil {
 				return a, d, err
 			}
@@ -689,12 +755,15 @@ func (b *bench) measureCreate(ctx context.Context, r *Report) error {
 	} else {
 		profiled <- nil
 	}
-	a, d, err := b.pair(ctx, 2, n,
+	cpu := &cpuMeter{p: b.adapter}
+	a, d, err := b.meteredPair(ctx, 2, n, cpu,
 		func(ctx context.Context, i int) (err error) { ids[i], err = b.createHTTP(ctx, "bench-0"); return err },
 		func(ctx context.Context, _ int) error { _, err := b.createDirect(ctx, "bench-1"); return err })
-	if err != nil {
+	if err = errors.Join(err, cpu.err); err != nil {
 		return err
 	}
+	r.Details.AdapterCPUSecondsCreate = cpu.total.Seconds()
+	r.AdapterCPUPer1000Creates = float64(int(cpu.total.Seconds()/float64(a.ops)*1000*1000+0.5)) / 1000
 	if err := <-profiled; err != nil {
 		return err
 	}
@@ -783,56 +852,6 @@ func (b *bench) measureList(ctx context.Context, r *Report) error {
 	ap, dp := result{latencies: adapterPages}, result{latencies: directPages}
 	r.Details.PageP50Ms, r.Details.PageP99Ms = ap.percentileMs(0.5), ap.percentileMs(0.99)
 	r.Details.PageDirP50Ms, r.Details.PageDirP99Ms = dp.percentileMs(0.5), dp.percentileMs(0.99)
-	return nil
-}
-
-// measureController creates invoices in bench-2 directly, as fast as the API
-// server takes them, and watches them become Issued: issued per second over
-// created per second, and the time from each create to its Issued.
-func (b *bench) measureController(ctx context.Context, r *Report) error {
-	n := b.cfg.Invoices
-	w, err := b.watchIssued(ctx, "bench-2")
-	if err != nil {
-		return err
-	}
-	defer w.stop()
-	profiled := make(chan error, 1)
-	if b.cfg.Profile {
-		go func() { profiled <- b.profile(ctx, b.manager, b.cfg.Manager, "manager-controller", profileSecs) }()
-	} else {
-		profiled <- nil
-	}
-	createdAt := make([]time.Time, n)
-	names := make([]string, n)
-	start := time.Now()
-	res, err := b.parallel(ctx, n, func(ctx context.Context, i int) (err error) {
-		names[i], err = b.createDirect(ctx, "bench-2")
-		createdAt[i] = time.Now()
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	b.created.Add(int64(n))
-	issued, err := w.await(ctx, n, time.Duration(n)*10*time.Millisecond+2*time.Minute)
-	if err != nil {
-		return err
-	}
-	if err := <-profiled; err != nil {
-		return err
-	}
-	var last time.Time
-	lags := make([]time.Duration, n)
-	for i, name := range names {
-		at := issued[name]
-		last = maxTime(last, at)
-		lags[i] = max(at.Sub(createdAt[i]), 0)
-	}
-	r.ControllerCreatedPerSec = res.perSec()
-	r.ControllerIssuedPerSec = float64(n) / last.Sub(start).Seconds()
-	r.ControllerRatio = ratio(r.ControllerIssuedPerSec, r.ControllerCreatedPerSec)
-	lag := result{latencies: lags}
-	r.IssueLagP99Ms, r.Details.IssueLagP50Ms = lag.percentileMs(0.99), lag.percentileMs(0.5)
 	return nil
 }
 

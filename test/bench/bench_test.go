@@ -49,6 +49,7 @@ func TestSmallBenchmarkWritesACompleteReport(t *testing.T) {
 	report, err := Run(t.Context(), Config{
 		Assets:   assets,
 		CRDs:     filepath.Join(root, "config", "crd", "bases"),
+		Install:  filepath.Join(root, "config", "default"),
 		Manager:  filepath.Join(bins, "manager"),
 		Adapter:  filepath.Join(bins, "adapter"),
 		OutDir:   out,
@@ -70,11 +71,23 @@ func TestSmallBenchmarkWritesACompleteReport(t *testing.T) {
 		"create_adapter_per_s", "create_direct_per_s", "get_adapter_per_s", "get_direct_per_s",
 		"list_adapter_invoices_per_s", "list_direct_invoices_per_s",
 		"controller_issued_per_s", "controller_created_per_s",
+		"controller_ratio_apf", "issue_lag_p99_ms_apf", "controller_issued_per_s_apf", "controller_created_per_s_apf",
+		"noisy_create_rate_ratio", "noisy_create_rate_ratio_apf", "noisy_create_p99_ms", "noisy_create_p99_ms_apf",
+		"quiet_create_p99_ms", "quiet_create_p99_ms_apf",
+		"adapter_cpu_s_per_1000_creates",
 	} {
 		v, ok := got[key].(float64)
 		g.Expect(ok).To(BeTrue(), "report.json has no number %s: %s", key, data)
 		g.Expect(v > 0 && !math.IsInf(v, 0)).To(BeTrue(), "%s is %v", key, v)
 	}
-	g.Expect(got["controller_ratio"]).To(BeNumerically("<=", 1.01), "more invoices issued than created")
+	for _, key := range []string{"controller_ratio", "controller_ratio_apf"} {
+		g.Expect(got[key]).To(BeNumerically("<=", 1.01), "%s: more invoices issued than created", key)
+	}
+	// With the objects applied, the API server put the manager's and the
+	// adapter's requests into the install's priority levels.
+	g.Expect(got["details"]).To(HaveKeyWithValue("apf_queue_wait", And(
+		HaveKeyWithValue("controller_apf", HaveKey("invoicing-manager")),
+		HaveKeyWithValue("noisy_apf", HaveKey("invoicing-adapter")),
+		HaveKeyWithValue("noisy", Not(HaveKey("invoicing-adapter"))))))
 	g.Expect(got["details"]).To(HaveKeyWithValue("memory_invoices", BeNumerically(">=", 10_000.0)))
 }

@@ -38,6 +38,8 @@ func main() {
 	flag.StringVar(&c.Assets, "assets", os.Getenv("KUBEBUILDER_ASSETS"),
 		"Directory of the kube-apiserver and etcd binaries (default $KUBEBUILDER_ASSETS).")
 	flag.StringVar(&c.CRDs, "crds", "config/crd/bases", "Directory of the CustomResourceDefinitions.")
+	flag.StringVar(&c.Install, "install", "config/default",
+		"The install's kustomization: its ServiceAccount runs the binaries, its APF objects are applied in some rounds.")
 	flag.StringVar(&c.Manager, "manager", "bin/manager", "The controller manager binary.")
 	flag.StringVar(&c.Adapter, "adapter", "bin/adapter", "The adapter binary.")
 	flag.StringVar(&c.OutDir, "out", "bin/bench", "Directory for report.json, profiles and the binaries' logs.")

@@ -38,12 +38,33 @@ func (r *Report) PrintTable(out io.Writer) {
 		r.ListAdapterPerSec, r.ListDirectPerSec, r.ListRatio, d.PageP50Ms, d.PageP99Ms, d.PageDirP50Ms, d.PageDirP99Ms)
 	printf(w, "4. controller (issued vs. created/s)\t%.0f\t%.0f\t%.2f\t%.1f\t%.1f\t\t\t\n",
 		r.ControllerIssuedPerSec, r.ControllerCreatedPerSec, r.ControllerRatio, d.IssueLagP50Ms, r.IssueLagP99Ms)
+	printf(w, "4. controller, with APF objects\t%.0f\t%.0f\t%.2f\t%.1f\t%.1f\t\t\t\n",
+		r.ControllerIssuedPerSecAPF, r.ControllerCreatedPerSecAPF, r.ControllerRatioAPF, d.IssueLagP50MsAPF,
+		r.IssueLagP99MsAPF)
 	_ = w.Flush()
 	printf(out, "   (controller p50/p99: time from create to Issued)\n")
+	r.printNoisy(out)
+	printf(out, "\nAdapter CPU: %.2f s per 1,000 creates (%.1f s during measurement 1's adapter rounds)\n",
+		r.AdapterCPUPer1000Creates, d.AdapterCPUSecondsCreate)
 	printf(out, "\n5. memory (VmRSS growth per invoice): adapter %.0f B (%.0f -> %.0f MiB), controller %.0f B (%.0f -> %.0f MiB)\n",
 		r.AdapterBytesPerInvoice, mib(d.AdapterRSS0), mib(d.AdapterRSS),
 		r.ControllerBytesPerInvoice, mib(d.ManagerRSS0), mib(d.ManagerRSS))
 	printf(out, "\nTook %.0f s.\n", d.Seconds)
+}
+
+// printNoisy prints measurement 7: the adapter's creates, quiet and while
+// the neighbour writes, without and with the APF objects.
+func (r *Report) printNoisy(out io.Writer) {
+	d := r.Details
+	printf(out, "\n7. noisy neighbour: %d ConfigMap writers of another identity; %d adapter creates per cell\n\n",
+		d.NeighbourWriters, d.NoisyInvoices)
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	printf(w, "APF objects\tquiet/s\tnoisy/s\tratio\tquiet p99 ms\tnoisy p99 ms\tneighbour writes/s\t\n")
+	printf(w, "without\t%.0f\t%.0f\t%.2f\t%.1f\t%.1f\t%.0f\t\n", d.QuietPerSec, d.NoisyPerSec,
+		r.NoisyRateRatio, r.QuietCreateP99Ms, r.NoisyCreateP99Ms, d.NeighbourWritesPerSec)
+	printf(w, "with\t%.0f\t%.0f\t%.2f\t%.1f\t%.1f\t%.0f\t\n", d.QuietPerSecAPF, d.NoisyPerSecAPF,
+		r.NoisyRateRatioAPF, r.QuietCreateP99MsAPF, r.NoisyCreateP99MsAPF, d.NeighbourWritesPerSecAPF)
+	_ = w.Flush()
 }
 
 func mib(b int64) float64 { return float64(b) / (1 << 20) }

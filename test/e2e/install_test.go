@@ -114,6 +114,10 @@ var _ = Describe("The install (config/default)", Ordered, func() {
 		Expect(kinds).To(HaveKeyWithValue("PodDisruptionBudget", 1))
 		Expect(kinds).To(HaveKeyWithValue("Certificate", 3))
 		Expect(kinds).To(HaveKeyWithValue("Issuer", 2))
+		// API Priority and Fairness (config/apf): a level and a FlowSchema
+		// each for the controller and the adapter.
+		Expect(kinds).To(HaveKeyWithValue("FlowSchema", 2))
+		Expect(kinds).To(HaveKeyWithValue("PriorityLevelConfiguration", 2))
 
 		By("applying the optional NetworkPolicies as a server-side dry run")
 		policies := c.kubectl("kustomize", filepath.Join(repoRoot, "config", "network-policy"))
