@@ -38,8 +38,9 @@ type Invoice struct {
 	UID  types.UID
 }
 
-// Assignment is the sequence an invoice gets and the issue time that goes
-// with it. Both are final: the caller writes them on the invoice as they are.
+// Assignment is the sequence an invoice gets and the issue time (in UTC,
+// whole seconds) that goes with it. Both are final: the caller writes them
+// on the invoice as they are.
 type Assignment struct {
 	Sequence int64
 	IssuedAt time.Time
@@ -169,14 +170,14 @@ func planAssignments(current billingv1.InvoiceSequenceSpec, fates map[entryKey]f
 			continue
 		}
 		if i, ok := bound[inv]; ok {
-			out.assigned[inv] = Assignment{Sequence: spec.Reserved[i].Sequence, IssuedAt: spec.Reserved[i].IssuedAt.Time}
+			out.assigned[inv] = Assignment{Sequence: spec.Reserved[i].Sequence, IssuedAt: spec.Reserved[i].IssuedAt.UTC()}
 			continue
 		}
 		if len(free) > 0 {
 			i := free[0]
 			free = free[1:]
 			spec.Reserved[i].Invoice, spec.Reserved[i].UID = inv.Name, string(inv.UID)
-			out.assigned[inv] = Assignment{Sequence: spec.Reserved[i].Sequence, IssuedAt: spec.Reserved[i].IssuedAt.Time}
+			out.assigned[inv] = Assignment{Sequence: spec.Reserved[i].Sequence, IssuedAt: spec.Reserved[i].IssuedAt.UTC()}
 			out.changed = true
 			continue
 		}
@@ -187,7 +188,7 @@ func planAssignments(current billingv1.InvoiceSequenceSpec, fates map[entryKey]f
 		spec.Reserved = append(spec.Reserved, billingv1.SequenceReservation{
 			Sequence: spec.Next, Invoice: inv.Name, UID: string(inv.UID), IssuedAt: issuedAt,
 		})
-		out.assigned[inv] = Assignment{Sequence: spec.Next, IssuedAt: issuedAt.Time}
+		out.assigned[inv] = Assignment{Sequence: spec.Next, IssuedAt: issuedAt.UTC()}
 		spec.Next++
 		spec.LastIssuedAt = issuedAt.DeepCopy()
 		out.changed = true

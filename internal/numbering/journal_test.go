@@ -72,7 +72,9 @@ func TestPlanAssignments(t *testing.T) {
 		return billingv1.SequenceReservation{Sequence: seq, Invoice: invoice, UID: uid, IssuedAt: at(issued)}
 	}
 	inv := func(name string) Invoice { return Invoice{Name: name, UID: types.UID("uid-" + name)} }
-	key := func(seq int64, invoice string) entryKey { return entryKey{sequence: seq, invoice: invoice, uid: "uid-" + invoice} }
+	key := func(seq int64, invoice string) entryKey {
+		return entryKey{sequence: seq, invoice: invoice, uid: "uid-" + invoice}
+	}
 
 	cases := []struct {
 		name         string
