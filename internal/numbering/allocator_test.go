@@ -21,11 +21,14 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
 // These stories run the allocator against the real API server. Each works in
@@ -288,5 +291,38 @@ func TestACallerThatStopsWaitingStillLeavesABindingReservation(t *testing.T) {
 	}
 	if got := assign(t, a, createInvoice(t, ns, "inv-b")); got.Sequence != 2 {
 		t.Fatalf("the next invoice got %d, want 2", got.Sequence)
+	}
+}
+
+func TestTheAPIServerRefusesAnInvoiceSequenceThatBreaksItsInvariants(t *testing.T) {
+	ns := newWorkspace(t)
+	a := newAllocator(t)
+	assign(t, a, createInvoice(t, ns, "inv-a"))
+	assign(t, a, createInvoice(t, ns, "inv-b"))
+
+	cases := []struct {
+		name   string
+		change func(*billingv1.InvoiceSequenceSpec)
+		want   string
+	}{
+		{name: "next going back", change: func(s *billingv1.InvoiceSequenceSpec) { s.Next = 2 },
+			want: "next never decreases"},
+		{name: "a reservation at or above next", change: func(s *billingv1.InvoiceSequenceSpec) {
+			s.Reserved = append(s.Reserved, billingv1.SequenceReservation{Sequence: 3, IssuedAt: s.Reserved[0].IssuedAt})
+		}, want: "every reserved sequence is below next"},
+		{name: "one sequence reserved twice", change: func(s *billingv1.InvoiceSequenceSpec) {
+			s.Reserved = append(s.Reserved, billingv1.SequenceReservation{Sequence: 1, Invoice: "inv-c", UID: "c",
+				IssuedAt: s.Reserved[0].IssuedAt})
+		}, want: "Duplicate value"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			seq := sequenceOf(t, ns)
+			tc.change(&seq.Spec)
+			err := k8s.Update(context.Background(), seq)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Update: %v, want an error saying %q", err, tc.want)
+			}
+		})
 	}
 }
