@@ -326,3 +326,36 @@ func TestTheAPIServerRefusesAnInvoiceSequenceThatBreaksItsInvariants(t *testing.
 		})
 	}
 }
+
+func TestThePeriodicTrimFreesTheSequenceOfADeletedInvoiceByItself(t *testing.T) {
+	ns := newWorkspace(t)
+	a := newAllocator(t, func(o *Options) { o.TrimInterval = 100 * time.Millisecond })
+	deleted := createInvoice(t, ns, "inv-deleted")
+	assign(t, a, deleted)
+	deleteInvoice(t, deleted)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan error, 1)
+	go func() { stopped <- a.Start(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-stopped; err != nil {
+			t.Errorf("Start: %v", err)
+		}
+	}()
+
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		reserved := sequenceOf(t, ns).Spec.Reserved
+		if len(reserved) == 1 && reserved[0].Invoice == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("journal = %+v, want the deleted invoice's sequence free", reserved)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := assign(t, a, createInvoice(t, ns, "inv-next")); got.Sequence != 1 {
+		t.Fatalf("the next invoice got %d, want the freed 1", got.Sequence)
+	}
+}

@@ -14,11 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package numbering hands out invoice sequences: per workspace (namespace),
-// starting at 1, without a gap or a duplicate, binding across crashes, and
-// coalescing concurrent callers into one API round trip per batch. The state
-// lives in one InvoiceSequence object per workspace; docs/numbering.md
-// describes the design and why it holds.
 package numbering
 
 import (
