@@ -1,0 +1,169 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// DefaultBillingProfileName is the name of the one BillingProfile in a
+// workspace that applies to its invoices. A profile with any other name is
+// kept but not used, and says so in its Ready condition.
+const DefaultBillingProfileName = "default"
+
+// DefaultNumberPrefix is the prefix of invoice numbers in a workspace without
+// a BillingProfile, and the default of spec.numberPrefix.
+const DefaultNumberPrefix = "INV-"
+
+// DefaultPaymentTermsDays is the number of days from issue to due date in a
+// workspace without a BillingProfile, and the default of spec.paymentTermsDays.
+const DefaultPaymentTermsDays = 30
+
+// Condition reasons of a BillingProfile's Ready condition, in CamelCase as
+// metav1.Condition requires.
+const (
+	// ReasonDefault: the profile is named "default", so it applies to the
+	// invoices its workspace issues from now on.
+	ReasonDefault = "Default"
+
+	// ReasonNotDefault: the profile is not named "default", so it applies to
+	// no invoice. Rename it (create it as "default") to use it.
+	ReasonNotDefault = "NotDefault"
+)
+
+// Issuer is who issues the workspace's invoices, as printed on them.
+type Issuer struct {
+	// name is the issuer's legal name, for example "Example GmbH".
+	// 1 to 256 characters.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=256
+	Name string `json:"name"`
+
+	// email is the address customers can write to about an invoice: a plain
+	// address such as "billing@example.com". At most 254 characters.
+	// +optional
+	// +kubebuilder:validation:MinLength=3
+	// +kubebuilder:validation:MaxLength=254
+	// +kubebuilder:validation:Format=email
+	// +kubebuilder:validation:Pattern=`^[^@\s<>()\[\],;:"\\]+@[^@\s<>()\[\],;:"\\]+$`
+	Email string `json:"email,omitempty"`
+
+	// address is the issuer's postal address.
+	// +optional
+	Address *Address `json:"address,omitempty"`
+
+	// taxId is the issuer's tax or VAT identification number, for example
+	// "DE123456789". 1 to 64 characters.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	TaxID string `json:"taxId,omitempty"`
+}
+
+// BillingProfileSpec is how a workspace issues its invoices. Every field is
+// optional; an invoice freezes the values it was issued with.
+type BillingProfileSpec struct {
+	// issuer is who issues the invoices, printed on each one. Without it,
+	// invoices carry no issuer block.
+	// +optional
+	Issuer *Issuer `json:"issuer,omitempty"`
+
+	// numberPrefix is put in front of each invoice's sequence to make its
+	// number, for example "INV-" gives "INV-000042". 0 to 20 characters from
+	// A-Z, 0-9, "-", "/" and "."; empty means numbers without a prefix.
+	// Defaults to "INV-". Changing it affects invoices issued afterwards only;
+	// the sequence continues.
+	// +optional
+	// +kubebuilder:default="INV-"
+	// +kubebuilder:validation:MaxLength=20
+	// +kubebuilder:validation:Pattern=`^[A-Z0-9./-]*$`
+	NumberPrefix *string `json:"numberPrefix,omitempty"`
+
+	// paymentTermsDays is how many days after issue an invoice is due: a
+	// whole number from 0 (due on issue) to 365. Defaults to 30.
+	// +optional
+	// +kubebuilder:default=30
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=365
+	PaymentTermsDays *int32 `json:"paymentTermsDays,omitempty"`
+
+	// footer is free text printed at the bottom of each invoice, for example
+	// bank details or a legal notice. 0 to 2000 characters.
+	// +optional
+	// +kubebuilder:validation:MaxLength=2000
+	Footer string `json:"footer,omitempty"`
+}
+
+// BillingProfileStatus is the controller's verdict on a BillingProfile.
+type BillingProfileStatus struct {
+	// observedGeneration is the metadata.generation this status was computed for.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
+	// conditions describe the profile's state in the standard Kubernetes way.
+	// "Ready" is True with reason Default for the profile named "default",
+	// which applies to the workspace's invoices, and False with reason
+	// NotDefault for a profile of any other name, which applies to none.
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=8
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// BillingProfile is how a workspace issues its invoices: the issuer printed
+// on them, the prefix of their numbers and their payment terms. The profile
+// named "default" applies; a workspace without one issues invoices with the
+// prefix "INV-", 30 days of payment terms and no issuer block.
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=bp,categories=invoicing
+// +kubebuilder:printcolumn:name="Issuer",type=string,JSONPath=`.spec.issuer.name`
+// +kubebuilder:printcolumn:name="Prefix",type=string,JSONPath=`.spec.numberPrefix`
+// +kubebuilder:printcolumn:name="Terms",type=integer,JSONPath=`.spec.paymentTermsDays`
+// +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+type BillingProfile struct {
+	metav1.TypeMeta `json:",inline"`
+
+	// metadata is the standard object metadata. Only the profile named
+	// "default" applies to the workspace's invoices.
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// spec is how the workspace issues its invoices.
+	// +optional
+	// +kubebuilder:default={}
+	Spec BillingProfileSpec `json:"spec,omitempty"`
+
+	// status is maintained by the controller.
+	// +optional
+	Status BillingProfileStatus `json:"status,omitempty"`
+}
+
+// BillingProfileList contains a list of BillingProfile.
+// +kubebuilder:object:root=true
+type BillingProfileList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []BillingProfile `json:"items"`
+}
+
+func init() {
+	register(&BillingProfile{}, &BillingProfileList{})
+}

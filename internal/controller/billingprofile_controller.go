@@ -1,0 +1,92 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// BillingProfileReconciler reports on each BillingProfile whether it applies
+// to its workspace's invoices: the one named "default" does, any other is
+// Ready=False with reason NotDefault.
+type BillingProfileReconciler struct {
+	client.Client
+}
+
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles,verbs=get;list;watch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles/status,verbs=patch
+
+// Reconcile computes the profile's status afresh and patches it once when it
+// changed.
+func (r *BillingProfileReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	profile := &billingv1.BillingProfile{}
+	if err := r.Get(ctx, req.NamespacedName, profile); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if !profile.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, nil
+	}
+	before := profile.DeepCopy()
+	profile.Status = billingProfileStatus(profile)
+	if equality.Semantic.DeepEqual(before.Status, profile.Status) {
+		return ctrl.Result{}, nil
+	}
+	if err := r.Status().Patch(ctx, profile, client.MergeFrom(before)); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(fmt.Errorf("patching billing profile status: %w", err))
+	}
+	return ctrl.Result{}, nil
+}
+
+// billingProfileStatus returns the status of profile: Ready True with reason
+// Default for the profile named "default", False with reason NotDefault for
+// any other.
+func billingProfileStatus(profile *billingv1.BillingProfile) billingv1.BillingProfileStatus {
+	status := *profile.Status.DeepCopy()
+	status.ObservedGeneration = profile.Generation
+	condition := metav1.Condition{
+		Type:               billingv1.ConditionReady,
+		Status:             metav1.ConditionTrue,
+		Reason:             billingv1.ReasonDefault,
+		Message:            "The profile applies to the invoices this workspace issues",
+		ObservedGeneration: profile.Generation,
+	}
+	if profile.Name != billingv1.DefaultBillingProfileName {
+		condition.Status = metav1.ConditionFalse
+		condition.Reason = billingv1.ReasonNotDefault
+		condition.Message = fmt.Sprintf("Only the profile named %q applies to the workspace's invoices; this one applies to none",
+			billingv1.DefaultBillingProfileName)
+	}
+	meta.SetStatusCondition(&status.Conditions, condition)
+	return status
+}
+
+// SetupWithManager registers the controller.
+func (r *BillingProfileReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&billingv1.BillingProfile{}).
+		Named("billingprofile").
+		Complete(r)
+}
