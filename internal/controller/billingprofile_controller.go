@@ -25,6 +25,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
@@ -83,10 +84,12 @@ func billingProfileStatus(profile *billingv1.BillingProfile) billingv1.BillingPr
 	return status
 }
 
-// SetupWithManager registers the controller.
-func (r *BillingProfileReconciler) SetupWithManager(mgr ctrl.Manager) error {
+// SetupWithManager registers the controller, reconciling up to concurrency
+// profiles at once (0: the manager's default).
+func (r *BillingProfileReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&billingv1.BillingProfile{}).
 		Named("billingprofile").
-		Complete(r)
+		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
+		Complete(CountErrors("billingprofile", r))
 }

@@ -17,7 +17,6 @@ limitations under the License.
 package controller
 
 import (
-	"context"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -25,10 +24,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/config"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
@@ -75,36 +71,7 @@ var _ = DescribeTable("billingProfileStatus",
 // Until the suite's manager runs the BillingProfile controller, these specs
 // run it in a manager of their own on the suite's API server.
 var _ = Describe("BillingProfile controller", Ordered, func() {
-	var (
-		ns          string
-		stopProfile context.CancelFunc
-		profileDone chan error
-	)
-
-	BeforeAll(func() {
-		mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-			Scheme:                 testScheme,
-			Metrics:                metricsserver.Options{BindAddress: "0"},
-			HealthProbeBindAddress: "0",
-			Controller:             config.Controller{SkipNameValidation: ptr.To(true)},
-		})
-		Expect(err).NotTo(HaveOccurred())
-		Expect((&BillingProfileReconciler{Client: mgr.GetClient()}).SetupWithManager(mgr)).To(Succeed())
-		var managerCtx context.Context
-		managerCtx, stopProfile = context.WithCancel(context.Background())
-		profileDone = make(chan error, 1)
-		go func() {
-			defer GinkgoRecover()
-			profileDone <- mgr.Start(managerCtx)
-		}()
-	})
-
-	AfterAll(func() {
-		stopProfile()
-		var err error
-		Eventually(profileDone).Should(Receive(&err))
-		Expect(err).NotTo(HaveOccurred())
-	})
+	var ns string
 
 	BeforeEach(func() {
 		ns = newNamespace()

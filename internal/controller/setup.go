@@ -67,6 +67,9 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			Recorder:  mgr.GetEventRecorder("customer-controller"),
 			Clock:     opts.Clock,
 		}},
+		{"BillingProfile", &BillingProfileReconciler{
+			Client: mgr.GetClient(),
+		}},
 		{"IdempotencyKey", &IdempotencyKeyReconciler{
 			Client: mgr.GetClient(),
 			Clock:  opts.Clock,
