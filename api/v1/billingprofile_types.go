@@ -111,10 +111,6 @@ type BillingProfileSpec struct {
 
 // BillingProfileStatus is the controller's verdict on a BillingProfile.
 type BillingProfileStatus struct {
-	// observedGeneration is the metadata.generation this status was computed for.
-	// +optional
-	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
-
 	// conditions describe the profile's state in the standard Kubernetes way.
 	// "Ready" is True with reason Default for the profile named "default",
 	// which applies to the workspace's invoices, and False with reason
@@ -124,6 +120,10 @@ type BillingProfileStatus struct {
 	// +listMapKey=type
 	// +kubebuilder:validation:MaxItems=8
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
+
+	// observedGeneration is the metadata.generation this status was computed for.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 }
 
 // BillingProfile is how a workspace issues its invoices: the issuer printed

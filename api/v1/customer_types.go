@@ -43,6 +43,17 @@ type CustomerSpec struct {
 	// +kubebuilder:validation:Format=email
 	// +kubebuilder:validation:Pattern=`^[^@\s<>()\[\],;:"\\]+@[^@\s<>()\[\],;:"\\]+$`
 	Email string `json:"email"`
+
+	// address is the customer's postal address, printed on its invoices.
+	// +optional
+	Address *Address `json:"address,omitempty"`
+
+	// taxId is the customer's tax or VAT identification number, for example
+	// "FR40303265045", printed on its invoices. 1 to 64 characters.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	TaxID string `json:"taxId,omitempty"`
 }
 
 // CustomerStatus is the observed state of a Customer.

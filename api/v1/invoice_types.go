@@ -91,8 +91,8 @@ type InvoiceSpec struct {
 	Items []LineItem `json:"items"`
 }
 
-// BillTo is the customer's name and e-mail as they were when the invoice was
-// issued.
+// BillTo is the customer's name, e-mail, address and tax id as they were when
+// the invoice was issued.
 type BillTo struct {
 	// name is the customer's spec.name at issue time.
 	// +required
@@ -103,9 +103,23 @@ type BillTo struct {
 	// +required
 	// +kubebuilder:validation:MaxLength=254
 	Email string `json:"email"`
+
+	// address is the customer's spec.address at issue time.
+	// +optional
+	Address *Address `json:"address,omitempty"`
+
+	// taxId is the customer's spec.taxId at issue time.
+	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	TaxID string `json:"taxId,omitempty"`
 }
 
-// InvoiceStatus is the controller's verdict on an invoice.
+// InvoiceStatus is the controller's verdict on an invoice. Its number,
+// sequence, issuer and due date, once written, never change.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.sequence) || (has(self.sequence) && self.sequence == oldSelf.sequence)",message="status.sequence cannot change once assigned"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.number) || (has(self.number) && self.number == oldSelf.number)",message="status.number cannot change once assigned"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.dueAt) || (has(self.dueAt) && self.dueAt == oldSelf.dueAt)",message="status.dueAt cannot change once set"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.issuer) || (has(self.issuer) && self.issuer == oldSelf.issuer)",message="status.issuer cannot change once set"
 type InvoiceStatus struct {
 	// conditions describe the invoice's state in the standard Kubernetes way.
 	// "Ready" is True once the invoice is issued, and False with reason
@@ -132,14 +146,40 @@ type InvoiceStatus struct {
 	// +kubebuilder:validation:Maximum=9007199254740991
 	Total *int64 `json:"total,omitempty"`
 
-	// billTo is the customer's name and e-mail copied when the invoice was
-	// issued; later edits of the customer do not change it.
+	// billTo is the customer's name, e-mail, address and tax id copied when
+	// the invoice was issued; later edits of the customer do not change it.
 	// +optional
 	BillTo *BillTo `json:"billTo,omitempty"`
 
 	// issuedAt is when the invoice was issued.
 	// +optional
 	IssuedAt *metav1.Time `json:"issuedAt,omitempty"`
+
+	// sequence is the invoice's place in its workspace's numbering: the
+	// issued invoices of a namespace hold exactly 1, 2, ... N, in issue
+	// order, with no gap and no repeat. Set when the invoice is issued.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	Sequence *int64 `json:"sequence,omitempty"`
+
+	// number is the invoice number printed on the invoice: the workspace's
+	// BillingProfile numberPrefix followed by the sequence, zero-padded to
+	// at least 6 digits, for example "INV-000042". Set when the invoice is
+	// issued.
+	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	Number string `json:"number,omitempty"`
+
+	// dueAt is when payment is due: issuedAt plus the BillingProfile's
+	// paymentTermsDays (30 without a profile) at issue time.
+	// +optional
+	DueAt *metav1.Time `json:"dueAt,omitempty"`
+
+	// issuer is the workspace's BillingProfile issuer at issue time; absent
+	// when the workspace had no profile named "default" or it named no
+	// issuer. Later edits of the profile do not change it.
+	// +optional
+	Issuer *Issuer `json:"issuer,omitempty"`
 
 	// observedGeneration is the metadata.generation this status was computed for.
 	// +optional
@@ -152,6 +192,7 @@ type InvoiceStatus struct {
 // +kubebuilder:subresource:status
 // +kubebuilder:resource:shortName=inv,categories=invoicing
 // +kubebuilder:selectablefield:JSONPath=`.spec.customerRef.name`
+// +kubebuilder:printcolumn:name="Number",type=string,JSONPath=`.status.number`
 // +kubebuilder:printcolumn:name="Customer",type=string,JSONPath=`.spec.customerRef.name`
 // +kubebuilder:printcolumn:name="Total",type=integer,JSONPath=`.status.total`
 // +kubebuilder:printcolumn:name="Currency",type=string,JSONPath=`.spec.currency`
