@@ -113,8 +113,8 @@ type BillingProfileSpec struct {
 type BillingProfileStatus struct {
 	// conditions describe the profile's state in the standard Kubernetes way.
 	// "Ready" is True with reason Default for the profile named "default",
-	// which applies to the workspace's invoices, and False with reason
-	// NotDefault for a profile of any other name, which applies to none.
+	// which applies to the workspace's invoices. A profile of any other name
+	// applies to none: "Ready" is False and "Stalled" True, reason NotDefault.
 	// +optional
 	// +listType=map
 	// +listMapKey=type

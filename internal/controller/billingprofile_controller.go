@@ -62,8 +62,8 @@ func (r *BillingProfileReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 }
 
 // billingProfileStatus returns the status of profile: Ready True with reason
-// Default for the profile named "default", False with reason NotDefault for
-// any other.
+// Default for the profile named "default"; for any other, Ready False and
+// Stalled True, both with reason NotDefault.
 func billingProfileStatus(profile *billingv1.BillingProfile) billingv1.BillingProfileStatus {
 	status := *profile.Status.DeepCopy()
 	status.ObservedGeneration = profile.Generation
@@ -74,12 +74,20 @@ func billingProfileStatus(profile *billingv1.BillingProfile) billingv1.BillingPr
 		Message:            "The profile applies to the invoices this workspace issues",
 		ObservedGeneration: profile.Generation,
 	}
-	if profile.Name != billingv1.DefaultBillingProfileName {
-		condition.Status = metav1.ConditionFalse
-		condition.Reason = billingv1.ReasonNotDefault
-		condition.Message = fmt.Sprintf("Only the profile named %q applies to the workspace's invoices; this one applies to none",
-			billingv1.DefaultBillingProfileName)
+	if profile.Name == billingv1.DefaultBillingProfileName {
+		meta.SetStatusCondition(&status.Conditions, condition)
+		meta.RemoveStatusCondition(&status.Conditions, billingv1.ConditionStalled)
+		return status
 	}
+	// A profile of another name never applies: a mistake in the manifest
+	// that no waiting fixes, so it is Stalled too (kstatus: Failed).
+	condition.Status = metav1.ConditionFalse
+	condition.Reason = billingv1.ReasonNotDefault
+	condition.Message = fmt.Sprintf("Only the profile named %q applies to the workspace's invoices; this one applies to none",
+		billingv1.DefaultBillingProfileName)
+	meta.SetStatusCondition(&status.Conditions, condition)
+	condition.Type = billingv1.ConditionStalled
+	condition.Status = metav1.ConditionTrue
 	meta.SetStatusCondition(&status.Conditions, condition)
 	return status
 }

@@ -62,6 +62,14 @@ var _ = DescribeTable("billingProfileStatus",
 		Expect(ready.Status).To(Equal(wantStatus))
 		Expect(ready.Reason).To(Equal(wantReason))
 		Expect(ready.ObservedGeneration).To(Equal(generation))
+		stalled := meta.FindStatusCondition(status.Conditions, billingv1.ConditionStalled)
+		if wantStatus == metav1.ConditionTrue {
+			Expect(stalled).To(BeNil())
+		} else {
+			Expect(stalled).NotTo(BeNil())
+			Expect(stalled.Status).To(Equal(metav1.ConditionTrue))
+			Expect(stalled.Reason).To(Equal(wantReason))
+		}
 	},
 	Entry("the profile named default applies", "default", int64(1), metav1.ConditionTrue, billingv1.ReasonDefault),
 	Entry("a profile of another name applies to nothing", "acme", int64(3), metav1.ConditionFalse, billingv1.ReasonNotDefault),
