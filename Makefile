@@ -106,7 +106,7 @@ FUZZ ?= FuzzDecode
 FUZZTIME ?= 60s
 
 # bench starts a control plane, the manager and the adapter, and measures
-# them side by side with the Kubernetes API (README, Performance): a table,
+# them side by side with the Kubernetes API (docs/performance.md): a table,
 # and bin/bench/report.json with CPU profiles next to it. BENCH_SMALL=1 is the
 # 1,000-invoice smoke variant that make test also runs (test/bench).
 BENCH_SMALL ?=

@@ -17,7 +17,7 @@ limitations under the License.
 // Command bench is what `make bench` runs: it starts a control plane (the
 // envtest kube-apiserver and etcd), the real manager and adapter binaries,
 // and measures the adapter and the controller side by side with the
-// Kubernetes API itself (see README, Performance). It prints a table and
+// Kubernetes API itself (see docs/performance.md). It prints a table and
 // writes report.json. A benchmark run never fails on a figure, only when it
 // could not measure.
 package main
