@@ -54,7 +54,8 @@ var _ = Describe("Setup", func() {
 	It("names the controller it could not set up", func() {
 		withoutKeys := runtime.NewScheme()
 		withoutKeys.AddKnownTypes(billingv1.GroupVersion,
-			&billingv1.Invoice{}, &billingv1.InvoiceList{}, &billingv1.Customer{}, &billingv1.CustomerList{})
+			&billingv1.Invoice{}, &billingv1.InvoiceList{}, &billingv1.Customer{}, &billingv1.CustomerList{},
+			&billingv1.BillingProfile{}, &billingv1.BillingProfileList{})
 		Expect(Setup(ctx, newManager(withoutKeys), Options{})).
 			To(MatchError(ContainSubstring("setting up the IdempotencyKey controller")))
 	})
