@@ -107,7 +107,7 @@ var _ = Describe("The install (config/default)", Ordered, func() {
 			kinds[obj.GetKind()]++
 		}
 		Expect(kinds).To(HaveKeyWithValue("Namespace", 1))
-		Expect(kinds).To(HaveKeyWithValue("CustomResourceDefinition", 3))
+		Expect(kinds).To(HaveKeyWithValue("CustomResourceDefinition", 5))
 		Expect(kinds).To(HaveKeyWithValue("Deployment", 1))
 		Expect(kinds).To(HaveKeyWithValue("ServiceAccount", 1))
 		Expect(kinds).To(HaveKeyWithValue("Service", 2))

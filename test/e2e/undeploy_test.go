@@ -49,6 +49,7 @@ var _ = Describe("Removing the install (make undeploy)", Ordered, func() {
 
 	BeforeAll(func() {
 		c = startCluster()
+		c.installCertManagerCRDs()
 		// kubectl delete waits until a deleted Namespace is gone, which
 		// takes kube-controller-manager's namespace controller.
 		kcm := exec.Command(filepath.Join(os.Getenv("KUBEBUILDER_ASSETS"), "kube-controller-manager"),
@@ -132,12 +133,14 @@ spec:
 		Expect(out).To(ContainSubstring(`deployment.apps "invoicing-controller-manager" deleted`))
 		Expect(out).NotTo(ContainSubstring("customresourcedefinition"))
 
-		// What is left of the install: the three CRDs and nothing else.
+		// What is left of the install: the CRDs and nothing else.
 		left := strings.Fields(c.kubectl("get", "--ignore-not-found", "-o", "name", "-f", manifest))
 		Expect(left).To(ConsistOf(
 			"customresourcedefinition.apiextensions.k8s.io/customers.billing.invoicing.dev",
 			"customresourcedefinition.apiextensions.k8s.io/invoices.billing.invoicing.dev",
 			"customresourcedefinition.apiextensions.k8s.io/idempotencykeys.billing.invoicing.dev",
+			"customresourcedefinition.apiextensions.k8s.io/billingprofiles.billing.invoicing.dev",
+			"customresourcedefinition.apiextensions.k8s.io/invoicesequences.billing.invoicing.dev",
 		))
 	})
 
