@@ -72,7 +72,7 @@ test-unit: ## Run the tests that need no control plane (go test -short ./...): t
 # binaries that test/e2e builds and runs (manager, adapter, localenv) covered.
 E2E_COVERDIR = $(CURDIR)/cover/e2e
 .PHONY: test
-test: verify-generated vet lint envtest-binaries ## Verify generated files, lint, then run unit and envtest suites with coverage.
+test: verify-generated vet lint test-rules envtest-binaries ## Verify generated files, lint, check the alerts, then run unit and envtest suites with coverage.
 	rm -rf "$(E2E_COVERDIR)" && mkdir -p "$(E2E_COVERDIR)"
 	KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" E2E_COVERDIR="$(E2E_COVERDIR)" \
 		go test -p 1 -race -timeout 30m ./... -coverprofile cover/unit.out -covermode atomic
