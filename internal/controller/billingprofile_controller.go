@@ -37,7 +37,7 @@ type BillingProfileReconciler struct {
 	client.Client
 }
 
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles,verbs=get;list;watch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles,verbs=list;watch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles/status,verbs=patch
 
 // Reconcile computes the profile's status afresh and patches it once when it

@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -41,27 +42,44 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/index"
+	"github.com/invoicing-dev/invoicing/internal/numbering"
 )
 
 // InvoiceReconciler decides whether each Invoice can be issued and keeps its
-// status: Issued once its customer exists, Invalid while it does not or when
-// the total is too large.
+// status: Issued once its customer exists, with the workspace's next number,
+// and Invalid while the customer does not exist or when the total is too
+// large.
 type InvoiceReconciler struct {
 	client.Client
 	Recorder events.EventRecorder
-	// Clock tells when an invoice is issued and a condition changed.
+	// Clock tells when a condition changed.
 	Clock clock.PassiveClock
+	// Numbers hands out each workspace's invoice sequences and issue times
+	// (a *numbering.Allocator).
+	Numbers Numberer
 }
+
+// Numberer hands out invoice sequences: numbering.Allocator's contract.
+type Numberer interface {
+	Assign(ctx context.Context, namespace, name string, uid types.UID) (numbering.Assignment, error)
+}
+
+// retryNumbering is how long an invoice waits when its workspace's journal
+// is full or its sequence contended: both clear by themselves within moments.
+const retryNumbering = time.Second
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices,verbs=list;watch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices/status,verbs=patch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers,verbs=list;watch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles,verbs=list;watch
 // Events are recorded on transitions only, so the same event never repeats
 // for one object and needs no patch (a repeat would be a series).
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create
 
 // Reconcile computes an invoice's status afresh from its spec and its
-// customer (invoiceStatus), and patches it once when it changed.
+// customer (invoiceStatus); an invoice being issued also takes its number
+// (numberedStatus). The status is patched once, when it changed: an invoice
+// becomes Issued together with its number, or not at all.
 func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	inv := &billingv1.Invoice{}
 	if err := r.Get(ctx, req.NamespacedName, inv); err != nil {
@@ -77,6 +95,18 @@ func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	}
 	before := inv.DeepCopy()
 	inv.Status = invoiceStatus(inv, customer, r.Clock.Now())
+	if needsNumber(&inv.Status) {
+		status, err := r.number(ctx, inv, before.Status.Phase == billingv1.InvoiceIssued)
+		if numberingBusy(err) {
+			// The invoice stays as it was and is retried shortly.
+			logf.FromContext(ctx).V(1).Info("Waiting for an invoice number", "reason", err.Error())
+			return ctrl.Result{RequeueAfter: retryNumbering}, nil
+		}
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		inv.Status = status
+	}
 	if equality.Semantic.DeepEqual(before.Status, inv.Status) {
 		return ctrl.Result{}, nil
 	}
@@ -90,6 +120,47 @@ func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	r.recordTransition(ctx, before, inv)
 	observeIssued(before, inv)
 	return ctrl.Result{}, nil
+}
+
+// number returns the invoice's status (issued, computed by invoiceStatus)
+// with its number: the sequence the allocator binds to the invoice,
+// formatted with the workspace's profile.
+func (r *InvoiceReconciler) number(ctx context.Context, inv *billingv1.Invoice,
+	wasIssued bool) (billingv1.InvoiceStatus, error) {
+	assignment, err := r.Numbers.Assign(ctx, inv.Namespace, inv.Name, inv.UID)
+	if err != nil {
+		return inv.Status, fmt.Errorf("assigning an invoice number: %w", err)
+	}
+	profile, err := r.billingProfile(ctx, inv.Namespace)
+	if err != nil {
+		return inv.Status, err
+	}
+	status, err := numberedStatus(inv.Status, assignment, profile, wasIssued)
+	if err != nil {
+		return inv.Status, fmt.Errorf("formatting the invoice number: %w", err)
+	}
+	return status, nil
+}
+
+// numberingBusy reports whether err says the workspace's numbering is busy
+// for a moment (its journal is full, or its sequence contended): a wait, not
+// a failure.
+func numberingBusy(err error) bool {
+	return errors.Is(err, numbering.ErrJournalFull) || errors.Is(err, numbering.ErrContended)
+}
+
+// billingProfile returns the workspace's profile (the one named "default"),
+// or nil when it has none.
+func (r *InvoiceReconciler) billingProfile(ctx context.Context, namespace string) (*billingv1.BillingProfile, error) {
+	profile := &billingv1.BillingProfile{}
+	key := types.NamespacedName{Namespace: namespace, Name: billingv1.DefaultBillingProfileName}
+	if err := r.Get(ctx, key, profile); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("getting billing profile %s: %w", key, err)
+	}
+	return profile, nil
 }
 
 // customerToBill returns the customer an invoice that is not yet issued
@@ -151,6 +222,7 @@ func (r *InvoiceReconciler) invoicesWaitingFor(ctx context.Context, obj client.O
 var (
 	errNoRecorder = errors.New("the reconciler needs a Recorder")
 	errNoClock    = errors.New("the reconciler needs a Clock")
+	errNoNumbers  = errors.New("the reconciler needs Numbers")
 )
 
 // SetupWithManager registers the controller, reconciling up to concurrency
@@ -162,6 +234,9 @@ func (r *InvoiceReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) 
 	}
 	if r.Clock == nil {
 		return errNoClock
+	}
+	if r.Numbers == nil {
+		return errNoNumbers
 	}
 	return ctrl.NewControllerManagedBy(mgr).
 		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).

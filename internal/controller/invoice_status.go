@@ -25,6 +25,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/numbering"
 )
 
 // invoiceStatus computes an invoice's status afresh from its spec, its
@@ -62,11 +63,70 @@ func invoiceStatus(inv *billingv1.Invoice, customer *billingv1.Customer, now tim
 		return status
 	}
 
-	status.BillTo = &billingv1.BillTo{Name: customer.Spec.Name, Email: customer.Spec.Email}
+	status.BillTo = billTo(customer)
 	issuedAt := metav1.NewTime(now)
 	status.IssuedAt = &issuedAt
 	conditions.issued()
 	return status
+}
+
+// billTo is the snapshot of customer an invoice is issued to.
+func billTo(customer *billingv1.Customer) *billingv1.BillTo {
+	return &billingv1.BillTo{
+		Name:    customer.Spec.Name,
+		Email:   customer.Spec.Email,
+		Address: customer.Spec.Address.DeepCopy(),
+		TaxID:   customer.Spec.TaxID,
+	}
+}
+
+// needsNumber reports whether status, computed by invoiceStatus, is issued
+// but carries no number yet: the invoice is being issued now, or was issued
+// by a version that did not number invoices.
+func needsNumber(status *billingv1.InvoiceStatus) bool {
+	return status.Phase == billingv1.InvoiceIssued && status.Sequence == nil
+}
+
+// numberedStatus returns status (issued, without a number) with the number,
+// issue time, due date and issuer of its assignment, under profile (nil when
+// the workspace has none: the default prefix and payment terms, no issuer).
+// An invoice issued before numbering existed keeps its issue time; a new one
+// takes the assignment's, so that issue times follow the sequence.
+func numberedStatus(status billingv1.InvoiceStatus, assignment numbering.Assignment,
+	profile *billingv1.BillingProfile, wasIssued bool) (billingv1.InvoiceStatus, error) {
+	prefix, termsDays, issuer := profileTerms(profile)
+	number, err := numbering.Format(prefix, assignment.Sequence)
+	if err != nil {
+		return status, err
+	}
+	status = *status.DeepCopy()
+	sequence := assignment.Sequence
+	status.Sequence = &sequence
+	status.Number = number
+	if !wasIssued || status.IssuedAt == nil {
+		issuedAt := metav1.NewTime(assignment.IssuedAt)
+		status.IssuedAt = &issuedAt
+	}
+	dueAt := metav1.NewTime(status.IssuedAt.AddDate(0, 0, int(termsDays)))
+	status.DueAt = &dueAt
+	status.Issuer = issuer
+	return status, nil
+}
+
+// profileTerms returns the number prefix, payment terms and issuer that
+// profile sets, with the defaults for what it leaves out (or for no profile).
+func profileTerms(profile *billingv1.BillingProfile) (prefix string, termsDays int32, issuer *billingv1.Issuer) {
+	prefix, termsDays = billingv1.DefaultNumberPrefix, billingv1.DefaultPaymentTermsDays
+	if profile == nil {
+		return prefix, termsDays, nil
+	}
+	if profile.Spec.NumberPrefix != nil {
+		prefix = *profile.Spec.NumberPrefix
+	}
+	if profile.Spec.PaymentTermsDays != nil {
+		termsDays = *profile.Spec.PaymentTermsDays
+	}
+	return prefix, termsDays, profile.Spec.Issuer.DeepCopy()
 }
 
 // invoiceConditions sets the phase and kstatus conditions of one status.

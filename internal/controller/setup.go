@@ -23,7 +23,10 @@ import (
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+
 	"github.com/invoicing-dev/invoicing/internal/index"
+	"github.com/invoicing-dev/invoicing/internal/numbering"
 )
 
 // Options configure the controllers that Setup registers.
@@ -39,8 +42,8 @@ type Options struct {
 	Clock clock.PassiveClock
 }
 
-// Setup registers the field indexes and the Invoice, Customer and
-// IdempotencyKey controllers with mgr, each with its own event recorder. It
+// Setup registers the field indexes, the invoice number allocator and the
+// Invoice, Customer, BillingProfile and IdempotencyKey controllers with mgr, each with its own event recorder. It
 // is the one wiring of the controllers: the manager binary and every test
 // suite that runs them call it.
 func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
@@ -49,6 +52,20 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	}
 	if err := index.Setup(ctx, mgr.GetFieldIndexer()); err != nil {
 		return fmt.Errorf("registering field indexes: %w", err)
+	}
+	numbers, err := numbering.New(numbering.Options{
+		Client:    mgr.GetClient(),
+		APIReader: mgr.GetAPIReader(),
+		Cached:    numbering.InvoiceReader(mgr.GetClient(), sequenceOf),
+		Live:      numbering.InvoiceReader(mgr.GetAPIReader(), sequenceOf),
+		Now:       opts.Clock.Now,
+	})
+	if err != nil {
+		return fmt.Errorf("creating the invoice number allocator: %w", err)
+	}
+	// The allocator trims every workspace's journal on the leader.
+	if err := mgr.Add(numbers); err != nil {
+		return fmt.Errorf("adding the invoice number allocator: %w", err)
 	}
 	for _, c := range []struct {
 		kind       string
@@ -60,6 +77,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			Client:   mgr.GetClient(),
 			Recorder: mgr.GetEventRecorder("invoice-controller"),
 			Clock:    opts.Clock,
+			Numbers:  numbers,
 		}},
 		{"Customer", &CustomerReconciler{
 			Client:    mgr.GetClient(),
@@ -80,4 +98,12 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		}
 	}
 	return nil
+}
+
+// sequenceOf is the sequence written on an invoice's status, 0 while none is.
+func sequenceOf(inv *billingv1.Invoice) int64 {
+	if inv.Status.Sequence == nil {
+		return 0
+	}
+	return *inv.Status.Sequence
 }

@@ -19,11 +19,13 @@ package controller
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -34,6 +36,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/index"
+	"github.com/invoicing-dev/invoicing/internal/numbering"
 )
 
 // These tests check small steps of the controllers with the fake client:
@@ -114,6 +117,10 @@ func TestReconcilersNeedTheirParts(t *testing.T) {
 	}{
 		{"an invoice reconciler without a clock is refused",
 			func() error { return (&InvoiceReconciler{Recorder: recorder}).SetupWithManager(nil, 0) }, errNoClock},
+		{"an invoice reconciler without an allocator is refused",
+			func() error {
+				return (&InvoiceReconciler{Recorder: recorder, Clock: clock.RealClock{}}).SetupWithManager(nil, 0)
+			}, errNoNumbers},
 		{"a customer reconciler without a recorder is refused",
 			func() error { return (&CustomerReconciler{Clock: clock.RealClock{}}).SetupWithManager(nil, 0) }, errNoRecorder},
 		{"a customer reconciler without a clock is refused",
@@ -127,22 +134,79 @@ func TestReconcilersNeedTheirParts(t *testing.T) {
 	}
 }
 
-func TestReconcileIssuesWithTheInjectedClock(t *testing.T) {
+// fixedNumbers is a Numberer that answers every call with one assignment or
+// one error, and counts the calls.
+type fixedNumbers struct {
+	assignment numbering.Assignment
+	err        error
+	calls      int
+}
+
+func (f *fixedNumbers) Assign(context.Context, string, string, types.UID) (numbering.Assignment, error) {
+	f.calls++
+	return f.assignment, f.err
+}
+
+func TestReconcileIssuesWithTheAllocatorsSequenceAndIssueTime(t *testing.T) {
 	g := NewWithT(t)
 	issuedAt := time.Date(2026, time.March, 1, 9, 30, 0, 0, time.UTC)
 	c := fake.NewClientBuilder().WithScheme(testScheme).
 		WithObjects(newCustomer("ns", "acme", withDisplayName("Acme"), withEmail("ap@acme.example")),
 			newInvoice("ns", "inv-1", withCustomer("acme"), withItem("Consulting", 2, 500))).
 		WithStatusSubresource(&billingv1.Invoice{}).Build()
-	r := &InvoiceReconciler{Client: c, Recorder: events.NewFakeRecorder(10), Clock: clocktesting.NewFakePassiveClock(issuedAt)}
+	numbers := &fixedNumbers{assignment: numbering.Assignment{Sequence: 7, IssuedAt: issuedAt}}
+	r := &InvoiceReconciler{Client: c, Recorder: events.NewFakeRecorder(10),
+		Clock: clocktesting.NewFakePassiveClock(issuedAt.Add(time.Minute)), Numbers: numbers}
 	_, err := r.Reconcile(context.Background(), request("inv-1"))
 	g.Expect(err).NotTo(HaveOccurred())
 	inv := &billingv1.Invoice{}
 	g.Expect(c.Get(context.Background(), request("inv-1").NamespacedName, inv)).To(Succeed())
 	g.Expect(inv.Status.Phase).To(Equal(billingv1.InvoiceIssued))
+	g.Expect(inv.Status.Number).To(Equal("INV-000007"))
+	g.Expect(inv.Status.Sequence).To(HaveValue(Equal(int64(7))))
 	g.Expect(inv.Status.IssuedAt).To(HaveValue(HaveField("Time", BeTemporally("==", issuedAt))))
+	g.Expect(inv.Status.DueAt).To(HaveValue(HaveField("Time", BeTemporally("==", issuedAt.AddDate(0, 0, 30)))))
 	g.Expect(inv.Status.Total).To(HaveValue(Equal(int64(1_000))))
 	g.Expect(inv.Status.BillTo).To(Equal(&billingv1.BillTo{Name: "Acme", Email: "ap@acme.example"}))
+
+	// Reconciling the numbered invoice again asks for no number.
+	_, err = r.Reconcile(context.Background(), request("inv-1"))
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(numbers.calls).To(Equal(1))
+}
+
+func TestInvoiceWaitsUnchangedWhileItsWorkspaceNumberingIsBusy(t *testing.T) {
+	for _, busy := range []error{numbering.ErrJournalFull, numbering.ErrContended} {
+		t.Run(busy.Error(), func(t *testing.T) {
+			g := NewWithT(t)
+			c := fake.NewClientBuilder().WithScheme(testScheme).
+				WithObjects(newCustomer("ns", "acme"), newInvoice("ns", "inv-1", withCustomer("acme"))).
+				WithStatusSubresource(&billingv1.Invoice{}).Build()
+			r := &InvoiceReconciler{Client: c, Recorder: events.NewFakeRecorder(10), Clock: clock.RealClock{},
+				Numbers: &fixedNumbers{err: fmt.Errorf("assigning: %w", busy)}}
+			result, err := r.Reconcile(context.Background(), request("inv-1"))
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(result.RequeueAfter).To(Equal(retryNumbering))
+			inv := &billingv1.Invoice{}
+			g.Expect(c.Get(context.Background(), request("inv-1").NamespacedName, inv)).To(Succeed())
+			g.Expect(inv.Status).To(Equal(billingv1.InvoiceStatus{}))
+		})
+	}
+}
+
+func TestInvoiceIsNotIssuedWhenItsNumberCannotBeAssigned(t *testing.T) {
+	g := NewWithT(t)
+	errUnavailable := errors.New("etcd unavailable")
+	c := fake.NewClientBuilder().WithScheme(testScheme).
+		WithObjects(newCustomer("ns", "acme"), newInvoice("ns", "inv-1", withCustomer("acme"))).
+		WithStatusSubresource(&billingv1.Invoice{}).Build()
+	r := &InvoiceReconciler{Client: c, Recorder: events.NewFakeRecorder(10), Clock: clock.RealClock{},
+		Numbers: &fixedNumbers{err: &numbering.APIError{Op: "updating", Namespace: "ns", Err: errUnavailable}}}
+	_, err := r.Reconcile(context.Background(), request("inv-1"))
+	g.Expect(err).To(MatchError(errUnavailable))
+	inv := &billingv1.Invoice{}
+	g.Expect(c.Get(context.Background(), request("inv-1").NamespacedName, inv)).To(Succeed())
+	g.Expect(inv.Status).To(Equal(billingv1.InvoiceStatus{}))
 }
 
 func TestInvoiceReconcileFailsWithoutChangingStatusWhenTheCustomerCannotBeRead(t *testing.T) {
@@ -161,7 +225,7 @@ func TestInvoiceReconcileFailsWithoutChangingStatusWhenTheCustomerCannotBeRead(t
 			},
 		}).Build()
 	recorder := events.NewFakeRecorder(10)
-	r := &InvoiceReconciler{Client: c, Recorder: recorder, Clock: clock.RealClock{}}
+	r := &InvoiceReconciler{Client: c, Recorder: recorder, Clock: clock.RealClock{}, Numbers: &fixedNumbers{}}
 
 	_, err := r.Reconcile(context.Background(), reconcile.Request{NamespacedName: client.ObjectKeyFromObject(inv)})
 	g.Expect(err).To(MatchError(errUnavailable))

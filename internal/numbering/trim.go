@@ -77,12 +77,15 @@ func (a *Allocator) liveFates(ctx context.Context, namespace string,
 	return fates, nil
 }
 
-// Start trims the journal of every workspace every TrimInterval until ctx
-// ends. It makes the allocator a controller-runtime Runnable: add it to the
+// Start trims the journal of every workspace at once and then every
+// TrimInterval until ctx ends. It makes the allocator a controller-runtime Runnable: add it to the
 // manager (mgr.Add) to run it on the leader.
 func (a *Allocator) Start(ctx context.Context) error {
 	ticker := time.NewTicker(a.opts.TrimInterval)
 	defer ticker.Stop()
+	// A new leader trims at once: what a crashed one reserved for invoices
+	// deleted since is freed before the next invoice takes a new sequence.
+	a.TrimAll(ctx)
 	for {
 		select {
 		case <-ctx.Done():
