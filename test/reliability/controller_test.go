@@ -18,6 +18,7 @@ package reliability
 
 import (
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -67,7 +68,7 @@ func awaitFinalizer(ws, name string) {
 }
 
 var _ = Describe("The controller killed during a burst of invoices", func() {
-	It("still ends every invoice Issued or Invalid as it should, and loses no customer finalizer nor leaves one behind", func() {
+	It("still ends every invoice Issued or Invalid as it should, numbers the issued ones 1..N without a gap or a duplicate, and loses no customer finalizer nor leaves one behind", func() {
 		ws := newWorkspace("burst")
 
 		// kept customers exist throughout; held ones are deleted during the
@@ -177,6 +178,22 @@ var _ = Describe("The controller killed during a burst of invoices", func() {
 		var invoices billingv1.InvoiceList
 		Expect(k8s.List(ctx, &invoices, crclient.InNamespace(ws))).To(Succeed())
 		Expect(invoices.Items).To(HaveLen(len(want)))
+
+		By("checking the issued invoices carry the sequences 1..N, each once, across both kills")
+		var sequences []int64
+		for _, inv := range invoices.Items {
+			if inv.Status.Phase != billingv1.InvoiceIssued {
+				Expect(inv.Status.Sequence).To(BeNil(), "invoice %s is %s with a number", inv.Name, inv.Status.Phase)
+				continue
+			}
+			Expect(inv.Status.Sequence).NotTo(BeNil(), "invoice %s is issued without a number", inv.Name)
+			Expect(inv.Status.Number).To(Equal(fmt.Sprintf("INV-%06d", *inv.Status.Sequence)), "invoice %s", inv.Name)
+			sequences = append(sequences, *inv.Status.Sequence)
+		}
+		slices.Sort(sequences)
+		for i, sequence := range sequences {
+			Expect(sequence).To(Equal(int64(i+1)), "the issued sequences are not exactly 1..%d: %v", len(sequences), sequences)
+		}
 
 		By("checking every customer still billed holds the finalizer")
 		for _, name := range append(append([]string{}, kept...), late...) {
