@@ -113,6 +113,16 @@ type Report struct {
 	ControllerIssuedPerSecAPF  float64 `json:"controller_issued_per_s_apf"`
 	ControllerCreatedPerSecAPF float64 `json:"controller_created_per_s_apf"`
 
+	// Measurement 6: invoices created directly in one workspace, numbered
+	// per second over created per second, the create-to-number p99, and
+	// the numbered rate over a naive allocator's (one number per round trip).
+	NumberingRatio          float64 `json:"numbering_ratio"`
+	NumberingLagP99Ms       float64 `json:"numbering_lag_p99_ms"`
+	NumberingCreatedPerSec  float64 `json:"numbering_created_per_s"`
+	NumberingNumberedPerSec float64 `json:"numbering_numbered_per_s"`
+	NaiveNumbersPerSec      float64 `json:"naive_numbers_per_s"`
+	NumberingOverNaive      float64 `json:"numbering_over_naive"`
+
 	// Measurement 7: the adapter's creates while a noisy neighbour writes,
 	// rate over the quiet round's rate, and the p99s, without and with APF.
 	NoisyRateRatio      float64 `json:"noisy_create_rate_ratio"`
@@ -148,6 +158,10 @@ type Details struct {
 	PageDirP99Ms     float64 `json:"list_direct_page_p99_ms"`
 	IssueLagP50Ms    float64 `json:"issue_lag_p50_ms"`
 	IssueLagP50MsAPF float64 `json:"issue_lag_p50_ms_apf"`
+	// Measurement 6's create-to-number p50, and the naive allocator's p99
+	// per number.
+	NumberingLagP50Ms float64 `json:"numbering_lag_p50_ms"`
+	NaiveP99Ms        float64 `json:"naive_number_p99_ms"`
 	// Measurement 7's invoices per variant and condition, its per-second
 	// figures, and the neighbour's writers and writes per second.
 	NoisyInvoices            int     `json:"noisy_invoices"`
@@ -271,6 +285,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		{"2. get", b.measureGet},
 		{"3. list", b.measureList},
 		{"4. controller, without and with APF", b.measureController},
+		{"6. numbering in one workspace, and a naive allocator", b.measureNumbering},
 		{"7. noisy neighbour, without and with APF", b.measureNoisyNeighbour},
 		{"5. memory", b.measureMemory},
 	}
@@ -947,7 +962,8 @@ func (b *bench) watchIssued(ctx context.Context, ns string) (*issuedWatch, error
 					continue
 				}
 				rv = inv.ResourceVersion
-				if ev.Type == watch.Bookmark || inv.Status.Phase != billingv1.InvoiceIssued {
+				// An invoice is issued and numbered in one status write.
+				if ev.Type == watch.Bookmark || inv.Status.Phase != billingv1.InvoiceIssued || inv.Status.Number == "" {
 					continue
 				}
 				key := inv.Namespace + "/" + inv.Name

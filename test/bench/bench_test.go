@@ -75,12 +75,14 @@ func TestSmallBenchmarkWritesACompleteReport(t *testing.T) {
 		"noisy_create_rate_ratio", "noisy_create_rate_ratio_apf", "noisy_create_p99_ms", "noisy_create_p99_ms_apf",
 		"quiet_create_p99_ms", "quiet_create_p99_ms_apf",
 		"adapter_cpu_s_per_1000_creates",
+		"numbering_ratio", "numbering_lag_p99_ms", "numbering_created_per_s", "numbering_numbered_per_s",
+		"naive_numbers_per_s", "numbering_over_naive",
 	} {
 		v, ok := got[key].(float64)
 		g.Expect(ok).To(BeTrue(), "report.json has no number %s: %s", key, data)
 		g.Expect(v > 0 && !math.IsInf(v, 0)).To(BeTrue(), "%s is %v", key, v)
 	}
-	for _, key := range []string{"controller_ratio", "controller_ratio_apf"} {
+	for _, key := range []string{"controller_ratio", "controller_ratio_apf", "numbering_ratio"} {
 		g.Expect(got[key]).To(BeNumerically("<=", 1.01), "%s: more invoices issued than created", key)
 	}
 	// With the objects applied, the API server put the manager's and the

@@ -33,7 +33,7 @@ type controllerRun struct {
 	wait          apfWait
 }
 
-// measureController creates invoices in bench-2 directly, as fast as the API
+// measureController creates invoices in controllerWorkspace directly, as fast as the API
 // server takes them, and watches them become Issued: issued per second over
 // created per second, and the time from each create to its Issued.
 func (b *bench) measureController(ctx context.Context, r *Report) error {
@@ -51,7 +51,7 @@ func (b *bench) measureController(ctx context.Context, r *Report) error {
 			// objects (the figures before this measurement had two variants).
 			profile := b.cfg.Profile && round == 0 && !applied
 			dump := applied && round == apfRounds-1
-			if err := b.controllerRound(ctx, per, profile, dump, runs[applied]); err != nil {
+			if err := b.controllerRound(ctx, controllerWorkspace, per, profile, dump, runs[applied]); err != nil {
 				return err
 			}
 		}
@@ -76,9 +76,12 @@ func (c *controllerRun) rates() (created, issued, r float64) {
 	return created, issued, ratio(issued, created)
 }
 
-// controllerRound is one round: n creates and their Issued.
-func (b *bench) controllerRound(ctx context.Context, n int, profile, dump bool, into *controllerRun) error {
-	w, err := b.watchIssued(ctx, "bench-2")
+// controllerWorkspace is where measurement 4 creates.
+const controllerWorkspace = "bench-2"
+
+// controllerRound is one round: n creates in ns and their Issued.
+func (b *bench) controllerRound(ctx context.Context, ns string, n int, profile, dump bool, into *controllerRun) error {
+	w, err := b.watchIssued(ctx, ns)
 	if err != nil {
 		return err
 	}
@@ -97,7 +100,7 @@ func (b *bench) controllerRound(ctx context.Context, n int, profile, dump bool, 
 	names := make([]string, n)
 	start := time.Now()
 	res, err := b.parallel(ctx, n, func(ctx context.Context, i int) (err error) {
-		names[i], err = b.createDirect(ctx, "bench-2")
+		names[i], err = b.createDirect(ctx, ns)
 		createdAt[i] = time.Now()
 		return err
 	})

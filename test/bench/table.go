@@ -41,8 +41,12 @@ func (r *Report) PrintTable(out io.Writer) {
 	printf(w, "4. controller, with APF objects\t%.0f\t%.0f\t%.2f\t%.1f\t%.1f\t\t\t\n",
 		r.ControllerIssuedPerSecAPF, r.ControllerCreatedPerSecAPF, r.ControllerRatioAPF, d.IssueLagP50MsAPF,
 		r.IssueLagP99MsAPF)
+	printf(w, "6. numbering, one workspace (numbered vs. created/s)\t%.0f\t%.0f\t%.2f\t%.1f\t%.1f\t\t\t\n",
+		r.NumberingNumberedPerSec, r.NumberingCreatedPerSec, r.NumberingRatio, d.NumberingLagP50Ms, r.NumberingLagP99Ms)
 	_ = w.Flush()
-	printf(out, "   (controller p50/p99: time from create to Issued)\n")
+	printf(out, "   (controller p50/p99: time from create to Issued; numbering: to Issued with its number)\n")
+	printf(out, "   6. numbered/s over a naive allocator's numbers/s (one number per round trip): %.0f / %.0f = %.1fx (naive p99 %.1f ms)\n",
+		r.NumberingNumberedPerSec, r.NaiveNumbersPerSec, r.NumberingOverNaive, d.NaiveP99Ms)
 	r.printNoisy(out)
 	printf(out, "\nAdapter CPU: %.2f s per 1,000 creates (%.1f s during measurement 1's adapter rounds)\n",
 		r.AdapterCPUPer1000Creates, d.AdapterCPUSecondsCreate)
