@@ -1,0 +1,116 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package retention
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// retained is the refusal of the policy for the invoice named name.
+func retained(name string) OmegaMatcher {
+	return SatisfyAll(
+		WithTransform(apierrors.IsForbidden, BeTrue()),
+		MatchError(ContainSubstring("invoice " + name + " is issued and is retained as a legal record")),
+		MatchError(ContainSubstring("docs/design.md#retention-of-issued-invoices")),
+	)
+}
+
+var _ = Describe("The retention policy (config/policy)", func() {
+	It("refuses to delete an issued invoice, with a message that says why, even forced with no grace period", func() {
+		ns := newNamespace()
+		inv := newInvoice(ns, "inv-issued", billingv1.InvoiceIssued)
+
+		Eventually(func() error { return k8s.Delete(ctx, inv) }).Should(retained("inv-issued"))
+		Expect(k8s.Delete(ctx, inv, client.GracePeriodSeconds(0))).To(retained("inv-issued"),
+			"kubectl delete --force --grace-period=0")
+		Expect(k8s.Delete(ctx, inv, client.PropagationPolicy(metav1.DeletePropagationForeground))).
+			To(retained("inv-issued"))
+		Expect(exists(inv)()).To(Succeed())
+		Expect(inv.DeletionTimestamp).To(BeNil(), "not even marked for deletion")
+	})
+
+	It("stops a DeleteCollection at an issued invoice and keeps every issued one", func() {
+		ns := newNamespace()
+		issued := []*billingv1.Invoice{
+			newInvoice(ns, "inv-b", billingv1.InvoiceIssued),
+			newInvoice(ns, "inv-d", billingv1.InvoiceIssued),
+		}
+		newInvoice(ns, "inv-a", "")
+		newInvoice(ns, "inv-c", billingv1.InvoiceInvalid)
+		Eventually(func() error { return k8s.Delete(ctx, issued[0]) }).Should(retained("inv-b"))
+
+		By("deleting the collection: each item is admitted on its own, and the first issued one ends it")
+		err := k8s.DeleteAllOf(ctx, &billingv1.Invoice{}, client.InNamespace(ns))
+		Expect(err).To(MatchError(ContainSubstring("is issued and is retained as a legal record")))
+		for _, inv := range issued {
+			Expect(exists(inv)()).To(Succeed(), inv.Name)
+			Expect(inv.DeletionTimestamp).To(BeNil(), inv.Name)
+		}
+	})
+
+	It("deletes invoices that were never issued, Pending or Invalid", func() {
+		ns := newNamespace()
+		probe := newInvoice(ns, "inv-issued", billingv1.InvoiceIssued)
+		Eventually(func() error { return k8s.Delete(ctx, probe) }).Should(retained("inv-issued"),
+			"the policy is in effect in this namespace")
+
+		for _, inv := range []*billingv1.Invoice{
+			newInvoice(ns, "inv-pending", ""),
+			newInvoice(ns, "inv-invalid", billingv1.InvoiceInvalid),
+		} {
+			Expect(k8s.Delete(ctx, inv)).To(Succeed(), inv.Name)
+			Expect(apierrors.IsNotFound(exists(inv)())).To(BeTrue(), "%s is gone", inv.Name)
+		}
+		pending := newInvoice(ns, "inv-pending-2", billingv1.InvoicePending)
+		Expect(k8s.DeleteAllOf(ctx, &billingv1.Invoice{}, client.InNamespace(ns),
+			client.MatchingFields{"metadata.name": pending.Name})).To(Succeed())
+		Expect(apierrors.IsNotFound(exists(pending)())).To(BeTrue())
+	})
+
+	It("allows deleting an issued invoice once its namespace is being deleted", func() {
+		ns := newNamespace()
+		inv := newInvoice(ns, "inv-issued", billingv1.InvoiceIssued)
+		Eventually(func() error { return k8s.Delete(ctx, inv) }).Should(retained("inv-issued"))
+
+		By("deleting the namespace, which stays Terminating without a namespace controller")
+		namespace := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}
+		Expect(k8s.Delete(ctx, namespace)).To(Succeed())
+		Expect(exists(namespace)()).To(Succeed())
+		Expect(namespace.DeletionTimestamp).NotTo(BeNil())
+		Expect(namespace.Status.Phase).To(Equal(corev1.NamespaceTerminating))
+
+		By("deleting the invoice as the namespace controller would")
+		Eventually(func() error { return k8s.Delete(ctx, inv, client.GracePeriodSeconds(0)) }).Should(Succeed())
+		Expect(apierrors.IsNotFound(exists(inv)())).To(BeTrue())
+	})
+
+	It("lets another namespace keep its issued invoices while one namespace is being deleted", func() {
+		kept, doomed := newNamespace(), newNamespace()
+		inv := newInvoice(kept, "inv-issued", billingv1.InvoiceIssued)
+		Eventually(func() error { return k8s.Delete(ctx, inv) }).Should(retained("inv-issued"))
+		Expect(k8s.Delete(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: doomed}})).To(Succeed())
+		Consistently(func() error { return k8s.Delete(ctx, inv, client.GracePeriodSeconds(0)) }, "2s", "200ms").
+			Should(retained("inv-issued"))
+	})
+})

@@ -1,0 +1,152 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package retention proves config/policy against a real kube-apiserver:
+// the API server itself refuses to delete an issued invoice, whoever asks,
+// and still lets a whole workspace (namespace) go. No controller runs here:
+// a spec makes an invoice issued by writing its status subresource, as the
+// controller does.
+package retention
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/yaml"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/envtestbins"
+)
+
+// repoRoot is where config/ lives, relative to this package.
+var repoRoot = filepath.Join("..", "..")
+
+// policyFile is the ValidatingAdmissionPolicy and its binding, as
+// config/default and config/local install them (there with the name
+// prefix "invoicing-").
+var policyFile = filepath.Join(repoRoot, "config", "policy", "invoice_retention.yaml")
+
+var (
+	ctx     = context.Background()
+	scheme  = runtime.NewScheme()
+	testEnv *envtest.Environment
+	// k8s is the cluster admin, reading and writing straight through the
+	// API server. Admission policies bind everyone, the admin too.
+	k8s client.Client
+)
+
+func init() {
+	utilruntime.Must(clientgoscheme.AddToScheme(scheme))
+	utilruntime.Must(billingv1.AddToScheme(scheme))
+}
+
+func TestRetention(t *testing.T) {
+	envtestbins.Require(t)
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Retention suite")
+}
+
+var _ = BeforeSuite(func() {
+	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
+	// A new policy reaches the API server's admission through an informer,
+	// as does a namespace's deletion: both take a moment to be effective.
+	SetDefaultEventuallyTimeout(30 * time.Second)
+	SetDefaultEventuallyPollingInterval(200 * time.Millisecond)
+
+	By("starting the control plane with the generated CRDs")
+	testEnv = &envtest.Environment{
+		CRDDirectoryPaths:     []string{filepath.Join(repoRoot, "config", "crd", "bases")},
+		ErrorIfCRDPathMissing: true,
+		Scheme:                scheme,
+	}
+	cfg, err := testEnv.Start()
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(func() { Expect(testEnv.Stop()).To(Succeed()) })
+	k8s, err = client.New(cfg, client.Options{Scheme: scheme})
+	Expect(err).NotTo(HaveOccurred())
+
+	By("installing " + policyFile)
+	for _, obj := range policyObjects() {
+		Expect(k8s.Create(ctx, obj)).To(Succeed())
+	}
+})
+
+// policyObjects reads policyFile strictly: the policy and its binding, in
+// this order.
+func policyObjects() []client.Object {
+	GinkgoHelper()
+	data, err := os.ReadFile(policyFile)
+	Expect(err).NotTo(HaveOccurred())
+	docs := bytes.Split(data, []byte("\n---\n"))
+	Expect(docs).To(HaveLen(2), "%s holds the policy and its binding", policyFile)
+	policy := &admissionregistrationv1.ValidatingAdmissionPolicy{}
+	Expect(yaml.UnmarshalStrict(docs[0], policy)).To(Succeed())
+	Expect(policy.Kind).To(Equal("ValidatingAdmissionPolicy"))
+	binding := &admissionregistrationv1.ValidatingAdmissionPolicyBinding{}
+	Expect(yaml.UnmarshalStrict(docs[1], binding)).To(Succeed())
+	Expect(binding.Kind).To(Equal("ValidatingAdmissionPolicyBinding"))
+	Expect(binding.Spec.PolicyName).To(Equal(policy.Name), "the binding binds the policy")
+	return []client.Object{policy, binding}
+}
+
+// newNamespace creates a workspace of its own for one spec. envtest runs
+// no namespace controller: a deleted namespace stays Terminating.
+func newNamespace() string {
+	GinkgoHelper()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "workspace-"}}
+	Expect(k8s.Create(ctx, ns)).To(Succeed())
+	return ns.Name
+}
+
+// newInvoice creates an invoice and, unless phase is empty (Pending),
+// writes that phase to its status subresource as the controller would.
+func newInvoice(namespace, name string, phase billingv1.InvoicePhase) *billingv1.Invoice {
+	GinkgoHelper()
+	inv := &billingv1.Invoice{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		Spec: billingv1.InvoiceSpec{
+			CustomerRef: billingv1.CustomerReference{Name: "acme"},
+			Items:       []billingv1.LineItem{{Description: "Consulting", Quantity: 1, Amount: 15000}},
+		},
+	}
+	Expect(k8s.Create(ctx, inv)).To(Succeed())
+	if phase != "" {
+		inv.Status.Phase = phase
+		Expect(k8s.Status().Update(ctx, inv)).To(Succeed())
+	}
+	return inv
+}
+
+// exists tells whether obj is still there.
+func exists(obj client.Object) func() error {
+	return func() error { return k8s.Get(ctx, client.ObjectKeyFromObject(obj), obj) }
+}
