@@ -127,19 +127,39 @@ var _ = Describe("make run", Ordered, func() {
 		}
 	})
 
-	It("finds yesterday's objects after a restart, and releases the customer once its invoices are gone", func() {
+	It("finds yesterday's objects after a restart, and retains the issued invoices and so their customer", func() {
 		env := start()
 		Expect(env.kubectl("get", "-n", "demo", "invoice", "acme-2026-001", "-o", "jsonpath={.status.phase}")).To(Equal("Issued"))
 
-		env.kubectl("delete", "-n", "demo", "invoice", "acme-2026-001", "acme-2026-002")
+		By("refusing to delete the issued invoices, also with --force (make run installs config/policy)")
 		Eventually(func() string {
-			return env.kubectlAllowFailure("get", "-n", "demo", "customer", "acme", "-o", "name")
-		}, 30*time.Second).Should(ContainSubstring("NotFound"))
+			return env.kubectlAllowFailure("delete", "-n", "demo", "invoice", "acme-2026-001", "acme-2026-002")
+		}, 30*time.Second).Should(ContainSubstring("invoice acme-2026-001 is issued and is retained as a legal record"))
+		Expect(env.kubectlAllowFailure("delete", "-n", "demo", "invoice", "acme-2026-002", "--force", "--grace-period=0")).
+			To(ContainSubstring("invoice acme-2026-002 is issued and is retained as a legal record"))
+		Consistently(func() string {
+			return env.kubectl("get", "-n", "demo", "customer", "acme", "-o", "jsonpath={.status.conditions[?(@.type=='Ready')].reason}")
+		}, 2*time.Second).Should(Equal("DeletionBlocked"), "the customer of issued invoices stays")
+		Expect(env.kubectl("get", "-n", "demo", "invoice", "-o", "name")).
+			To(ContainSubstring("invoice.billing.invoicing.dev/acme-2026-002"))
+
+		By("deleting an invoice that was never issued")
+		env.kubectlStdin(env.kubeconfig(), `apiVersion: billing.invoicing.dev/v1
+kind: Invoice
+metadata: {name: draft-001, namespace: demo}
+spec:
+  customerRef: {name: nobody}
+  items: [{description: Consulting, quantity: 1, amount: 5000}]
+`, "apply", "-f", "-")
+		Eventually(func() string {
+			return env.kubectl("get", "-n", "demo", "invoice", "draft-001", "-o", "jsonpath={.status.phase}")
+		}, 30*time.Second).Should(Equal("Invalid"))
+		env.kubectl("delete", "-n", "demo", "invoice", "draft-001")
 
 		env.interrupt()
 	})
 
-	It("deletes a workspace with its customers and invoices", func() {
+	It("deletes a workspace with its customers and issued invoices, as the README cleans one up", func() {
 		env := start()
 		env.kubectl("create", "namespace", "scratch")
 		Eventually(func() string {

@@ -51,6 +51,7 @@ var (
 	customersGVR = schema.GroupVersionResource{Group: "billing.invoicing.dev", Version: "v1", Resource: "customers"}
 	invoicesGVR  = schema.GroupVersionResource{Group: "billing.invoicing.dev", Version: "v1", Resource: "invoices"}
 	idemKeysGVR  = schema.GroupVersionResource{Group: "billing.invoicing.dev", Version: "v1", Resource: "idempotencykeys"}
+	profilesGVR  = schema.GroupVersionResource{Group: "billing.invoicing.dev", Version: "v1", Resource: "billingprofiles"}
 )
 
 // The install: config/default rendered with kubectl kustomize and applied
@@ -118,6 +119,9 @@ var _ = Describe("The install (config/default)", Ordered, func() {
 		// each for the controller and the adapter.
 		Expect(kinds).To(HaveKeyWithValue("FlowSchema", 2))
 		Expect(kinds).To(HaveKeyWithValue("PriorityLevelConfiguration", 2))
+		// Retention (config/policy): issued invoices are not deleted.
+		Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicy", 1))
+		Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicyBinding", 1))
 
 		By("applying the optional NetworkPolicies as a server-side dry run")
 		policies := c.kubectl("kustomize", filepath.Join(repoRoot, "config", "network-policy"))
@@ -285,6 +289,19 @@ kind: Customer
 metadata: {name: initech, namespace: team-a}
 spec: {name: Initech, email: ap@initech.example}`)
 		Expect(getObject(c.adminDyn, customersGVR, "team-a", "initech").GetResourceVersion()).To(Equal(before))
+
+		By("applying the workspace's billing profile (config/samples), which the controller reports Ready")
+		profile, err := os.ReadFile(filepath.Join(repoRoot, "config", "samples", "billing_v1_billingprofile.yaml"))
+		Expect(err).NotTo(HaveOccurred())
+		applyManifest(gitops, profilesGVR, strings.Replace(string(profile), "namespace: demo", "namespace: team-a", 1))
+		Eventually(func() (string, error) {
+			bp, err := c.adminDyn.Resource(profilesGVR).Namespace("team-a").Get(context.Background(), "default", metav1.GetOptions{})
+			if err != nil {
+				return "", err
+			}
+			status, reason := readyCondition(bp)
+			return status + "/" + reason, nil
+		}, 30*time.Second).Should(Equal("True/Default"))
 	})
 
 	It("lets the same team use its workspace over HTTP, and no other workspace", func() {
@@ -416,20 +433,59 @@ spec: {name: Initech, email: ap@initech.example}`)
 		}, 30*time.Second).Should(BeTrue())
 	})
 
-	It("holds a customer that invoices reference, and releases it once they are gone", func() {
+	It("holds a customer that issued invoices reference, and releases it only with its namespace", func() {
 		admin := c.adminDyn
 		ctx := context.Background()
+		invoices := admin.Resource(invoicesGVR).Namespace("team-a")
 		Expect(admin.Resource(customersGVR).Namespace("team-a").Delete(ctx, "initech", metav1.DeleteOptions{})).To(Succeed())
 		Eventually(func() (string, error) {
 			cus, err := admin.Resource(customersGVR).Namespace("team-a").Get(ctx, "initech", metav1.GetOptions{})
 			if err != nil {
 				return "", err
 			}
-			return conditionReason(cus, "Ready"), nil
+			_, reason := readyCondition(cus)
+			return reason, nil
 		}, 30*time.Second).Should(Equal("DeletionBlocked"))
 
-		Expect(admin.Resource(invoicesGVR).Namespace("team-a").DeleteCollection(ctx, metav1.DeleteOptions{},
-			metav1.ListOptions{FieldSelector: "spec.customerRef.name=initech"})).To(Succeed())
+		By("refusing to delete its issued invoices, one by one (forced too) or as a collection, even to the admin")
+		Expect(invoiceState(c, "team-a", "gitops-001")()).To(Equal("Issued/Issued"))
+		retained := MatchError(ContainSubstring("is issued and is retained as a legal record"))
+		err := invoices.Delete(ctx, "gitops-001", metav1.DeleteOptions{})
+		Expect(apierrors.IsForbidden(err)).To(BeTrue(), "got %v", err)
+		Expect(err).To(retained)
+		Expect(invoices.Delete(ctx, "gitops-001", metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)})).To(retained)
+		Expect(invoices.DeleteCollection(ctx, metav1.DeleteOptions{},
+			metav1.ListOptions{FieldSelector: "spec.customerRef.name=initech"})).To(retained)
+		Consistently(func() (string, error) {
+			cus, err := admin.Resource(customersGVR).Namespace("team-a").Get(ctx, "initech", metav1.GetOptions{})
+			if err != nil {
+				return "", err
+			}
+			_, reason := readyCondition(cus)
+			return reason, nil
+		}, 2*time.Second).Should(Equal("DeletionBlocked"), "a customer with issued invoices stays")
+		Expect(invoiceState(c, "team-a", "gitops-001")()).To(Equal("Issued/Issued"))
+
+		By("deleting an invoice that was never issued")
+		applyManifest(c.dynamicFor(teamA), invoicesGVR, `
+apiVersion: billing.invoicing.dev/v1
+kind: Invoice
+metadata: {name: gitops-typo, namespace: team-a}
+spec:
+  customerRef: {name: initek}
+  items:
+  - {description: TPS report review, quantity: 1, amount: 12500}`)
+		Eventually(invoiceState(c, "team-a", "gitops-typo"), 30*time.Second).Should(Equal("Invalid/CustomerNotFound"))
+		Expect(invoices.Delete(ctx, "gitops-typo", metav1.DeleteOptions{})).To(Succeed())
+
+		By("deleting the namespace: once it is terminating, its issued invoices can go, and the customer with them")
+		// This control plane runs no namespace controller: the namespace
+		// stays Terminating, and the spec deletes its invoices as that
+		// controller would (make run's story deletes a whole workspace).
+		Expect(c.admin.CoreV1().Namespaces().Delete(ctx, "team-a", metav1.DeleteOptions{})).To(Succeed())
+		Eventually(func() error {
+			return invoices.DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{})
+		}, 30*time.Second).Should(Succeed())
 		Eventually(func() bool {
 			_, err := admin.Resource(customersGVR).Namespace("team-a").Get(ctx, "initech", metav1.GetOptions{})
 			return apierrors.IsNotFound(err)
@@ -721,16 +777,19 @@ func invoiceState(c *cluster, namespace, name string) func() (string, error) {
 			return "", err
 		}
 		phase, _, _ := unstructured.NestedString(inv.Object, "status", "phase")
-		return phase + "/" + conditionReason(inv, "Ready"), nil
+		_, reason := readyCondition(inv)
+		return phase + "/" + reason, nil
 	}
 }
 
-func conditionReason(obj *unstructured.Unstructured, condition string) string {
+// readyCondition is the status ("True", "False", "Unknown") and reason
+// of an object's Ready condition, or empty strings when it has none.
+func readyCondition(obj *unstructured.Unstructured) (status, reason string) {
 	conditions, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions")
 	for _, c := range conditions {
-		if m, ok := c.(map[string]any); ok && m["type"] == condition {
-			return fmt.Sprint(m["reason"])
+		if m, ok := c.(map[string]any); ok && m["type"] == "Ready" {
+			return fmt.Sprint(m["status"]), fmt.Sprint(m["reason"])
 		}
 	}
-	return ""
+	return "", ""
 }

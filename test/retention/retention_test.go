@@ -31,7 +31,7 @@ import (
 func retained(name string) OmegaMatcher {
 	return SatisfyAll(
 		WithTransform(apierrors.IsForbidden, BeTrue()),
-		MatchError(ContainSubstring("invoice " + name + " is issued and is retained as a legal record")),
+		MatchError(ContainSubstring("invoice "+name+" is issued and is retained as a legal record")),
 		MatchError(ContainSubstring("docs/design.md#retention-of-issued-invoices")),
 	)
 }
