@@ -119,9 +119,10 @@ var _ = Describe("The install (config/default)", Ordered, func() {
 		// each for the controller and the adapter.
 		Expect(kinds).To(HaveKeyWithValue("FlowSchema", 2))
 		Expect(kinds).To(HaveKeyWithValue("PriorityLevelConfiguration", 2))
-		// Retention (config/policy): issued invoices are not deleted.
-		Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicy", 1))
-		Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicyBinding", 1))
+		// Retention (config/policy): issued invoices and invoice sequences
+		// are not deleted but with their namespace.
+		Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicy", 2))
+		Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicyBinding", 2))
 
 		By("applying the optional NetworkPolicies as a server-side dry run")
 		policies := c.kubectl("kustomize", filepath.Join(repoRoot, "config", "network-policy"))

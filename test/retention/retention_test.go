@@ -36,7 +36,7 @@ func retained(name string) OmegaMatcher {
 	)
 }
 
-var _ = Describe("The retention policy (config/policy)", func() {
+var _ = Describe("The retention policies (config/policy)", func() {
 	It("refuses to delete an issued invoice, with a message that says why, even forced with no grace period", func() {
 		ns := newNamespace()
 		inv := newInvoice(ns, "inv-issued", billingv1.InvoiceIssued)
@@ -112,5 +112,25 @@ var _ = Describe("The retention policy (config/policy)", func() {
 		Expect(k8s.Delete(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: doomed}})).To(Succeed())
 		Consistently(func() error { return k8s.Delete(ctx, inv, client.GracePeriodSeconds(0)) }, "2s", "200ms").
 			Should(retained("inv-issued"))
+	})
+
+	It("refuses to delete a workspace's invoice sequence unless its namespace is being deleted", func() {
+		ns := newNamespace()
+		seq := &billingv1.InvoiceSequence{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: billingv1.InvoiceSequenceName},
+			Spec:       billingv1.InvoiceSequenceSpec{Next: 3},
+		}
+		Expect(k8s.Create(ctx, seq)).To(Succeed())
+		Eventually(func() error { return k8s.Delete(ctx, seq, client.GracePeriodSeconds(0)) }).Should(SatisfyAll(
+			WithTransform(apierrors.IsForbidden, BeTrue()),
+			MatchError(ContainSubstring("invoice sequence invoices holds the invoice numbering of its workspace")),
+		))
+		Expect(k8s.DeleteAllOf(ctx, &billingv1.InvoiceSequence{}, client.InNamespace(ns))).
+			To(MatchError(ContainSubstring("numbering would restart at 1")))
+		Expect(exists(seq)()).To(Succeed())
+
+		Expect(k8s.Delete(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})).To(Succeed())
+		Eventually(func() error { return k8s.Delete(ctx, seq) }).Should(Succeed())
+		Expect(apierrors.IsNotFound(exists(seq)())).To(BeTrue())
 	})
 })

@@ -15,8 +15,9 @@ limitations under the License.
 */
 
 // Package retention proves config/policy against a real kube-apiserver:
-// the API server itself refuses to delete an issued invoice, whoever asks,
-// and still lets a whole workspace (namespace) go. No controller runs here:
+// the API server itself refuses to delete an issued invoice or a
+// workspace's invoice sequence, whoever asks, and still lets a whole
+// workspace (namespace) go. No controller runs here:
 // a spec makes an invoice issued by writing its status subresource, as the
 // controller does.
 package retention
@@ -24,6 +25,7 @@ package retention
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -50,10 +52,10 @@ import (
 // repoRoot is where config/ lives, relative to this package.
 var repoRoot = filepath.Join("..", "..")
 
-// policyFile is the ValidatingAdmissionPolicy and its binding, as
+// policyDir holds the ValidatingAdmissionPolicies and their bindings, as
 // config/default and config/local install them (there with the name
 // prefix "invoicing-").
-var policyFile = filepath.Join(repoRoot, "config", "policy", "invoice_retention.yaml")
+var policyDir = filepath.Join(repoRoot, "config", "policy")
 
 var (
 	ctx     = context.Background()
@@ -94,28 +96,49 @@ var _ = BeforeSuite(func() {
 	k8s, err = client.New(cfg, client.Options{Scheme: scheme})
 	Expect(err).NotTo(HaveOccurred())
 
-	By("installing " + policyFile)
+	By("installing the policies of " + policyDir)
 	for _, obj := range policyObjects() {
 		Expect(k8s.Create(ctx, obj)).To(Succeed())
 	}
 })
 
-// policyObjects reads policyFile strictly: the policy and its binding, in
-// this order.
+// policyObjects reads the manifests of policyDir strictly: each policy
+// and its binding, the policies first.
 func policyObjects() []client.Object {
 	GinkgoHelper()
-	data, err := os.ReadFile(policyFile)
+	files, err := filepath.Glob(filepath.Join(policyDir, "*.yaml"))
 	Expect(err).NotTo(HaveOccurred())
-	docs := bytes.Split(data, []byte("\n---\n"))
-	Expect(docs).To(HaveLen(2), "%s holds the policy and its binding", policyFile)
-	policy := &admissionregistrationv1.ValidatingAdmissionPolicy{}
-	Expect(yaml.UnmarshalStrict(docs[0], policy)).To(Succeed())
-	Expect(policy.Kind).To(Equal("ValidatingAdmissionPolicy"))
-	binding := &admissionregistrationv1.ValidatingAdmissionPolicyBinding{}
-	Expect(yaml.UnmarshalStrict(docs[1], binding)).To(Succeed())
-	Expect(binding.Kind).To(Equal("ValidatingAdmissionPolicyBinding"))
-	Expect(binding.Spec.PolicyName).To(Equal(policy.Name), "the binding binds the policy")
-	return []client.Object{policy, binding}
+	var policies, bindings []client.Object
+	bound := map[string]bool{}
+	for _, file := range files {
+		if filepath.Base(file) == "kustomization.yaml" {
+			continue
+		}
+		data, err := os.ReadFile(file)
+		Expect(err).NotTo(HaveOccurred())
+		for _, doc := range bytes.Split(data, []byte("\n---\n")) {
+			var meta metav1.TypeMeta
+			Expect(yaml.Unmarshal(doc, &meta)).To(Succeed())
+			switch meta.Kind {
+			case "ValidatingAdmissionPolicy":
+				policy := &admissionregistrationv1.ValidatingAdmissionPolicy{}
+				Expect(yaml.UnmarshalStrict(doc, policy)).To(Succeed(), file)
+				policies = append(policies, policy)
+			case "ValidatingAdmissionPolicyBinding":
+				binding := &admissionregistrationv1.ValidatingAdmissionPolicyBinding{}
+				Expect(yaml.UnmarshalStrict(doc, binding)).To(Succeed(), file)
+				bound[binding.Spec.PolicyName] = true
+				bindings = append(bindings, binding)
+			default:
+				Fail(fmt.Sprintf("%s holds a %q, not a policy or a binding", file, meta.Kind))
+			}
+		}
+	}
+	Expect(policies).To(HaveLen(2), "the invoices' and the invoice sequences' retention")
+	for _, p := range policies {
+		Expect(bound).To(HaveKey(p.GetName()), "a binding binds %s", p.GetName())
+	}
+	return append(policies, bindings...)
 }
 
 // newNamespace creates a workspace of its own for one spec. envtest runs
