@@ -20,11 +20,12 @@ limitations under the License.
 // survive restarts) and kube-controller-manager with the controllers a user
 // of the operator relies on (namespace deletion, garbage collection,
 // ClusterRole aggregation, ServiceAccounts; see clusterControllers), applies
-// config/local (the CRDs and the RBAC of an install) with server-side apply,
-// makes the workspace "demo" with a client ServiceAccount and its token, then
-// runs the controller manager and the HTTP adapter as child processes, each
-// with the ServiceAccount and permissions it has in a real cluster. Ctrl-C
-// or SIGTERM stops them all, children first, and leaves no process behind.
+// config/local (the CRDs, the RBAC and the retention policies of an install)
+// with server-side apply, makes the workspace "demo" with a client
+// ServiceAccount and its token, then runs the controller manager and the
+// HTTP adapter as child processes, each with the ServiceAccount and
+// permissions it has in a real cluster. Ctrl-C or SIGTERM stops them all,
+// children first, and leaves no process behind.
 //
 // It is a development tool; the container image does not contain it.
 package main
