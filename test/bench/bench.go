@@ -114,14 +114,16 @@ type Report struct {
 	ControllerCreatedPerSecAPF float64 `json:"controller_created_per_s_apf"`
 
 	// Measurement 6: invoices created directly in one workspace, numbered
-	// per second over created per second, the create-to-number p99, and
-	// the numbered rate over a naive allocator's (one number per round trip).
+	// per second over created per second and the create-to-number p99;
+	// then the controller's batched allocator alone over a naive one (one
+	// number per round trip), numbers per second.
 	NumberingRatio          float64 `json:"numbering_ratio"`
 	NumberingLagP99Ms       float64 `json:"numbering_lag_p99_ms"`
 	NumberingCreatedPerSec  float64 `json:"numbering_created_per_s"`
 	NumberingNumberedPerSec float64 `json:"numbering_numbered_per_s"`
+	BatchedNumbersPerSec    float64 `json:"batched_numbers_per_s"`
 	NaiveNumbersPerSec      float64 `json:"naive_numbers_per_s"`
-	NumberingOverNaive      float64 `json:"numbering_over_naive"`
+	BatchedOverNaive        float64 `json:"batched_over_naive"`
 
 	// Measurement 7: the adapter's creates while a noisy neighbour writes,
 	// rate over the quiet round's rate, and the p99s, without and with APF.
@@ -158,9 +160,10 @@ type Details struct {
 	PageDirP99Ms     float64 `json:"list_direct_page_p99_ms"`
 	IssueLagP50Ms    float64 `json:"issue_lag_p50_ms"`
 	IssueLagP50MsAPF float64 `json:"issue_lag_p50_ms_apf"`
-	// Measurement 6's create-to-number p50, and the naive allocator's p99
-	// per number.
+	// Measurement 6's create-to-number p50, and each allocator's p99 per
+	// number.
 	NumberingLagP50Ms float64 `json:"numbering_lag_p50_ms"`
+	BatchedP99Ms      float64 `json:"batched_number_p99_ms"`
 	NaiveP99Ms        float64 `json:"naive_number_p99_ms"`
 	// Measurement 7's invoices per variant and condition, its per-second
 	// figures, and the neighbour's writers and writes per second.

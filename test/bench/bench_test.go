@@ -76,7 +76,7 @@ func TestSmallBenchmarkWritesACompleteReport(t *testing.T) {
 		"quiet_create_p99_ms", "quiet_create_p99_ms_apf",
 		"adapter_cpu_s_per_1000_creates",
 		"numbering_ratio", "numbering_lag_p99_ms", "numbering_created_per_s", "numbering_numbered_per_s",
-		"naive_numbers_per_s", "numbering_over_naive",
+		"batched_numbers_per_s", "naive_numbers_per_s", "batched_over_naive",
 	} {
 		v, ok := got[key].(float64)
 		g.Expect(ok).To(BeTrue(), "report.json has no number %s: %s", key, data)
