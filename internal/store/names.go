@@ -26,7 +26,7 @@ import (
 )
 
 // nameIndex keeps, for each set key (a workspace, or a workspace and a
-// customer), the names of the objects the cache holds, sorted. A page of a
+// customer, each also per filter value: see Selection), the names of the objects the cache holds, sorted. A page of a
 // list is then a binary search and limit names, whatever the size of the
 // workspace, instead of a sort of the whole workspace per page. It is kept
 // up to date by the informer's event handler, which runs after the
@@ -147,6 +147,24 @@ func (x *nameIndex) remove(name string, sets ...string) {
 	x.delete(name, sets...)
 }
 
+// move takes name out of the sets of from that are not in to, and puts it
+// into those of to that are not in from, at once: a page of a set that
+// holds the name before and after (its workspace's) never misses it.
+func (x *nameIndex) move(name string, from, to []string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, set := range from {
+		if !slices.Contains(to, set) {
+			x.delete(name, set)
+		}
+	}
+	for _, set := range to {
+		if !slices.Contains(from, set) {
+			x.insert(name, set)
+		}
+	}
+}
+
 // delete takes name out of each of sets. Called with mu held.
 func (x *nameIndex) delete(name string, sets ...string) {
 	for _, set := range sets {
@@ -201,8 +219,7 @@ func (x *nameIndex) handler(setsOf func(client.Object) []string) toolscache.Reso
 			}
 			oldSets, newSets := setsOf(o), setsOf(n)
 			if !slices.Equal(oldSets, newSets) {
-				x.remove(o.GetName(), oldSets...)
-				x.add(n.GetName(), newSets...)
+				x.move(n.GetName(), oldSets, newSets)
 			}
 			x.settle(n)
 		},
