@@ -110,11 +110,22 @@ func (x *nameIndex) pendingObject(ns, name string) (client.Object, bool) {
 }
 
 // settle forgets a pending object: the informer has delivered it (the
-// cache holds it now) or its deletion.
-func (x *nameIndex) settle(obj client.Object) {
+// cache holds it now, in sets) or its deletion (sets is nil). The name
+// leaves the sets it was remembered in that it no longer belongs to: an
+// invoice the controller issued before the informer first delivered it is
+// no longer pending.
+func (x *nameIndex) settle(obj client.Object, sets []string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	delete(x.pending, objectKey(obj.GetNamespace(), obj.GetName()))
+	key := objectKey(obj.GetNamespace(), obj.GetName())
+	if p, ok := x.pending[key]; ok {
+		for _, set := range p.sets {
+			if !slices.Contains(sets, set) {
+				x.delete(obj.GetName(), set)
+			}
+		}
+		delete(x.pending, key)
+	}
 	if len(x.pending) == 0 {
 		x.pendingOrder = nil
 	}
@@ -207,8 +218,9 @@ func (x *nameIndex) handler(setsOf func(client.Object) []string) toolscache.Reso
 	return toolscache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) {
 			if o, ok := object(obj); ok {
-				x.add(o.GetName(), setsOf(o)...)
-				x.settle(o)
+				sets := setsOf(o)
+				x.add(o.GetName(), sets...)
+				x.settle(o, sets)
 			}
 		},
 		UpdateFunc: func(oldObj, newObj any) {
@@ -221,12 +233,12 @@ func (x *nameIndex) handler(setsOf func(client.Object) []string) toolscache.Reso
 			if !slices.Equal(oldSets, newSets) {
 				x.move(n.GetName(), oldSets, newSets)
 			}
-			x.settle(n)
+			x.settle(n, newSets)
 		},
 		DeleteFunc: func(obj any) {
 			if o, ok := object(obj); ok {
 				x.remove(o.GetName(), setsOf(o)...)
-				x.settle(o)
+				x.settle(o, nil)
 			}
 		},
 	}
