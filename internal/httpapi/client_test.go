@@ -165,11 +165,11 @@ func invoiceBody(customerID string, opts ...bodyOpt) map[string]any {
 // createCustomer creates a customer over HTTP as the writer, in the
 // writer's own workspace unless opts say otherwise, and returns it.
 func createCustomer(opts ...v1client.Option) Customer {
-	cus, resp, err := apiClient(mainURL).With(v1client.Token(writerToken)).CreateCustomer(context.Background(),
+	_, resp, err := apiClient(mainURL).With(v1client.Token(writerToken)).CreateCustomer(context.Background(),
 		v1client.CustomerParams{Name: "Ada Lovelace", Email: "ada@example.com"}, opts...)
 	ExpectWithOffset(1, err).NotTo(HaveOccurred())
 	ExpectWithOffset(1, resp.Status).To(Equal(http.StatusCreated), "body: %s", resp.Body)
-	return Customer(*cus)
+	return response{body: resp.Body}.customer()
 }
 
 // Kubernetes objects, built by option functions.

@@ -19,6 +19,7 @@ package httpapi
 import (
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -29,7 +30,16 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const customer = `{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"ada@example.com","created_at":"2026-11-21T07:00:00Z"}`
+	const customer = `{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"ada@example.com","address":null,"tax_id":null,"created_at":"2026-11-21T07:00:00Z"}`
+	invoice := func(fields string) string {
+		return `{"id":"inv-1","object":"invoice","workspace":"demo","customer_id":"cus-1","currency":"USD",` +
+			`"items":[{"description":"x","quantity":1,"amount":2}],"total":2,` + fields + `,"created_at":"2026-11-21T07:00:00Z"}`
+	}
+	const pending = `"status":"pending","status_reason":null,"number":null,"issued_at":null,"due_at":null,"bill_to":null,"issuer":null`
+	const issued = `"status":"issued","status_reason":null,"number":"INV-000042","issued_at":"2026-11-21T07:00:00Z",` +
+		`"due_at":"2026-12-21T07:00:00Z","bill_to":{"name":"Ada","email":"ada@example.com","address":{"line1":null,` +
+		`"line2":null,"city":"Berlin","postal_code":null,"state":null,"country":"DE"},"tax_id":"DE1"},` +
+		`"issuer":{"name":"Example GmbH","email":null,"address":null,"tax_id":null}`
 	badRequest := `{"error":{"type":"invalid_request_error","code":"parameter_invalid","message":"m","param":"limit","request_id":"r1"}}`
 	hdr := func(kv ...string) http.Header {
 		h := http.Header{"Content-Type": {"application/json"}, "Request-Id": {"r1"}}
@@ -55,6 +65,25 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 		{"a 400 error is valid", "GET", "/v1/customers", 400, hdr(), badRequest, true},
 		{"a created customer with its Location is valid", "POST", "/v1/customers", 201,
 			hdr("Location", "/v1/customers/cus-1"), customer, true},
+		{"a customer with an address is valid", "GET", "/v1/customers/cus-1", 200, hdr(),
+			`{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"ada@example.com","address":{"line1":"x",` +
+				`"line2":null,"city":null,"postal_code":null,"state":null,"country":"GB"},"tax_id":"GB1","created_at":"2026-11-21T07:00:00Z"}`, true},
+		{"a customer without address and tax_id is not", "GET", "/v1/customers/cus-1", 200, hdr(),
+			`{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"ada@example.com","created_at":"2026-11-21T07:00:00Z"}`, false},
+		{"a customer with a lower-case country is not", "GET", "/v1/customers/cus-1", 200, hdr(),
+			strings.Replace(customer, `"address":null`, `"address":{"line1":null,"line2":null,"city":null,"postal_code":null,"state":null,"country":"de"}`, 1), false},
+		{"a pending invoice is valid", "GET", "/v1/invoices/inv-1", 200, hdr(), invoice(pending), true},
+		{"an issued invoice is valid", "GET", "/v1/invoices/inv-1", 200, hdr(), invoice(issued), true},
+		{"an invalid invoice with its reason is valid", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			invoice(strings.Replace(strings.Replace(pending, "pending", "invalid", 1), `"status_reason":null`, `"status_reason":"customer_not_found"`, 1)), true},
+		{"an invoice without number is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			invoice(strings.Replace(pending, `"number":null,`, "", 1)), false},
+		{"a number with too few digits is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			invoice(strings.Replace(issued, "INV-000042", "INV-42", 1)), false},
+		{"an unknown status_reason is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			invoice(strings.Replace(pending, `"status_reason":null`, `"status_reason":"other"`, 1)), false},
+		{"a due_at not in UTC is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			invoice(strings.Replace(issued, "2026-12-21T07:00:00Z", "2026-12-21T08:00:00+01:00", 1)), false},
 		{"a customer without e-mail is not", "GET", "/v1/customers/cus-1", 200, hdr(),
 			`{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","created_at":"2026-11-21T07:00:00Z"}`, false},
 		{"a customer with an extra field is not", "GET", "/v1/customers/cus-1", 200, hdr(),

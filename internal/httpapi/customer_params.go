@@ -18,18 +18,78 @@ package httpapi
 
 import (
 	"net/http"
+	"net/url"
+	"strings"
 
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
-// maxCustomerNameLength is the CRD's bound of a customer's name
-// (config/crd/bases).
-const maxCustomerNameLength = 256
+// The CRD's bounds of a customer (config/crd/bases), in characters; the
+// tests compare them with the CRD.
+const (
+	maxCustomerNameLength = 256
+	maxTaxIDLength        = 64
+)
 
-// CustomerParams is a validated POST /v1/customers body.
+// addressFields are the fields of an address and their CRD bounds, in the
+// order they are checked; country has its own rule.
+var addressFields = []struct {
+	name   string
+	maxLen int
+}{
+	{"line1", 256}, {"line2", 256}, {"city", 128}, {"postal_code", 32}, {"state", 128},
+}
+
+// countryCodes are the officially assigned ISO 3166-1 alpha-2 codes, the
+// CRD's enum of address.country.
+var countryCodes = func() map[string]bool {
+	codes := map[string]bool{}
+	for _, c := range strings.Fields(`
+		AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ
+		BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR
+		CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR
+		GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU
+		ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ
+		LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ
+		MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF
+		PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI
+		SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR
+		TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW
+	`) {
+		codes[c] = true
+	}
+	return codes
+}()
+
+// CustomerParams is a validated POST /v1/customers body. Address and TaxID
+// are left out of the request hash when absent, so that the hash of a
+// request without them is what it was before they existed.
 type CustomerParams struct {
-	Name  string `json:"name"`
-	Email string `json:"email"`
+	Name    string         `json:"name"`
+	Email   string         `json:"email"`
+	Address *AddressParams `json:"address,omitempty"`
+	TaxID   string         `json:"tax_id,omitempty"`
+}
+
+// AddressParams is a validated address: each field is absent (empty) or 1
+// to its bound characters long.
+type AddressParams struct {
+	Line1      string `json:"line1,omitempty"`
+	Line2      string `json:"line2,omitempty"`
+	City       string `json:"city,omitempty"`
+	PostalCode string `json:"postal_code,omitempty"`
+	State      string `json:"state,omitempty"`
+	Country    string `json:"country,omitempty"`
+}
+
+// spec is the address as the CRD stores it.
+func (a *AddressParams) spec() *billingv1.Address {
+	if a == nil {
+		return nil
+	}
+	return &billingv1.Address{Line1: a.Line1, Line2: a.Line2, City: a.City, PostalCode: a.PostalCode,
+		State: a.State, Country: a.Country}
 }
 
 // DecodeCustomer parses and validates a POST /v1/customers body. It never
@@ -41,9 +101,22 @@ func DecodeCustomer(body []byte) (*CustomerParams, *Error) {
 	if e != nil {
 		return nil, e
 	}
-	fields, e := checkObject(root, "", map[string]kind{"name": kindString, "email": kindString})
+	fields, e := checkObject(root, "", map[string]kind{
+		"name": kindString, "email": kindString, "address": kindObject, "tax_id": kindString,
+	})
 	if e != nil {
 		return nil, e
+	}
+	// All 400s (structure and JSON types) come before any 422 (values).
+	var address map[string]*node
+	if a := fields["address"]; a != nil {
+		known := map[string]kind{"country": kindString}
+		for _, f := range addressFields {
+			known[f.name] = kindString
+		}
+		if address, e = checkObject(a, "address", known); e != nil {
+			return nil, e
+		}
 	}
 	p := &CustomerParams{}
 	if p.Name, e = requiredString(fields, "", "name", maxCustomerNameLength); e != nil {
@@ -57,5 +130,54 @@ func DecodeCustomer(body []byte) (*CustomerParams, *Error) {
 			"email must be a plain e-mail address such as ada@example.com, of at most %d characters.",
 			billing.MaxEmailLength)
 	}
+	if address != nil {
+		if p.Address, e = decodeAddress(address); e != nil {
+			return nil, e
+		}
+	}
+	if p.TaxID, e = optionalString(fields, "", "tax_id", maxTaxIDLength); e != nil {
+		return nil, e
+	}
 	return p, nil
+}
+
+// decodeAddress validates the fields of an address object; an address
+// without any field is absent (nil).
+func decodeAddress(fields map[string]*node) (*AddressParams, *Error) {
+	a := &AddressParams{}
+	values := []*string{&a.Line1, &a.Line2, &a.City, &a.PostalCode, &a.State}
+	for i, f := range addressFields {
+		v, e := optionalString(fields, "address", f.name, f.maxLen)
+		if e != nil {
+			return nil, e
+		}
+		*values[i] = v
+	}
+	if c := fields["country"]; c != nil {
+		if !countryCodes[c.s] {
+			return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "address.country",
+				"address.country must be an officially assigned ISO 3166-1 alpha-2 code in upper case, such as DE or US.")
+		}
+		a.Country = c.s
+	}
+	if *a == (AddressParams{}) {
+		return nil, nil
+	}
+	return a, nil
+}
+
+// emailFilter reads the email filter of GET /v1/customers: absent (""), or
+// an address a customer can have; any other value could match nothing and
+// is 400 parameter_invalid.
+func emailFilter(q url.Values) (string, *Error) {
+	if !q.Has(queryEmail) {
+		return "", nil
+	}
+	email := q.Get(queryEmail)
+	if !billing.ValidEmail(email) {
+		return "", errorf(http.StatusBadRequest, CodeParameterInvalid, queryEmail,
+			"email must be a plain e-mail address such as ada@example.com, of at most %d characters.",
+			billing.MaxEmailLength)
+	}
+	return email, nil
 }

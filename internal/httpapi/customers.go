@@ -51,7 +51,9 @@ func (a *Adapter) createCustomer(w http.ResponseWriter, r *http.Request, c *call
 		Build: func(id string) client.Object {
 			return &billingv1.Customer{
 				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns},
-				Spec:       billingv1.CustomerSpec{Name: p.Name, Email: p.Email},
+				Spec: billingv1.CustomerSpec{
+					Name: p.Name, Email: p.Email, Address: p.Address.spec(), TaxID: p.TaxID,
+				},
 			}
 		},
 		Empty: func() client.Object { return &billingv1.Customer{} },
@@ -80,14 +82,19 @@ func (a *Adapter) getCustomer(w http.ResponseWriter, r *http.Request, c *call) *
 }
 
 // listCustomers serves GET /v1/customers: a page of the workspace's
-// customers, ordered by id.
+// customers, optionally those with one e-mail address, ordered by id.
 func (a *Adapter) listCustomers(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	scope := listScope{workspace: c.ns, resource: resourceCustomers}
+	email, e := emailFilter(c.query)
+	if e != nil {
+		return e
+	}
+	scope := listScope{workspace: c.ns, resource: resourceCustomers, filters: listFilters{Email: email}}
 	limit, after, e := pageParams(c.query, scope)
 	if e != nil {
 		return e
 	}
-	page, more, err := store.Page[billingv1.Customer](r.Context(), a.store, store.Selection{Namespace: c.ns}, after, limit)
+	sel := store.Selection{Namespace: c.ns, Email: email}
+	page, more, err := store.Page[billingv1.Customer](r.Context(), a.store, sel, after, limit)
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to list customers")
 	}

@@ -18,6 +18,7 @@ package httpapi
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -27,6 +28,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/rand"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
@@ -156,5 +158,142 @@ var _ = Describe("Customers", func() {
 		Expect(resp.status).To(Equal(http.StatusOK))
 		Expect(string(resp.body)).To(ContainSubstring(`"data":[]`))
 		Expect(resp.json()).To(HaveKeyWithValue("next_cursor", BeNil()))
+	})
+
+	It("stores an address and a tax id, and echoes them on create, get and list", func() {
+		ns := newWorkspace()
+		address := map[string]any{"line1": "221B Baker Street", "line2": "Flat B", "city": "London",
+			"postal_code": "NW1 6XE", "state": "Greater London", "country": "GB"}
+		resp := send(http.MethodPost, "/v1/customers", inWorkspace(ns),
+			withJSON(customerBody(set("address", address), set("tax_id", "GB123456789"))))
+		Expect(resp.status).To(Equal(http.StatusCreated), "body: %s", resp.body)
+		created := resp.json()
+		Expect(created).To(HaveKeyWithValue("address", Equal(address)))
+		Expect(created).To(HaveKeyWithValue("tax_id", "GB123456789"))
+		id := resp.customer().ID
+
+		By("storing them in the Customer's spec")
+		stored := &billingv1.Customer{}
+		Expect(k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: id}, stored)).To(Succeed())
+		Expect(stored.Spec.Address).To(Equal(&billingv1.Address{Line1: "221B Baker Street", Line2: "Flat B",
+			City: "London", PostalCode: "NW1 6XE", State: "Greater London", Country: "GB"}))
+		Expect(stored.Spec.TaxID).To(Equal("GB123456789"))
+
+		By("echoing them on get and list")
+		Expect(send(http.MethodGet, "/v1/customers/"+id, inWorkspace(ns)).json()).To(Equal(created))
+		list := send(http.MethodGet, "/v1/customers", inWorkspace(ns)).json()
+		Expect(list["data"]).To(HaveExactElements(Equal(created)))
+	})
+
+	It("answers a customer without address or tax id with both null, and absent address fields as null", func() {
+		resp := send(http.MethodPost, "/v1/customers", withJSON(customerBody()))
+		Expect(resp.status).To(Equal(http.StatusCreated))
+		Expect(resp.json()).To(And(HaveKeyWithValue("address", BeNil()), HaveKeyWithValue("tax_id", BeNil())))
+
+		resp = send(http.MethodPost, "/v1/customers", withJSON(customerBody(set("address", map[string]any{"country": "DE"}))))
+		Expect(resp.status).To(Equal(http.StatusCreated))
+		Expect(resp.json()).To(HaveKeyWithValue("address", Equal(map[string]any{"line1": nil, "line2": nil, "city": nil,
+			"postal_code": nil, "state": nil, "country": "DE"})))
+
+		By("reading an address set with kubectl the same way")
+		c := newCustomer(nsAlpha, "kubectl-address")
+		c.Spec.Address = &billingv1.Address{City: "Paris", Country: "FR"}
+		c.Spec.TaxID = "FR40303265045"
+		Expect(k8s.Create(ctx, c)).To(Succeed())
+		got := send(http.MethodGet, "/v1/customers/kubectl-address").customer()
+		Expect(got.Address).To(HaveValue(HaveField("City", HaveValue(Equal("Paris")))))
+		Expect(got.Address.Line1).To(BeNil())
+		Expect(got.TaxID).To(HaveValue(Equal("FR40303265045")))
+	})
+
+	DescribeTable("refuses a bad address or tax id with its JSON path, and creates nothing",
+		func(status int, code, param string, opts ...bodyOpt) {
+			before := &billingv1.CustomerList{}
+			Expect(k8s.List(ctx, before, client.InNamespace(nsAlpha))).To(Succeed())
+			resp := send(http.MethodPost, "/v1/customers", withJSON(customerBody(opts...)))
+			Expect(resp.status).To(Equal(status), "body: %s", resp.body)
+			e := resp.apiErr()
+			Expect(e.Type).To(Equal("invalid_request_error"))
+			Expect(e.Code).To(Equal(code))
+			Expect(e.Param).To(Equal(param))
+			after := &billingv1.CustomerList{}
+			Expect(k8s.List(ctx, after, client.InNamespace(nsAlpha))).To(Succeed())
+			Expect(after.Items).To(HaveLen(len(before.Items)))
+		},
+		Entry("a user-assigned country", 422, CodeParameterInvalid, "address.country",
+			set("address", map[string]any{"country": "ZZ"})),
+		Entry("a lower-case country", 422, CodeParameterInvalid, "address.country",
+			set("address", map[string]any{"country": "gb"})),
+		Entry("a three-letter country", 422, CodeParameterInvalid, "address.country",
+			set("address", map[string]any{"country": "GBR"})),
+		Entry("an empty city", 422, CodeParameterInvalid, "address.city", set("address", map[string]any{"city": ""})),
+		Entry("a line1 of 257 characters", 422, CodeParameterInvalid, "address.line1",
+			set("address", map[string]any{"line1": strings.Repeat("a", 257)})),
+		Entry("a postal code of 33 characters", 422, CodeParameterInvalid, "address.postal_code",
+			set("address", map[string]any{"postal_code": strings.Repeat("1", 33)})),
+		Entry("a tax id of 65 characters", 422, CodeParameterInvalid, "tax_id", set("tax_id", strings.Repeat("1", 65))),
+		Entry("an empty tax id", 422, CodeParameterInvalid, "tax_id", set("tax_id", "")),
+		Entry("an address that is a string", 400, CodeParameterInvalid, "address", set("address", "London")),
+		Entry("an unknown address field", 400, CodeParameterUnknown, "address.zip", set("address", map[string]any{"zip": "1"})),
+		Entry("a numeric postal code", 400, CodeParameterInvalid, "address.postal_code",
+			set("address", map[string]any{"postal_code": 75001})),
+	)
+
+	It("lists the customers of one e-mail address in full pages, and refuses a cursor whose filter changed", func() {
+		ns := newWorkspace()
+		var billing []string
+		for i := range 9 {
+			email := []string{"billing@acme.example", "other@acme.example", "Billing@acme.example"}[i%3]
+			resp := send(http.MethodPost, "/v1/customers", inWorkspace(ns), withJSON(customerBody(set("email", email))))
+			Expect(resp.status).To(Equal(http.StatusCreated))
+			if email == "billing@acme.example" {
+				billing = append(billing, resp.customer().ID)
+			}
+		}
+		Expect(billing).To(HaveLen(3))
+
+		var seen []string
+		cursor := ""
+		for {
+			list, resp, err := apiClient(mainURL).With(v1client.Token(writerToken), v1client.Workspace(ns)).ListCustomers(ctx,
+				v1client.ListParams{Limit: 2, Cursor: cursor, Email: "billing@acme.example"})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(resp.Status).To(Equal(http.StatusOK))
+			if list.HasMore {
+				Expect(list.Data).To(HaveLen(2), "a page with more after it is full")
+			}
+			for _, c := range list.Data {
+				Expect(c.Email).To(Equal("billing@acme.example"))
+				seen = append(seen, c.ID)
+			}
+			if !list.HasMore {
+				break
+			}
+			cursor = *list.NextCursor
+		}
+		Expect(seen).To(Equal(billing))
+
+		By("refusing the first page's cursor with another e-mail or without one")
+		first := send(http.MethodGet, "/v1/customers?limit=1&email="+url.QueryEscape("billing@acme.example"), inWorkspace(ns)).customers()
+		Expect(first.NextCursor).NotTo(BeNil())
+		for _, query := range []string{"email=" + url.QueryEscape("other@acme.example") + "&", ""} {
+			resp := send(http.MethodGet, "/v1/customers?"+query+"cursor="+url.QueryEscape(*first.NextCursor), inWorkspace(ns))
+			Expect(resp.status).To(Equal(http.StatusBadRequest), query)
+			Expect(resp.apiErr().Code).To(Equal(CodeParameterInvalid))
+			Expect(resp.apiErr().Param).To(Equal("cursor"))
+		}
+
+		By("matching the address exactly, case included")
+		Expect(send(http.MethodGet, "/v1/customers?email="+url.QueryEscape("Billing@acme.example"), inWorkspace(ns)).
+			customers().Data).To(HaveLen(3))
+		Expect(send(http.MethodGet, "/v1/customers?email="+url.QueryEscape("nobody@acme.example"), inWorkspace(ns)).
+			customers().Data).To(BeEmpty())
+
+		By("refusing a value that is no e-mail address")
+		for _, bad := range []string{"", "billing", "Ada <ada@example.com>"} {
+			resp := send(http.MethodGet, "/v1/customers?email="+url.QueryEscape(bad), inWorkspace(ns))
+			Expect(resp.status).To(Equal(http.StatusBadRequest), bad)
+			Expect(resp.apiErr().Param).To(Equal("email"))
+		}
 	})
 })

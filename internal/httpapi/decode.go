@@ -226,6 +226,15 @@ func requiredString(fields map[string]*node, path, name string, maxLen int) (str
 	return v.s, nil
 }
 
+// optionalString returns the string field name of fields: "" when absent,
+// else 1 to maxLen characters (runes) long, like requiredString.
+func optionalString(fields map[string]*node, path, name string, maxLen int) (string, *Error) {
+	if fields[name] == nil {
+		return "", nil
+	}
+	return requiredString(fields, path, name, maxLen)
+}
+
 // hasControl reports whether s has a control character (Unicode category
 // Cc: U+0000-U+001F, U+007F-U+009F) other than tab, line feed and carriage
 // return. JSON lets a body carry them escaped (\u0000); they have no place

@@ -110,12 +110,16 @@ func mustJSON(t *testing.T, v any) []byte {
 // workspace. None may panic; each is either refused with 400
 // parameter_invalid on the cursor parameter, or names a valid id and
 // belongs to exactly that list: no cursor, tampered or not, is accepted by
-// another workspace or resource, except a cursor of the first release
-// ({"after": id}, exactly as it wrote them), which names no list. Seeds are in testdata/fuzz/FuzzCursor.
+// another workspace, resource or status filter, except a cursor of the first
+// release ({"after": id}, exactly as it wrote them), which names no list.
+// Seeds are in testdata/fuzz/FuzzCursor.
 func FuzzCursor(f *testing.F) {
 	scope := listScope{workspace: "alpha", resource: resourceInvoices}
+	issued := listScope{workspace: "alpha", resource: resourceInvoices, filters: listFilters{Status: "issued"}}
 	for _, seed := range []string{
 		encodeCursor(scope, "inv-01jd3m5x8ckq0a5w7h3v2n9r4t"),
+		encodeCursor(issued, "a"),
+		b64(`{"workspace":"alpha","resource":"invoices","after":"a","filters":{"status":"issued"}}`),
 		encodeCursor(listScope{workspace: "beta", resource: resourceInvoices}, "a"),
 		encodeCursor(listScope{workspace: "alpha", resource: resourceCustomers}, "a"),
 		b64(`{"after":"a"}`), b64(`{"workspace":"alpha","resource":"invoices","after":"../../secrets"}`),
@@ -129,6 +133,7 @@ func FuzzCursor(f *testing.F) {
 		{workspace: "beta", resource: resourceInvoices},
 		{workspace: "alpha", resource: resourceCustomers},
 		{workspace: "", resource: ""},
+		issued,
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		after, e := decodeCursor(s, scope)

@@ -18,8 +18,10 @@ package httpapi
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
@@ -117,6 +119,36 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 	}
 	p.Total = total
 	return p, nil
+}
+
+// invoiceStatusFilters are the values of the status filter of GET
+// /v1/invoices, and the phases they select.
+var invoiceStatusFilters = map[string]billingv1.InvoicePhase{
+	invoiceStatus(billingv1.InvoicePending): billingv1.InvoicePending,
+	invoiceStatus(billingv1.InvoiceIssued):  billingv1.InvoiceIssued,
+	invoiceStatus(billingv1.InvoiceInvalid): billingv1.InvoiceInvalid,
+}
+
+// invoiceFilters reads the filters of GET /v1/invoices: customer_id (not
+// empty; one that is no object name selects nothing) and status (pending,
+// issued or invalid). A bad value is 400 parameter_invalid.
+func invoiceFilters(q url.Values) (listFilters, billingv1.InvoicePhase, *Error) {
+	var f listFilters
+	if q.Has(queryCustomerID) {
+		if f.CustomerID = q.Get(queryCustomerID); f.CustomerID == "" {
+			return f, "", errorf(http.StatusBadRequest, CodeParameterInvalid, queryCustomerID, "customer_id must not be empty.")
+		}
+	}
+	var phase billingv1.InvoicePhase
+	if q.Has(queryStatus) {
+		f.Status = q.Get(queryStatus)
+		var ok bool
+		if phase, ok = invoiceStatusFilters[f.Status]; !ok {
+			return f, "", errorf(http.StatusBadRequest, CodeParameterInvalid, queryStatus,
+				"status must be pending, issued or invalid.")
+		}
+	}
+	return f, phase, nil
 }
 
 func isCurrency(s string) bool {

@@ -97,19 +97,19 @@ func (a *Adapter) getInvoice(w http.ResponseWriter, r *http.Request, c *call) *E
 }
 
 // listInvoices serves GET /v1/invoices: a page of the workspace's invoices,
-// or of one customer's (customer_id), ordered by id.
+// or of one customer's (customer_id), optionally in one status, ordered by
+// id.
 func (a *Adapter) listInvoices(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	scope := listScope{workspace: c.ns, resource: resourceInvoices}
+	filters, phase, e := invoiceFilters(c.query)
+	if e != nil {
+		return e
+	}
+	scope := listScope{workspace: c.ns, resource: resourceInvoices, filters: filters}
 	limit, after, e := pageParams(c.query, scope)
 	if e != nil {
 		return e
 	}
-	sel := store.Selection{Namespace: c.ns}
-	if c.query.Has(queryCustomerID) {
-		if sel.CustomerID = c.query.Get(queryCustomerID); sel.CustomerID == "" {
-			return errorf(http.StatusBadRequest, CodeParameterInvalid, queryCustomerID, "customer_id must not be empty.")
-		}
-	}
+	sel := store.Selection{Namespace: c.ns, CustomerID: filters.CustomerID, Phase: phase}
 	page, more, err := store.Page[billingv1.Invoice](r.Context(), a.store, sel, after, limit)
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to list invoices")

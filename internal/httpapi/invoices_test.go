@@ -19,7 +19,9 @@ package httpapi
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -212,6 +214,8 @@ var _ = Describe("Invoices", func() {
 		Eventually(func() string {
 			return send(http.MethodGet, "/v1/invoices/huge-invoice").invoice().Status
 		}).Should(Equal("invalid"))
+		Expect(send(http.MethodGet, "/v1/invoices/huge-invoice").json()).To(And(
+			HaveKeyWithValue("status_reason", "total_too_large"), HaveKeyWithValue("number", BeNil())))
 	})
 
 	It("answers an unknown invoice id with 404 resource_missing", func() {
@@ -246,5 +250,113 @@ var _ = Describe("Invoices", func() {
 		empty := send(http.MethodGet, "/v1/invoices?customer_id=", inWorkspace(ns))
 		Expect(empty.status).To(Equal(http.StatusBadRequest))
 		Expect(empty.apiErr().Param).To(Equal("customer_id"))
+	})
+
+	It("answers the number, dates, bill_to, issuer and status_reason, null until the invoice is issued", func() {
+		resp := send(http.MethodPost, "/v1/invoices", withJSON(invoiceBody(customer.ID)))
+		Expect(resp.status).To(Equal(http.StatusCreated))
+		Expect(resp.json()).To(And(HaveKey("number"), HaveKey("issued_at"), HaveKey("due_at"), HaveKey("bill_to"),
+			HaveKey("issuer"), HaveKeyWithValue("status_reason", BeNil())))
+		if inv := resp.invoice(); inv.Status == "pending" {
+			Expect(inv.Number).To(BeNil())
+			Expect(inv.BillTo).To(BeNil())
+			Expect(inv.IssuedAt).To(BeNil())
+		}
+		id := resp.invoice().ID
+
+		By("answering them once the controller has issued it")
+		var inv Invoice
+		Eventually(func(g Gomega) {
+			inv = send(http.MethodGet, "/v1/invoices/"+id).invoice()
+			g.Expect(inv.Status).To(Equal("issued"))
+		}).Should(Succeed())
+		Expect(inv.StatusReason).To(BeNil())
+		Expect(inv.BillTo).To(HaveValue(And(HaveField("Name", customer.Name), HaveField("Email", customer.Email))))
+		Expect(inv.Issuer).To(BeNil(), "the workspace has no billing profile")
+		Expect(inv.IssuedAt).NotTo(BeNil())
+		issued, err := time.Parse(time.RFC3339, *inv.IssuedAt)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(*inv.IssuedAt).To(HaveSuffix("Z"))
+		if inv.Number != nil {
+			Expect(*inv.Number).To(MatchRegexp(`^[A-Z0-9./-]*[0-9]{6,}$`))
+		}
+		if inv.DueAt != nil {
+			due, err := time.Parse(time.RFC3339, *inv.DueAt)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(due).To(BeTemporally(">=", issued))
+		}
+
+		By("answering the same object in the list")
+		list := send(http.MethodGet, "/v1/invoices?customer_id="+customer.ID+"&status=issued").invoices()
+		Expect(list.Data).To(ContainElement(inv))
+	})
+
+	It("says customer_not_found for an invoice whose customer is missing, and gives it no number", func() {
+		Expect(k8s.Create(ctx, newInvoice(nsAlpha, "orphan-invoice", "cus-missing"))).To(Succeed())
+		Eventually(func(g Gomega) {
+			body := send(http.MethodGet, "/v1/invoices/orphan-invoice").json()
+			g.Expect(body).To(HaveKeyWithValue("status", "invalid"))
+			g.Expect(body).To(HaveKeyWithValue("status_reason", "customer_not_found"))
+			g.Expect(body).To(And(HaveKeyWithValue("number", BeNil()), HaveKeyWithValue("bill_to", BeNil()),
+				HaveKeyWithValue("issued_at", BeNil()), HaveKeyWithValue("due_at", BeNil())))
+		}).Should(Succeed())
+	})
+
+	It("lists the invoices of one status in full pages, with or without customer_id", func() {
+		ns := newWorkspace()
+		c := createCustomer(v1client.Workspace(ns))
+		var issued, invalid []string
+		for i := range 12 {
+			name := fmt.Sprintf("inv-%02d", i)
+			if i%2 == 0 {
+				Expect(k8s.Create(ctx, newInvoice(ns, name, c.ID))).To(Succeed())
+				issued = append(issued, name)
+			} else {
+				Expect(k8s.Create(ctx, newInvoice(ns, name, "cus-missing"))).To(Succeed())
+				invalid = append(invalid, name)
+			}
+		}
+		Eventually(func() []any {
+			return send(http.MethodGet, "/v1/invoices?status=pending&limit=100", inWorkspace(ns)).json()["data"].([]any)
+		}).Should(BeEmpty())
+
+		walk := func(p v1client.ListParams) []string {
+			var ids []string
+			for {
+				list, resp, err := apiClient(mainURL).With(v1client.Token(writerToken), v1client.Workspace(ns)).
+					ListInvoices(ctx, p)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(resp.Status).To(Equal(http.StatusOK), "body: %s", resp.Body)
+				if list.HasMore {
+					Expect(list.Data).To(HaveLen(p.Limit), "a page with more after it is full")
+				}
+				for _, inv := range list.Data {
+					Expect(inv.Status).To(Equal(p.Status))
+					ids = append(ids, inv.ID)
+				}
+				if !list.HasMore {
+					return ids
+				}
+				p.Cursor = *list.NextCursor
+			}
+		}
+		Expect(walk(v1client.ListParams{Limit: 2, Status: "issued"})).To(Equal(issued))
+		Expect(walk(v1client.ListParams{Limit: 4, Status: "invalid"})).To(Equal(invalid))
+		Expect(walk(v1client.ListParams{Limit: 5, Status: "issued", CustomerID: c.ID})).To(Equal(issued))
+		Expect(walk(v1client.ListParams{Limit: 5, Status: "invalid", CustomerID: "cus-missing"})).To(Equal(invalid))
+		Expect(walk(v1client.ListParams{Limit: 5, Status: "invalid", CustomerID: c.ID})).To(BeEmpty())
+		Expect(walk(v1client.ListParams{Limit: 3, Status: "pending"})).To(BeEmpty())
+
+		By("refusing the cursor of a page with changed filters")
+		first := send(http.MethodGet, "/v1/invoices?status=issued&limit=2", inWorkspace(ns)).invoices()
+		Expect(first.NextCursor).NotTo(BeNil())
+		cur := "cursor=" + url.QueryEscape(*first.NextCursor)
+		for _, query := range []string{"status=invalid&" + cur, cur, "customer_id=" + c.ID + "&status=issued&" + cur} {
+			resp := send(http.MethodGet, "/v1/invoices?"+query, inWorkspace(ns))
+			Expect(resp.status).To(Equal(http.StatusBadRequest), query)
+			Expect(resp.apiErr().Code).To(Equal(CodeParameterInvalid))
+			Expect(resp.apiErr().Param).To(Equal("cursor"))
+		}
+		Expect(send(http.MethodGet, "/v1/invoices?status=issued&limit=2&"+cur, inWorkspace(ns)).status).To(Equal(http.StatusOK))
 	})
 })

@@ -20,18 +20,53 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/store"
 )
 
-// Customer is the /v1 representation of a Customer.
+// Customer is the /v1 representation of a Customer. Address and TaxID are
+// null when absent.
 type Customer struct {
-	ID        string `json:"id"`
-	Object    string `json:"object"`
-	Workspace string `json:"workspace"`
-	Name      string `json:"name"`
-	Email     string `json:"email"`
-	CreatedAt string `json:"created_at"`
+	ID        string   `json:"id"`
+	Object    string   `json:"object"`
+	Workspace string   `json:"workspace"`
+	Name      string   `json:"name"`
+	Email     string   `json:"email"`
+	Address   *Address `json:"address"`
+	TaxID     *string  `json:"tax_id"`
+	CreatedAt string   `json:"created_at"`
+}
+
+// Address is the /v1 representation of a postal address; a field that is
+// absent is null.
+type Address struct {
+	Line1      *string `json:"line1"`
+	Line2      *string `json:"line2"`
+	City       *string `json:"city"`
+	PostalCode *string `json:"postal_code"`
+	State      *string `json:"state"`
+	Country    *string `json:"country"`
+}
+
+// BillTo is who an issued invoice bills, as the customer was at issue time.
+type BillTo struct {
+	Name    string   `json:"name"`
+	Email   string   `json:"email"`
+	Address *Address `json:"address"`
+	TaxID   *string  `json:"tax_id"`
+}
+
+// Issuer is who issued an invoice, as the workspace's billing profile said
+// at issue time.
+type Issuer struct {
+	Name    string   `json:"name"`
+	Email   *string  `json:"email"`
+	Address *Address `json:"address"`
+	TaxID   *string  `json:"tax_id"`
 }
 
 // Invoice is the /v1 representation of an Invoice.
@@ -44,9 +79,25 @@ type Invoice struct {
 	Items      []ItemParams `json:"items"`
 	// Total is null only for an invoice made outside the API (kubectl)
 	// whose total exceeds 2^53-1; the controller marks it invalid.
-	Total     *int64 `json:"total"`
-	Status    string `json:"status"`
-	CreatedAt string `json:"created_at"`
+	Total  *int64 `json:"total"`
+	Status string `json:"status"`
+	// StatusReason says why an invalid invoice is invalid; null otherwise.
+	StatusReason *string `json:"status_reason"`
+	// Number, IssuedAt, DueAt, BillTo and Issuer are null until the
+	// invoice is issued; Issuer stays null when the workspace had no
+	// billing profile with an issuer then.
+	Number    *string `json:"number"`
+	IssuedAt  *string `json:"issued_at"`
+	DueAt     *string `json:"due_at"`
+	BillTo    *BillTo `json:"bill_to"`
+	Issuer    *Issuer `json:"issuer"`
+	CreatedAt string  `json:"created_at"`
+}
+
+// Values of an invoice's status_reason, from the Ready condition's reason.
+var statusReasons = map[string]string{
+	billingv1.ReasonCustomerNotFound: "customer_not_found",
+	billingv1.ReasonTotalTooLarge:    "total_too_large",
 }
 
 // List is a page of a list.
@@ -59,6 +110,33 @@ type List[T any] struct {
 
 func timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
+// optionalTimestamp is the timestamp of t, or nil.
+func optionalTimestamp(t *metav1.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := timestamp(t.Time)
+	return &s
+}
+
+// optional is s, or nil when s is empty.
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func addressJSON(a *billingv1.Address) *Address {
+	if a == nil {
+		return nil
+	}
+	return &Address{
+		Line1: optional(a.Line1), Line2: optional(a.Line2), City: optional(a.City),
+		PostalCode: optional(a.PostalCode), State: optional(a.State), Country: optional(a.Country),
+	}
+}
+
 func customerJSON(c *billingv1.Customer) Customer {
 	return Customer{
 		ID:        c.Name,
@@ -66,6 +144,8 @@ func customerJSON(c *billingv1.Customer) Customer {
 		Workspace: c.Namespace,
 		Name:      c.Spec.Name,
 		Email:     c.Spec.Email,
+		Address:   addressJSON(c.Spec.Address),
+		TaxID:     optional(c.Spec.TaxID),
 		CreatedAt: timestamp(c.CreationTimestamp.Time),
 	}
 }
@@ -83,7 +163,8 @@ func invoiceJSON(inv *billingv1.Invoice) Invoice {
 	if currency == "" {
 		currency = billing.DefaultCurrency
 	}
-	return Invoice{
+	phase := store.InvoicePhase(inv)
+	out := Invoice{
 		ID:         inv.Name,
 		Object:     "invoice",
 		Workspace:  inv.Namespace,
@@ -91,18 +172,28 @@ func invoiceJSON(inv *billingv1.Invoice) Invoice {
 		Currency:   currency,
 		Items:      items,
 		Total:      total,
-		Status:     invoiceStatus(inv.Status.Phase),
+		Status:     invoiceStatus(phase),
+		Number:     optional(inv.Status.Number),
+		IssuedAt:   optionalTimestamp(inv.Status.IssuedAt),
+		DueAt:      optionalTimestamp(inv.Status.DueAt),
 		CreatedAt:  timestamp(inv.CreationTimestamp.Time),
 	}
+	if phase == billingv1.InvoiceInvalid {
+		if ready := meta.FindStatusCondition(inv.Status.Conditions, billingv1.ConditionReady); ready != nil {
+			if reason, ok := statusReasons[ready.Reason]; ok {
+				out.StatusReason = &reason
+			}
+		}
+	}
+	if b := inv.Status.BillTo; b != nil {
+		out.BillTo = &BillTo{Name: b.Name, Email: b.Email, Address: addressJSON(b.Address), TaxID: optional(b.TaxID)}
+	}
+	if i := inv.Status.Issuer; i != nil {
+		out.Issuer = &Issuer{Name: i.Name, Email: optional(i.Email), Address: addressJSON(i.Address), TaxID: optional(i.TaxID)}
+	}
+	return out
 }
 
-// invoiceStatus is the lower-cased phase; pending until the controller has
-// set one.
-func invoiceStatus(p billingv1.InvoicePhase) string {
-	switch p {
-	case billingv1.InvoiceIssued, billingv1.InvoiceInvalid:
-		return strings.ToLower(string(p))
-	default:
-		return "pending"
-	}
-}
+// invoiceStatus is the phase in lower case, as the status filter and
+// the status field spell it.
+func invoiceStatus(p billingv1.InvoicePhase) string { return strings.ToLower(string(p)) }

@@ -36,37 +36,55 @@ const (
 )
 
 // cursor is what a next_cursor stands for: the id after which the next
-// page starts, in the list (workspace and resource) that issued it. Ids are
-// object names and pages are ordered by them, so a cursor never expires and
-// a walk sees every object that existed when it began exactly once, however
-// many are created meanwhile.
+// page starts, in the list (workspace, resource and filters) that issued
+// it. Ids are object names and pages are ordered by them, so a cursor never
+// expires and a walk sees every object that existed when it began exactly
+// once, however many are created meanwhile.
 //
 // A cursor is plain JSON in base64url, not signed: it grants nothing, since
 // every list is authorized for and read from the request's own workspace,
-// and anyone may start a list after any id. Workspace and resource are in it
-// so that a cursor sent to another list is refused (400) rather than
-// silently starting that list somewhere; a signature would need a key shared
-// by all replicas and kept forever, as cursors never expire.
+// and anyone may start a list after any id. Workspace, resource and filters
+// are in it so that a cursor sent to another list is refused (400) rather
+// than silently starting that list somewhere; a signature would need a key
+// shared by all replicas and kept forever, as cursors never expire.
+//
+// Filters is always written, {} for an unfiltered list; a cursor without it
+// was written before lists had filters, and is accepted by its list with
+// customer_id, the one filter there was then, or without filters.
 type cursor struct {
-	Workspace string `json:"workspace"`
-	Resource  string `json:"resource"`
-	After     string `json:"after"`
+	Workspace string       `json:"workspace"`
+	Resource  string       `json:"resource"`
+	After     string       `json:"after"`
+	Filters   *listFilters `json:"filters,omitempty"`
+}
+
+// listFilters are the filters of a list, by query parameter.
+type listFilters struct {
+	CustomerID string `json:"customer_id,omitempty"`
+	Status     string `json:"status,omitempty"`
+	Email      string `json:"email,omitempty"`
 }
 
 // listScope is the list a cursor belongs to.
 type listScope struct {
 	workspace string
 	resource  string
+	filters   listFilters
 }
 
 func encodeCursor(scope listScope, after string) string {
+	filters := scope.filters
+	return encodeCursorOf(cursor{Workspace: scope.workspace, Resource: scope.resource, After: after, Filters: &filters})
+}
+
+func encodeCursorOf(c cursor) string {
 	// A struct of strings always marshals.
-	b, _ := json.Marshal(cursor{Workspace: scope.workspace, Resource: scope.resource, After: after})
+	b, _ := json.Marshal(c)
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
 // decodeCursor reads a next_cursor of the list scope; anything else,
-// including the cursor of another workspace or resource, is 400
+// including the cursor of another workspace, resource or filters, is 400
 // parameter_invalid.
 func decodeCursor(s string, scope listScope) (string, *Error) {
 	bad := errorf(http.StatusBadRequest, CodeParameterInvalid, queryCursor,
@@ -86,13 +104,16 @@ func decodeCursor(s string, scope listScope) (string, *Error) {
 	}
 	// Only the adapter's own encoding: encoding/json would also take keys
 	// in another case, repeated keys and white space.
-	if encodeCursor(listScope{workspace: c.Workspace, resource: c.Resource}, c.After) != s {
+	if encodeCursorOf(c) != s {
 		return "", bad
 	}
-	if c.Workspace != scope.workspace || c.Resource != scope.resource {
+	sameFilters := c.Filters != nil && *c.Filters == scope.filters ||
+		c.Filters == nil && scope.filters == listFilters{CustomerID: scope.filters.CustomerID}
+	if c.Workspace != scope.workspace || c.Resource != scope.resource || !sameFilters {
 		return "", errorf(http.StatusBadRequest, CodeParameterInvalid, queryCursor,
-			"cursor is the next_cursor of another list (another workspace or resource); "+
-				"list %s in workspace %q without a cursor to start.", scope.resource, scope.workspace)
+			"cursor is the next_cursor of another list (another workspace, resource or filters); "+
+				"list %s in workspace %q with the same filters as the first page, or without a cursor to start.",
+			scope.resource, scope.workspace)
 	}
 	return c.After, nil
 }

@@ -164,6 +164,9 @@ var _ = Describe("Pagination", func() {
 		Entry("a cursor with another field", "cursor="+url.QueryEscape(b64(`{"after":"a","x":1}`)), "cursor"),
 		Entry("a cursor after no valid name", "cursor="+url.QueryEscape(b64(`{"after":"Not A Name"}`)), "cursor"),
 		Entry("an empty cursor", "cursor=", "cursor"),
+		Entry("an unknown status", "status=paid", "status"),
+		Entry("a status in upper case", "status=ISSUED", "status"),
+		Entry("an empty status", "status=", "status"),
 	)
 
 	It("accepts limits 1 and 100", func() {

@@ -33,6 +33,7 @@ const (
 const (
 	queryLimit, queryCursor = "limit", "cursor"
 	queryCustomerID         = "customer_id"
+	queryStatus, queryEmail = "status", "email"
 )
 
 // routes is the one route table.
@@ -44,12 +45,12 @@ func (a *Adapter) routes() *http.ServeMux {
 
 	mux.Handle("POST /v1/customers", a.api("create", resourceCustomers, "", nil, a.createCustomer))
 	mux.Handle("GET /v1/customers", a.api("list", resourceCustomers, "",
-		[]string{queryLimit, queryCursor}, a.listCustomers))
+		[]string{queryLimit, queryCursor, queryEmail}, a.listCustomers))
 	mux.Handle("GET /v1/customers/{customer_id}", a.api("get", resourceCustomers, "customer_id", nil, a.getCustomer))
 
 	mux.Handle("POST /v1/invoices", a.api("create", resourceInvoices, "", nil, a.createInvoice))
 	mux.Handle("GET /v1/invoices", a.api("list", resourceInvoices, "",
-		[]string{queryLimit, queryCursor, queryCustomerID}, a.listInvoices))
+		[]string{queryLimit, queryCursor, queryCustomerID, queryStatus}, a.listInvoices))
 	mux.Handle("GET /v1/invoices/{invoice_id}", a.api("get", resourceInvoices, "invoice_id", nil, a.getInvoice))
 	return mux
 }

@@ -25,6 +25,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync/atomic"
@@ -32,12 +34,18 @@ import (
 	"time"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	"sigs.k8s.io/yaml"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
 func TestDecodeCustomer(t *testing.T) {
@@ -84,6 +92,63 @@ func TestDecodeCustomer(t *testing.T) {
 			nil, 400, CodeParameterInvalid, "name"},
 		{"nesting past encoding/json's own limit", `{"name":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`,
 			nil, 400, CodeBodyInvalid, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, e := DecodeCustomer([]byte(tc.body))
+			checkDecoded(t, got, tc.want, e, tc.status, tc.code, tc.param)
+		})
+	}
+}
+
+func TestDecodeCustomerAddressAndTaxID(t *testing.T) {
+	body := func(extra string) string { return `{"name":"Ada","email":"ada@example.com",` + extra + `}` }
+	ada := func(a *AddressParams, taxID string) *CustomerParams {
+		return &CustomerParams{Name: "Ada", Email: "ada@example.com", Address: a, TaxID: taxID}
+	}
+	full := `"address":{"line1":"221B Baker Street","line2":"Flat B","city":"London","postal_code":"NW1 6XE",` +
+		`"state":"Greater London","country":"GB"},"tax_id":"GB123456789"`
+	cases := []struct {
+		name   string
+		body   string
+		want   *CustomerParams
+		status int
+		code   string
+		param  string
+	}{
+		{"a full address and a tax id", body(full), ada(&AddressParams{Line1: "221B Baker Street", Line2: "Flat B",
+			City: "London", PostalCode: "NW1 6XE", State: "Greater London", Country: "GB"}, "GB123456789"), 0, "", ""},
+		{"a country alone", body(`"address":{"country":"DE"}`), ada(&AddressParams{Country: "DE"}, ""), 0, "", ""},
+		{"null fields are absent", body(`"address":{"line1":null,"country":"DE"},"tax_id":null`),
+			ada(&AddressParams{Country: "DE"}, ""), 0, "", ""},
+		{"an address without fields is none", body(`"address":{}`), ada(nil, ""), 0, "", ""},
+		{"a null address is none", body(`"address":null`), ada(nil, ""), 0, "", ""},
+		{"bounds are in characters", body(`"address":{"postal_code":"` + strings.Repeat("é", 32) + `"},"tax_id":"` +
+			strings.Repeat("é", 64) + `"`), ada(&AddressParams{PostalCode: strings.Repeat("é", 32)}, strings.Repeat("é", 64)), 0, "", ""},
+		{"an address that is a string", body(`"address":"London"`), nil, 400, CodeParameterInvalid, "address"},
+		{"an unknown address field", body(`"address":{"zip":"1"}`), nil, 400, CodeParameterUnknown, "address.zip"},
+		{"a duplicated address field", body(`"address":{"city":"a","city":"b"}`), nil, 400, CodeBodyInvalid, "address.city"},
+		{"a numeric postal code", body(`"address":{"postal_code":12345}`), nil, 400, CodeParameterInvalid, "address.postal_code"},
+		{"a numeric tax id", body(`"tax_id":12345`), nil, 400, CodeParameterInvalid, "tax_id"},
+		{"an address type error before a missing name", `{"address":{"city":1}}`, nil, 400, CodeParameterInvalid, "address.city"},
+		{"a user-assigned country", body(`"address":{"country":"ZZ"}`), nil, 422, CodeParameterInvalid, "address.country"},
+		{"a lower-case country", body(`"address":{"country":"de"}`), nil, 422, CodeParameterInvalid, "address.country"},
+		{"a three-letter country", body(`"address":{"country":"DEU"}`), nil, 422, CodeParameterInvalid, "address.country"},
+		{"an empty country", body(`"address":{"country":""}`), nil, 422, CodeParameterInvalid, "address.country"},
+		{"an empty line1", body(`"address":{"line1":""}`), nil, 422, CodeParameterInvalid, "address.line1"},
+		{"a line2 of 257 characters", body(`"address":{"line2":"` + strings.Repeat("a", 257) + `"}`),
+			nil, 422, CodeParameterInvalid, "address.line2"},
+		{"a city of 129 characters", body(`"address":{"city":"` + strings.Repeat("a", 129) + `"}`),
+			nil, 422, CodeParameterInvalid, "address.city"},
+		{"a postal code of 33 characters", body(`"address":{"postal_code":"` + strings.Repeat("1", 33) + `"}`),
+			nil, 422, CodeParameterInvalid, "address.postal_code"},
+		{"a state of 129 characters", body(`"address":{"state":"` + strings.Repeat("a", 129) + `"}`),
+			nil, 422, CodeParameterInvalid, "address.state"},
+		{"a NUL in the city", body(`"address":{"city":"a\u0000"}`), nil, 422, CodeParameterInvalid, "address.city"},
+		{"an empty tax id", body(`"tax_id":""`), nil, 422, CodeParameterInvalid, "tax_id"},
+		{"a tax id of 65 characters", body(`"tax_id":"` + strings.Repeat("1", 65) + `"`), nil, 422, CodeParameterInvalid, "tax_id"},
+		{"a bad e-mail before a bad country", `{"name":"Ada","email":"nope","address":{"country":"ZZ"}}`,
+			nil, 422, CodeParameterInvalid, "email"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -310,6 +375,199 @@ func TestDecodeCursorRefusesTheCursorOfAnotherList(t *testing.T) {
 				t.Errorf("decodeCursor = %q, %v; want 400 parameter_invalid cursor", got, e)
 			}
 		})
+	}
+}
+
+func TestCursorsAreBoundToTheirFilters(t *testing.T) {
+	issued := listScope{workspace: "demo", resource: resourceInvoices, filters: listFilters{Status: "issued"}}
+	acme := listScope{workspace: "demo", resource: resourceInvoices, filters: listFilters{CustomerID: "acme"}}
+	acmeIssued := listScope{workspace: "demo", resource: resourceInvoices, filters: listFilters{CustomerID: "acme", Status: "issued"}}
+	ada := listScope{workspace: "demo", resource: resourceCustomers, filters: listFilters{Email: "ada@example.com"}}
+	allCustomers := listScope{workspace: "demo", resource: resourceCustomers}
+	// A cursor written before lists had filters: no "filters" key.
+	beforeFilters := b64(`{"workspace":"demo","resource":"invoices","after":"a"}`)
+	cases := []struct {
+		name     string
+		cursor   string
+		scope    listScope
+		accepted bool
+	}{
+		{"the same filters", encodeCursor(acmeIssued, "a"), acmeIssued, true},
+		{"the same e-mail", encodeCursor(ada, "a"), ada, true},
+		{"another status", encodeCursor(issued, "a"), listScope{workspace: "demo", resource: resourceInvoices,
+			filters: listFilters{Status: "pending"}}, false},
+		{"a status dropped", encodeCursor(issued, "a"), testScope, false},
+		{"a status added", encodeCursor(testScope, "a"), issued, false},
+		{"a customer added", encodeCursor(issued, "a"), acmeIssued, false},
+		{"a customer dropped", encodeCursor(acme, "a"), testScope, false},
+		{"another e-mail", encodeCursor(ada, "a"), listScope{workspace: "demo", resource: resourceCustomers,
+			filters: listFilters{Email: "Ada@example.com"}}, false},
+		{"an e-mail dropped", encodeCursor(ada, "a"), allCustomers, false},
+		{"an unfiltered cursor with an e-mail", encodeCursor(allCustomers, "a"), ada, false},
+		{"a cursor from before filters, unfiltered", beforeFilters, testScope, true},
+		{"a cursor from before filters, with customer_id", beforeFilters, acme, true},
+		{"a cursor from before filters, with a status", beforeFilters, issued, false},
+		{"a cursor of the first release, with a status", b64(`{"after":"a"}`), issued, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, e := decodeCursor(tc.cursor, tc.scope)
+			if tc.accepted && (e != nil || got != "a") {
+				t.Errorf("decodeCursor = %q, %v; want a", got, e)
+			}
+			if !tc.accepted && (e == nil || e.Status != http.StatusBadRequest || e.Code != CodeParameterInvalid ||
+				e.Param != queryCursor) {
+				t.Errorf("decodeCursor = %q, %v; want 400 parameter_invalid cursor", got, e)
+			}
+		})
+	}
+}
+
+func TestDecodeCursorRefusesFiltersInAnotherEncoding(t *testing.T) {
+	for _, c := range []string{
+		b64(`{"workspace":"demo","resource":"invoices","after":"a","filters":{"status":""}}`),
+		b64(`{"workspace":"demo","resource":"invoices","after":"a","filters":{"other":"x"}}`),
+		b64(`{"workspace":"demo","resource":"invoices","after":"a","filters":null}`),
+		b64(`{"workspace":"demo","resource":"invoices","after":"a","filters":{ }}`),
+	} {
+		if got, e := decodeCursor(c, testScope); e == nil {
+			t.Errorf("decodeCursor(%q) = %q; want 400", c, got)
+		}
+	}
+}
+
+func TestListFilters(t *testing.T) {
+	cases := []struct {
+		name    string
+		query   string
+		invoice bool
+		want    listFilters
+		phase   billingv1.InvoicePhase
+		param   string // of the 400, if any
+	}{
+		{"no filter", "", true, listFilters{}, "", ""},
+		{"pending", "status=pending", true, listFilters{Status: "pending"}, billingv1.InvoicePending, ""},
+		{"issued of a customer", "status=issued&customer_id=acme", true,
+			listFilters{CustomerID: "acme", Status: "issued"}, billingv1.InvoiceIssued, ""},
+		{"invalid", "status=invalid", true, listFilters{Status: "invalid"}, billingv1.InvoiceInvalid, ""},
+		{"a status in upper case", "status=Issued", true, listFilters{}, "", queryStatus},
+		{"an unknown status", "status=paid", true, listFilters{}, "", queryStatus},
+		{"an empty status", "status=", true, listFilters{}, "", queryStatus},
+		{"an empty customer", "customer_id=", true, listFilters{}, "", queryCustomerID},
+		{"an e-mail", "email=ada%40example.com", false, listFilters{Email: "ada@example.com"}, "", ""},
+		{"an e-mail kept as it is", "email=Ada%40Example.com", false, listFilters{Email: "Ada@Example.com"}, "", ""},
+		{"an empty e-mail", "email=", false, listFilters{}, "", queryEmail},
+		{"an e-mail without @", "email=ada", false, listFilters{}, "", queryEmail},
+		{"an e-mail with a display name", "email=Ada+%3Cada%40example.com%3E", false, listFilters{}, "", queryEmail},
+		{"an e-mail of 255 characters", "email=" + strings.Repeat("a", 243) + "%40example.com", false, listFilters{}, "", queryEmail},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			q, err := url.ParseQuery(tc.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got listFilters
+			var phase billingv1.InvoicePhase
+			var e *Error
+			if tc.invoice {
+				got, phase, e = invoiceFilters(q)
+			} else {
+				got.Email, e = emailFilter(q)
+			}
+			if tc.param != "" {
+				if e == nil || e.Status != http.StatusBadRequest || e.Code != CodeParameterInvalid || e.Param != tc.param {
+					t.Errorf("got %+v, %v; want 400 parameter_invalid %s", got, e, tc.param)
+				}
+				return
+			}
+			if e != nil || got != tc.want || phase != tc.phase {
+				t.Errorf("got %+v, %q, %v; want %+v, %q", got, phase, e, tc.want, tc.phase)
+			}
+		})
+	}
+}
+
+func TestInvoiceJSONReadsTheStatus(t *testing.T) {
+	issuedAt := metav1.NewTime(time.Date(2026, 11, 21, 7, 0, 0, 0, time.FixedZone("CET", 3600)))
+	dueAt := metav1.NewTime(issuedAt.Add(30 * 24 * time.Hour))
+	ready := func(reason string) []metav1.Condition {
+		return []metav1.Condition{{Type: billingv1.ConditionReady, Status: metav1.ConditionFalse, Reason: reason}}
+	}
+	cases := []struct {
+		name   string
+		status billingv1.InvoiceStatus
+		want   string // the new fields, as JSON
+	}{
+		{"a pending invoice has none", billingv1.InvoiceStatus{},
+			`"status":"pending","status_reason":null,"number":null,"issued_at":null,"due_at":null,"bill_to":null,"issuer":null`},
+		{"an invoice whose customer is missing", billingv1.InvoiceStatus{Phase: billingv1.InvoiceInvalid,
+			Conditions: ready(billingv1.ReasonCustomerNotFound)},
+			`"status":"invalid","status_reason":"customer_not_found","number":null,"issued_at":null,"due_at":null,"bill_to":null,"issuer":null`},
+		{"an invoice whose total is too large", billingv1.InvoiceStatus{Phase: billingv1.InvoiceInvalid,
+			Conditions: ready(billingv1.ReasonTotalTooLarge)},
+			`"status":"invalid","status_reason":"total_too_large","number":null,"issued_at":null,"due_at":null,"bill_to":null,"issuer":null`},
+		{"an invalid invoice of an unknown reason", billingv1.InvoiceStatus{Phase: billingv1.InvoiceInvalid,
+			Conditions: ready("SomethingNew")},
+			`"status":"invalid","status_reason":null,"number":null,"issued_at":null,"due_at":null,"bill_to":null,"issuer":null`},
+		{"an issued invoice without issuer", billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued,
+			Number: "INV-000042", IssuedAt: &issuedAt, DueAt: &dueAt,
+			BillTo: &billingv1.BillTo{Name: "Ada", Email: "ada@example.com"}},
+			`"status":"issued","status_reason":null,"number":"INV-000042","issued_at":"2026-11-21T06:00:00Z",` +
+				`"due_at":"2026-12-21T06:00:00Z","bill_to":{"name":"Ada","email":"ada@example.com","address":null,` +
+				`"tax_id":null},"issuer":null`},
+		{"an issued invoice with every field", billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued,
+			Number: "2026/000001", IssuedAt: &issuedAt, DueAt: &issuedAt,
+			BillTo: &billingv1.BillTo{Name: "Ada", Email: "ada@example.com", TaxID: "GB1",
+				Address: &billingv1.Address{City: "London", Country: "GB"}},
+			Issuer: &billingv1.Issuer{Name: "Example GmbH"}},
+			`"status":"issued","status_reason":null,"number":"2026/000001","issued_at":"2026-11-21T06:00:00Z",` +
+				`"due_at":"2026-11-21T06:00:00Z","bill_to":{"name":"Ada","email":"ada@example.com","address":{"line1":null,` +
+				`"line2":null,"city":"London","postal_code":null,"state":null,"country":"GB"},"tax_id":"GB1"},` +
+				`"issuer":{"name":"Example GmbH","email":null,"address":null,"tax_id":null}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			inv := &billingv1.Invoice{Status: tc.status}
+			b, err := json.Marshal(invoiceJSON(inv))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), tc.want) {
+				t.Errorf("got %s\nwant it to hold %s", b, tc.want)
+			}
+		})
+	}
+}
+
+// The test client's objects are the adapter's, field for field.
+func TestTheTestClientDecodesEveryField(t *testing.T) {
+	var shape func(t reflect.Type) string
+	shape = func(t reflect.Type) string {
+		switch t.Kind() {
+		case reflect.Pointer:
+			return "*" + shape(t.Elem())
+		case reflect.Slice:
+			return "[]" + shape(t.Elem())
+		case reflect.Struct:
+			var fields []string
+			for i := range t.NumField() {
+				f := t.Field(i)
+				fields = append(fields, f.Tag.Get("json")+":"+shape(f.Type))
+			}
+			return "{" + strings.Join(fields, ",") + "}"
+		default:
+			return t.Kind().String()
+		}
+	}
+	for _, pair := range [][2]any{
+		{Customer{}, v1client.Customer{}}, {Invoice{}, v1client.Invoice{}},
+		{List[Invoice]{}, v1client.List[v1client.Invoice]{}},
+	} {
+		server, client := shape(reflect.TypeOf(pair[0])), shape(reflect.TypeOf(pair[1]))
+		if server != client {
+			t.Errorf("the adapter's %T is\n%s\nthe client's is\n%s", pair[0], server, client)
+		}
 	}
 }
 
@@ -602,5 +860,47 @@ func TestAuthorizeChecksTheNameForACallerLimitedToNames(t *testing.T) {
 	}
 	if n := reviews.Load(); n != 4 {
 		t.Errorf("%d SubjectAccessReviews; want 4 (the whole resource once per verb, each name once)", n)
+	}
+}
+
+// The adapter checks a customer's address and tax id with the CRD's own
+// bounds before it writes, so the API server refuses nothing it accepted.
+func TestAddressRulesMatchTheCustomerCRD(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "config", "crd", "bases", "billing.invoicing.dev_customers.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	crd := &apiextensionsv1.CustomResourceDefinition{}
+	if err := yaml.UnmarshalStrict(data, crd); err != nil {
+		t.Fatal(err)
+	}
+	spec := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"]
+	if got := spec.Properties["taxId"].MaxLength; got == nil || *got != maxTaxIDLength {
+		t.Errorf("CRD taxId maxLength is %v, maxTaxIDLength %d", got, maxTaxIDLength)
+	}
+	address := spec.Properties["address"].Properties
+	for _, f := range addressFields {
+		crdName := map[string]string{"postal_code": "postalCode"}[f.name]
+		if crdName == "" {
+			crdName = f.name
+		}
+		p := address[crdName]
+		if p.MaxLength == nil || *p.MaxLength != int64(f.maxLen) || p.MinLength == nil || *p.MinLength != 1 {
+			t.Errorf("CRD address.%s is %v-%v characters, the adapter's 1-%d", crdName, p.MinLength, p.MaxLength, f.maxLen)
+		}
+	}
+	if n := len(address); n != len(addressFields)+1 {
+		t.Errorf("CRD address has %d fields, the adapter checks %d", n, len(addressFields)+1)
+	}
+	crdCodes := map[string]bool{}
+	for _, v := range address["country"].Enum {
+		var code string
+		if err := json.Unmarshal(v.Raw, &code); err != nil {
+			t.Fatal(err)
+		}
+		crdCodes[code] = true
+	}
+	if !reflect.DeepEqual(crdCodes, countryCodes) {
+		t.Errorf("CRD countries %d, the adapter's %d: they differ", len(crdCodes), len(countryCodes))
 	}
 }

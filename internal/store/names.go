@@ -26,7 +26,7 @@ import (
 )
 
 // nameIndex keeps, for each set key (a workspace, or a workspace and a
-// customer), the names of the objects the cache holds, sorted. A page of a
+// customer, each also per filter value: see Selection), the names of the objects the cache holds, sorted. A page of a
 // list is then a binary search and limit names, whatever the size of the
 // workspace, instead of a sort of the whole workspace per page. It is kept
 // up to date by the informer's event handler, which runs after the
@@ -110,11 +110,22 @@ func (x *nameIndex) pendingObject(ns, name string) (client.Object, bool) {
 }
 
 // settle forgets a pending object: the informer has delivered it (the
-// cache holds it now) or its deletion.
-func (x *nameIndex) settle(obj client.Object) {
+// cache holds it now, in sets) or its deletion (sets is nil). The name
+// leaves the sets it was remembered in that it no longer belongs to: an
+// invoice the controller issued before the informer first delivered it is
+// no longer pending.
+func (x *nameIndex) settle(obj client.Object, sets []string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	delete(x.pending, objectKey(obj.GetNamespace(), obj.GetName()))
+	key := objectKey(obj.GetNamespace(), obj.GetName())
+	if p, ok := x.pending[key]; ok {
+		for _, set := range p.sets {
+			if !slices.Contains(sets, set) {
+				x.delete(obj.GetName(), set)
+			}
+		}
+		delete(x.pending, key)
+	}
 	if len(x.pending) == 0 {
 		x.pendingOrder = nil
 	}
@@ -145,6 +156,24 @@ func (x *nameIndex) remove(name string, sets ...string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.delete(name, sets...)
+}
+
+// move takes name out of the sets of from that are not in to, and puts it
+// into those of to that are not in from, at once: a page of a set that
+// holds the name before and after (its workspace's) never misses it.
+func (x *nameIndex) move(name string, from, to []string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, set := range from {
+		if !slices.Contains(to, set) {
+			x.delete(name, set)
+		}
+	}
+	for _, set := range to {
+		if !slices.Contains(from, set) {
+			x.insert(name, set)
+		}
+	}
 }
 
 // delete takes name out of each of sets. Called with mu held.
@@ -189,8 +218,9 @@ func (x *nameIndex) handler(setsOf func(client.Object) []string) toolscache.Reso
 	return toolscache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) {
 			if o, ok := object(obj); ok {
-				x.add(o.GetName(), setsOf(o)...)
-				x.settle(o)
+				sets := setsOf(o)
+				x.add(o.GetName(), sets...)
+				x.settle(o, sets)
 			}
 		},
 		UpdateFunc: func(oldObj, newObj any) {
@@ -201,15 +231,14 @@ func (x *nameIndex) handler(setsOf func(client.Object) []string) toolscache.Reso
 			}
 			oldSets, newSets := setsOf(o), setsOf(n)
 			if !slices.Equal(oldSets, newSets) {
-				x.remove(o.GetName(), oldSets...)
-				x.add(n.GetName(), newSets...)
+				x.move(n.GetName(), oldSets, newSets)
 			}
-			x.settle(n)
+			x.settle(n, newSets)
 		},
 		DeleteFunc: func(obj any) {
 			if o, ok := object(obj); ok {
 				x.remove(o.GetName(), setsOf(o)...)
-				x.settle(o)
+				x.settle(o, nil)
 			}
 		},
 	}

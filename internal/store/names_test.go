@@ -96,6 +96,36 @@ func TestNameIndexServesARememberedObjectUntilTheInformerDeliversIt(t *testing.T
 	}
 }
 
+func TestNameIndexMovesARememberedInvoiceDeliveredAlreadyIssued(t *testing.T) {
+	x := newNameIndex()
+	inv := &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Name: "inv-b", Namespace: "ws"},
+		Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "acme"}}}
+	x.remember(inv, invoiceSets(inv), time.Unix(1_800_000_000, 0), time.Minute)
+	pending := Selection{Namespace: "ws", Phase: billingv1.InvoicePending}.key()
+	if got := strings.Join(x.after(pending, "", 10), ","); got != "inv-b" {
+		t.Fatalf("pending = %q; want inv-b", got)
+	}
+
+	issued := inv.DeepCopy()
+	issued.Status.Phase = billingv1.InvoiceIssued
+	x.handler(invoiceSets).OnAdd(issued, false)
+	for _, sel := range []Selection{
+		{Namespace: "ws", Phase: billingv1.InvoicePending}, {Namespace: "ws", CustomerID: "acme", Phase: billingv1.InvoicePending},
+	} {
+		if got := x.after(sel.key(), "", 10); len(got) != 0 {
+			t.Errorf("%s still lists %v", sel.key(), got)
+		}
+	}
+	for _, sel := range []Selection{
+		{Namespace: "ws"}, {Namespace: "ws", CustomerID: "acme"}, {Namespace: "ws", Phase: billingv1.InvoiceIssued},
+		{Namespace: "ws", CustomerID: "acme", Phase: billingv1.InvoiceIssued},
+	} {
+		if got := strings.Join(x.after(sel.key(), "", 10), ","); got != "inv-b" {
+			t.Errorf("%s lists %q; want inv-b", sel.key(), got)
+		}
+	}
+}
+
 func TestNameIndexLeavesAnObjectTheInformerDeliveredFirstToTheCache(t *testing.T) {
 	x := newNameIndex()
 	cus := &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: "cus-a", Namespace: "ws"}}

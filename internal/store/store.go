@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -60,19 +61,36 @@ type Object[T any] interface {
 }
 
 // Selection names the objects of a list: those of a workspace, or, for
-// invoices, those of one customer in it.
+// invoices, those of one customer in it; each optionally narrowed by a
+// filter that the name index keeps a set for, so that a filtered page costs
+// what an unfiltered one does.
 type Selection struct {
 	Namespace string
 	// CustomerID, when set, narrows a list of invoices to the customer's.
 	CustomerID string
+	// Phase, when set, narrows a list of invoices to those in that phase
+	// (an invoice without a phase is Pending).
+	Phase billingv1.InvoicePhase
+	// Email, when set, narrows a list of customers to those whose
+	// spec.email is exactly Email.
+	Email string
 }
 
-// key is the selection's set key in the name index.
+// key is the selection's set key in the name index. Namespaces and object
+// names hold neither "|" nor "=", so keys of different selections differ;
+// the e-mail, which may hold anything, comes last.
 func (s Selection) key() string {
-	if s.CustomerID == "" {
-		return s.Namespace
+	k := s.Namespace
+	if s.CustomerID != "" {
+		k += "/" + s.CustomerID
 	}
-	return s.Namespace + "/" + s.CustomerID
+	if s.Phase != "" {
+		k += "|phase=" + string(s.Phase)
+	}
+	if s.Email != "" {
+		k += "|email=" + s.Email
+	}
+	return k
 }
 
 // kind is one type the store holds: its name index and the sets an object
@@ -83,17 +101,42 @@ type kind struct {
 	sets  func(client.Object) []string
 }
 
-// customerSets and invoiceSets name the index sets an object belongs to.
+// customerSets and invoiceSets name the index sets an object belongs to;
+// the first is always the workspace's.
 func customerSets(o client.Object) []string {
-	return []string{Selection{Namespace: o.GetNamespace()}.key()}
+	sets := []string{Selection{Namespace: o.GetNamespace()}.key()}
+	if c, ok := o.(*billingv1.Customer); ok && c.Spec.Email != "" {
+		sets = append(sets, Selection{Namespace: o.GetNamespace(), Email: c.Spec.Email}.key())
+	}
+	return sets
 }
 
 func invoiceSets(o client.Object) []string {
-	sets := []string{Selection{Namespace: o.GetNamespace()}.key()}
-	if inv, ok := o.(*billingv1.Invoice); ok && inv.Spec.CustomerRef.Name != "" {
-		sets = append(sets, Selection{Namespace: o.GetNamespace(), CustomerID: inv.Spec.CustomerRef.Name}.key())
+	ns := o.GetNamespace()
+	sets := []string{Selection{Namespace: ns}.key()}
+	inv, ok := o.(*billingv1.Invoice)
+	if !ok {
+		return sets
+	}
+	phase := InvoicePhase(inv)
+	sets = append(sets, Selection{Namespace: ns, Phase: phase}.key())
+	if c := inv.Spec.CustomerRef.Name; c != "" {
+		sets = append(sets,
+			Selection{Namespace: ns, CustomerID: c}.key(),
+			Selection{Namespace: ns, CustomerID: c, Phase: phase}.key())
 	}
 	return sets
+}
+
+// InvoicePhase is the invoice's phase: Pending until the controller has set
+// one.
+func InvoicePhase(inv *billingv1.Invoice) billingv1.InvoicePhase {
+	switch inv.Status.Phase {
+	case billingv1.InvoiceIssued, billingv1.InvoiceInvalid:
+		return inv.Status.Phase
+	default:
+		return billingv1.InvoicePending
+	}
 }
 
 // Store reads Customers and Invoices for the adapter.
@@ -203,7 +246,9 @@ func (s *Store) Get(ctx context.Context, ns, name string, obj client.Object) (bo
 // at most limit objects, and whether more follow. The names come from the
 // index, each object from the cache (or from what this replica has just
 // created), so a page costs O(log n + limit) whatever the size of the
-// workspace. An object deleted since the index listed it is skipped. Before
+// workspace. An object deleted since the index listed it, or whose cached
+// state no longer matches sel (an invoice issued a moment ago, in a list of
+// pending ones), is skipped and the page filled from the next names. Before
 // the cache has synced, Page waits for it as long as ctx allows.
 func Page[T any, PT Object[T]](ctx context.Context, s *Store, sel Selection, after string, limit int) (
 	[]PT, bool, error) {
@@ -214,10 +259,11 @@ func Page[T any, PT Object[T]](ctx context.Context, s *Store, sel Selection, aft
 	if !ok {
 		return nil, false, fmt.Errorf("the store holds no %s", reflect.TypeFor[T]().Name())
 	}
+	set := sel.key()
 	page := make([]PT, 0, limit+1)
 	for len(page) <= limit {
 		want := limit + 1 - len(page)
-		names := k.names.after(sel.key(), after, want)
+		names := k.names.after(set, after, want)
 		for _, name := range names {
 			obj := PT(new(T))
 			err := s.cache.Get(ctx, types.NamespacedName{Namespace: sel.Namespace, Name: name}, obj,
@@ -227,7 +273,7 @@ func Page[T any, PT Object[T]](ctx context.Context, s *Store, sel Selection, aft
 				// delivered by the informer; else deleted since the index
 				// listed it.
 				if p, ok := k.names.pendingObject(sel.Namespace, name); ok {
-					if pt, ok := p.(PT); ok {
+					if pt, ok := p.(PT); ok && slices.Contains(k.sets(pt), set) {
 						page = append(page, pt)
 					}
 				}
@@ -235,6 +281,11 @@ func Page[T any, PT Object[T]](ctx context.Context, s *Store, sel Selection, aft
 			}
 			if err != nil {
 				return nil, false, fmt.Errorf("reading from the cache: %w", err)
+			}
+			// The index is updated after the cache: an object whose filtered
+			// field has just changed may still be listed under its old value.
+			if !slices.Contains(k.sets(obj), set) {
+				continue
 			}
 			page = append(page, obj)
 		}

@@ -19,6 +19,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -244,5 +245,107 @@ func TestPageRefusesATypeTheStoreDoesNotHold(t *testing.T) {
 	f.start(t)
 	if _, _, err := Page[corev1.ConfigMap](t.Context(), f.store, Selection{Namespace: "ws"}, "", 2); err == nil {
 		t.Error("Page of ConfigMaps succeeded")
+	}
+}
+
+func withPhase(inv *billingv1.Invoice, p billingv1.InvoicePhase) *billingv1.Invoice {
+	inv.Status.Phase = p
+	return inv
+}
+
+func TestFilteredPagesFillUpToTheLimit(t *testing.T) {
+	f := newFixture(t)
+	f.start(t)
+	phases := []billingv1.InvoicePhase{"", billingv1.InvoiceIssued, billingv1.InvoiceInvalid, billingv1.InvoicePending}
+	for i := range 12 {
+		customerName := []string{"acme", "globex"}[i%2]
+		f.cached(t, withPhase(invoice(fmt.Sprintf("inv-%02d", i), customerName), phases[i%4]))
+	}
+	cases := []struct {
+		name string
+		sel  Selection
+		want []string // pages of 2
+	}{
+		{"pending, an invoice without a phase included", Selection{Namespace: "ws", Phase: billingv1.InvoicePending},
+			[]string{"inv-00,inv-03", "inv-04,inv-07", "inv-08,inv-11"}},
+		{"issued", Selection{Namespace: "ws", Phase: billingv1.InvoiceIssued},
+			[]string{"inv-01,inv-05", "inv-09"}},
+		{"one customer's pending", Selection{Namespace: "ws", CustomerID: "acme", Phase: billingv1.InvoicePending},
+			[]string{"inv-00,inv-04", "inv-08"}},
+		{"one customer's invalid", Selection{Namespace: "ws", CustomerID: "acme", Phase: billingv1.InvoiceInvalid},
+			[]string{"inv-02,inv-06", "inv-10"}},
+		{"another customer's invalid", Selection{Namespace: "ws", CustomerID: "globex", Phase: billingv1.InvoiceInvalid},
+			[]string{""}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			after := ""
+			for i, want := range tc.want {
+				page, more, err := Page[billingv1.Invoice](t.Context(), f.store, tc.sel, after, 2)
+				if err != nil || names(page) != want || more != (i < len(tc.want)-1) {
+					t.Fatalf("page %d = %s, %v, %v; want %s", i, names(page), more, err, want)
+				}
+				if len(page) > 0 {
+					after = page[len(page)-1].GetName()
+				}
+			}
+		})
+	}
+}
+
+func TestAnInvoiceMovesBetweenPhaseListsWithoutLeavingItsWorkspaceList(t *testing.T) {
+	f := newFixture(t)
+	f.start(t)
+	pending := invoice("inv-a", "acme")
+	f.cached(t, pending)
+	f.cached(t, invoice("inv-b", "acme"))
+	issued := &billingv1.Invoice{}
+	if err := f.cache.objects.Get(t.Context(), client.ObjectKeyFromObject(pending), issued); err != nil {
+		t.Fatal(err)
+	}
+	issued.Status.Phase = billingv1.InvoiceIssued
+
+	phase := func(p billingv1.InvoicePhase) string {
+		page, _, err := Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws", Phase: p}, "", 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return names(page)
+	}
+	// The cache has the issued invoice, the index has not heard of it yet:
+	// the pending list skips it and still fills from the next names.
+	if err := f.cache.objects.Update(t.Context(), issued.DeepCopy()); err != nil {
+		t.Fatal(err)
+	}
+	if got := phase(billingv1.InvoicePending); got != "inv-b" {
+		t.Errorf("pending before the event = %s; want inv-b", got)
+	}
+	f.informer(t, issued).Update(pending, issued)
+	if got := phase(billingv1.InvoicePending); got != "inv-b" {
+		t.Errorf("pending = %s; want inv-b", got)
+	}
+	if got := phase(billingv1.InvoiceIssued); got != "inv-a" {
+		t.Errorf("issued = %s; want inv-a", got)
+	}
+	if got := phase(""); got != "inv-a,inv-b" {
+		t.Errorf("all = %s; want inv-a,inv-b", got)
+	}
+}
+
+func TestCustomersAreSelectedByTheirExactEmail(t *testing.T) {
+	f := newFixture(t)
+	f.start(t)
+	for i, email := range []string{"ada@example.com", "Ada@example.com", "ada@example.com", "grace@example.com", "a|email=b@c"} {
+		c := customer(fmt.Sprintf("cus-%d", i))
+		c.Spec.Email = email
+		f.cached(t, c)
+	}
+	for email, want := range map[string]string{
+		"ada@example.com": "cus-0,cus-2", "Ada@example.com": "cus-1", "a|email=b@c": "cus-4", "nobody@example.com": "",
+	} {
+		page, more, err := Page[billingv1.Customer](t.Context(), f.store, Selection{Namespace: "ws", Email: email}, "", 10)
+		if err != nil || more || names(page) != want {
+			t.Errorf("email %q = %s, %v, %v; want %s", email, names(page), more, err, want)
+		}
 	}
 }

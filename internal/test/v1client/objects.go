@@ -23,10 +23,23 @@ import (
 
 // The bodies and objects of the API, as openapi.json describes them.
 
-// CustomerParams is the body of POST /v1/customers.
+// CustomerParams is the body of POST /v1/customers; a nil Address and an
+// empty TaxID are left out.
 type CustomerParams struct {
-	Name  string `json:"name"`
-	Email string `json:"email"`
+	Name    string         `json:"name"`
+	Email   string         `json:"email"`
+	Address *AddressParams `json:"address,omitempty"`
+	TaxID   string         `json:"tax_id,omitempty"`
+}
+
+// AddressParams is an address in a body; empty fields are left out.
+type AddressParams struct {
+	Line1      string `json:"line1,omitempty"`
+	Line2      string `json:"line2,omitempty"`
+	City       string `json:"city,omitempty"`
+	PostalCode string `json:"postal_code,omitempty"`
+	State      string `json:"state,omitempty"`
+	Country    string `json:"country,omitempty"`
 }
 
 // InvoiceParams is the body of POST /v1/invoices; an empty Currency is
@@ -50,6 +63,11 @@ type ListParams struct {
 	Cursor string
 	// CustomerID narrows a list of invoices to one customer's.
 	CustomerID string
+	// Status narrows a list of invoices to those in one status: pending,
+	// issued or invalid.
+	Status string
+	// Email narrows a list of customers to those with exactly this e-mail.
+	Email string
 }
 
 func (p ListParams) query() string {
@@ -63,34 +81,76 @@ func (p ListParams) query() string {
 	if p.CustomerID != "" {
 		q.Set("customer_id", p.CustomerID)
 	}
+	if p.Status != "" {
+		q.Set("status", p.Status)
+	}
+	if p.Email != "" {
+		q.Set("email", p.Email)
+	}
 	if len(q) == 0 {
 		return ""
 	}
 	return "?" + q.Encode()
 }
 
-// Customer is a customer.
+// Customer is a customer; Address and TaxID are nil when absent.
 type Customer struct {
-	ID        string `json:"id"`
-	Object    string `json:"object"`
-	Workspace string `json:"workspace"`
-	Name      string `json:"name"`
-	Email     string `json:"email"`
-	CreatedAt string `json:"created_at"`
+	ID        string   `json:"id"`
+	Object    string   `json:"object"`
+	Workspace string   `json:"workspace"`
+	Name      string   `json:"name"`
+	Email     string   `json:"email"`
+	Address   *Address `json:"address"`
+	TaxID     *string  `json:"tax_id"`
+	CreatedAt string   `json:"created_at"`
+}
+
+// Address is a postal address in a response; absent fields are nil.
+type Address struct {
+	Line1      *string `json:"line1"`
+	Line2      *string `json:"line2"`
+	City       *string `json:"city"`
+	PostalCode *string `json:"postal_code"`
+	State      *string `json:"state"`
+	Country    *string `json:"country"`
+}
+
+// BillTo is who an issued invoice bills, as the customer was then.
+type BillTo struct {
+	Name    string   `json:"name"`
+	Email   string   `json:"email"`
+	Address *Address `json:"address"`
+	TaxID   *string  `json:"tax_id"`
+}
+
+// Issuer is who issued an invoice, as the workspace's billing profile said.
+type Issuer struct {
+	Name    string   `json:"name"`
+	Email   *string  `json:"email"`
+	Address *Address `json:"address"`
+	TaxID   *string  `json:"tax_id"`
 }
 
 // Invoice is an invoice. Total is nil only for an invoice made outside the
-// API whose total exceeds 2^53-1.
+// API whose total exceeds 2^53-1. StatusReason is set only when the status
+// is invalid; Number, IssuedAt, DueAt, BillTo and Issuer only once issued
+// (Issuer not even then when the workspace had no issuer).
 type Invoice struct {
-	ID         string `json:"id"`
-	Object     string `json:"object"`
-	Workspace  string `json:"workspace"`
-	CustomerID string `json:"customer_id"`
-	Currency   string `json:"currency"`
-	Items      []Item `json:"items"`
-	Total      *int64 `json:"total"`
-	Status     string `json:"status"`
-	CreatedAt  string `json:"created_at"`
+	ID           string  `json:"id"`
+	Object       string  `json:"object"`
+	Workspace    string  `json:"workspace"`
+	CustomerID   string  `json:"customer_id"`
+	Currency     string  `json:"currency"`
+	Items        []Item  `json:"items"`
+	Total        *int64  `json:"total"`
+	Status       string  `json:"status"`
+	StatusReason *string `json:"status_reason"`
+	Number       *string `json:"number"`
+	IssuedAt     *string `json:"issued_at"`
+	DueAt        *string `json:"due_at"`
+	BillTo       *BillTo `json:"bill_to"`
+	Issuer       *Issuer `json:"issuer"`
+	CreatedAt    string  `json:"created_at"`
 }
 
 // List is a page of a list.
