@@ -35,8 +35,9 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 		return `{"id":"inv-1","object":"invoice","workspace":"demo","customer_id":"cus-1","currency":"USD",` +
 			`"items":[{"description":"x","quantity":1,"amount":2}],"total":2,` + fields + `,"created_at":"2026-11-21T07:00:00Z"}`
 	}
-	const pending = `"status":"pending","status_reason":null,"number":null,"issued_at":null,"due_at":null,"bill_to":null,"issuer":null`
-	const issued = `"status":"issued","status_reason":null,"number":"INV-000042","issued_at":"2026-11-21T07:00:00Z",` +
+	const pending = `"status":"pending","status_reason":null,"number":null,"sequence":null,"issued_at":null,"due_at":null,"bill_to":null,"issuer":null`
+	const issued = `"status":"issued","status_reason":null,"number":"INV-000042","sequence":42,` +
+		`"issued_at":"2026-11-21T07:00:00Z",` +
 		`"due_at":"2026-12-21T07:00:00Z","bill_to":{"name":"Ada","email":"ada@example.com","address":{"line1":null,` +
 		`"line2":null,"city":"Berlin","postal_code":null,"state":null,"country":"DE"},"tax_id":"DE1"},` +
 		`"issuer":{"name":"Example GmbH","email":null,"address":null,"tax_id":null}`
@@ -78,6 +79,10 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 			invoice(strings.Replace(strings.Replace(pending, "pending", "invalid", 1), `"status_reason":null`, `"status_reason":"customer_not_found"`, 1)), true},
 		{"an invoice without number is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
 			invoice(strings.Replace(pending, `"number":null,`, "", 1)), false},
+		{"an invoice without sequence is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			invoice(strings.Replace(pending, `"sequence":null,`, "", 1)), false},
+		{"a sequence of 0 is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			invoice(strings.Replace(issued, `"sequence":42`, `"sequence":0`, 1)), false},
 		{"a number with too few digits is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
 			invoice(strings.Replace(issued, "INV-000042", "INV-42", 1)), false},
 		{"an unknown status_reason is not", "GET", "/v1/invoices/inv-1", 200, hdr(),

@@ -19,6 +19,8 @@ package httpapi
 import (
 	"net/http"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -129,9 +131,14 @@ var invoiceStatusFilters = map[string]billingv1.InvoicePhase{
 	invoiceStatus(billingv1.InvoiceInvalid): billingv1.InvoiceInvalid,
 }
 
+// orderSequence is the value of the order parameter of GET /v1/invoices
+// that lists issued invoices by sequence: the feed.
+const orderSequence = "sequence"
+
 // invoiceFilters reads the filters of GET /v1/invoices: customer_id (not
-// empty; one that is no object name selects nothing) and status (pending,
-// issued or invalid). A bad value is 400 parameter_invalid.
+// empty; one that is no object name selects nothing), status (pending,
+// issued or invalid) and order (sequence, only with status=issued and
+// without customer_id). A bad value is 400 parameter_invalid.
 func invoiceFilters(q url.Values) (listFilters, billingv1.InvoicePhase, *Error) {
 	var f listFilters
 	if q.Has(queryCustomerID) {
@@ -148,8 +155,67 @@ func invoiceFilters(q url.Values) (listFilters, billingv1.InvoicePhase, *Error) 
 				"status must be pending, issued or invalid.")
 		}
 	}
+	if q.Has(queryOrder) {
+		f.Order = q.Get(queryOrder)
+		switch {
+		case f.Order != orderSequence:
+			return f, "", errorf(http.StatusBadRequest, CodeParameterInvalid, queryOrder,
+				"order must be sequence (or left out, for the order of ids).")
+		case phase != billingv1.InvoiceIssued:
+			return f, "", errorf(http.StatusBadRequest, CodeParameterInvalid, queryStatus,
+				"order=sequence lists issued invoices: add status=issued.")
+		case f.CustomerID != "":
+			return f, "", errorf(http.StatusBadRequest, CodeParameterInvalid, queryCustomerID,
+				"order=sequence lists the whole workspace's issued invoices: leave customer_id out.")
+		}
+	}
+	if q.Has(queryAfterSequence) && f.Order != orderSequence {
+		return f, "", errorf(http.StatusBadRequest, CodeParameterInvalid, queryAfterSequence,
+			"after_sequence belongs to order=sequence (with status=issued).")
+	}
 	return f, phase, nil
 }
+
+// afterSequenceParam matches a sequence: a whole number without sign or
+// leading zeros, at most 2^53-1 (16 digits).
+var afterSequenceParam = regexp.MustCompile(`^(0|[1-9][0-9]{0,15})$`)
+
+// feedStart reads where a page of the feed (order=sequence) starts: after
+// the sequence of the cursor, or of after_sequence (default 0, the first
+// issued invoice). The two cannot be combined.
+func feedStart(q url.Values, after string) (int64, *Error) {
+	if !q.Has(queryAfterSequence) {
+		if after == "" {
+			return 0, nil
+		}
+		// A cursor of the feed holds a sequence; decodeCursor checked it
+		// belongs to this list.
+		n, err := strconv.ParseInt(after, 10, 64)
+		if err != nil || n < 0 {
+			return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, queryCursor,
+				"cursor must be the next_cursor of a previous page.")
+		}
+		return n, nil
+	}
+	switch s := q.Get(queryAfterSequence); {
+	case q.Has(queryCursor):
+		return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, queryAfterSequence,
+			"Send either cursor or after_sequence, not both.")
+	case !afterSequenceParam.MatchString(s):
+		return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, queryAfterSequence,
+			"after_sequence must be a whole number from 0 to %d.", maxSequence)
+	default:
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n > maxSequence {
+			return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, queryAfterSequence,
+				"after_sequence must be a whole number from 0 to %d.", maxSequence)
+		}
+		return n, nil
+	}
+}
+
+// maxSequence is the highest sequence: 2^53-1, exact in every JSON client.
+const maxSequence = 1<<53 - 1
 
 func isCurrency(s string) bool {
 	if len(s) != 3 {

@@ -18,6 +18,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strconv"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -109,11 +110,41 @@ func (a *Adapter) listInvoices(w http.ResponseWriter, r *http.Request, c *call) 
 	if e != nil {
 		return e
 	}
+	if filters.Order == orderSequence {
+		return a.listInvoiceFeed(w, r, c, scope, after, limit)
+	}
 	sel := store.Selection{Namespace: c.ns, CustomerID: filters.CustomerID, Phase: phase}
 	page, more, err := store.Page[billingv1.Invoice](r.Context(), a.store, sel, after, limit)
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to list invoices")
 	}
 	writePage(w, r, scope, page, more, invoiceJSON)
+	return nil
+}
+
+// listInvoiceFeed serves GET /v1/invoices?status=issued&order=sequence: the
+// feed, a page of the workspace's issued invoices in sequence order after
+// after_sequence or the cursor's sequence. A page ends before a sequence
+// this replica has not seen yet, with has_more true when it has seen a
+// higher one, so that a consumer never skips an invoice; next_cursor is
+// always set, to where the next page starts, since more may be issued
+// later.
+func (a *Adapter) listInvoiceFeed(w http.ResponseWriter, r *http.Request, c *call, scope listScope,
+	cursorAfter string, limit int) *Error {
+	after, e := feedStart(c.query, cursorAfter)
+	if e != nil {
+		return e
+	}
+	page, more, err := a.store.Feed(r.Context(), c.ns, after, limit)
+	if err != nil {
+		return apiError(r.Context(), err, "Unable to list invoices")
+	}
+	out := List[Invoice]{Object: "list", Data: make([]Invoice, len(page)), HasMore: more}
+	for i, inv := range page {
+		out.Data[i] = invoiceJSON(inv)
+	}
+	next := encodeCursor(scope, strconv.FormatInt(after+int64(len(page)), 10))
+	out.NextCursor = &next
+	writeJSON(w, r, http.StatusOK, out)
 	return nil
 }

@@ -86,7 +86,10 @@ type Invoice struct {
 	// Number, IssuedAt, DueAt, BillTo and Issuer are null until the
 	// invoice is issued; Issuer stays null when the workspace had no
 	// billing profile with an issuer then.
-	Number    *string `json:"number"`
+	Number *string `json:"number"`
+	// Sequence is the number's position in the workspace's gapless
+	// sequence (1, 2, ...): where the feed (order=sequence) resumes.
+	Sequence  *int64  `json:"sequence"`
 	IssuedAt  *string `json:"issued_at"`
 	DueAt     *string `json:"due_at"`
 	BillTo    *BillTo `json:"bill_to"`
@@ -174,6 +177,7 @@ func invoiceJSON(inv *billingv1.Invoice) Invoice {
 		Total:      total,
 		Status:     invoiceStatus(phase),
 		Number:     optional(inv.Status.Number),
+		Sequence:   inv.Status.Sequence,
 		IssuedAt:   optionalTimestamp(inv.Status.IssuedAt),
 		DueAt:      optionalTimestamp(inv.Status.DueAt),
 		CreatedAt:  timestamp(inv.CreationTimestamp.Time),

@@ -63,6 +63,7 @@ type listFilters struct {
 	CustomerID string `json:"customer_id,omitempty"`
 	Status     string `json:"status,omitempty"`
 	Email      string `json:"email,omitempty"`
+	Order      string `json:"order,omitempty"`
 }
 
 // listScope is the list a cursor belongs to.

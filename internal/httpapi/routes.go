@@ -34,6 +34,8 @@ const (
 	queryLimit, queryCursor = "limit", "cursor"
 	queryCustomerID         = "customer_id"
 	queryStatus, queryEmail = "status", "email"
+	queryOrder              = "order"
+	queryAfterSequence      = "after_sequence"
 )
 
 // routes is the one route table.
@@ -50,7 +52,7 @@ func (a *Adapter) routes() *http.ServeMux {
 
 	mux.Handle("POST /v1/invoices", a.api("create", resourceInvoices, "", nil, a.createInvoice))
 	mux.Handle("GET /v1/invoices", a.api("list", resourceInvoices, "",
-		[]string{queryLimit, queryCursor, queryCustomerID, queryStatus}, a.listInvoices))
+		[]string{queryLimit, queryCursor, queryCustomerID, queryStatus, queryOrder, queryAfterSequence}, a.listInvoices))
 	mux.Handle("GET /v1/invoices/{invoice_id}", a.api("get", resourceInvoices, "invoice_id", nil, a.getInvoice))
 	return mux
 }

@@ -42,6 +42,7 @@ import (
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -500,28 +501,28 @@ func TestInvoiceJSONReadsTheStatus(t *testing.T) {
 		want   string // the new fields, as JSON
 	}{
 		{"a pending invoice has none", billingv1.InvoiceStatus{},
-			`"status":"pending","status_reason":null,"number":null,"issued_at":null,"due_at":null,"bill_to":null,"issuer":null`},
+			`"status":"pending","status_reason":null,"number":null,"sequence":null,"issued_at":null,"due_at":null,"bill_to":null,"issuer":null`},
 		{"an invoice whose customer is missing", billingv1.InvoiceStatus{Phase: billingv1.InvoiceInvalid,
 			Conditions: ready(billingv1.ReasonCustomerNotFound)},
-			`"status":"invalid","status_reason":"customer_not_found","number":null,"issued_at":null,"due_at":null,"bill_to":null,"issuer":null`},
+			`"status":"invalid","status_reason":"customer_not_found","number":null,"sequence":null,"issued_at":null,"due_at":null,"bill_to":null,"issuer":null`},
 		{"an invoice whose total is too large", billingv1.InvoiceStatus{Phase: billingv1.InvoiceInvalid,
 			Conditions: ready(billingv1.ReasonTotalTooLarge)},
-			`"status":"invalid","status_reason":"total_too_large","number":null,"issued_at":null,"due_at":null,"bill_to":null,"issuer":null`},
+			`"status":"invalid","status_reason":"total_too_large","number":null,"sequence":null,"issued_at":null,"due_at":null,"bill_to":null,"issuer":null`},
 		{"an invalid invoice of an unknown reason", billingv1.InvoiceStatus{Phase: billingv1.InvoiceInvalid,
 			Conditions: ready("SomethingNew")},
-			`"status":"invalid","status_reason":null,"number":null,"issued_at":null,"due_at":null,"bill_to":null,"issuer":null`},
+			`"status":"invalid","status_reason":null,"number":null,"sequence":null,"issued_at":null,"due_at":null,"bill_to":null,"issuer":null`},
 		{"an issued invoice without issuer", billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued,
-			Number: "INV-000042", IssuedAt: &issuedAt, DueAt: &dueAt,
+			Number: "INV-000042", Sequence: ptr.To[int64](42), IssuedAt: &issuedAt, DueAt: &dueAt,
 			BillTo: &billingv1.BillTo{Name: "Ada", Email: "ada@example.com"}},
-			`"status":"issued","status_reason":null,"number":"INV-000042","issued_at":"2026-11-21T06:00:00Z",` +
+			`"status":"issued","status_reason":null,"number":"INV-000042","sequence":42,"issued_at":"2026-11-21T06:00:00Z",` +
 				`"due_at":"2026-12-21T06:00:00Z","bill_to":{"name":"Ada","email":"ada@example.com","address":null,` +
 				`"tax_id":null},"issuer":null`},
 		{"an issued invoice with every field", billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued,
-			Number: "2026/000001", IssuedAt: &issuedAt, DueAt: &issuedAt,
+			Number: "2026/000001", Sequence: ptr.To[int64](1), IssuedAt: &issuedAt, DueAt: &issuedAt,
 			BillTo: &billingv1.BillTo{Name: "Ada", Email: "ada@example.com", TaxID: "GB1",
 				Address: &billingv1.Address{City: "London", Country: "GB"}},
 			Issuer: &billingv1.Issuer{Name: "Example GmbH"}},
-			`"status":"issued","status_reason":null,"number":"2026/000001","issued_at":"2026-11-21T06:00:00Z",` +
+			`"status":"issued","status_reason":null,"number":"2026/000001","sequence":1,"issued_at":"2026-11-21T06:00:00Z",` +
 				`"due_at":"2026-11-21T06:00:00Z","bill_to":{"name":"Ada","email":"ada@example.com","address":{"line1":null,` +
 				`"line2":null,"city":"London","postal_code":null,"state":null,"country":"GB"},"tax_id":"GB1"},` +
 				`"issuer":{"name":"Example GmbH","email":null,"address":null,"tax_id":null}`},

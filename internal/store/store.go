@@ -141,12 +141,14 @@ func InvoicePhase(inv *billingv1.Invoice) billingv1.InvoicePhase {
 
 // Store reads Customers and Invoices for the adapter.
 type Store struct {
-	cache    cache.Cache
-	live     client.Reader
-	opts     Options
-	kinds    map[reflect.Type]*kind
-	synced   atomic.Bool
-	syncedCh chan struct{} // closed once synced
+	cache cache.Cache
+	live  client.Reader
+	opts  Options
+	kinds map[reflect.Type]*kind
+	// sequences indexes the issued invoices by sequence, for Feed.
+	sequences *sequenceIndex
+	synced    atomic.Bool
+	syncedCh  chan struct{} // closed once synced
 }
 
 // New returns a store that reads through c, and through live what c does
@@ -155,7 +157,8 @@ func New(c cache.Cache, live client.Reader, opts Options) *Store {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	s := &Store{cache: c, live: live, opts: opts, kinds: map[reflect.Type]*kind{}, syncedCh: make(chan struct{})}
+	s := &Store{cache: c, live: live, opts: opts, kinds: map[reflect.Type]*kind{}, sequences: newSequenceIndex(),
+		syncedCh: make(chan struct{})}
 	for _, k := range []*kind{
 		{obj: &billingv1.Customer{}, sets: customerSets},
 		{obj: &billingv1.Invoice{}, sets: invoiceSets},
@@ -181,6 +184,13 @@ func (s *Store) Start(ctx context.Context) error {
 			return fmt.Errorf("watching the informer for %T: %w", k.obj, err)
 		}
 		registrations = append(registrations, reg)
+		if _, ok := k.obj.(*billingv1.Invoice); ok {
+			reg, err := informer.AddEventHandler(s.sequences.handler())
+			if err != nil {
+				return fmt.Errorf("watching the informer for %T: %w", k.obj, err)
+			}
+			registrations = append(registrations, reg)
+		}
 	}
 	go func() {
 		if err := s.cache.Start(ctx); err != nil {
@@ -298,6 +308,36 @@ func Page[T any, PT Object[T]](ctx context.Context, s *Store, sel Selection, aft
 		return page[:limit], true, nil
 	}
 	return page, false, nil
+}
+
+// Feed reads the issued invoices of workspace ns whose sequences follow
+// after, in sequence order: at most limit, stopping before the first
+// sequence this replica has not seen yet (issued but not yet delivered by
+// its informer, or reserved but not yet written), so that a consumer who
+// resumes after the last sequence it processed never skips one. more says
+// whether this replica has seen a higher sequence than the page's last (or
+// than after, for an empty page): more follow, now or once the missing one
+// is seen.
+func (s *Store) Feed(ctx context.Context, ns string, after int64, limit int) ([]*billingv1.Invoice, bool, error) {
+	if err := s.awaitSync(ctx); err != nil {
+		return nil, false, err
+	}
+	names, highest := s.sequences.run(ns, after+1, limit)
+	page := make([]*billingv1.Invoice, 0, len(names))
+	last := after
+	for _, name := range names {
+		inv := &billingv1.Invoice{}
+		err := s.cache.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, inv, client.UnsafeDisableDeepCopy)
+		if apierrors.IsNotFound(err) {
+			break // deleted with its workspace: the feed ends there
+		}
+		if err != nil {
+			return nil, false, fmt.Errorf("reading from the cache: %w", err)
+		}
+		page = append(page, inv)
+		last = after + int64(len(page))
+	}
+	return page, highest > last, nil
 }
 
 // awaitSync waits until the store is synced, or returns ErrNotSynced when

@@ -68,6 +68,10 @@ type ListParams struct {
 	Status string
 	// Email narrows a list of customers to those with exactly this e-mail.
 	Email string
+	// Order "sequence", with Status "issued", lists the feed.
+	Order string
+	// AfterSequence, when not nil, starts the feed after this sequence.
+	AfterSequence *int64
 }
 
 func (p ListParams) query() string {
@@ -86,6 +90,12 @@ func (p ListParams) query() string {
 	}
 	if p.Email != "" {
 		q.Set("email", p.Email)
+	}
+	if p.Order != "" {
+		q.Set("order", p.Order)
+	}
+	if p.AfterSequence != nil {
+		q.Set("after_sequence", strconv.FormatInt(*p.AfterSequence, 10))
 	}
 	if len(q) == 0 {
 		return ""
@@ -146,6 +156,7 @@ type Invoice struct {
 	Status       string  `json:"status"`
 	StatusReason *string `json:"status_reason"`
 	Number       *string `json:"number"`
+	Sequence     *int64  `json:"sequence"`
 	IssuedAt     *string `json:"issued_at"`
 	DueAt        *string `json:"due_at"`
 	BillTo       *BillTo `json:"bill_to"`

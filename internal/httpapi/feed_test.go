@@ -1,0 +1,136 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/utils/ptr"
+
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
+)
+
+var _ = Describe("The feed of issued invoices (order=sequence)", func() {
+	It("gives a consumer walking it while invoices are being issued every invoice once, in sequence order", func() {
+		ns := newWorkspace()
+		c := createCustomer(v1client.Workspace(ns))
+		client := apiClient(mainURL).With(v1client.Token(writerToken), v1client.Workspace(ns))
+		const total = 60
+
+		By("creating invoices from four writers while the consumer walks the feed")
+		var wg sync.WaitGroup
+		for w := range 4 {
+			wg.Go(func() {
+				defer GinkgoRecover()
+				for i := range total / 4 {
+					Expect(k8s.Create(ctx, newInvoice(ns, fmt.Sprintf("inv-%d-%02d", w, i), c.ID))).To(Succeed())
+				}
+			})
+		}
+
+		var seen []int64
+		ids := map[string]bool{}
+		var last int64
+		Eventually(func(g Gomega) {
+			// The consumer stores the last sequence it processed and
+			// resumes after it, page by page.
+			for {
+				list, resp, err := client.ListInvoices(ctx, v1client.ListParams{
+					Status: "issued", Order: "sequence", AfterSequence: ptr.To(last), Limit: 7,
+				})
+				g.Expect(err).NotTo(HaveOccurred())
+				g.Expect(resp.Status).To(Equal(http.StatusOK), "body: %s", resp.Body)
+				g.Expect(list.NextCursor).NotTo(BeNil(), "the feed always says where it goes on")
+				for _, inv := range list.Data {
+					g.Expect(inv.Status).To(Equal("issued"))
+					g.Expect(inv.Sequence).NotTo(BeNil())
+					g.Expect(*inv.Sequence).To(Equal(last+1), "the feed skipped or repeated a sequence")
+					g.Expect(*inv.Number).To(Equal(fmt.Sprintf("INV-%06d", *inv.Sequence)))
+					g.Expect(ids).NotTo(HaveKey(inv.ID), "invoice %s came twice", inv.ID)
+					ids[inv.ID] = true
+					last = *inv.Sequence
+					seen = append(seen, last)
+				}
+				if !list.HasMore || len(list.Data) == 0 {
+					break
+				}
+			}
+			g.Expect(seen).To(HaveLen(total))
+		}).WithTimeout(time.Minute).WithPolling(50 * time.Millisecond).Should(Succeed())
+		wg.Wait()
+		for i, s := range seen {
+			Expect(s).To(Equal(int64(i + 1)))
+		}
+
+		By("following next_cursor from the start gives the same invoices in the same order")
+		var again []int64
+		p := v1client.ListParams{Status: "issued", Order: "sequence", Limit: 25}
+		for {
+			list, resp, err := client.ListInvoices(ctx, p)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(resp.Status).To(Equal(http.StatusOK), "body: %s", resp.Body)
+			for _, inv := range list.Data {
+				again = append(again, *inv.Sequence)
+			}
+			if !list.HasMore {
+				break
+			}
+			p.Cursor = *list.NextCursor
+		}
+		Expect(again).To(Equal(seen))
+	})
+
+	It("refuses order and after_sequence that do not make a feed, with the parameter at fault", func() {
+		cursor := send(http.MethodGet, "/v1/invoices?status=issued&limit=1").invoices().NextCursor
+		for query, param := range map[string]string{
+			"order=sequence":                                               "status",
+			"order=sequence&status=pending":                                "status",
+			"order=number&status=issued":                                   "order",
+			"order=sequence&status=issued&customer_id=cus-1":               "customer_id",
+			"after_sequence=3":                                             "after_sequence",
+			"status=issued&after_sequence=3":                               "after_sequence",
+			"order=sequence&status=issued&after_sequence=-1":               "after_sequence",
+			"order=sequence&status=issued&after_sequence=01":               "after_sequence",
+			"order=sequence&status=issued&after_sequence=1e3":              "after_sequence",
+			"order=sequence&status=issued&after_sequence=9007199254740992": "after_sequence",
+		} {
+			resp := send(http.MethodGet, "/v1/invoices?"+query)
+			Expect(resp.status).To(Equal(http.StatusBadRequest), query)
+			Expect(resp.apiErr().Code).To(Equal(CodeParameterInvalid), query)
+			Expect(resp.apiErr().Param).To(Equal(param), query)
+		}
+		if cursor != nil {
+			By("refusing a cursor of the list by id in the feed, and cursor with after_sequence")
+			cur := "&cursor=" + url.QueryEscape(*cursor)
+			resp := send(http.MethodGet, "/v1/invoices?status=issued&order=sequence"+cur)
+			Expect(resp.status).To(Equal(http.StatusBadRequest))
+			Expect(resp.apiErr().Param).To(Equal("cursor"))
+		}
+		feed := send(http.MethodGet, "/v1/invoices?status=issued&order=sequence").invoices()
+		Expect(feed.NextCursor).NotTo(BeNil())
+		resp := send(http.MethodGet, "/v1/invoices?status=issued&order=sequence&after_sequence=0&cursor="+
+			url.QueryEscape(*feed.NextCursor))
+		Expect(resp.status).To(Equal(http.StatusBadRequest))
+		Expect(resp.apiErr().Param).To(Equal("after_sequence"))
+	})
+})
