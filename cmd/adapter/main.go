@@ -95,6 +95,12 @@ func main() {
 		"HTTP server: the largest request header accepted.")
 	flag.DurationVar(&o.ShutdownTimeout, "shutdown-timeout", d.ShutdownTimeout,
 		"How long in-flight requests get to finish on SIGINT or SIGTERM.")
+	flag.IntVar(&o.MaxStreamsPerCaller, "max-streams-per-caller", d.MaxStreamsPerCaller,
+		"Open event streams of the invoice feed allowed per caller identity; one more is answered 429.")
+	flag.DurationVar(&o.StreamHeartbeat, "stream-heartbeat", d.StreamHeartbeat,
+		"How often an idle event stream sends a comment, so that proxies keep it open.")
+	flag.DurationVar(&o.StreamWriteTimeout, "stream-write-timeout", d.StreamWriteTimeout,
+		"How long a write to an event stream may block before the client, who stopped reading, is dropped.")
 	flag.Float64Var(&qps, "kube-api-qps", 1000, "Requests per second the adapter may send to the Kubernetes API "+
 		"(its creates, reviews and cache misses, for all its callers together; the API server's priority and fairness bounds it too).")
 	flag.IntVar(&burst, "kube-api-burst", 2000, "Burst of requests the adapter may send to the Kubernetes API.")

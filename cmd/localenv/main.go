@@ -206,6 +206,8 @@ Invoicing is running on a local control plane. Press Ctrl-C to stop it.
 
   HTTP API on http://%[3]s, as ServiceAccount %[5]s/%[6]s (token in %[4]s, valid %[7]d hours):
     curl -s -H "Authorization: Bearer $(cat %[4]s)" http://%[3]s/v1/invoices
+    curl -sN -H "Authorization: Bearer $(cat %[4]s)" -H "Accept: text/event-stream" \
+      "http://%[3]s/v1/invoices?status=issued&order=sequence"     # follow the issued invoices
 
   Data is kept in %[8]s between runs; delete that directory to start afresh.
 

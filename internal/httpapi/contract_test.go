@@ -44,8 +44,10 @@ type contract struct {
 	model       *v3.Document
 	opts        *config.ValidationOptions
 	errorSchema *base.Schema
-	schemas     schema_validation.SchemaValidator
-	checked     int
+	// invoiceSchema checks the data of each event of a stream.
+	invoiceSchema *base.Schema
+	schemas       schema_validation.SchemaValidator
+	checked       int
 }
 
 func newContract() (*contract, error) {
@@ -72,12 +74,17 @@ func newContract() (*contract, error) {
 	if errProxy == nil {
 		return nil, errors.New("openapi.json has no Error schema")
 	}
+	invoiceProxy := model.Model.Components.Schemas.GetOrZero("Invoice")
+	if invoiceProxy == nil {
+		return nil, errors.New("openapi.json has no Invoice schema")
+	}
 	return &contract{
-		validator:   v,
-		model:       &model.Model,
-		opts:        config.NewValidationOptions(config.WithFormatAssertions()),
-		errorSchema: errProxy.Schema(),
-		schemas:     schema_validation.NewSchemaValidator(config.WithFormatAssertions()),
+		invoiceSchema: invoiceProxy.Schema(),
+		validator:     v,
+		model:         &model.Model,
+		opts:          config.NewValidationOptions(config.WithFormatAssertions()),
+		errorSchema:   errProxy.Schema(),
+		schemas:       schema_validation.NewSchemaValidator(config.WithFormatAssertions()),
 	}, nil
 }
 
@@ -108,6 +115,22 @@ func (c *contract) check(req *http.Request, resp *http.Response, body []byte) er
 		return nil
 	}
 	return validationError(req, resp, body, errs)
+}
+
+// checkEvent validates the data of one invoice.issued event against the
+// Invoice schema.
+func (c *contract) checkEvent(data []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.checked++
+	if ok, errs := c.schemas.ValidateSchemaBytes(c.invoiceSchema, data); !ok {
+		msgs := make([]string, 0, len(errs))
+		for _, e := range errs {
+			msgs = append(msgs, e.Error())
+		}
+		return fmt.Errorf("an event's data does not match the Invoice schema: %s\ndata: %s", strings.Join(msgs, "; "), data)
+	}
+	return nil
 }
 
 // checkUndocumented checks an answer to a path or method the document does
@@ -143,6 +166,15 @@ func (t *validatingTransport) RoundTrip(req *http.Request) (*http.Response, erro
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
 		return nil, err
+	}
+	if resp.StatusCode == http.StatusOK && resp.Header.Get("Content-Type") == "text/event-stream" {
+		// A stream does not end: its events are checked one at a time
+		// (checkEvent) by the tests that read them.
+		if id := resp.Header.Get(RequestIDHeader); sanitizeRequestID(id) == "" {
+			_ = resp.Body.Close()
+			return nil, fmt.Errorf("%s %s: event stream without a valid Request-Id header", req.Method, req.URL.Path)
+		}
+		return resp, nil
 	}
 	body, err := io.ReadAll(resp.Body)
 	_ = resp.Body.Close()

@@ -17,9 +17,12 @@ limitations under the License.
 package httpapi
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"sync"
 	"time"
 
@@ -27,6 +30,7 @@ import (
 	. "github.com/onsi/gomega"
 	"k8s.io/utils/ptr"
 
+	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
@@ -132,5 +136,102 @@ var _ = Describe("The feed of issued invoices (order=sequence)", func() {
 			url.QueryEscape(*feed.NextCursor))
 		Expect(resp.status).To(Equal(http.StatusBadRequest))
 		Expect(resp.apiErr().Param).To(Equal("after_sequence"))
+	})
+})
+
+// readEvents reads n events of s, checks each against the contract and
+// that their ids are the sequences from first on, and returns the ids.
+func readEvents(s *v1client.EventStream, first int64, n int) {
+	GinkgoHelper()
+	for i := range n {
+		e, err := s.Next()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(e.Type).To(Equal("invoice.issued"))
+		Expect(apiContract.checkEvent(e.Data)).To(Succeed())
+		var inv v1client.Invoice
+		Expect(json.Unmarshal(e.Data, &inv)).To(Succeed())
+		want := first + int64(i)
+		Expect(e.ID).To(Equal(strconv.FormatInt(want, 10)), "events out of order")
+		Expect(inv.Sequence).To(HaveValue(Equal(want)))
+		Expect(inv.Status).To(Equal("issued"))
+	}
+}
+
+var _ = Describe("The live stream of the feed (Accept: text/event-stream)", func() {
+	var ns, customerID string
+	createIssued := func(n int) {
+		GinkgoHelper()
+		for range n {
+			Expect(k8s.Create(ctx, newInvoice(ns, billing.NewID("inv-"), customerID))).To(Succeed())
+		}
+	}
+	BeforeEach(func() {
+		ns = newWorkspace()
+		customerID = createCustomer(v1client.Workspace(ns)).ID
+	})
+
+	It("sends the issued invoices in order, then each new one, and resumes after Last-Event-ID on another adapter once the first shut down", func() {
+		createIssued(5)
+		url, stop := startStoppableAdapter(adapterCfg, Options{RateLimit: -1, ShutdownTimeout: 30 * time.Second})
+		client := apiClient(url).With(v1client.Token(writerToken), v1client.Workspace(ns))
+		stream, resp, err := client.StreamIssuedInvoices(ctx, v1client.ListParams{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.Header.Get("Cache-Control")).To(Equal("no-store"))
+		readEvents(stream, 1, 5)
+
+		By("sending invoices issued while the stream is open")
+		createIssued(5)
+		readEvents(stream, 6, 5)
+
+		By("ending the stream cleanly when the adapter shuts down, without waiting for it")
+		started := time.Now()
+		stop()
+		Expect(time.Since(started)).To(BeNumerically("<", 10*time.Second), "the shutdown waited for the stream")
+		_, err = stream.Next()
+		Expect(err).To(MatchError(io.EOF))
+
+		By("resuming after Last-Event-ID 7 on another adapter, with what was issued meanwhile")
+		createIssued(3)
+		resumed, _, err := apiClient(mainURL).With(v1client.Token(writerToken), v1client.Workspace(ns)).
+			StreamIssuedInvoices(ctx, v1client.ListParams{}, v1client.Header("Last-Event-ID", "7"))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(resumed.Close)
+		readEvents(resumed, 8, 6)
+	})
+
+	It("refuses a caller's stream beyond the bound with 429, and a bad Last-Event-ID with 400", func() {
+		url := startAdapter(adapterCfg, Options{RateLimit: -1, MaxStreamsPerCaller: 1})
+		client := apiClient(url).With(v1client.Token(writerToken), v1client.Workspace(ns))
+		first, _, err := client.StreamIssuedInvoices(ctx, v1client.ListParams{})
+		Expect(err).NotTo(HaveOccurred())
+		_, resp, err := client.StreamIssuedInvoices(ctx, v1client.ListParams{})
+		Expect(err).To(HaveOccurred())
+		Expect(resp.Status).To(Equal(http.StatusTooManyRequests))
+		Expect(resp.Err().Code).To(Equal(CodeRateLimited))
+
+		By("allowing another once the first is closed")
+		Expect(first.Close()).To(Succeed())
+		Eventually(func(g Gomega) {
+			s, _, err := client.StreamIssuedInvoices(ctx, v1client.ListParams{})
+			g.Expect(err).NotTo(HaveOccurred())
+			_ = s.Close()
+		}).Should(Succeed())
+
+		_, resp, err = client.StreamIssuedInvoices(ctx, v1client.ListParams{}, v1client.Header("Last-Event-ID", "x"))
+		Expect(err).To(HaveOccurred())
+		Expect(resp.Status).To(Equal(http.StatusBadRequest))
+		Expect(resp.Err().Param).To(Equal("Last-Event-ID"))
+	})
+
+	It("keeps an idle stream open with heartbeat comments", func() {
+		url := startAdapter(adapterCfg, Options{RateLimit: -1, StreamHeartbeat: 50 * time.Millisecond})
+		client := apiClient(url).With(v1client.Token(writerToken), v1client.Workspace(ns))
+		stream, _, err := client.StreamIssuedInvoices(ctx, v1client.ListParams{})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(stream.Close)
+		time.Sleep(500 * time.Millisecond)
+		createIssued(1)
+		readEvents(stream, 1, 1)
+		Expect(stream.Comments).To(BeNumerically(">=", 3), "heartbeats before the event")
 	})
 })

@@ -111,6 +111,9 @@ func (a *Adapter) listInvoices(w http.ResponseWriter, r *http.Request, c *call) 
 		return e
 	}
 	if filters.Order == orderSequence {
+		if wantsEventStream(r) {
+			return a.streamInvoiceFeed(w, r, c, after)
+		}
 		return a.listInvoiceFeed(w, r, c, scope, after, limit)
 	}
 	sel := store.Selection{Namespace: c.ns, CustomerID: filters.CustomerID, Phase: phase}

@@ -59,6 +59,9 @@ func sanitizeRequestID(id string) string {
 type requestInfo struct {
 	id   string
 	user string
+	// untimed is the request's context without the request timeout, for a
+	// stream: it ends when the client goes away.
+	untimed context.Context
 }
 
 type requestInfoKey struct{}
@@ -107,10 +110,10 @@ func (a *Adapter) middleware(mux *http.ServeMux) http.Handler {
 		w.Header().Set(RequestIDHeader, info.id)
 		sw := &statusWriter{ResponseWriter: w}
 
-		ctx, cancel := context.WithTimeout(r.Context(), a.opts.RequestTimeout)
+		log := logf.FromContext(r.Context()).WithValues("requestID", info.id)
+		info.untimed = logf.IntoContext(context.WithValue(r.Context(), requestInfoKey{}, info), log)
+		ctx, cancel := context.WithTimeout(info.untimed, a.opts.RequestTimeout)
 		defer cancel()
-		log := logf.FromContext(ctx).WithValues("requestID", info.id)
-		ctx = logf.IntoContext(context.WithValue(ctx, requestInfoKey{}, info), log)
 		r = r.WithContext(ctx)
 
 		defer func() {

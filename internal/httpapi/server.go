@@ -97,6 +97,16 @@ type Options struct {
 	// ShutdownTimeout bounds the graceful shutdown of Run.
 	ShutdownTimeout time.Duration
 
+	// MaxStreamsPerCaller bounds the open event streams of the feed per
+	// caller identity; one more is answered 429.
+	MaxStreamsPerCaller int
+	// StreamHeartbeat is how often an idle stream sends a comment, so that
+	// proxies keep its connection open.
+	StreamHeartbeat time.Duration
+	// StreamWriteTimeout is how long a stream's write may block before the
+	// client, who stopped reading, is dropped.
+	StreamWriteTimeout time.Duration
+
 	// Metrics, when set, is where the request count and latency series
 	// (invoicing_http_requests_total, invoicing_http_request_duration_seconds)
 	// are registered. cmd/adapter serves it on its metrics endpoint.
@@ -121,6 +131,9 @@ func DefaultOptions() Options {
 		IdleTimeout:             60 * time.Second,
 		MaxHeaderBytes:          64 << 10,
 		ShutdownTimeout:         15 * time.Second,
+		MaxStreamsPerCaller:     4,
+		StreamHeartbeat:         15 * time.Second,
+		StreamWriteTimeout:      10 * time.Second,
 	}
 }
 
@@ -143,6 +156,11 @@ func (o Options) withDefaults() Options {
 	set(&o.WriteTimeout, d.WriteTimeout)
 	set(&o.IdleTimeout, d.IdleTimeout)
 	set(&o.ShutdownTimeout, d.ShutdownTimeout)
+	set(&o.StreamHeartbeat, d.StreamHeartbeat)
+	set(&o.StreamWriteTimeout, d.StreamWriteTimeout)
+	if o.MaxStreamsPerCaller <= 0 {
+		o.MaxStreamsPerCaller = d.MaxStreamsPerCaller
+	}
 	if o.RateLimit == 0 {
 		o.RateLimit = d.RateLimit
 	}
@@ -191,7 +209,9 @@ type Adapter struct {
 	limiter   *limiter
 	handler   http.Handler
 	metrics   *metrics
-	now       func() time.Time
+	// streams are the open event streams of the feed.
+	streams *streams
+	now     func() time.Time
 }
 
 // New builds an adapter that talks to the API server of cfg with the
@@ -249,6 +269,7 @@ func New(cfg *rest.Config, opts Options) (*Adapter, error) {
 		authz:     authz,
 		limiter:   newLimiter(opts.RateLimit, opts.RateBurst),
 		metrics:   newMetrics(),
+		streams:   newStreams(),
 		now:       time.Now,
 	}
 	if opts.Metrics != nil {
@@ -297,10 +318,11 @@ func (a *Adapter) Run(ctx context.Context, ln net.Listener) error {
 
 // Server is an http.Server for the adapter's handler with its timeouts. Its
 // requests' contexts carry ctx's values (the logger) but not its
-// cancellation, so that a shutdown lets them finish.
+// cancellation, so that a shutdown lets them finish; its shutdown ends the
+// event streams.
 func (a *Adapter) Server(ctx context.Context) *http.Server {
 	base := context.WithoutCancel(ctx)
-	return &http.Server{
+	srv := &http.Server{
 		Handler:           a.handler,
 		ReadHeaderTimeout: a.opts.ReadHeaderTimeout,
 		ReadTimeout:       a.opts.ReadTimeout,
@@ -310,6 +332,9 @@ func (a *Adapter) Server(ctx context.Context) *http.Server {
 		BaseContext:       func(net.Listener) context.Context { return base },
 		ErrorLog:          newServerErrorLog(logf.FromContext(ctx)),
 	}
+	// Streams never end by themselves: a shutdown ends them.
+	srv.RegisterOnShutdown(a.streams.shutdown)
+	return srv
 }
 
 // ready reports whether the caches are synced and the API server answers.

@@ -23,6 +23,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -193,18 +194,31 @@ func startControllers() {
 // the suite ends, and returns its base URL once it listens. It waits for
 // readiness only when the API server of cfg is the suite's.
 func startAdapter(cfg *rest.Config, opts Options) string {
+	url, _ := startStoppableAdapter(cfg, opts)
+	return url
+}
+
+// startStoppableAdapter is startAdapter that also returns a function that
+// shuts the adapter down gracefully and waits until Run has returned (nil);
+// the suite's cleanup then finds it stopped.
+func startStoppableAdapter(cfg *rest.Config, opts Options) (string, func()) {
 	a, err := New(cfg, opts)
 	Expect(err).NotTo(HaveOccurred())
 	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
 	Expect(err).NotTo(HaveOccurred())
-	actx, stop := context.WithCancel(ctx)
+	actx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- a.Run(actx, ln) }()
-	DeferCleanup(func() {
-		stop()
-		Eventually(done).WithTimeout(20 * time.Second).Should(Receive(BeNil()))
-	})
-	return "http://" + ln.Addr().String()
+	var once sync.Once
+	stop := func() {
+		GinkgoHelper()
+		once.Do(func() {
+			cancel()
+			Eventually(done).WithTimeout(20 * time.Second).Should(Receive(BeNil()))
+		})
+	}
+	DeferCleanup(stop)
+	return "http://" + ln.Addr().String(), stop
 }
 
 // serviceAccountToken creates the ServiceAccount ns/name and returns a token

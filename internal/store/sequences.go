@@ -37,6 +37,8 @@ type sequenceIndex struct {
 type workspaceSequences struct {
 	names map[int64]string
 	max   int64
+	// changed is closed, and replaced, when a sequence is added.
+	changed chan struct{}
 }
 
 func newSequenceIndex() *sequenceIndex {
@@ -58,13 +60,32 @@ func sequenceOf(obj any) (*billingv1.Invoice, int64) {
 func (x *sequenceIndex) put(ns, name string, sequence int64) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	ws, ok := x.workspaces[ns]
-	if !ok {
-		ws = &workspaceSequences{names: map[int64]string{}}
-		x.workspaces[ns] = ws
+	ws := x.workspace(ns)
+	if ws.names[sequence] == name {
+		return
 	}
 	ws.names[sequence] = name
 	ws.max = max(ws.max, sequence)
+	close(ws.changed)
+	ws.changed = make(chan struct{})
+}
+
+// workspace returns the index of ns, making it. Called with mu held.
+func (x *sequenceIndex) workspace(ns string) *workspaceSequences {
+	ws, ok := x.workspaces[ns]
+	if !ok {
+		ws = &workspaceSequences{names: map[int64]string{}, changed: make(chan struct{})}
+		x.workspaces[ns] = ws
+	}
+	return ws
+}
+
+// changed returns a channel that is closed when the next sequence of ns is
+// added.
+func (x *sequenceIndex) changed(ns string) <-chan struct{} {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.workspace(ns).changed
 }
 
 // drop forgets an invoice that was deleted (only with its workspace: issued

@@ -340,6 +340,11 @@ func (s *Store) Feed(ctx context.Context, ns string, after int64, limit int) ([]
 	return page, highest > last, nil
 }
 
+// FeedChanged returns a channel that is closed once another issued invoice
+// of workspace ns is seen: a consumer of Feed that is caught up takes it
+// before reading a page, and waits on it after.
+func (s *Store) FeedChanged(ns string) <-chan struct{} { return s.sequences.changed(ns) }
+
 // awaitSync waits until the store is synced, or returns ErrNotSynced when
 // ctx ends first.
 func (s *Store) awaitSync(ctx context.Context) error {

@@ -412,3 +412,26 @@ func TestTheFeedSeesAnInvoiceWhenItIsIssued(t *testing.T) {
 		t.Fatalf("after issue = %s, %v, %v; want inv-a", names(page), more, err)
 	}
 }
+
+func TestAFeedConsumerIsWokenWhenAnInvoiceIsIssued(t *testing.T) {
+	f := newFixture(t)
+	f.start(t)
+	changed := f.store.FeedChanged("ws")
+	other := f.store.FeedChanged("other")
+	f.cached(t, issuedAs(invoice("inv-a", "acme"), 1))
+	select {
+	case <-changed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the consumer of ws was not woken")
+	}
+	select {
+	case <-other:
+		t.Fatal("the consumer of another workspace was woken")
+	default:
+	}
+	select {
+	case <-f.store.FeedChanged("ws"):
+		t.Fatal("a new wait was woken before the next invoice")
+	default:
+	}
+}

@@ -1,0 +1,203 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"k8s.io/apiserver/pkg/authentication/user"
+)
+
+// The live stream of the feed: GET /v1/invoices?status=issued&order=sequence
+// with Accept: text/event-stream answers Server-Sent Events, every issued
+// invoice after the start in sequence order, then each one as it is seen.
+
+const (
+	eventStreamType = "text/event-stream"
+	// lastEventIDHeader is where an EventSource that reconnects says the id
+	// (the sequence) of the last event it received.
+	lastEventIDHeader = "Last-Event-ID"
+	// eventInvoiceIssued is the type of the stream's events.
+	eventInvoiceIssued = "invoice.issued"
+	// streamPage is how many invoices a stream reads from the store at once.
+	streamPage = 100
+)
+
+// wantsEventStream reports whether the request's Accept header asks for
+// text/event-stream.
+func wantsEventStream(r *http.Request) bool {
+	for _, v := range r.Header.Values("Accept") {
+		for part := range strings.SplitSeq(v, ",") {
+			if t, _, err := mime.ParseMediaType(strings.TrimSpace(part)); err == nil && t == eventStreamType {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// streams counts the open streams per caller and ends them all when the
+// server shuts down.
+type streams struct {
+	mu      sync.Mutex
+	open    map[string]int
+	closing chan struct{}
+	closed  bool
+}
+
+func newStreams() *streams {
+	return &streams{open: map[string]int{}, closing: make(chan struct{})}
+}
+
+// acquire counts a new stream of caller, or reports false when the caller
+// has max open already.
+func (s *streams) acquire(caller string, limit int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.open[caller] >= limit {
+		return false
+	}
+	s.open[caller]++
+	return true
+}
+
+func (s *streams) release(caller string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.open[caller]--; s.open[caller] <= 0 {
+		delete(s.open, caller)
+	}
+}
+
+// shutdown ends every stream: registered with http.Server.RegisterOnShutdown,
+// so that a graceful shutdown does not wait for streams that never end.
+func (s *streams) shutdown() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.closed = true
+		close(s.closing)
+	}
+}
+
+// callerKey identifies a caller for the stream bound, as for rate limits.
+func callerKey(u user.Info) string { return u.GetName() + "\x00" + u.GetUID() }
+
+// streamStart is where a stream starts: after Last-Event-ID when an
+// EventSource reconnects, else as the feed's page would.
+func streamStart(r *http.Request, c *call, cursorAfter string) (int64, *Error) {
+	if id := r.Header.Get(lastEventIDHeader); id != "" {
+		if !afterSequenceParam.MatchString(id) {
+			return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, lastEventIDHeader,
+				"Last-Event-ID must be the id of an event of this stream (a sequence).")
+		}
+		n, err := strconv.ParseInt(id, 10, 64)
+		if err != nil || n > maxSequence {
+			return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, lastEventIDHeader,
+				"Last-Event-ID must be the id of an event of this stream (a sequence).")
+		}
+		return n, nil
+	}
+	return feedStart(c.query, cursorAfter)
+}
+
+// streamInvoiceFeed serves the feed as Server-Sent Events until the client
+// goes away, stops reading (a write blocked for StreamWriteTimeout), or the
+// server shuts down. Comments every StreamHeartbeat keep idle connections
+// open through proxies.
+func (a *Adapter) streamInvoiceFeed(w http.ResponseWriter, r *http.Request, c *call, cursorAfter string) *Error {
+	after, e := streamStart(r, c, cursorAfter)
+	if e != nil {
+		return e
+	}
+	caller := callerKey(c.user)
+	if !a.streams.acquire(caller, a.opts.MaxStreamsPerCaller) {
+		return &Error{Status: http.StatusTooManyRequests, Code: CodeRateLimited, RetryAfter: 10,
+			Message: fmt.Sprintf("Too many open streams: at most %d per caller.", a.opts.MaxStreamsPerCaller)}
+	}
+	defer a.streams.release(caller)
+
+	// The stream outlives the request timeout, but not the client: its
+	// context ends when the connection does.
+	ctx := infoFrom(r.Context()).untimed
+	rc := http.NewResponseController(w)
+	// The server's read timeout would end the connection of a stream.
+	_ = rc.SetReadDeadline(time.Time{})
+	h := w.Header()
+	h.Set("Content-Type", eventStreamType)
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // nginx: pass events on at once
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+
+	// write sends b within StreamWriteTimeout, so that a client that stops
+	// reading is dropped instead of holding the stream.
+	write := func(b []byte) bool {
+		if err := rc.SetWriteDeadline(time.Now().Add(a.opts.StreamWriteTimeout)); err != nil {
+			return false
+		}
+		if _, err := w.Write(b); err != nil { //nolint:gosec // text/event-stream with nosniff; data is encoding/json output, which escapes <, > and &
+			return false
+		}
+		return rc.Flush() == nil
+	}
+	if !write([]byte(": invoice feed\n\n")) {
+		return nil
+	}
+	heartbeat := time.NewTicker(a.opts.StreamHeartbeat)
+	defer heartbeat.Stop()
+	for {
+		changed := a.store.FeedChanged(c.ns)
+		page, _, err := a.store.Feed(ctx, c.ns, after, streamPage)
+		if err != nil {
+			logFrom(r.Context()).Error(err, "Reading the feed failed; ending the stream")
+			return nil
+		}
+		for _, inv := range page {
+			data, err := json.Marshal(invoiceJSON(inv))
+			if err != nil {
+				return nil
+			}
+			after = *inv.Status.Sequence
+			event := fmt.Appendf(nil, "event: %s\nid: %d\ndata: %s\n\n", eventInvoiceIssued, after, data)
+			if !write(event) {
+				return nil
+			}
+		}
+		if len(page) == streamPage {
+			continue
+		}
+		select {
+		case <-changed:
+		case <-heartbeat.C:
+			if !write([]byte(": heartbeat\n\n")) {
+				return nil
+			}
+		case <-ctx.Done():
+			return nil
+		case <-a.streams.closing:
+			return nil
+		}
+	}
+}
