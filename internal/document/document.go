@@ -1,0 +1,164 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package document renders an issued Invoice as the document its customer
+// receives: a print-ready HTML page and a PDF with the same content (the
+// issuer, the bill-to snapshot, the number, the issue and due dates, the
+// line items, the total and the billing profile's footer). It is pure: it
+// reads only the Invoice and the footer it is given.
+package document
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+	"unicode"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+)
+
+// ErrNotIssued is returned for an invoice that is not issued: it has no
+// number, no dates and no bill-to yet, so it has no document.
+var ErrNotIssued = errors.New("the invoice is not issued")
+
+// dateLayout is how dates are printed: ISO 8601, in UTC, which reads the
+// same in every country.
+const dateLayout = "2006-01-02"
+
+// view is what both renderings show, every amount and date already
+// formatted. Its strings are the user's text, unescaped.
+type view struct {
+	Number   string
+	IssuedAt string
+	DueAt    string
+	Currency string
+	Issuer   *party
+	BillTo   party
+	Lines    []line
+	Total    string
+	Footer   string
+}
+
+type party struct {
+	Name  string
+	Lines []string // the address, one line each
+	Email string
+	TaxID string
+}
+
+type line struct {
+	Description string
+	Quantity    string
+	UnitAmount  string
+	Amount      string
+}
+
+// newView checks that inv is issued and formats what its document shows.
+func newView(inv *billingv1.Invoice, footer string) (*view, error) {
+	st := &inv.Status
+	if st.Phase != billingv1.InvoiceIssued || st.Number == "" || st.BillTo == nil || st.IssuedAt == nil {
+		return nil, ErrNotIssued
+	}
+	code := inv.Spec.Currency
+	if code == "" {
+		code = billing.DefaultCurrency
+	}
+	cur, err := ParseCurrency(code)
+	if err != nil {
+		// The CRD lets kubectl users write any three letters; such an
+		// invoice is shown with two decimals, under its own code.
+		cur = Currency{Code: strings.ToUpper(code), Digits: 2}
+	}
+	v := &view{
+		Number:   st.Number,
+		IssuedAt: st.IssuedAt.UTC().Format(dateLayout),
+		Currency: cur.Code,
+		BillTo: party{
+			Name: st.BillTo.Name, Lines: addressLines(st.BillTo.Address),
+			Email: st.BillTo.Email, TaxID: st.BillTo.TaxID,
+		},
+		Footer: strings.TrimSpace(footer),
+	}
+	if st.DueAt != nil {
+		v.DueAt = st.DueAt.UTC().Format(dateLayout)
+	}
+	if is := st.Issuer; is != nil {
+		v.Issuer = &party{Name: is.Name, Lines: addressLines(is.Address), Email: is.Email, TaxID: is.TaxID}
+	}
+	var total int64
+	for _, it := range inv.Spec.Items {
+		// The CRD's bounds keep quantity × amount below 2^63.
+		if it.Quantity < 0 || it.Quantity > billing.MaxQuantity || it.Amount < 0 || it.Amount > billing.MaxAmount {
+			return nil, errors.New("a line item is out of the CRD's bounds")
+		}
+		amount := it.Quantity * it.Amount
+		total += amount
+		v.Lines = append(v.Lines, line{
+			Description: it.Description,
+			Quantity:    groupDigits(it.Quantity),
+			UnitAmount:  cur.Format(it.Amount),
+			Amount:      cur.Format(amount),
+		})
+	}
+	if st.Total != nil {
+		total = *st.Total
+	}
+	v.Total = cur.Format(total)
+	return v, nil
+}
+
+// addressLines are the lines of an address as an envelope shows them.
+func addressLines(a *billingv1.Address) []string {
+	if a == nil {
+		return nil
+	}
+	var out []string
+	for _, l := range []string{a.Line1, a.Line2, strings.TrimSpace(a.PostalCode + " " + a.City), a.State, a.Country} {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// groupDigits writes n with its thousands grouped by commas.
+func groupDigits(n int64) string {
+	return strings.TrimPrefix(Currency{Code: "", Digits: 0}.Format(n), " ")
+}
+
+// Filename is the name a saved copy of the document gets: the invoice
+// number, with anything but letters, digits, '.', '-' and '_' replaced.
+func Filename(inv *billingv1.Invoice, ext string) string {
+	name := unsafeFilename.ReplaceAllString(inv.Status.Number, "_")
+	if name == "" {
+		name = "invoice"
+	}
+	return name + "." + ext
+}
+
+var unsafeFilename = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// printable replaces control characters, which neither a PDF text object
+// nor a printed page can show, by spaces; line breaks are kept.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r != '\n' && unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}

@@ -1,0 +1,284 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package document
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/signintech/gopdf"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// The PDF's font is the Go font (golang.org/x/image/font/gofont), embedded
+// as a subset with a ToUnicode map, so that its text can be selected,
+// searched and extracted. It covers Latin (Latin-1 and Latin Extended-A),
+// Greek and Cyrillic; any other character (CJK, Arabic, ...) is printed as
+// '?'. The HTML document has no such limit: the browser picks the fonts.
+const (
+	fontRegular = "go"
+	fontBold    = "go-bold"
+)
+
+// Layout, in points.
+const (
+	margin     = 50.0
+	fontSize   = 10.0
+	smallSize  = 8.0
+	lineHeight = 14.0
+	colQty     = 60.0
+	colAmount  = 105.0
+	cellPad    = 4.0
+)
+
+// PDF renders an issued invoice as a PDF with the content of HTML: on US
+// Letter paper when the issuer is in the United States or Canada, on A4
+// otherwise. footer is the billing profile's footer, "" for none. It
+// returns ErrNotIssued for an invoice that is not issued.
+func PDF(inv *billingv1.Invoice, footer string) ([]byte, error) {
+	v, err := newView(inv, footer)
+	if err != nil {
+		return nil, err
+	}
+	size := gopdf.PageSizeA4
+	if is := inv.Status.Issuer; is != nil && is.Address != nil && (is.Address.Country == "US" || is.Address.Country == "CA") {
+		size = gopdf.PageSizeLetter
+	}
+	r := &pdfWriter{pageW: size.W, pageH: size.H, number: v.Number}
+	r.pdf.Start(gopdf.Config{PageSize: *size, Unit: gopdf.UnitPT})
+	r.pdf.SetInfo(gopdf.PdfInfo{Title: "Invoice " + v.Number, Creator: "invoicing"})
+	substitute := gopdf.TtfOption{OnGlyphNotFoundSubstitute: func(rune) rune { return '?' }}
+	if err := r.pdf.AddTTFFontDataWithOption(fontRegular, goregular.TTF, substitute); err != nil {
+		return nil, fmt.Errorf("loading the font: %w", err)
+	}
+	if err := r.pdf.AddTTFFontDataWithOption(fontBold, gobold.TTF, substitute); err != nil {
+		return nil, fmt.Errorf("loading the font: %w", err)
+	}
+	r.write(v)
+	if r.err != nil {
+		return nil, r.err
+	}
+	return r.pdf.GetBytesPdfReturnErr()
+}
+
+// pdfWriter lays the document out top to bottom, starting a new page when
+// the next block does not fit. Its first error stops it.
+type pdfWriter struct {
+	pdf          gopdf.GoPdf
+	pageW, pageH float64
+	y            float64
+	page         int
+	number       string
+	err          error
+}
+
+func (r *pdfWriter) write(v *view) {
+	r.newPage()
+	width := r.pageW - 2*margin
+
+	// The issuer, left; the title, number and dates, right.
+	top := r.y
+	if v.Issuer != nil {
+		r.party(*v.Issuer, margin, width/2)
+	}
+	left := r.y
+	r.y = top
+	r.font(fontBold, 20)
+	r.text(margin, width, "Invoice", gopdf.Right, 26)
+	meta := [][2]string{{"Number", v.Number}, {"Issued", v.IssuedAt}}
+	if v.DueAt != "" {
+		meta = append(meta, [2]string{"Due", v.DueAt})
+	}
+	meta = append(meta, [2]string{"Currency", v.Currency})
+	for _, m := range meta {
+		r.font(fontRegular, fontSize)
+		r.grey()
+		r.text(r.pageW-margin-200, 90, m[0], gopdf.Left, 0)
+		r.black()
+		r.text(r.pageW-margin-110, 110, m[1], gopdf.Right, lineHeight)
+	}
+	r.y = max(r.y, left) + 24
+
+	// Bill to.
+	r.font(fontBold, smallSize)
+	r.grey()
+	r.text(margin, width, "BILL TO", gopdf.Left, 12)
+	r.black()
+	r.party(v.BillTo, margin, width/2)
+	r.y += 20
+
+	// The line table.
+	descW := width - colQty - 2*colAmount
+	r.tableHead(descW)
+	for _, l := range v.Lines {
+		r.font(fontRegular, fontSize)
+		lines := r.wrap(l.Description, descW-2*cellPad)
+		h := float64(len(lines))*lineHeight + 2*cellPad
+		if r.y+h > r.pageH-margin-20 {
+			r.newPage()
+			r.tableHead(descW)
+		}
+		y := r.y + cellPad
+		for i, s := range lines {
+			r.at(margin+cellPad, y+float64(i)*lineHeight, descW-2*cellPad, s, gopdf.Left)
+		}
+		x := margin + descW
+		r.at(x, y, colQty-cellPad, l.Quantity, gopdf.Right)
+		r.at(x+colQty, y, colAmount-cellPad, l.UnitAmount, gopdf.Right)
+		r.at(x+colQty+colAmount, y, colAmount-cellPad, l.Amount, gopdf.Right)
+		r.y += h
+		r.rule(0.5, 204)
+	}
+
+	// The total.
+	if r.y+30 > r.pageH-margin-20 {
+		r.newPage()
+	}
+	r.y += 8
+	r.font(fontBold, 12)
+	r.at(margin+descW, r.y, colQty+colAmount-cellPad, "Total", gopdf.Right)
+	r.at(margin+descW+colQty+colAmount, r.y, colAmount-cellPad, v.Total, gopdf.Right)
+	r.y += 30
+
+	// The footer.
+	if v.Footer != "" {
+		r.font(fontRegular, 9)
+		lines := r.wrap(v.Footer, width)
+		if r.y+float64(len(lines))*12+10 > r.pageH-margin-20 {
+			r.newPage()
+		}
+		r.rule(0.5, 204)
+		r.y += 8
+		r.grey()
+		for _, s := range lines {
+			if r.y+12 > r.pageH-margin-20 {
+				r.newPage()
+				r.font(fontRegular, 9)
+				r.grey()
+			}
+			r.text(margin, width, s, gopdf.Left, 12)
+		}
+		r.black()
+	}
+}
+
+// party writes a name in bold and the lines under it.
+func (r *pdfWriter) party(p party, x, w float64) {
+	r.font(fontBold, fontSize)
+	for _, s := range r.wrap(p.Name, w) {
+		r.text(x, w, s, gopdf.Left, lineHeight)
+	}
+	r.font(fontRegular, fontSize)
+	rest := append([]string(nil), p.Lines...)
+	if p.Email != "" {
+		rest = append(rest, p.Email)
+	}
+	if p.TaxID != "" {
+		rest = append(rest, "Tax ID: "+p.TaxID)
+	}
+	for _, l := range rest {
+		for _, s := range r.wrap(l, w) {
+			r.text(x, w, s, gopdf.Left, lineHeight)
+		}
+	}
+}
+
+func (r *pdfWriter) tableHead(descW float64) {
+	r.font(fontBold, smallSize)
+	r.grey()
+	y := r.y + cellPad
+	x := margin + descW
+	r.at(margin+cellPad, y, descW, "DESCRIPTION", gopdf.Left)
+	r.at(x, y, colQty-cellPad, "QUANTITY", gopdf.Right)
+	r.at(x+colQty, y, colAmount-cellPad, "UNIT AMOUNT", gopdf.Right)
+	r.at(x+colQty+colAmount, y, colAmount-cellPad, "AMOUNT", gopdf.Right)
+	r.black()
+	r.y += 18
+	r.rule(1.5, 26)
+}
+
+func (r *pdfWriter) newPage() {
+	r.pdf.AddPage()
+	r.page++
+	r.y = margin
+	r.font(fontRegular, smallSize)
+	r.grey()
+	r.at(margin, r.pageH-margin+10, r.pageW-2*margin,
+		fmt.Sprintf("Invoice %s · page %d", r.number, r.page), gopdf.Right)
+	r.black()
+}
+
+// text writes s at x on the current line, aligned in a box of width w, and
+// moves down by advance.
+func (r *pdfWriter) text(x, w float64, s string, align int, advance float64) {
+	r.at(x, r.y, w, s, align)
+	r.y += advance
+}
+
+func (r *pdfWriter) at(x, y, w float64, s string, align int) {
+	if r.err != nil || s == "" {
+		return
+	}
+	r.pdf.SetXY(x, y)
+	r.err = r.pdf.CellWithOption(&gopdf.Rect{W: w, H: lineHeight}, s, gopdf.CellOption{Align: align | gopdf.Top})
+}
+
+// wrap splits s into lines at most w wide, at its line breaks and between
+// words (or inside a word longer than w).
+func (r *pdfWriter) wrap(s string, w float64) []string {
+	var out []string
+	for _, para := range strings.Split(printable(s), "\n") {
+		if strings.TrimSpace(para) == "" {
+			out = append(out, "")
+			continue
+		}
+		lines, err := r.pdf.SplitTextWithWordWrap(para, w)
+		if err != nil {
+			lines, err = r.pdf.SplitText(para, w)
+		}
+		if err != nil {
+			r.fail(err)
+			return nil
+		}
+		out = append(out, lines...)
+	}
+	return out
+}
+
+func (r *pdfWriter) font(family string, size float64) {
+	if r.err == nil {
+		r.fail(r.pdf.SetFont(family, "", size))
+	}
+}
+
+func (r *pdfWriter) rule(width float64, grey uint8) {
+	r.pdf.SetLineWidth(width)
+	r.pdf.SetStrokeColor(grey, grey, grey)
+	r.pdf.Line(margin, r.y, r.pageW-margin, r.y)
+}
+
+func (r *pdfWriter) grey()  { r.pdf.SetTextColor(102, 102, 102) }
+func (r *pdfWriter) black() { r.pdf.SetTextColor(26, 26, 26) }
+
+func (r *pdfWriter) fail(err error) {
+	if err != nil && r.err == nil {
+		r.err = err
+	}
+}
