@@ -52,6 +52,7 @@ const (
 	CodeMethodNotAllowed     = "method_not_allowed"
 	CodeIdempotencyReused    = "idempotency_key_reused"
 	CodeIdempotencyInUse     = "idempotency_key_in_use"
+	CodeInvoiceNotIssued     = "invoice_not_issued"
 	CodeAuthRequired         = "authentication_required"
 	CodeTokenInvalid         = "token_invalid"
 	CodePermissionDenied     = "permission_denied"

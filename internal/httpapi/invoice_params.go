@@ -25,6 +25,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/document"
 )
 
 // maxObjectNameLength is the CRD's bound of a customer_id (the name of an
@@ -108,9 +109,9 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 		lines[i] = billing.Line{Quantity: it.Quantity, Amount: it.Amount}
 	}
 	if c := fields["currency"]; c != nil {
-		if !isCurrency(c.s) {
+		if !document.ValidCurrency(c.s) {
 			return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "currency",
-				"currency must be a three-letter ISO 4217 code such as USD.")
+				"currency must be an ISO 4217 currency code such as USD.")
 		}
 		p.Currency = strings.ToUpper(c.s)
 	}
@@ -216,15 +217,3 @@ func feedStart(q url.Values, after string) (int64, *Error) {
 
 // maxSequence is the highest sequence: 2^53-1, exact in every JSON client.
 const maxSequence = 1<<53 - 1
-
-func isCurrency(s string) bool {
-	if len(s) != 3 {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if (c < 'A' || c > 'Z') && (c < 'a' || c > 'z') {
-			return false
-		}
-	}
-	return true
-}

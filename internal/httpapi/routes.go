@@ -54,6 +54,7 @@ func (a *Adapter) routes() *http.ServeMux {
 	mux.Handle("GET /v1/invoices", a.api("list", resourceInvoices, "",
 		[]string{queryLimit, queryCursor, queryCustomerID, queryStatus, queryOrder, queryAfterSequence}, a.listInvoices))
 	mux.Handle("GET /v1/invoices/{invoice_id}", a.api("get", resourceInvoices, "invoice_id", nil, a.getInvoice))
+	mux.Handle("GET /v1/invoices/{invoice_id}/document", a.api("get", resourceInvoices, "invoice_id", nil, a.getInvoiceDocument))
 	return mux
 }
 

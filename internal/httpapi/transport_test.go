@@ -193,7 +193,7 @@ var _ = Describe("Transport", func() {
 		for _, code := range []string{
 			CodeBodyInvalid, CodeBodyTooLarge, CodeParameterInvalid, CodeParameterMissing, CodeParameterUnknown,
 			CodeUnsupportedMediaType, CodeWorkspaceRequired, CodeResourceMissing, CodePathUnknown,
-			CodeMethodNotAllowed, CodeIdempotencyReused, CodeIdempotencyInUse, CodeAuthRequired, CodeTokenInvalid,
+			CodeMethodNotAllowed, CodeIdempotencyReused, CodeIdempotencyInUse, CodeInvoiceNotIssued, CodeAuthRequired, CodeTokenInvalid,
 			CodePermissionDenied, CodeRateLimited, CodeAPIUnavailable, CodeInternal,
 		} {
 			Expect(doc).To(ContainSubstring(fmt.Sprintf("%q", code)))

@@ -227,6 +227,24 @@ func (c *Client) GetInvoice(ctx context.Context, id string, opts ...Option) (*In
 	return call[Invoice](ctx, c, http.MethodGet, "/v1/invoices/"+url.PathEscape(id), nil, opts)
 }
 
+// InvoiceDocument sends GET /v1/invoices/{id}/document with the Accept
+// header accept ("" sends none: the adapter answers HTML). The answer's
+// Body is the document and its Content-Type says which; a non-2xx answer is
+// returned with its *Error.
+func (c *Client) InvoiceDocument(ctx context.Context, id, accept string, opts ...Option) (*Response, error) {
+	if accept != "" {
+		opts = append([]Option{Header("Accept", accept)}, opts...)
+	}
+	resp, err := c.Do(ctx, http.MethodGet, "/v1/invoices/"+url.PathEscape(id)+"/document", nil, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if e := resp.Err(); e != nil {
+		return resp, e
+	}
+	return resp, nil
+}
+
 // ListInvoices sends GET /v1/invoices.
 func (c *Client) ListInvoices(ctx context.Context, p ListParams, opts ...Option) (*List[Invoice], *Response, error) {
 	return call[List[Invoice]](ctx, c, http.MethodGet, "/v1/invoices"+p.query(), nil, opts)
