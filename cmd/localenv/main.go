@@ -201,13 +201,16 @@ Invoicing is running on a local control plane. Press Ctrl-C to stop it.
 
   kubectl (built with the control plane; any recent kubectl works):
     alias kubectl='%[1]s --kubeconfig %[2]s'
-    kubectl apply -f config/samples/
+    kubectl apply -k config/samples/
     kubectl get customers,invoices -n %[5]s
 
   HTTP API on http://%[3]s, as ServiceAccount %[5]s/%[6]s (token in %[4]s, valid %[7]d hours):
     curl -s -H "Authorization: Bearer $(cat %[4]s)" http://%[3]s/v1/invoices
     curl -sN -H "Authorization: Bearer $(cat %[4]s)" -H "Accept: text/event-stream" \
       "http://%[3]s/v1/invoices?status=issued&order=sequence"     # follow the issued invoices
+    # once the samples are applied: the demo invoice as a PDF (without the Accept header: HTML)
+    curl -s -H "Authorization: Bearer $(cat %[4]s)" -H 'Accept: application/pdf' -o invoice.pdf \
+      http://%[3]s/v1/invoices/acme-2026-001/document
 
   Data is kept in %[8]s between runs; delete that directory to start afresh.
 
