@@ -19,6 +19,7 @@ package document
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -195,12 +196,22 @@ func TestAPDFOfManyLongLinesRunsOverSeveralPages(t *testing.T) {
 				Quantity:    1_000_000, Amount: 1_000_000,
 			})
 		}
-		inv.Status.Total = ptr.To[int64](120 * 1_000_000 * 1_000_000)
+		// A description of 1,000 characters, in the narrow column that
+		// large amounts leave, is taller than a page.
+		var words strings.Builder
+		for i := 0; words.Len() < 990; i++ {
+			fmt.Fprintf(&words, "w%03d ", i)
+		}
+		inv.Spec.Items = append(inv.Spec.Items, billingv1.LineItem{Description: words.String() + "LAST", Quantity: 1_000_000, Amount: 1_000_000_000_000})
+		inv.Status.Total = ptr.To[int64](120*1_000_000*1_000_000 + 1_000_000*1_000_000_000_000)
 		inv.Status.BillTo.Name = "Ελληνικά Кириллица 日本語"
 	})
 	doc, err := PDF(inv, strings.Repeat("A footer line.\n", 60))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if dir := os.Getenv("DOCUMENT_OUT"); dir != "" {
+		writeOut(t, dir, "long.pdf", doc)
 	}
 	r, err := pdf.NewReader(bytes.NewReader(doc), int64(len(doc)))
 	if err != nil {
@@ -210,7 +221,7 @@ func TestAPDFOfManyLongLinesRunsOverSeveralPages(t *testing.T) {
 		t.Errorf("the PDF has %d pages, want several", n)
 	}
 	text := pdfText(t, doc)
-	for _, want := range []string{"USD 1,200,000,000,000.00", "Ελληνικά Кириллица ???"} {
+	for _, want := range []string{"USD 10,001,200,000,000,000.00", "USD 10,000,000,000,000,000.00", "w000", "w100", "LAST", "Ελληνικά Кириллица ???"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the PDF's text does not contain %q", want)
 		}

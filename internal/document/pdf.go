@@ -43,8 +43,8 @@ const (
 	fontSize   = 10.0
 	smallSize  = 8.0
 	lineHeight = 14.0
-	colQty     = 60.0
-	colAmount  = 105.0
+	minQtyW    = 60.0
+	minAmountW = 105.0
 	cellPad    = 4.0
 )
 
@@ -86,7 +86,11 @@ type pdfWriter struct {
 	y            float64
 	page         int
 	number       string
-	err          error
+	// tableTop is where the rows of the current page start.
+	tableTop float64
+	// The widths of the line table's columns.
+	descW, qtyW, amountW float64
+	err                  error
 }
 
 func (r *pdfWriter) write(v *view) {
@@ -124,26 +128,39 @@ func (r *pdfWriter) write(v *view) {
 	r.party(v.BillTo, margin, width/2)
 	r.y += 20
 
-	// The line table.
-	descW := width - colQty - 2*colAmount
-	r.tableHead(descW)
+	// The line table: the number columns as wide as their widest value,
+	// the description gets the rest.
+	r.columns(v, width)
+	descW, colQty, colAmount := r.descW, r.qtyW, r.amountW
+	r.tableHead()
+	bottom := r.pageH - margin - 20
 	for _, l := range v.Lines {
 		r.font(fontRegular, fontSize)
 		lines := r.wrap(l.Description, descW-2*cellPad)
 		h := float64(len(lines))*lineHeight + 2*cellPad
-		if r.y+h > r.pageH-margin-20 {
+		// A row that fits on a page is not split; a longer one (a long
+		// description in a narrow column) continues on the next page.
+		if r.y+h > bottom && r.y > r.tableTop {
 			r.newPage()
-			r.tableHead(descW)
+			r.tableHead()
 		}
+		r.font(fontRegular, fontSize)
 		y := r.y + cellPad
-		for i, s := range lines {
-			r.at(margin+cellPad, y+float64(i)*lineHeight, descW-2*cellPad, s, gopdf.Left)
-		}
 		x := margin + descW
 		r.at(x, y, colQty-cellPad, l.Quantity, gopdf.Right)
 		r.at(x+colQty, y, colAmount-cellPad, l.UnitAmount, gopdf.Right)
 		r.at(x+colQty+colAmount, y, colAmount-cellPad, l.Amount, gopdf.Right)
-		r.y += h
+		for _, s := range lines {
+			if y+lineHeight > bottom {
+				r.newPage()
+				r.tableHead()
+				r.font(fontRegular, fontSize)
+				y = r.y + cellPad
+			}
+			r.at(margin+cellPad, y, descW-2*cellPad, s, gopdf.Left)
+			y += lineHeight
+		}
+		r.y = y + cellPad
 		r.rule(0.5, 204)
 	}
 
@@ -200,7 +217,29 @@ func (r *pdfWriter) party(p party, x, w float64) {
 	}
 }
 
-func (r *pdfWriter) tableHead(descW float64) {
+// columns sizes the line table's columns to its values: at least the
+// minimum widths, wider for large amounts, and the description the rest of
+// width.
+func (r *pdfWriter) columns(v *view, width float64) {
+	r.qtyW, r.amountW = minQtyW, minAmountW
+	r.font(fontRegular, fontSize)
+	for _, l := range v.Lines {
+		r.qtyW = max(r.qtyW, r.measure(l.Quantity)+2*cellPad)
+		r.amountW = max(r.amountW, r.measure(l.UnitAmount)+2*cellPad, r.measure(l.Amount)+2*cellPad)
+	}
+	r.font(fontBold, 12)
+	r.amountW = max(r.amountW, r.measure(v.Total)+2*cellPad)
+	r.descW = width - r.qtyW - 2*r.amountW
+}
+
+func (r *pdfWriter) measure(s string) float64 {
+	w, err := r.pdf.MeasureTextWidth(s)
+	r.fail(err)
+	return w
+}
+
+func (r *pdfWriter) tableHead() {
+	descW, colQty, colAmount := r.descW, r.qtyW, r.amountW
 	r.font(fontBold, smallSize)
 	r.grey()
 	y := r.y + cellPad
@@ -212,6 +251,7 @@ func (r *pdfWriter) tableHead(descW float64) {
 	r.black()
 	r.y += 18
 	r.rule(1.5, 26)
+	r.tableTop = r.y
 }
 
 func (r *pdfWriter) newPage() {
