@@ -28,6 +28,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -80,6 +81,14 @@ func main() {
 	flag.DurationVar(&o.ReadYourWritesTimeout, "read-your-writes-timeout", d.ReadYourWritesTimeout,
 		"How long an object this adapter created is served from its own memory while its cache has not received it "+
 			"(normally milliseconds); after that, one the cache never received is taken to be gone.")
+	flag.Func("read-others-writes", "Whether the last page of a list also reads, from the API server, what other "+
+		"replicas created in the last seconds, so that a client behind a Service reads its own writes whichever "+
+		"replica answers (default true; false saves one metadata-only list per last page with one replica).",
+		func(v string) error {
+			on, err := strconv.ParseBool(v)
+			o.NoReadOthersWrites = !on
+			return err
+		})
 	flag.DurationVar(&o.IdempotencyInFlightWait, "idempotency-in-flight-wait", d.IdempotencyInFlightWait,
 		"How long a retry waits for the request that first used its Idempotency-Key before answering 409 idempotency_key_in_use.")
 	flag.DurationVar(&o.StaleClaimAfter, "idempotency-stale-claim-after", d.StaleClaimAfter,

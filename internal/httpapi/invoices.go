@@ -64,7 +64,7 @@ func (a *Adapter) createInvoice(w http.ResponseWriter, r *http.Request, c *call)
 				items[i] = billingv1.LineItem{Description: it.Description, Quantity: it.Quantity, Amount: it.Amount}
 			}
 			return &billingv1.Invoice{
-				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns},
+				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns, Labels: store.CreatedLabels(a.now())},
 				Spec: billingv1.InvoiceSpec{
 					CustomerRef: billingv1.CustomerReference{Name: p.CustomerID},
 					Currency:    p.Currency,

@@ -80,6 +80,13 @@ type Options struct {
 	// (normally milliseconds): a create answers at once, and the same
 	// client's next get or list through this replica sees the object.
 	ReadYourWritesTimeout time.Duration
+	// NoReadOthersWrites turns off reading, on the last page of a list, the
+	// objects other replicas created in the last seconds (one metadata-only
+	// list from the API server per last page). With one replica it saves
+	// that list; with several, a client may then not see its own create in
+	// a list answered by another replica for as long as that replica's
+	// informer lags.
+	NoReadOthersWrites bool
 	// IdempotencyInFlightWait bounds how long a retry waits for the request
 	// that first used its Idempotency-Key to finish.
 	IdempotencyInFlightWait time.Duration
@@ -258,8 +265,11 @@ func New(cfg *rest.Config, opts Options) (*Adapter, error) {
 		return nil, fmt.Errorf("building the authorizer: %w", err)
 	}
 	a := &Adapter{
-		opts:  opts,
-		store: store.New(c, live, store.Options{ReadYourWritesTimeout: opts.ReadYourWritesTimeout}),
+		opts: opts,
+		store: store.New(c, live, store.Options{
+			ReadYourWritesTimeout: opts.ReadYourWritesTimeout,
+			ReadOthersWrites:      !opts.NoReadOthersWrites,
+		}),
 		claims: &idempotency.Claims{
 			Client:       live,
 			InFlightWait: opts.IdempotencyInFlightWait,

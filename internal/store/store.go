@@ -50,6 +50,11 @@ type Options struct {
 	// ReadYourWritesTimeout is how long an object this replica created is
 	// served from memory while its informer has not delivered it.
 	ReadYourWritesTimeout time.Duration
+	// ReadOthersWrites makes the last page of a list ask the API server for
+	// the objects created (with CreatedLabels) in the last seconds, through
+	// any replica, that this replica's cache does not hold yet: one
+	// metadata-only list per last page (recent.go).
+	ReadOthersWrites bool
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 }
@@ -93,12 +98,21 @@ func (s Selection) key() string {
 	return k
 }
 
+// matchable reports whether any object can be in the selection: a
+// customer id that no object can have selects nothing, without asking the
+// API server.
+func (s Selection) matchable() bool {
+	return s.CustomerID == "" || len(validation.IsDNS1123Subdomain(s.CustomerID)) == 0
+}
+
 // kind is one type the store holds: its name index and the sets an object
 // of it belongs to.
 type kind struct {
 	obj   client.Object
 	names *nameIndex
 	sets  func(client.Object) []string
+	// listKind is the kind of a list of obj, for metadata-only lists.
+	listKind string
 }
 
 // customerSets and invoiceSets name the index sets an object belongs to;
@@ -160,8 +174,8 @@ func New(c cache.Cache, live client.Reader, opts Options) *Store {
 	s := &Store{cache: c, live: live, opts: opts, kinds: map[reflect.Type]*kind{}, sequences: newSequenceIndex(),
 		syncedCh: make(chan struct{})}
 	for _, k := range []*kind{
-		{obj: &billingv1.Customer{}, sets: customerSets},
-		{obj: &billingv1.Invoice{}, sets: invoiceSets},
+		{obj: &billingv1.Customer{}, sets: customerSets, listKind: "CustomerList"},
+		{obj: &billingv1.Invoice{}, sets: invoiceSets, listKind: "InvoiceList"},
 	} {
 		k.names = newNameIndex()
 		s.kinds[reflect.TypeOf(k.obj)] = k
@@ -303,6 +317,13 @@ func Page[T any, PT Object[T]](ctx context.Context, s *Store, sel Selection, aft
 			break
 		}
 		after = names[len(names)-1]
+	}
+	if len(page) <= limit && s.opts.ReadOthersWrites && sel.matchable() {
+		// The last page: add what other replicas created a moment ago.
+		var err error
+		if page, err = withRecent(ctx, s, k, sel, after, page); err != nil {
+			return nil, false, err
+		}
 	}
 	if len(page) > limit {
 		return page[:limit], true, nil
