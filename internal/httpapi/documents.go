@@ -40,14 +40,9 @@ const (
 // header prefers application/pdf. It is authorized as a get of the invoice.
 // An invoice that is not issued has no document yet: 409.
 func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	var inv billingv1.Invoice
-	found, err := a.store.Get(r.Context(), c.ns, c.id, &inv)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to read an invoice")
-	}
-	if !found {
-		return errorf(http.StatusNotFound, CodeResourceMissing, "invoice_id",
-			"There is no invoice %q in workspace %q.", c.id, c.ns)
+	inv, e := a.pathInvoice(r, c)
+	if e != nil {
+		return e
 	}
 	if inv.Status.Phase != billingv1.InvoiceIssued {
 		return errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
@@ -61,7 +56,7 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 	if prefersPDF(r.Header.Values("Accept")) {
 		media, ext, render = mediaPDF, "pdf", document.PDF
 	}
-	body, err := render(&inv, footer)
+	body, err := render(inv, footer)
 	if err != nil {
 		logFrom(r.Context()).Error(err, "Unable to render an invoice", "invoice", c.id)
 		return internalError()
@@ -69,7 +64,7 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 	h := w.Header()
 	h.Set("Content-Type", media)
 	h.Set("Content-Length", strconv.Itoa(len(body)))
-	h.Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": document.Filename(&inv, ext)}))
+	h.Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": document.Filename(inv, ext)}))
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 	// The page needs nothing but its own style sheet.
@@ -108,11 +103,19 @@ func (a *Adapter) profileFooter(ctx context.Context, ns string) (string, error) 
 // text/html (0 when text/html is not listed). Without it, or with */* only,
 // the answer is HTML.
 func prefersPDF(accept []string) bool {
-	var pdf, html float64
+	pdf := acceptQuality(accept, mediaPDF)
+	return pdf > 0 && pdf > acceptQuality(accept, mediaHTML)
+}
+
+// acceptQuality is the highest quality (q, default 1) with which an Accept
+// header lists exactly the media type mediaType; 0 when it does not list it.
+// Wildcards are not counted: a client asks for a PDF or a stream by name.
+func acceptQuality(accept []string, mediaType string) float64 {
+	var best float64
 	for _, value := range accept {
-		for _, part := range strings.Split(value, ",") {
+		for part := range strings.SplitSeq(value, ",") {
 			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-			if err != nil {
+			if err != nil || mt != mediaType {
 				continue
 			}
 			q := 1.0
@@ -121,13 +124,8 @@ func prefersPDF(accept []string) bool {
 					continue
 				}
 			}
-			switch mt {
-			case mediaPDF:
-				pdf = max(pdf, q)
-			case mediaHTML:
-				html = max(html, q)
-			}
+			best = max(best, q)
 		}
 	}
-	return pdf > 0 && pdf > html
+	return best
 }

@@ -105,7 +105,16 @@ var _ = Describe("The feed of issued invoices (order=sequence)", func() {
 	})
 
 	It("refuses order and after_sequence that do not make a feed, with the parameter at fault", func() {
-		cursor := send(http.MethodGet, "/v1/invoices?status=issued&limit=1").invoices().NextCursor
+		ns := newWorkspace()
+		c := createCustomer(v1client.Workspace(ns))
+		for _, name := range []string{"inv-a", "inv-b"} {
+			Expect(k8s.Create(ctx, newInvoice(ns, name, c.ID))).To(Succeed())
+		}
+		var cursor *string
+		Eventually(func() *string {
+			cursor = send(http.MethodGet, "/v1/invoices?status=issued&limit=1", inWorkspace(ns)).invoices().NextCursor
+			return cursor
+		}).ShouldNot(BeNil(), "a list by id of two issued invoices has a next page")
 		for query, param := range map[string]string{
 			"order=sequence":                                               "status",
 			"order=sequence&status=pending":                                "status",
@@ -123,16 +132,14 @@ var _ = Describe("The feed of issued invoices (order=sequence)", func() {
 			Expect(resp.apiErr().Code).To(Equal(CodeParameterInvalid), query)
 			Expect(resp.apiErr().Param).To(Equal(param), query)
 		}
-		if cursor != nil {
-			By("refusing a cursor of the list by id in the feed, and cursor with after_sequence")
-			cur := "&cursor=" + url.QueryEscape(*cursor)
-			resp := send(http.MethodGet, "/v1/invoices?status=issued&order=sequence"+cur)
-			Expect(resp.status).To(Equal(http.StatusBadRequest))
-			Expect(resp.apiErr().Param).To(Equal("cursor"))
-		}
+		By("refusing a cursor of the list by id in the feed, and cursor with after_sequence")
+		resp := send(http.MethodGet, "/v1/invoices?status=issued&order=sequence&cursor="+url.QueryEscape(*cursor),
+			inWorkspace(ns))
+		Expect(resp.status).To(Equal(http.StatusBadRequest))
+		Expect(resp.apiErr().Param).To(Equal("cursor"))
 		feed := send(http.MethodGet, "/v1/invoices?status=issued&order=sequence").invoices()
 		Expect(feed.NextCursor).NotTo(BeNil())
-		resp := send(http.MethodGet, "/v1/invoices?status=issued&order=sequence&after_sequence=0&cursor="+
+		resp = send(http.MethodGet, "/v1/invoices?status=issued&order=sequence&after_sequence=0&cursor="+
 			url.QueryEscape(*feed.NextCursor))
 		Expect(resp.status).To(Equal(http.StatusBadRequest))
 		Expect(resp.apiErr().Param).To(Equal("after_sequence"))

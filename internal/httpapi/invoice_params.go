@@ -177,9 +177,19 @@ func invoiceFilters(q url.Values) (listFilters, billingv1.InvoicePhase, *Error) 
 	return f, phase, nil
 }
 
-// afterSequenceParam matches a sequence: a whole number without sign or
-// leading zeros, at most 2^53-1 (16 digits).
-var afterSequenceParam = regexp.MustCompile(`^(0|[1-9][0-9]{0,15})$`)
+// sequencePattern matches a sequence as a query parameter or an event id: a
+// whole number without sign or leading zeros, at most 16 digits.
+var sequencePattern = regexp.MustCompile(`^(0|[1-9][0-9]{0,15})$`)
+
+// parseSequence reads a sequence from 0 to maxSequence written as
+// sequencePattern says; ok is false for anything else.
+func parseSequence(s string) (n int64, ok bool) {
+	if !sequencePattern.MatchString(s) {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil && n <= maxSequence
+}
 
 // feedStart reads where a page of the feed (order=sequence) starts: after
 // the sequence of the cursor, or of after_sequence (default 0, the first
@@ -191,28 +201,23 @@ func feedStart(q url.Values, after string) (int64, *Error) {
 		}
 		// A cursor of the feed holds a sequence; decodeCursor checked it
 		// belongs to this list.
-		n, err := strconv.ParseInt(after, 10, 64)
-		if err != nil || n < 0 {
+		n, ok := parseSequence(after)
+		if !ok {
 			return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, queryCursor,
 				"cursor must be the next_cursor of a previous page.")
 		}
 		return n, nil
 	}
-	switch s := q.Get(queryAfterSequence); {
-	case q.Has(queryCursor):
+	if q.Has(queryCursor) {
 		return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, queryAfterSequence,
 			"Send either cursor or after_sequence, not both.")
-	case !afterSequenceParam.MatchString(s):
+	}
+	n, ok := parseSequence(q.Get(queryAfterSequence))
+	if !ok {
 		return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, queryAfterSequence,
 			"after_sequence must be a whole number from 0 to %d.", maxSequence)
-	default:
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || n > maxSequence {
-			return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, queryAfterSequence,
-				"after_sequence must be a whole number from 0 to %d.", maxSequence)
-		}
-		return n, nil
 	}
+	return n, nil
 }
 
 // maxSequence is the highest sequence: 2^53-1, exact in every JSON client.

@@ -84,17 +84,27 @@ func (a *Adapter) createInvoice(w http.ResponseWriter, r *http.Request, c *call)
 
 // getInvoice serves GET /v1/invoices/{invoice_id}.
 func (a *Adapter) getInvoice(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	var inv billingv1.Invoice
-	found, err := a.store.Get(r.Context(), c.ns, c.id, &inv)
+	inv, e := a.pathInvoice(r, c)
+	if e != nil {
+		return e
+	}
+	writeJSON(w, r, http.StatusOK, invoiceJSON(inv))
+	return nil
+}
+
+// pathInvoice reads the invoice the path names: 404 resource_missing when
+// the workspace has none of that id.
+func (a *Adapter) pathInvoice(r *http.Request, c *call) (*billingv1.Invoice, *Error) {
+	inv := &billingv1.Invoice{}
+	found, err := a.store.Get(r.Context(), c.ns, c.id, inv)
 	if err != nil {
-		return apiError(r.Context(), err, "Unable to read an invoice")
+		return nil, apiError(r.Context(), err, "Unable to read an invoice")
 	}
 	if !found {
-		return errorf(http.StatusNotFound, CodeResourceMissing, "invoice_id",
+		return nil, errorf(http.StatusNotFound, CodeResourceMissing, "invoice_id",
 			"There is no invoice %q in workspace %q.", c.id, c.ns)
 	}
-	writeJSON(w, r, http.StatusOK, invoiceJSON(&inv))
-	return nil
+	return inv, nil
 }
 
 // listInvoices serves GET /v1/invoices: a page of the workspace's invoices,

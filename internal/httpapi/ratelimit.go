@@ -79,9 +79,13 @@ func (l *limiter) allow(key string, now time.Time) (bool, time.Duration) {
 	return true, 0
 }
 
+// callerKey identifies a caller identity, for its rate limit and its bound
+// of open streams.
+func callerKey(u user.Info) string { return u.GetName() + "\x00" + u.GetUID() }
+
 // rateLimit answers 429 when the caller has used up its budget.
 func (a *Adapter) rateLimit(u user.Info) *Error {
-	ok, delay := a.limiter.allow(u.GetName()+"\x00"+u.GetUID(), a.now())
+	ok, delay := a.limiter.allow(callerKey(u), a.now())
 	if ok {
 		return nil
 	}

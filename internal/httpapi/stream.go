@@ -19,14 +19,9 @@ package httpapi
 import (
 	"encoding/json"
 	"fmt"
-	"mime"
 	"net/http"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
-
-	"k8s.io/apiserver/pkg/authentication/user"
 )
 
 // The live stream of the feed: GET /v1/invoices?status=issued&order=sequence
@@ -45,16 +40,9 @@ const (
 )
 
 // wantsEventStream reports whether the request's Accept header asks for
-// text/event-stream.
+// text/event-stream (with a quality above 0).
 func wantsEventStream(r *http.Request) bool {
-	for _, v := range r.Header.Values("Accept") {
-		for part := range strings.SplitSeq(v, ",") {
-			if t, _, err := mime.ParseMediaType(strings.TrimSpace(part)); err == nil && t == eventStreamType {
-				return true
-			}
-		}
-	}
-	return false
+	return acceptQuality(r.Header.Values("Accept"), eventStreamType) > 0
 }
 
 // streams counts the open streams per caller and ends them all when the
@@ -101,19 +89,12 @@ func (s *streams) shutdown() {
 	}
 }
 
-// callerKey identifies a caller for the stream bound, as for rate limits.
-func callerKey(u user.Info) string { return u.GetName() + "\x00" + u.GetUID() }
-
 // streamStart is where a stream starts: after Last-Event-ID when an
 // EventSource reconnects, else as the feed's page would.
 func streamStart(r *http.Request, c *call, cursorAfter string) (int64, *Error) {
 	if id := r.Header.Get(lastEventIDHeader); id != "" {
-		if !afterSequenceParam.MatchString(id) {
-			return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, lastEventIDHeader,
-				"Last-Event-ID must be the id of an event of this stream (a sequence).")
-		}
-		n, err := strconv.ParseInt(id, 10, 64)
-		if err != nil || n > maxSequence {
+		n, ok := parseSequence(id)
+		if !ok {
 			return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, lastEventIDHeader,
 				"Last-Event-ID must be the id of an event of this stream (a sequence).")
 		}

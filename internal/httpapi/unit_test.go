@@ -909,3 +909,39 @@ func TestAddressRulesMatchTheCustomerCRD(t *testing.T) {
 		t.Errorf("CRD countries %d, the adapter's %d: they differ", len(crdCodes), len(countryCodes))
 	}
 }
+
+func TestWantsEventStreamReadsTheAcceptHeader(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		accept []string
+		want   bool
+	}{
+		{"text/event-stream alone asks for a stream", []string{"text/event-stream"}, true},
+		{"among others, with a quality, it still does", []string{"application/json, text/event-stream;q=0.5"}, true},
+		{"in a second Accept header too", []string{"application/json", "text/event-stream"}, true},
+		{"a quality of 0 refuses it", []string{"text/event-stream;q=0"}, false},
+		{"a wildcard is not a request for a stream", []string{"*/*"}, false},
+		{"no Accept header is JSON", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodGet, "/v1/invoices", nil)
+			for _, v := range tc.accept {
+				r.Header.Add("Accept", v)
+			}
+			if got := wantsEventStream(r); got != tc.want {
+				t.Errorf("wantsEventStream(%q) = %v; want %v", tc.accept, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseSequenceTakesOnlyCanonicalSequences(t *testing.T) {
+	for s, want := range map[string]bool{
+		"0": true, "42": true, "9007199254740991": true,
+		"": false, "-1": false, "01": false, "1e3": false, "+1": false, "9007199254740992": false, "99999999999999999": false,
+	} {
+		if _, ok := parseSequence(s); ok != want {
+			t.Errorf("parseSequence(%q) ok = %v; want %v", s, ok, want)
+		}
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -105,14 +106,6 @@ func withRecent[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel
 			page = append(page, obj)
 		}
 	}
-	slices.SortFunc(page, func(a, b PT) int {
-		switch {
-		case a.GetName() < b.GetName():
-			return -1
-		case a.GetName() > b.GetName():
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(page, func(a, b PT) int { return strings.Compare(a.GetName(), b.GetName()) })
 	return page, nil
 }
