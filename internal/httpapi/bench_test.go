@@ -38,6 +38,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/store"
 )
 
@@ -99,7 +100,7 @@ func BenchmarkListInvoices(b *testing.B) {
 				b.Fatalf("got %d invoices, more %v, error %v", len(page), more, err)
 			}
 			for _, inv := range page {
-				_ = invoiceJSON(inv)
+				_ = apiobject.InvoiceOf(inv)
 			}
 		}
 	})
@@ -113,7 +114,7 @@ func BenchmarkListInvoices(b *testing.B) {
 				b.Fatalf("got %d invoices", len(list.Items))
 			}
 			for i := range list.Items {
-				_ = invoiceJSON(&list.Items[i])
+				_ = apiobject.InvoiceOf(&list.Items[i])
 			}
 		}
 	})

@@ -26,6 +26,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
@@ -88,26 +89,26 @@ func (r response) apiErr() errorFields {
 	return b.Error
 }
 
-func (r response) customer() Customer {
-	var c Customer
+func (r response) customer() apiobject.Customer {
+	var c apiobject.Customer
 	ExpectWithOffset(1, json.Unmarshal(r.body, &c)).To(Succeed(), "body: %s", r.body)
 	return c
 }
 
-func (r response) invoice() Invoice {
-	var i Invoice
+func (r response) invoice() apiobject.Invoice {
+	var i apiobject.Invoice
 	ExpectWithOffset(1, json.Unmarshal(r.body, &i)).To(Succeed(), "body: %s", r.body)
 	return i
 }
 
-func (r response) invoices() List[Invoice] {
-	var l List[Invoice]
+func (r response) invoices() apiobject.List[apiobject.Invoice] {
+	var l apiobject.List[apiobject.Invoice]
 	ExpectWithOffset(1, json.Unmarshal(r.body, &l)).To(Succeed(), "body: %s", r.body)
 	return l
 }
 
-func (r response) customers() List[Customer] {
-	var l List[Customer]
+func (r response) customers() apiobject.List[apiobject.Customer] {
+	var l apiobject.List[apiobject.Customer]
 	ExpectWithOffset(1, json.Unmarshal(r.body, &l)).To(Succeed(), "body: %s", r.body)
 	return l
 }
@@ -164,7 +165,7 @@ func invoiceBody(customerID string, opts ...bodyOpt) map[string]any {
 
 // createCustomer creates a customer over HTTP as the writer, in the
 // writer's own workspace unless opts say otherwise, and returns it.
-func createCustomer(opts ...v1client.Option) Customer {
+func createCustomer(opts ...v1client.Option) apiobject.Customer {
 	_, resp, err := apiClient(mainURL).With(v1client.Token(writerToken)).CreateCustomer(context.Background(),
 		v1client.CustomerParams{Name: "Ada Lovelace", Email: "ada@example.com"}, opts...)
 	ExpectWithOffset(1, err).NotTo(HaveOccurred())

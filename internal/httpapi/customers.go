@@ -23,6 +23,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/idempotency"
 	"github.com/invoicing-dev/invoicing/internal/store"
@@ -62,7 +63,7 @@ func (a *Adapter) createCustomer(w http.ResponseWriter, r *http.Request, c *call
 		return createError(r.Context(), err)
 	}
 	a.store.Created(obj)
-	writeCreated(w, r, "/v1/customers/"+obj.GetName(), replayed, customerJSON(obj.(*billingv1.Customer)))
+	writeCreated(w, r, "/v1/customers/"+obj.GetName(), replayed, apiobject.CustomerOf(obj.(*billingv1.Customer)))
 	return nil
 }
 
@@ -77,7 +78,7 @@ func (a *Adapter) getCustomer(w http.ResponseWriter, r *http.Request, c *call) *
 		return errorf(http.StatusNotFound, CodeResourceMissing, "customer_id",
 			"There is no customer %q in workspace %q.", c.id, c.ns)
 	}
-	writeJSON(w, r, http.StatusOK, customerJSON(&cus))
+	writeJSON(w, r, http.StatusOK, apiobject.CustomerOf(&cus))
 	return nil
 }
 
@@ -98,6 +99,6 @@ func (a *Adapter) listCustomers(w http.ResponseWriter, r *http.Request, c *call)
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to list customers")
 	}
-	writePage(w, r, scope, page, more, customerJSON)
+	writePage(w, r, scope, page, more, apiobject.CustomerOf)
 	return nil
 }

@@ -26,6 +26,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/document"
 )
 
@@ -46,7 +47,7 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 	}
 	if inv.Status.Phase != billingv1.InvoiceIssued {
 		return errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
-			"Invoice %q is %s; it has a document once it is issued.", c.id, invoiceStatus(inv.Status.Phase))
+			"Invoice %q is %s; it has a document once it is issued.", c.id, apiobject.Status(inv.Status.Phase))
 	}
 	footer, err := a.profileFooter(r.Context(), c.ns)
 	if err != nil {

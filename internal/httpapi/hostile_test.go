@@ -43,6 +43,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
 )
 
 // apiCalls records the requests an adapter makes to the API server, except
@@ -121,7 +122,7 @@ var _ = Describe("Hostile input", Ordered, ContinueOnFailure, func() {
 		base  string
 		calls *apiCalls
 		ns    string
-		cust  Customer
+		cust  apiobject.Customer
 	)
 	BeforeAll(func() {
 		base, calls = startCountingAdapter(Options{RateLimit: -1})

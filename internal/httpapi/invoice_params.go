@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/document"
 )
@@ -35,18 +36,11 @@ const maxObjectNameLength = 253
 // InvoiceParams is a validated POST /v1/invoices body. Currency is
 // upper-case, USD when the body has none.
 type InvoiceParams struct {
-	CustomerID string       `json:"customer_id"`
-	Currency   string       `json:"currency"`
-	Items      []ItemParams `json:"items"`
+	CustomerID string           `json:"customer_id"`
+	Currency   string           `json:"currency"`
+	Items      []apiobject.Item `json:"items"`
 	// Total is computed by billing.Total; it is not part of the body.
 	Total int64 `json:"-"`
-}
-
-// ItemParams is one validated line item.
-type ItemParams struct {
-	Description string `json:"description"`
-	Quantity    int64  `json:"quantity"`
-	Amount      int64  `json:"amount"`
 }
 
 var itemFields = map[string]kind{"description": kindString, "quantity": kindNumber, "amount": kindNumber}
@@ -92,7 +86,7 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "items",
 			"items must have %d to %d line items; it has %d.", billing.MinItems, billing.MaxItems, n)
 	}
-	p.Items = make([]ItemParams, len(items))
+	p.Items = make([]apiobject.Item, len(items))
 	lines := make([]billing.Line, len(items))
 	for i, item := range items {
 		path := elem("items", i)
@@ -127,9 +121,9 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 // invoiceStatusFilters are the values of the status filter of GET
 // /v1/invoices, and the phases they select.
 var invoiceStatusFilters = map[string]billingv1.InvoicePhase{
-	invoiceStatus(billingv1.InvoicePending): billingv1.InvoicePending,
-	invoiceStatus(billingv1.InvoiceIssued):  billingv1.InvoiceIssued,
-	invoiceStatus(billingv1.InvoiceInvalid): billingv1.InvoiceInvalid,
+	apiobject.Status(billingv1.InvoicePending): billingv1.InvoicePending,
+	apiobject.Status(billingv1.InvoiceIssued):  billingv1.InvoiceIssued,
+	apiobject.Status(billingv1.InvoiceInvalid): billingv1.InvoiceInvalid,
 }
 
 // orderSequence is the value of the order parameter of GET /v1/invoices

@@ -24,6 +24,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/idempotency"
 	"github.com/invoicing-dev/invoicing/internal/store"
@@ -78,7 +79,7 @@ func (a *Adapter) createInvoice(w http.ResponseWriter, r *http.Request, c *call)
 		return createError(r.Context(), err)
 	}
 	a.store.Created(obj)
-	writeCreated(w, r, "/v1/invoices/"+obj.GetName(), replayed, invoiceJSON(obj.(*billingv1.Invoice)))
+	writeCreated(w, r, "/v1/invoices/"+obj.GetName(), replayed, apiobject.InvoiceOf(obj.(*billingv1.Invoice)))
 	return nil
 }
 
@@ -88,7 +89,7 @@ func (a *Adapter) getInvoice(w http.ResponseWriter, r *http.Request, c *call) *E
 	if e != nil {
 		return e
 	}
-	writeJSON(w, r, http.StatusOK, invoiceJSON(inv))
+	writeJSON(w, r, http.StatusOK, apiobject.InvoiceOf(inv))
 	return nil
 }
 
@@ -131,7 +132,7 @@ func (a *Adapter) listInvoices(w http.ResponseWriter, r *http.Request, c *call) 
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to list invoices")
 	}
-	writePage(w, r, scope, page, more, invoiceJSON)
+	writePage(w, r, scope, page, more, apiobject.InvoiceOf)
 	return nil
 }
 
@@ -152,9 +153,9 @@ func (a *Adapter) listInvoiceFeed(w http.ResponseWriter, r *http.Request, c *cal
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to list invoices")
 	}
-	out := List[Invoice]{Object: "list", Data: make([]Invoice, len(page)), HasMore: more}
+	out := apiobject.List[apiobject.Invoice]{Object: "list", Data: make([]apiobject.Invoice, len(page)), HasMore: more}
 	for i, inv := range page {
-		out.Data[i] = invoiceJSON(inv)
+		out.Data[i] = apiobject.InvoiceOf(inv)
 	}
 	next := encodeCursor(scope, strconv.FormatInt(after+int64(len(page)), 10))
 	out.NextCursor = &next

@@ -28,11 +28,12 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
 var _ = Describe("Invoices", func() {
-	var customer Customer
+	var customer apiobject.Customer
 	BeforeEach(func() {
 		customer = createCustomer()
 	})
@@ -48,7 +49,7 @@ var _ = Describe("Invoices", func() {
 		Expect(inv.Workspace).To(Equal(nsAlpha))
 		Expect(inv.CustomerID).To(Equal(customer.ID))
 		Expect(inv.Currency).To(Equal("EUR"))
-		Expect(inv.Items).To(Equal([]ItemParams{
+		Expect(inv.Items).To(Equal([]apiobject.Item{
 			{Description: "Consulting", Quantity: 3, Amount: 15000},
 			{Description: "Travel", Quantity: 1, Amount: 999},
 		}))
@@ -97,7 +98,7 @@ var _ = Describe("Invoices", func() {
 		resp = send(http.MethodPost, "/v1/invoices", withBody(fmt.Sprintf(
 			`{"customer_id": %q, "items": [{"description": "x", "quantity": 3.0, "amount": 1.5e3}]}`, customer.ID)))
 		Expect(resp.status).To(Equal(http.StatusCreated))
-		Expect(resp.invoice().Items[0]).To(Equal(ItemParams{Description: "x", Quantity: 3, Amount: 1500}))
+		Expect(resp.invoice().Items[0]).To(Equal(apiobject.Item{Description: "x", Quantity: 3, Amount: 1500}))
 	})
 
 	DescribeTable("refuses an invalid invoice with 422 and the JSON path of the value",
@@ -265,7 +266,7 @@ var _ = Describe("Invoices", func() {
 		id := resp.invoice().ID
 
 		By("answering them once the controller has issued it")
-		var inv Invoice
+		var inv apiobject.Invoice
 		Eventually(func(g Gomega) {
 			inv = send(http.MethodGet, "/v1/invoices/"+id).invoice()
 			g.Expect(inv.Status).To(Equal("issued"))

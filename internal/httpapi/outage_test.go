@@ -31,6 +31,8 @@ import (
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
+
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
 )
 
 // closedPort returns a loopback address nothing listens on.
@@ -89,7 +91,7 @@ var _ = Describe("When the Kubernetes API cannot be reached", func() {
 		Eventually(func() int { return send(http.MethodGet, "/readyz", on(hung)).status }).Should(Equal(http.StatusOK))
 
 		By("warming the token and access caches")
-		var c Customer
+		var c apiobject.Customer
 		Eventually(func(g Gomega) {
 			resp := send(http.MethodPost, "/v1/customers", on(hung), withJSON(customerBody()))
 			g.Expect(resp.status).To(Equal(http.StatusCreated))

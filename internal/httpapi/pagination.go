@@ -27,6 +27,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
 )
 
 // Bounds of a page.
@@ -165,7 +167,7 @@ func pageParams(q url.Values, scope listScope) (limit int, after string, e *Erro
 // whether others follow.
 func writePage[O client.Object, R any](w http.ResponseWriter, r *http.Request, scope listScope, page []O, more bool,
 	render func(O) R) {
-	out := List[R]{Object: "list", Data: make([]R, len(page)), HasMore: more}
+	out := apiobject.List[R]{Object: "list", Data: make([]R, len(page)), HasMore: more}
 	for i, item := range page {
 		out.Data[i] = render(item)
 	}

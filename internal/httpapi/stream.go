@@ -22,6 +22,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
 )
 
 // The live stream of the feed: GET /v1/invoices?status=issued&order=sequence
@@ -156,7 +158,7 @@ func (a *Adapter) streamInvoiceFeed(w http.ResponseWriter, r *http.Request, c *c
 			return nil
 		}
 		for _, inv := range page {
-			data, err := json.Marshal(invoiceJSON(inv))
+			data, err := json.Marshal(apiobject.InvoiceOf(inv))
 			if err != nil {
 				return nil
 			}

@@ -46,6 +46,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
@@ -170,13 +171,13 @@ func TestDecodeInvoice(t *testing.T) {
 		param  string
 	}{
 		{"a valid invoice defaults to USD", `{"customer_id":"c",` + one + `}`,
-			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{"x", 1, 2}}, Total: 2}, 0, "", ""},
+			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []apiobject.Item{{Description: "x", Quantity: 1, Amount: 2}}, Total: 2}, 0, "", ""},
 		{"the currency is upper-cased", `{"customer_id":"c","currency":"eUr",` + one + `}`,
-			&InvoiceParams{CustomerID: "c", Currency: "EUR", Items: []ItemParams{{"x", 1, 2}}, Total: 2}, 0, "", ""},
+			&InvoiceParams{CustomerID: "c", Currency: "EUR", Items: []apiobject.Item{{Description: "x", Quantity: 1, Amount: 2}}, Total: 2}, 0, "", ""},
 		{"a null currency is the default", `{"customer_id":"c","currency":null,` + one + `}`,
-			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{"x", 1, 2}}, Total: 2}, 0, "", ""},
+			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []apiobject.Item{{Description: "x", Quantity: 1, Amount: 2}}, Total: 2}, 0, "", ""},
 		{"whole numbers in any notation", `{"customer_id":"c","items":[{"description":"x","quantity":2.0,"amount":1.5E2}]}`,
-			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{"x", 2, 150}}, Total: 300}, 0, "", ""},
+			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []apiobject.Item{{Description: "x", Quantity: 2, Amount: 150}}, Total: 300}, 0, "", ""},
 		{"a string quantity", `{"customer_id":"c","items":[{"description":"x","quantity":"1","amount":2}]}`,
 			nil, 400, CodeParameterInvalid, "items[0].quantity"},
 		{"an unknown item field", `{"customer_id":"c","items":[{"description":"x","quantity":1,"amount":2,"vat":1}]}`,
@@ -213,10 +214,10 @@ func TestDecodeInvoice(t *testing.T) {
 		{"three letters that ISO 4217 does not assign", `{"customer_id":"c","currency":"XYZ",` + one + `}`,
 			nil, 422, CodeParameterInvalid, "currency"},
 		{"a currency without minor units", `{"customer_id":"c","currency":"jpy",` + one + `}`,
-			&InvoiceParams{CustomerID: "c", Currency: "JPY", Items: []ItemParams{{"x", 1, 2}}, Total: 2}, 0, "", ""},
+			&InvoiceParams{CustomerID: "c", Currency: "JPY", Items: []apiobject.Item{{Description: "x", Quantity: 1, Amount: 2}}, Total: 2}, 0, "", ""},
 		{"tab, line feed and carriage return in a description",
 			`{"customer_id":"c","items":[{"description":"a\tb\r\nc","quantity":1,"amount":2}]}`,
-			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{"a\tb\r\nc", 1, 2}}, Total: 2}, 0, "", ""},
+			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []apiobject.Item{{Description: "a\tb\r\nc", Quantity: 1, Amount: 2}}, Total: 2}, 0, "", ""},
 		{"a NUL in a description", `{"customer_id":"c","items":[{"description":"a\u0000","quantity":1,"amount":2}]}`,
 			nil, 422, CodeParameterInvalid, "items[0].description"},
 		{"a DEL in a description", `{"customer_id":"c","items":[{"description":"a\u007f","quantity":1,"amount":2}]}`,
@@ -278,7 +279,7 @@ func TestDecodeInvoiceParameters(t *testing.T) {
 		t.Fatal(e)
 	}
 	want := InvoiceParams{CustomerID: "cus-1", Currency: "CHF", Total: 45000,
-		Items: []ItemParams{{"Consulting", 3, 15000}, {"Travel", 1, 0}}}
+		Items: []apiobject.Item{{Description: "Consulting", Quantity: 3, Amount: 15000}, {Description: "Travel", Quantity: 1, Amount: 0}}}
 	if got.CustomerID != want.CustomerID || got.Currency != want.Currency || got.Total != want.Total ||
 		len(got.Items) != 2 || got.Items[0] != want.Items[0] || got.Items[1] != want.Items[1] {
 		t.Errorf("got %+v, want %+v", got, want)
@@ -534,7 +535,7 @@ func TestInvoiceJSONReadsTheStatus(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			inv := &billingv1.Invoice{Status: tc.status}
-			b, err := json.Marshal(invoiceJSON(inv))
+			b, err := json.Marshal(apiobject.InvoiceOf(inv))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -566,8 +567,8 @@ func TestTheTestClientDecodesEveryField(t *testing.T) {
 		}
 	}
 	for _, pair := range [][2]any{
-		{Customer{}, v1client.Customer{}}, {Invoice{}, v1client.Invoice{}},
-		{List[Invoice]{}, v1client.List[v1client.Invoice]{}},
+		{apiobject.Customer{}, v1client.Customer{}}, {apiobject.Invoice{}, v1client.Invoice{}},
+		{apiobject.List[apiobject.Invoice]{}, v1client.List[v1client.Invoice]{}},
 	} {
 		server, client := shape(reflect.TypeOf(pair[0])), shape(reflect.TypeOf(pair[1]))
 		if server != client {

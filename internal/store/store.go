@@ -39,6 +39,7 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
 )
 
 // ErrNotSynced is returned by Page when the request's context ends before
@@ -132,7 +133,7 @@ func invoiceSets(o client.Object) []string {
 	if !ok {
 		return sets
 	}
-	phase := InvoicePhase(inv)
+	phase := apiobject.Phase(inv)
 	sets = append(sets, Selection{Namespace: ns, Phase: phase}.key())
 	if c := inv.Spec.CustomerRef.Name; c != "" {
 		sets = append(sets,
@@ -140,17 +141,6 @@ func invoiceSets(o client.Object) []string {
 			Selection{Namespace: ns, CustomerID: c, Phase: phase}.key())
 	}
 	return sets
-}
-
-// InvoicePhase is the invoice's phase: Pending until the controller has set
-// one.
-func InvoicePhase(inv *billingv1.Invoice) billingv1.InvoicePhase {
-	switch inv.Status.Phase {
-	case billingv1.InvoiceIssued, billingv1.InvoiceInvalid:
-		return inv.Status.Phase
-	default:
-		return billingv1.InvoicePending
-	}
 }
 
 // Store reads Customers and Invoices for the adapter.

@@ -14,7 +14,10 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package httpapi
+// Package apiobject is the /v1 JSON representation of customers and
+// invoices: what the adapter answers and what the manager's webhook
+// events carry, so both say the same thing in the same words.
+package apiobject
 
 import (
 	"strings"
@@ -25,7 +28,6 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
-	"github.com/invoicing-dev/invoicing/internal/store"
 )
 
 // Customer is the /v1 representation of a Customer. Address and TaxID are
@@ -69,14 +71,21 @@ type Issuer struct {
 	TaxID   *string  `json:"tax_id"`
 }
 
+// Item is a line item.
+type Item struct {
+	Description string `json:"description"`
+	Quantity    int64  `json:"quantity"`
+	Amount      int64  `json:"amount"`
+}
+
 // Invoice is the /v1 representation of an Invoice.
 type Invoice struct {
-	ID         string       `json:"id"`
-	Object     string       `json:"object"`
-	Workspace  string       `json:"workspace"`
-	CustomerID string       `json:"customer_id"`
-	Currency   string       `json:"currency"`
-	Items      []ItemParams `json:"items"`
+	ID         string `json:"id"`
+	Object     string `json:"object"`
+	Workspace  string `json:"workspace"`
+	CustomerID string `json:"customer_id"`
+	Currency   string `json:"currency"`
+	Items      []Item `json:"items"`
 	// Total is null only for an invoice made outside the API (kubectl)
 	// whose total exceeds 2^53-1; the controller marks it invalid.
 	Total  *int64 `json:"total"`
@@ -140,7 +149,8 @@ func addressJSON(a *billingv1.Address) *Address {
 	}
 }
 
-func customerJSON(c *billingv1.Customer) Customer {
+// CustomerOf is the /v1 representation of c.
+func CustomerOf(c *billingv1.Customer) Customer {
 	return Customer{
 		ID:        c.Name,
 		Object:    "customer",
@@ -153,10 +163,11 @@ func customerJSON(c *billingv1.Customer) Customer {
 	}
 }
 
-func invoiceJSON(inv *billingv1.Invoice) Invoice {
-	items := make([]ItemParams, len(inv.Spec.Items))
+// InvoiceOf is the /v1 representation of inv.
+func InvoiceOf(inv *billingv1.Invoice) Invoice {
+	items := make([]Item, len(inv.Spec.Items))
 	for i, it := range inv.Spec.Items {
-		items[i] = ItemParams{Description: it.Description, Quantity: it.Quantity, Amount: it.Amount}
+		items[i] = Item{Description: it.Description, Quantity: it.Quantity, Amount: it.Amount}
 	}
 	var total *int64
 	if t, err := billing.InvoiceTotal(inv.Spec.Items); err == nil {
@@ -166,7 +177,7 @@ func invoiceJSON(inv *billingv1.Invoice) Invoice {
 	if currency == "" {
 		currency = billing.DefaultCurrency
 	}
-	phase := store.InvoicePhase(inv)
+	phase := Phase(inv)
 	out := Invoice{
 		ID:         inv.Name,
 		Object:     "invoice",
@@ -175,7 +186,7 @@ func invoiceJSON(inv *billingv1.Invoice) Invoice {
 		Currency:   currency,
 		Items:      items,
 		Total:      total,
-		Status:     invoiceStatus(phase),
+		Status:     Status(phase),
 		Number:     optional(inv.Status.Number),
 		Sequence:   inv.Status.Sequence,
 		IssuedAt:   optionalTimestamp(inv.Status.IssuedAt),
@@ -198,6 +209,17 @@ func invoiceJSON(inv *billingv1.Invoice) Invoice {
 	return out
 }
 
-// invoiceStatus is the phase in lower case, as the status filter and
-// the status field spell it.
-func invoiceStatus(p billingv1.InvoicePhase) string { return strings.ToLower(string(p)) }
+// Status is the phase in lower case, as the status filter and the status
+// field spell it.
+func Status(p billingv1.InvoicePhase) string { return strings.ToLower(string(p)) }
+
+// Phase is the invoice's phase, Pending until the controller has set
+// Issued or Invalid.
+func Phase(inv *billingv1.Invoice) billingv1.InvoicePhase {
+	switch inv.Status.Phase {
+	case billingv1.InvoiceIssued, billingv1.InvoiceInvalid:
+		return inv.Status.Phase
+	default:
+		return billingv1.InvoicePending
+	}
+}
