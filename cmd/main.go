@@ -43,6 +43,7 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/controller"
 	"github.com/invoicing-dev/invoicing/internal/servingtls"
+	"github.com/invoicing-dev/invoicing/internal/webhook"
 )
 
 var (
@@ -62,6 +63,8 @@ func main() {
 	var concurrency, burst int
 	var qps float64
 	var pprofAddr, metricsCertPath string
+	var webhookOpts webhook.SenderOptions
+	var webhookWorkers int
 	flag.StringVar(&metricsAddr, "metrics-bind-address", "0", "The address the metrics endpoint binds to. "+
 		"Use :8443 for HTTPS or :8080 for HTTP, or leave as 0 to disable the metrics service.")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "The address the probe endpoint binds to.")
@@ -84,6 +87,13 @@ func main() {
 	flag.IntVar(&burst, "kube-api-burst", 1000, "Burst of requests the manager may send to the Kubernetes API.")
 	flag.StringVar(&pprofAddr, "pprof-bind-address", "",
 		"The address to serve Go's net/http/pprof profiles on (e.g. 127.0.0.1:6060); empty disables it.")
+	flag.BoolVar(&webhookOpts.Policy.AllowInsecureLoopback, "webhook-allow-insecure-loopback", false,
+		"Allow WebhookEndpoints with plain http URLs to loopback addresses, and any URL that resolves to loopback. "+
+			"For local development only (make run sets it): in a pod, loopback is the manager itself.")
+	flag.DurationVar(&webhookOpts.Timeout, "webhook-timeout", webhook.DefaultTimeout,
+		"How long one webhook delivery attempt may take, from connecting to the end of the answer.")
+	flag.IntVar(&webhookWorkers, "webhook-workers", controller.DefaultWebhookWorkers,
+		"How many webhook endpoints receive deliveries at once.")
 	opts := zap.Options{Development: false}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -147,7 +157,11 @@ func main() {
 		setupLog.Error(err, "Unable to register the business metrics")
 		os.Exit(1)
 	}
-	if err := controller.Setup(ctx, mgr, controller.Options{MaxConcurrentReconciles: concurrency}); err != nil {
+	if err := controller.Setup(ctx, mgr, controller.Options{
+		MaxConcurrentReconciles: concurrency,
+		Webhooks:                webhookOpts,
+		WebhookWorkers:          webhookWorkers,
+	}); err != nil {
 		setupLog.Error(err, "Unable to set up the controllers")
 		os.Exit(1)
 	}

@@ -49,7 +49,12 @@ const TopWorkspaces = 10
 // otherWorkspaces labels the invoices of the workspaces not in the top.
 const otherWorkspaces = "_other"
 
-const phaseLabel = "phase"
+const (
+	// metricsNamespace prefixes every metric name.
+	metricsNamespace = "invoicing"
+	phaseLabel       = "phase"
+	workspaceLabel   = "workspace"
+)
 
 var (
 	invoicesDesc = prometheus.NewDesc("invoicing_invoices",
@@ -57,20 +62,20 @@ var (
 		[]string{phaseLabel, "reason"}, nil)
 	workspaceInvoicesDesc = prometheus.NewDesc("invoicing_workspace_invoices",
 		"Invoices by phase in the workspaces with the most invoices; the rest are summed under workspace=\"_other\".",
-		[]string{"workspace", phaseLabel}, nil)
+		[]string{workspaceLabel, phaseLabel}, nil)
 	oldestUnissuedDesc = prometheus.NewDesc("invoicing_invoice_oldest_unissued_age_seconds",
 		"Age of the oldest invoice in each phase that is not Issued (Pending, Invalid); absent when there is none.",
 		[]string{phaseLabel}, nil)
 
 	issueLatency = prometheus.NewHistogram(prometheus.HistogramOpts{
-		Namespace: "invoicing",
+		Namespace: metricsNamespace,
 		Name:      "invoice_issue_latency_seconds",
 		Help: "Time from an invoice's creation to its issue (creationTimestamp has one-second resolution). " +
 			"Long values are invoices that waited for their customer.",
 		Buckets: []float64{0.5, 1, 2, 5, 10, 30, 60, 300, 1800, 3600, 6 * 3600, 24 * 3600},
 	})
 	reconcileErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Namespace: "invoicing",
+		Namespace: metricsNamespace,
 		Name:      "reconcile_errors_total",
 		Help: "Reconciles that returned an error, by controller and reason: the Kubernetes API status reason " +
 			"(Conflict, Timeout, ...), Canceled, DeadlineExceeded, or Unknown.",
@@ -82,9 +87,10 @@ var (
 // manager's cache). The issue latency and the errors are observed by the
 // reconcilers.
 func RegisterMetrics(reg prometheus.Registerer, reader client.Reader) error {
-	for _, c := range []prometheus.Collector{
+	collectors := append([]prometheus.Collector{
 		&invoiceCollector{reader: reader, now: time.Now}, issueLatency, reconcileErrors,
-	} {
+	}, webhookCollectors...)
+	for _, c := range collectors {
 		if err := reg.Register(c); err != nil {
 			var dup prometheus.AlreadyRegisteredError
 			if !errors.As(err, &dup) {

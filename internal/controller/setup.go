@@ -27,6 +27,7 @@ import (
 
 	"github.com/invoicing-dev/invoicing/internal/index"
 	"github.com/invoicing-dev/invoicing/internal/numbering"
+	"github.com/invoicing-dev/invoicing/internal/webhook"
 )
 
 // Options configure the controllers that Setup registers.
@@ -40,11 +41,29 @@ type Options struct {
 	// a condition changed, whether an idempotency key has expired. Nil means
 	// the real clock; tests pass a fake one.
 	Clock clock.PassiveClock
+
+	// Webhooks configure the delivery to WebhookEndpoints: which URLs are
+	// allowed, timeouts and the answer's size cap.
+	Webhooks webhook.SenderOptions
+
+	// WebhookWorkers is how many endpoints receive deliveries at once; 0
+	// means DefaultWebhookWorkers.
+	WebhookWorkers int
+
+	// WebhookBatch is how many events one reconcile sends before it
+	// records progress; 0 means DefaultWebhookBatch.
+	WebhookBatch int
 }
 
+// DefaultWebhookWorkers is how many endpoints receive deliveries at once by
+// default: a dead endpoint holds a worker for one attempt's timeout at
+// most, so a few dead endpoints never hold up the others.
+const DefaultWebhookWorkers = 16
+
 // Setup registers the field indexes, the invoice number allocator and the
-// Invoice, Customer, BillingProfile and IdempotencyKey controllers with mgr, each with its own event recorder. It
-// is the one wiring of the controllers: the manager binary and every test
+// Invoice, Customer, BillingProfile, IdempotencyKey and WebhookEndpoint
+// controllers with mgr, each with its own event recorder. It is the one
+// wiring of the controllers: the manager binary and every test
 // suite that runs them call it.
 func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if opts.Clock == nil {
@@ -96,6 +115,22 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		if err := c.reconciler.SetupWithManager(mgr, opts.MaxConcurrentReconciles); err != nil {
 			return fmt.Errorf("setting up the %s controller: %w", c.kind, err)
 		}
+	}
+	workers := opts.WebhookWorkers
+	if workers <= 0 {
+		workers = DefaultWebhookWorkers
+	}
+	webhooks := &WebhookEndpointReconciler{
+		Client:    mgr.GetClient(),
+		APIReader: mgr.GetAPIReader(),
+		Recorder:  mgr.GetEventRecorder("webhookendpoint-controller"),
+		Clock:     opts.Clock,
+		Sender:    webhook.NewSender(opts.Webhooks),
+		Policy:    opts.Webhooks.Policy,
+		Batch:     opts.WebhookBatch,
+	}
+	if err := webhooks.SetupWithManager(mgr, workers); err != nil {
+		return fmt.Errorf("setting up the WebhookEndpoint controller: %w", err)
 	}
 	return nil
 }

@@ -41,6 +41,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/envtestbins"
+	"github.com/invoicing-dev/invoicing/internal/webhook"
 )
 
 // The envtest suite runs the three reconcilers in a manager wired by Setup,
@@ -121,7 +122,12 @@ var _ = BeforeSuite(func() {
 	var managerCtx context.Context
 	managerCtx, stopManager = context.WithCancel(context.Background())
 	ctx = context.Background()
-	Expect(Setup(managerCtx, mgr, Options{})).To(Succeed())
+	// Webhook receivers in these specs listen on loopback over plain http,
+	// as make run allows; small batches make a story cross several.
+	Expect(Setup(managerCtx, mgr, Options{
+		Webhooks:     webhook.SenderOptions{Policy: webhook.Policy{AllowInsecureLoopback: true}},
+		WebhookBatch: 4,
+	})).To(Succeed())
 	apiReader = mgr.GetAPIReader()
 
 	managerDone = make(chan error, 1)

@@ -21,6 +21,7 @@ package index
 
 import (
 	"context"
+	"strconv"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -41,7 +42,24 @@ func invoiceCustomer(obj client.Object) []string {
 	return []string{inv.Spec.CustomerRef.Name}
 }
 
+// InvoiceSequence indexes issued Invoices by status.sequence, in decimal,
+// so webhook delivery finds the invoice with the next sequence of a
+// workspace in the cache: client.MatchingFields{index.InvoiceSequence: "42"}.
+const InvoiceSequence = "status.sequence"
+
+// invoiceSequence extracts the InvoiceSequence index value.
+func invoiceSequence(obj client.Object) []string {
+	inv, ok := obj.(*billingv1.Invoice)
+	if !ok || inv.Status.Sequence == nil {
+		return nil
+	}
+	return []string{strconv.FormatInt(*inv.Status.Sequence, 10)}
+}
+
 // Setup registers the indexes with a manager's or cache's field indexer.
 func Setup(ctx context.Context, indexer client.FieldIndexer) error {
-	return indexer.IndexField(ctx, &billingv1.Invoice{}, InvoiceCustomer, invoiceCustomer)
+	if err := indexer.IndexField(ctx, &billingv1.Invoice{}, InvoiceCustomer, invoiceCustomer); err != nil {
+		return err
+	}
+	return indexer.IndexField(ctx, &billingv1.Invoice{}, InvoiceSequence, invoiceSequence)
 }

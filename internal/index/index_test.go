@@ -55,16 +55,23 @@ func (r *recordingIndexer) IndexField(_ context.Context, obj client.Object, fiel
 // index.InvoiceCustomer on Invoices.
 func invoiceCustomerExtractor(t *testing.T) client.IndexerFunc {
 	t.Helper()
+	return invoiceExtractor(t, index.InvoiceCustomer)
+}
+
+// invoiceExtractor returns the extract function Setup registers for field
+// on Invoices.
+func invoiceExtractor(t *testing.T, field string) client.IndexerFunc {
+	t.Helper()
 	indexer := &recordingIndexer{}
 	if err := index.Setup(context.Background(), indexer); err != nil {
 		t.Fatalf("Setup() error = %v", err)
 	}
 	for _, r := range indexer.registered {
-		if _, ok := r.obj.(*billingv1.Invoice); ok && r.field == index.InvoiceCustomer {
+		if _, ok := r.obj.(*billingv1.Invoice); ok && r.field == field {
 			return r.extract
 		}
 	}
-	t.Fatalf("Setup() registered %d indexes, none for %q on Invoices", len(indexer.registered), index.InvoiceCustomer)
+	t.Fatalf("Setup() registered %d indexes, none for %q on Invoices", len(indexer.registered), field)
 	return nil
 }
 
@@ -85,6 +92,40 @@ func TestInvoiceCustomerIndex(t *testing.T) {
 		},
 		{
 			name: "an invoice without a customer name is not indexed",
+			obj:  &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "inv-2"}},
+			want: nil,
+		},
+		{
+			name: "an object that is not an invoice is not indexed",
+			obj:  &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "acme"}},
+			want: nil,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := extract(tt.obj); !slices.Equal(got, tt.want) {
+				t.Errorf("index value = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestInvoiceSequenceIndex(t *testing.T) {
+	extract := invoiceExtractor(t, index.InvoiceSequence)
+	seq := int64(42)
+	tests := []struct {
+		name string
+		obj  client.Object
+		want []string
+	}{
+		{
+			name: "an issued invoice is indexed under its sequence in decimal",
+			obj: &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "inv-1"},
+				Status: billingv1.InvoiceStatus{Sequence: &seq}},
+			want: []string{"42"},
+		},
+		{
+			name: "an invoice without a sequence is not indexed",
 			obj:  &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "inv-2"}},
 			want: nil,
 		},

@@ -1,0 +1,198 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// EventInvoiceIssued is the type of the event sent when an invoice is
+// issued, in webhooks and in the /v1 stream.
+const EventInvoiceIssued = "invoice.issued"
+
+// WebhookStalledAfterFailures is how many delivery attempts in a row must
+// fail before a WebhookEndpoint is marked Stalled. Delivery goes on retrying
+// after that; Stalled tells a person that the receiver needs attention.
+const WebhookStalledAfterFailures = 5
+
+// Condition reasons of a WebhookEndpoint, in CamelCase as metav1.Condition
+// requires.
+const (
+	// ReasonDelivered: every issued invoice of the workspace up to
+	// status.deliveredSequence was accepted, and the last attempt succeeded.
+	ReasonDelivered = "Delivered"
+
+	// ReasonPaused: spec.paused is true; nothing is sent until it is false,
+	// and delivery then resumes after status.deliveredSequence.
+	ReasonPaused = "Paused"
+
+	// ReasonDeliveryFailing: the last attempt failed (an error, a timeout or
+	// a status other than 2xx); it is retried with exponential backoff.
+	ReasonDeliveryFailing = "DeliveryFailing"
+
+	// ReasonSecretNotFound: spec.secretRef names no Secret, or no key in it,
+	// in the endpoint's namespace. Delivery starts once it exists.
+	ReasonSecretNotFound = "SecretNotFound"
+
+	// ReasonURLNotAllowed: spec.url is not an https URL (and the manager does
+	// not allow plain http to loopback), or it resolved to an address in a
+	// refused range: link-local and cloud metadata, and loopback unless the
+	// manager allows it.
+	ReasonURLNotAllowed = "URLNotAllowed"
+)
+
+// SecretKeyRef names one key of a Secret in the object's own namespace.
+type SecretKeyRef struct {
+	// name is the metadata.name of the Secret, in the same namespace as the
+	// WebhookEndpoint.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	Name string `json:"name"`
+
+	// key is the key in the Secret's data whose value is the signing secret.
+	// Use at least 32 random bytes.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[-._a-zA-Z0-9]+$`
+	Key string `json:"key"`
+}
+
+// WebhookEndpointSpec is where and how the workspace's events are pushed.
+type WebhookEndpointSpec struct {
+	// url is where events are POSTed: an https URL of at most 2048
+	// characters. Plain http is accepted only for loopback addresses when the
+	// manager runs with --webhook-allow-insecure-loopback (local development).
+	// Addresses in link-local and cloud metadata ranges are refused after DNS
+	// resolution.
+	// +required
+	// +kubebuilder:validation:MinLength=8
+	// +kubebuilder:validation:MaxLength=2048
+	// +kubebuilder:validation:Pattern=`^https?://[^\s/?#]+([/?#]\S*)?$`
+	URL string `json:"url"`
+
+	// secretRef names the Secret key holding the secret each delivery is
+	// signed with (HMAC-SHA256, header Invoicing-Signature).
+	// +required
+	SecretRef SecretKeyRef `json:"secretRef"`
+
+	// events are the event types sent to the endpoint. "invoice.issued" is
+	// the only type for now.
+	// +required
+	// +listType=set
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:items:Enum=invoice.issued
+	Events []string `json:"events"`
+
+	// paused stops delivery while true. Nothing is lost: delivery resumes
+	// after status.deliveredSequence when paused is false again.
+	// +optional
+	Paused bool `json:"paused,omitempty"` //nolint:kubeapilinter // the field's name and type are a published contract, as Flux's spec.suspend
+
+	// startAfterSequence is where a new endpoint starts: the first event sent
+	// is for the invoice with the sequence after it. 0 (the default) sends
+	// every invoice the workspace has issued, from the first. It applies only
+	// while status.deliveredSequence is unset; afterwards the status is where
+	// delivery resumes.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	StartAfterSequence int64 `json:"startAfterSequence,omitempty"`
+}
+
+// WebhookEndpointStatus is how far delivery has come.
+type WebhookEndpointStatus struct {
+	// conditions describe the endpoint's state in the standard Kubernetes
+	// way. "Ready" is True with reason Delivered while attempts succeed;
+	// False with reason Paused, DeliveryFailing, SecretNotFound or
+	// URLNotAllowed otherwise. "Stalled" is True once 5 attempts in a row
+	// have failed, or at once when the secret or URL is wrong.
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=8
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+
+	// deliveredSequence is the sequence of the last invoice the endpoint
+	// accepted with a 2xx answer. Every invoice of the workspace with a
+	// lower sequence (above spec.startAfterSequence) was accepted too.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	DeliveredSequence *int64 `json:"deliveredSequence,omitempty"`
+
+	// lastAttempt is when the last delivery attempt ended, successful or not.
+	// +optional
+	LastAttempt *metav1.Time `json:"lastAttempt,omitempty"`
+
+	// lastError is why the last attempt failed; empty after a success.
+	// At most 1024 characters.
+	// +optional
+	// +kubebuilder:validation:MaxLength=1024
+	LastError string `json:"lastError,omitempty"`
+
+	// failures is how many attempts in a row have failed; the wait before
+	// the next one doubles with each, from 1 second up to 5 minutes.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	Failures int32 `json:"failures,omitempty"`
+
+	// observedGeneration is the metadata.generation this status was computed for.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+}
+
+// WebhookEndpoint pushes the workspace's issued invoices to a URL, one at a
+// time and in sequence order, signed with a shared secret. Delivery is at
+// least once: an event is sent again until the endpoint answers 2xx, and
+// after a restart of the manager at most the last batch is sent again.
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=whe,categories=invoicing
+// +kubebuilder:printcolumn:name="URL",type=string,JSONPath=`.spec.url`
+// +kubebuilder:printcolumn:name="Delivered",type=integer,JSONPath=`.status.deliveredSequence`
+// +kubebuilder:printcolumn:name="Paused",type=boolean,JSONPath=`.spec.paused`
+// +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`
+// +kubebuilder:printcolumn:name="Error",type=string,JSONPath=`.status.lastError`,priority=1
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+type WebhookEndpoint struct {
+	metav1.TypeMeta `json:",inline"`
+
+	// metadata is the standard object metadata.
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// spec is where and how events are pushed.
+	// +required
+	Spec WebhookEndpointSpec `json:"spec"`
+
+	// status is maintained by the controller.
+	// +optional
+	Status WebhookEndpointStatus `json:"status,omitempty"`
+}
+
+// WebhookEndpointList contains a list of WebhookEndpoint.
+// +kubebuilder:object:root=true
+type WebhookEndpointList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []WebhookEndpoint `json:"items"`
+}
+
+func init() {
+	register(&WebhookEndpoint{}, &WebhookEndpointList{})
+}

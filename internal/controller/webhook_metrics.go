@@ -1,0 +1,97 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Webhook delivery metrics, labelled by workspace and endpoint name: an
+// endpoint is a few objects a team creates by hand, not a per-invoice value,
+// so the series stay few. An endpoint's series are deleted with it.
+var (
+	webhookDeliveries = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: metricsNamespace,
+		Name:      "webhook_deliveries_total",
+		Help: "Webhook delivery attempts by endpoint and result: success (a 2xx answer) or failure " +
+			"(another answer, an error, a timeout or a refused address).",
+	}, []string{workspaceLabel, endpointLabel, "result"})
+	webhookLag = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Namespace: metricsNamespace,
+		Name:      "webhook_lag_sequences",
+		Help: "Issued invoices not yet delivered to an endpoint: the highest sequence the manager has seen " +
+			"issued in the workspace minus the endpoint's status.deliveredSequence.",
+	}, []string{workspaceLabel, endpointLabel})
+	webhookAttemptSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Namespace: metricsNamespace,
+		Name:      "webhook_attempt_duration_seconds",
+		Help:      "Duration of webhook delivery attempts, by result.",
+		Buckets:   []float64{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10},
+	}, []string{"result"})
+)
+
+const endpointLabel = "endpoint"
+
+// webhookCollectors are registered by RegisterMetrics.
+var webhookCollectors = []prometheus.Collector{webhookDeliveries, webhookLag, webhookAttemptSeconds}
+
+func observeWebhookAttempt(endpoint types.NamespacedName, took time.Duration, err error) {
+	result := "success"
+	if err != nil {
+		result = "failure"
+	}
+	webhookDeliveries.WithLabelValues(endpoint.Namespace, endpoint.Name, result).Inc()
+	webhookAttemptSeconds.WithLabelValues(result).Observe(took.Seconds())
+}
+
+func observeWebhookLag(endpoint types.NamespacedName, watermark, delivered int64) {
+	webhookLag.WithLabelValues(endpoint.Namespace, endpoint.Name).Set(float64(max(watermark-delivered, 0)))
+}
+
+func forgetWebhookMetrics(endpoint types.NamespacedName) {
+	labels := prometheus.Labels{workspaceLabel: endpoint.Namespace, endpointLabel: endpoint.Name}
+	webhookDeliveries.DeletePartialMatch(labels)
+	webhookLag.DeletePartialMatch(labels)
+}
+
+// watermarks are the highest sequence the manager has seen issued in each
+// workspace. Safe for concurrent use.
+type watermarks struct {
+	mu      sync.Mutex
+	highest map[string]int64
+}
+
+func (w *watermarks) raise(namespace string, sequence int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.highest == nil {
+		w.highest = map[string]int64{}
+	}
+	if sequence > w.highest[namespace] {
+		w.highest[namespace] = sequence
+	}
+}
+
+func (w *watermarks) get(namespace string) int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.highest[namespace]
+}
