@@ -261,7 +261,9 @@ func (p *process) tail() string {
 func startManager() *process {
 	GinkgoHelper()
 	probe := freeAddr()
-	p := startProcess("manager", "--health-probe-bind-address", probe, "--metrics-bind-address", "0")
+	// Webhook receivers here listen on loopback over plain http.
+	p := startProcess("manager", "--health-probe-bind-address", probe, "--metrics-bind-address", "0",
+		"--webhook-allow-insecure-loopback")
 	Eventually(func() (int, error) { return probeStatus("http://" + probe + "/readyz") }).
 		Should(Equal(200), "the manager did not become ready: %s", p.tail())
 	return p
