@@ -38,7 +38,7 @@ var (
 		Namespace: metricsNamespace,
 		Name:      "webhook_lag_sequences",
 		Help: "Issued invoices not yet delivered to an endpoint: the highest sequence the manager has seen " +
-			"issued in the workspace minus the endpoint's status.deliveredSequence.",
+			"issued in the workspace minus the endpoint's status.deliveredSequence. Absent while the endpoint is paused.",
 	}, []string{workspaceLabel, endpointLabel})
 	webhookAttemptSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Namespace: metricsNamespace,
@@ -62,8 +62,14 @@ func observeWebhookAttempt(endpoint types.NamespacedName, took time.Duration, er
 	webhookAttemptSeconds.WithLabelValues(result).Observe(took.Seconds())
 }
 
-func observeWebhookLag(endpoint types.NamespacedName, watermark, delivered int64) {
-	webhookLag.WithLabelValues(endpoint.Namespace, endpoint.Name).Set(float64(max(watermark-delivered, 0)))
+// observeWebhookLag sets the endpoint's lag after run; a paused endpoint
+// exports none, so that a deliberate pause does not alert.
+func observeWebhookLag(endpoint types.NamespacedName, watermark int64, run deliveryRun) {
+	if run.paused {
+		webhookLag.DeleteLabelValues(endpoint.Namespace, endpoint.Name)
+		return
+	}
+	webhookLag.WithLabelValues(endpoint.Namespace, endpoint.Name).Set(float64(max(watermark-run.delivered, 0)))
 }
 
 func forgetWebhookMetrics(endpoint types.NamespacedName) {

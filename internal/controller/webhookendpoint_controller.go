@@ -103,7 +103,7 @@ func (r *WebhookEndpointReconciler) Reconcile(ctx context.Context, req ctrl.Requ
 	run, runErr := r.deliver(ctx, endpoint)
 	before := endpoint.DeepCopy()
 	endpoint.Status = webhookStatus(endpoint, run, r.Clock.Now())
-	observeWebhookLag(req.NamespacedName, r.watermarks.get(req.Namespace), run.delivered)
+	observeWebhookLag(req.NamespacedName, r.watermarks.get(req.Namespace), run)
 	if !equality.Semantic.DeepEqual(before.Status, endpoint.Status) {
 		// The optimistic lock keeps two writers (an old leader still
 		// finishing a batch) from moving deliveredSequence backwards.

@@ -21,6 +21,12 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/webhook"
 )
 
 // The contract checker must reject responses that do not match
@@ -139,5 +145,43 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 				t.Error("want a mismatch, got none")
 			}
 		})
+	}
+}
+
+// The body of a webhook delivery, as internal/webhook makes it from an
+// issued invoice, matches the document's InvoiceIssuedEvent; and the
+// checker refuses a body that does not.
+func TestTheWebhookEventMatchesTheDocument(t *testing.T) {
+	c, err := newContract()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := int64(42)
+	issuedAt := metav1.NewTime(time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC))
+	dueAt := metav1.NewTime(issuedAt.AddDate(0, 0, 30))
+	inv := &billingv1.Invoice{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "demo", Name: "inv-01", CreationTimestamp: issuedAt},
+		Spec: billingv1.InvoiceSpec{
+			CustomerRef: billingv1.CustomerReference{Name: "cus-01"},
+			Currency:    "EUR",
+			Items:       []billingv1.LineItem{{Description: "Consulting", Quantity: 3, Amount: 15000}},
+		},
+		Status: billingv1.InvoiceStatus{
+			Phase: billingv1.InvoiceIssued, Number: "DEMO-000042", Sequence: &seq, IssuedAt: &issuedAt, DueAt: &dueAt,
+			BillTo: &billingv1.BillTo{Name: "Ada", Email: "ada@example.com",
+				Address: &billingv1.Address{City: "Berlin", Country: "DE"}, TaxID: "DE1"},
+			Issuer: &billingv1.Issuer{Name: "Example GmbH"},
+		},
+	}
+	body, err := webhook.IssuedEvent(inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.checkWebhookEvent(body); err != nil {
+		t.Fatalf("the webhook event does not match openapi.json: %v", err)
+	}
+	wrong := strings.Replace(string(body), `"type":"invoice.issued"`, `"type":"invoice.created"`, 1)
+	if err := c.checkWebhookEvent([]byte(wrong)); err == nil {
+		t.Fatal("the checker accepted an event of another type")
 	}
 }

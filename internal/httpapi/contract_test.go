@@ -46,6 +46,8 @@ type contract struct {
 	errorSchema *base.Schema
 	// invoiceSchema checks the data of each event of a stream.
 	invoiceSchema *base.Schema
+	// webhookEventSchema checks the body of a webhook delivery.
+	webhookEventSchema *base.Schema
 	schemas       schema_validation.SchemaValidator
 	checked       int
 }
@@ -78,8 +80,13 @@ func newContract() (*contract, error) {
 	if invoiceProxy == nil {
 		return nil, errors.New("openapi.json has no Invoice schema")
 	}
+	eventProxy := model.Model.Components.Schemas.GetOrZero("InvoiceIssuedEvent")
+	if eventProxy == nil {
+		return nil, errors.New("openapi.json has no InvoiceIssuedEvent schema")
+	}
 	return &contract{
-		invoiceSchema: invoiceProxy.Schema(),
+		webhookEventSchema: eventProxy.Schema(),
+		invoiceSchema:      invoiceProxy.Schema(),
 		validator:     v,
 		model:         &model.Model,
 		opts:          config.NewValidationOptions(config.WithFormatAssertions()),
@@ -117,18 +124,28 @@ func (c *contract) check(req *http.Request, resp *http.Response, body []byte) er
 	return validationError(req, resp, body, errs)
 }
 
-// checkEvent validates the data of one invoice.issued event against the
-// Invoice schema.
+// checkEvent validates the data of one invoice.issued event of a stream
+// against the Invoice schema.
 func (c *contract) checkEvent(data []byte) error {
+	return c.checkSchema(c.invoiceSchema, "Invoice", data)
+}
+
+// checkWebhookEvent validates the body of one webhook delivery against the
+// InvoiceIssuedEvent schema.
+func (c *contract) checkWebhookEvent(body []byte) error {
+	return c.checkSchema(c.webhookEventSchema, "InvoiceIssuedEvent", body)
+}
+
+func (c *contract) checkSchema(schema *base.Schema, name string, data []byte) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.checked++
-	if ok, errs := c.schemas.ValidateSchemaBytes(c.invoiceSchema, data); !ok {
+	if ok, errs := c.schemas.ValidateSchemaBytes(schema, data); !ok {
 		msgs := make([]string, 0, len(errs))
 		for _, e := range errs {
 			msgs = append(msgs, e.Error())
 		}
-		return fmt.Errorf("an event's data does not match the Invoice schema: %s\ndata: %s", strings.Join(msgs, "; "), data)
+		return fmt.Errorf("the data does not match the %s schema: %s\ndata: %s", name, strings.Join(msgs, "; "), data)
 	}
 	return nil
 }

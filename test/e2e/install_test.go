@@ -45,6 +45,7 @@ import (
 
 	"github.com/invoicing-dev/invoicing/internal/servingtls/testca"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
+	"github.com/invoicing-dev/invoicing/internal/test/webhookreceiver"
 )
 
 var (
@@ -52,6 +53,8 @@ var (
 	invoicesGVR  = schema.GroupVersionResource{Group: "billing.invoicing.dev", Version: "v1", Resource: "invoices"}
 	idemKeysGVR  = schema.GroupVersionResource{Group: "billing.invoicing.dev", Version: "v1", Resource: "idempotencykeys"}
 	profilesGVR  = schema.GroupVersionResource{Group: "billing.invoicing.dev", Version: "v1", Resource: "billingprofiles"}
+	endpointsGVR = schema.GroupVersionResource{Group: "billing.invoicing.dev", Version: "v1", Resource: "webhookendpoints"}
+	secretsGVR   = schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
 )
 
 // The install: config/default rendered with kubectl kustomize and applied
@@ -108,7 +111,7 @@ var _ = Describe("The install (config/default)", Ordered, func() {
 			kinds[obj.GetKind()]++
 		}
 		Expect(kinds).To(HaveKeyWithValue("Namespace", 1))
-		Expect(kinds).To(HaveKeyWithValue("CustomResourceDefinition", 5))
+		Expect(kinds).To(HaveKeyWithValue("CustomResourceDefinition", 6))
 		Expect(kinds).To(HaveKeyWithValue("Deployment", 1))
 		Expect(kinds).To(HaveKeyWithValue("ServiceAccount", 1))
 		Expect(kinds).To(HaveKeyWithValue("Service", 2))
@@ -205,6 +208,9 @@ var _ = Describe("The install (config/default)", Ordered, func() {
 		// Outside a pod the manager cannot read its namespace from the
 		// mounted ServiceAccount: name it.
 		managerArgs = append(managerArgs, "--leader-election-namespace="+installNamespace)
+		// The webhook receiver listens on this machine's loopback, which the
+		// install refuses (in a pod, loopback is the manager itself).
+		managerArgs = append(managerArgs, "--webhook-allow-insecure-loopback")
 		manager = runBinary("manager", kubeconfig, managerArgs...)
 		adapter = runBinary("adapter", kubeconfig, adapterArgs...)
 		api = "https://" + adapterAddrs["--listen-address"]
@@ -348,6 +354,60 @@ spec: {name: Initech, email: ap@initech.example}`)
 
 		_, resp, _ = a.ListInvoices(ctx, v1client.ListParams{}, v1client.Workspace("team-b"))
 		expectAPIError(resp, http.StatusForbidden, "permission_denied")
+	})
+
+	It("pushes the team's issued invoices to the webhook endpoint the team applies, signed and in order", func() {
+		secret := []byte("whsec-e2e-0123456789abcdef0123456789")
+		receiver := webhookreceiver.Start(secret)
+		DeferCleanup(receiver.Close)
+		team := c.dynamicFor(teamA)
+
+		By("applying a Secret and a WebhookEndpoint as the team, with edit")
+		applyManifest(team, secretsGVR, fmt.Sprintf(`
+apiVersion: v1
+kind: Secret
+metadata: {name: webhook-signing, namespace: team-a}
+stringData: {secret: %s}`, secret))
+		applyManifest(team, endpointsGVR, fmt.Sprintf(`
+apiVersion: billing.invoicing.dev/v1
+kind: WebhookEndpoint
+metadata: {name: accounting, namespace: team-a}
+spec:
+  url: %s
+  secretRef: {name: webhook-signing, key: secret}
+  events: [invoice.issued]`, receiver.URL))
+
+		By("receiving every issued invoice of the workspace, 1..N, each once")
+		Eventually(func(g Gomega) {
+			issued := 0
+			list, err := c.adminDyn.Resource(invoicesGVR).Namespace("team-a").List(context.Background(), metav1.ListOptions{})
+			g.Expect(err).NotTo(HaveOccurred())
+			for _, inv := range list.Items {
+				if _, ok, _ := unstructured.NestedInt64(inv.Object, "status", "sequence"); ok {
+					issued++
+				}
+			}
+			g.Expect(issued).To(BeNumerically(">", 0))
+			want := make([]int64, issued)
+			for i := range want {
+				want[i] = int64(i + 1)
+			}
+			g.Expect(receiver.Accepted()).To(Equal(want))
+		}, time.Minute).Should(Succeed())
+		for _, a := range receiver.Attempts() {
+			Expect(a.SignatureValid).To(BeTrue(), "the delivery of %s has an invalid signature", a.EventID)
+			Expect(a.EventID).To(Equal(fmt.Sprintf("evt-team-a-%d", a.Sequence)))
+		}
+
+		By("reporting it Ready to the team")
+		Eventually(func() (string, error) {
+			e, err := team.Resource(endpointsGVR).Namespace("team-a").Get(context.Background(), "accounting", metav1.GetOptions{})
+			if err != nil {
+				return "", err
+			}
+			status, reason := readyCondition(e)
+			return status + "/" + reason, nil
+		}, 30*time.Second).Should(Equal("True/Delivered"))
 	})
 
 	It("refuses a team without a RoleBinding, with kubectl and over HTTP", func() {

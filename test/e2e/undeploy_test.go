@@ -141,6 +141,7 @@ spec:
 			"customresourcedefinition.apiextensions.k8s.io/idempotencykeys.billing.invoicing.dev",
 			"customresourcedefinition.apiextensions.k8s.io/billingprofiles.billing.invoicing.dev",
 			"customresourcedefinition.apiextensions.k8s.io/invoicesequences.billing.invoicing.dev",
+			"customresourcedefinition.apiextensions.k8s.io/webhookendpoints.billing.invoicing.dev",
 		))
 	})
 
