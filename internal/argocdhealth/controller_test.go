@@ -20,6 +20,8 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -73,13 +75,21 @@ func TestHealthChecksReadWhatTheControllerWrites(t *testing.T) {
 		&billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Name: "too-large", Namespace: ns},
 			Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "acme"},
 				Items: items(billing.MaxQuantity, billing.MaxAmount)}},
+		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "erp-webhook", Namespace: ns},
+			Data: map[string][]byte{"signing-secret": []byte("0123456789abcdef0123456789abcdef")}},
+		endpoint("delivering", "https://erp.example/hooks", "erp-webhook", false),
+		endpoint("paused", "https://erp.example/hooks", "erp-webhook", true),
+		endpoint("no-secret", "https://erp.example/hooks", "missing", false),
+		endpoint("plain-http", "http://erp.example/hooks", "erp-webhook", false),
 	} {
 		if err := c.Create(ctx, obj); err != nil {
 			t.Fatalf("creating %s: %v", obj.GetName(), err)
 		}
 	}
 
-	expectHealth := func(kind, name string, want Status) {
+	// expectHealthWith waits until the script gives the status want and a
+	// message that matches.
+	expectHealthWith := func(kind, name, want string, matches func(message string) bool, wantMessage string) {
 		t.Helper()
 		var got Status
 		var err error
@@ -88,24 +98,58 @@ func TestHealthChecksReadWhatTheControllerWrites(t *testing.T) {
 			obj := &unstructured.Unstructured{}
 			obj.SetGroupVersionKind(billingv1.GroupVersion.WithKind(kind))
 			if err = c.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, obj); err == nil {
-				if got, err = Evaluate(scripts[kind], obj.Object); err == nil && got == want {
+				if got, err = Evaluate(scripts[kind], obj.Object); err == nil && got.Status == want && matches(got.Message) {
 					return
 				}
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		t.Errorf("%s %s: health %+v (error %v), want %+v", kind, name, got, err, want)
+		t.Errorf("%s %s: health %+v (error %v), want %s with message %s", kind, name, got, err, want, wantMessage)
+	}
+	expectHealth := func(kind, name string, want Status) {
+		t.Helper()
+		expectHealthWith(kind, name, want.Status,
+			func(message string) bool { return message == want.Message }, strconv.Quote(want.Message))
+	}
+	// A failing endpoint is retried with backoff, and the message counts
+	// the attempts: only the cause at its end is fixed.
+	expectHealthEndingWith := func(kind, name, status, suffix string) {
+		t.Helper()
+		expectHealthWith(kind, name, status,
+			func(message string) bool { return strings.HasSuffix(message, suffix) }, "ending with "+strconv.Quote(suffix))
 	}
 	expectHealth("Invoice", "issued", Status{Healthy, "The invoice is issued"})
 	expectHealth("Invoice", "waiting", Status{Progressing,
 		`Customer "nobody" does not exist in namespace "books"; the invoice is issued when it is created`})
 	expectHealth("Invoice", "too-large", Status{Degraded, "total exceeds 9007199254740991 (2^53-1) minor units"})
 	expectHealth("Customer", "acme", Status{Healthy, "The customer can be billed"})
+	expectHealth("WebhookEndpoint", "delivering", Status{Healthy, "Delivered every issued invoice up to sequence 1000"})
+	expectHealth("WebhookEndpoint", "paused", Status{Suspended,
+		"Paused after sequence 1000; delivery resumes there when spec.paused is false"})
+	expectHealthEndingWith("WebhookEndpoint", "no-secret", Degraded,
+		`attempts in a row: Secret "missing" does not exist in namespace books`)
+	expectHealthEndingWith("WebhookEndpoint", "plain-http", Degraded, "attempts in a row: only https URLs receive webhooks")
 
 	if err := c.Delete(ctx, &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: "acme", Namespace: ns}}); err != nil {
 		t.Fatal(err)
 	}
 	expectHealth("Customer", "acme", Status{Progressing, "Deletion waits for 2 invoice(s) that reference this customer"})
+}
+
+// endpoint is a WebhookEndpoint in namespace books that starts after
+// sequence 1000, beyond every invoice of the test, so that one that works
+// sends nothing.
+func endpoint(name, url, secret string, paused bool) *billingv1.WebhookEndpoint {
+	return &billingv1.WebhookEndpoint{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "books"},
+		Spec: billingv1.WebhookEndpointSpec{
+			URL:                url,
+			SecretRef:          billingv1.SecretKeyRef{Name: secret, Key: "signing-secret"},
+			Events:             []string{billingv1.EventInvoiceIssued},
+			Paused:             paused,
+			StartAfterSequence: 1000,
+		},
+	}
 }
 
 // startController starts a control plane with the CRDs and the manager's
