@@ -48,8 +48,8 @@ type contract struct {
 	invoiceSchema *base.Schema
 	// webhookEventSchema checks the body of a webhook delivery.
 	webhookEventSchema *base.Schema
-	schemas       schema_validation.SchemaValidator
-	checked       int
+	schemas            schema_validation.SchemaValidator
+	checked            int
 }
 
 func newContract() (*contract, error) {
@@ -87,11 +87,11 @@ func newContract() (*contract, error) {
 	return &contract{
 		webhookEventSchema: eventProxy.Schema(),
 		invoiceSchema:      invoiceProxy.Schema(),
-		validator:     v,
-		model:         &model.Model,
-		opts:          config.NewValidationOptions(config.WithFormatAssertions()),
-		errorSchema:   errProxy.Schema(),
-		schemas:       schema_validation.NewSchemaValidator(config.WithFormatAssertions()),
+		validator:          v,
+		model:              &model.Model,
+		opts:               config.NewValidationOptions(config.WithFormatAssertions()),
+		errorSchema:        errProxy.Schema(),
+		schemas:            schema_validation.NewSchemaValidator(config.WithFormatAssertions()),
 	}, nil
 }
 
