@@ -47,7 +47,7 @@ func (a *Adapter) createCustomer(w http.ResponseWriter, r *http.Request, c *call
 		Namespace: c.ns,
 		Key:       key,
 		Resource:  resourceCustomers,
-		Hash:      requestHash(r.Method, r.URL.Path, p),
+		Hash:      keyHash(key, r, p),
 		Prefix:    billing.CustomerIDPrefix,
 		Build: func(id string) client.Object {
 			return &billingv1.Customer{

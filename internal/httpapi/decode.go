@@ -85,9 +85,8 @@ func parseBody(body []byte) (*node, *Error) {
 		}
 		return nil, errorf(http.StatusBadRequest, CodeBodyInvalid, "", "The body is not valid JSON.")
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	root, err := parseValue(dec, &jsonBudget{values: maxJSONValues}, 1)
+	p := &jsonParser{data: body, budget: maxJSONValues}
+	root, err := p.value(1)
 	switch {
 	case errors.Is(err, errTooManyValues):
 		return nil, errorf(http.StatusBadRequest, CodeBodyInvalid, "",
@@ -111,70 +110,168 @@ var (
 	errTooDeep         = errors.New("JSON nested too deeply")
 )
 
-// jsonBudget is how many more values a body may have.
-type jsonBudget struct{ values int }
+// jsonParser reads the values of a body that json.Valid has accepted, in
+// one pass, as a json.Decoder with UseNumber would read them token by
+// token: strings unescaped, numbers as their literals.
+type jsonParser struct {
+	data []byte
+	i    int
+	// budget is how many more values the body may have.
+	budget int
+}
 
-// parseValue reads one value, at nesting level depth (the root is 1), from
-// dec. It stops at the first value past the budget or past maxJSONDepth.
-// The input has been checked with json.Valid, so other errors here are not
-// expected; they are handled all the same.
-func parseValue(dec *json.Decoder, budget *jsonBudget, depth int) (*node, error) {
-	if budget.values--; budget.values < 0 {
+// value reads one value, at nesting level depth (the root is 1). It stops
+// at the first value past the budget or past maxJSONDepth. The input has
+// been checked with json.Valid, so other errors here are not expected; they
+// are handled all the same.
+func (p *jsonParser) value(depth int) (*node, error) {
+	if p.budget--; p.budget < 0 {
 		return nil, errTooManyValues
 	}
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
+	p.skipSpace()
+	if p.i >= len(p.data) {
+		return nil, errUnexpectedToken
 	}
-	switch t := tok.(type) {
-	case json.Delim:
+	switch c := p.data[p.i]; c {
+	case '{', '[':
 		if depth > maxJSONDepth {
 			return nil, errTooDeep
 		}
-		switch t {
-		case '{':
-			n := &node{kind: kindObject}
-			for dec.More() {
-				keyTok, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				key, ok := keyTok.(string)
-				if !ok {
-					return nil, errUnexpectedToken
-				}
-				v, err := parseValue(dec, budget, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				n.fields = append(n.fields, member{key: key, value: v})
-			}
-			_, err := dec.Token() // '}'
-			return n, err
-		case '[':
-			n := &node{kind: kindArray}
-			for dec.More() {
-				v, err := parseValue(dec, budget, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				n.elems = append(n.elems, v)
-			}
-			_, err := dec.Token() // ']'
-			return n, err
-		default:
+		p.i++
+		if c == '{' {
+			return p.object(depth)
+		}
+		return p.array(depth)
+	case '"':
+		s, err := p.string()
+		if err != nil {
+			return nil, err
+		}
+		return &node{kind: kindString, s: s}, nil
+	case 't':
+		return p.literal("true", &node{kind: kindBool})
+	case 'f':
+		return p.literal("false", &node{kind: kindBool})
+	case 'n':
+		return p.literal("null", &node{kind: kindNull})
+	}
+	start := p.i
+	for p.i < len(p.data) && strings.IndexByte("+-.0123456789eE", p.data[p.i]) >= 0 {
+		p.i++
+	}
+	if p.i == start {
+		return nil, errUnexpectedToken
+	}
+	return &node{kind: kindNumber, s: string(p.data[start:p.i])}, nil
+}
+
+// object reads the members of an object after its '{'.
+func (p *jsonParser) object(depth int) (*node, error) {
+	n := &node{kind: kindObject}
+	if p.skipSpace(); p.i < len(p.data) && p.data[p.i] == '}' {
+		p.i++
+		return n, nil
+	}
+	for {
+		p.skipSpace()
+		key, err := p.string()
+		if err != nil {
+			return nil, err
+		}
+		if p.skipSpace(); p.i >= len(p.data) || p.data[p.i] != ':' {
 			return nil, errUnexpectedToken
 		}
-	case string:
-		return &node{kind: kindString, s: t}, nil
-	case json.Number:
-		return &node{kind: kindNumber, s: string(t)}, nil
-	case bool:
-		return &node{kind: kindBool}, nil
-	case nil:
-		return &node{kind: kindNull}, nil
-	default:
+		p.i++
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		n.fields = append(n.fields, member{key: key, value: v})
+		if done, err := p.next('}'); done || err != nil {
+			return n, err
+		}
+	}
+}
+
+// array reads the elements of an array after its '['.
+func (p *jsonParser) array(depth int) (*node, error) {
+	n := &node{kind: kindArray}
+	if p.skipSpace(); p.i < len(p.data) && p.data[p.i] == ']' {
+		p.i++
+		return n, nil
+	}
+	for {
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		n.elems = append(n.elems, v)
+		if done, err := p.next(']'); done || err != nil {
+			return n, err
+		}
+	}
+}
+
+// next reads the ',' before another member or element (done false) or the
+// closing bracket (done true).
+func (p *jsonParser) next(closing byte) (done bool, err error) {
+	p.skipSpace()
+	if p.i >= len(p.data) {
+		return false, errUnexpectedToken
+	}
+	switch p.data[p.i] {
+	case ',':
+		p.i++
+		return false, nil
+	case closing:
+		p.i++
+		return true, nil
+	}
+	return false, errUnexpectedToken
+}
+
+// string reads a string and returns its value: the bytes between the
+// quotes when it has no escapes, else what encoding/json unescapes them to.
+func (p *jsonParser) string() (string, error) {
+	if p.i >= len(p.data) || p.data[p.i] != '"' {
+		return "", errUnexpectedToken
+	}
+	start := p.i
+	escaped := false
+	for p.i++; p.i < len(p.data); p.i++ {
+		switch p.data[p.i] {
+		case '\\':
+			escaped = true
+			p.i++
+		case '"':
+			p.i++
+			if !escaped {
+				return string(p.data[start+1 : p.i-1]), nil
+			}
+			var s string
+			err := json.Unmarshal(p.data[start:p.i], &s)
+			return s, err
+		}
+	}
+	return "", errUnexpectedToken
+}
+
+func (p *jsonParser) literal(word string, n *node) (*node, error) {
+	if !bytes.HasPrefix(p.data[p.i:], []byte(word)) {
 		return nil, errUnexpectedToken
+	}
+	p.i += len(word)
+	return n, nil
+}
+
+func (p *jsonParser) skipSpace() {
+	for p.i < len(p.data) {
+		switch p.data[p.i] {
+		case ' ', '\t', '\r', '\n':
+			p.i++
+		default:
+			return
+		}
 	}
 }
 

@@ -57,7 +57,7 @@ func (a *Adapter) createInvoice(w http.ResponseWriter, r *http.Request, c *call)
 		Namespace: c.ns,
 		Key:       key,
 		Resource:  resourceInvoices,
-		Hash:      requestHash(r.Method, r.URL.Path, p),
+		Hash:      keyHash(key, r, p),
 		Prefix:    billing.InvoiceIDPrefix,
 		Build: func(id string) client.Object {
 			items := make([]billingv1.LineItem, len(p.Items))

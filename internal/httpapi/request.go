@@ -117,3 +117,13 @@ func requestHash(method, path string, params any) string {
 	_, _ = h.Write(body)
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+// keyHash is requestHash when the request has an Idempotency-Key, and ""
+// when it has none: only a key is bound to a hash, so a create without one
+// does not re-encode its parameters.
+func keyHash(key string, r *http.Request, params any) string {
+	if key == "" {
+		return ""
+	}
+	return requestHash(r.Method, r.URL.Path, params)
+}

@@ -49,6 +49,7 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/idempotency"
 	"github.com/invoicing-dev/invoicing/internal/store"
+	"github.com/invoicing-dev/invoicing/internal/watchdecode"
 )
 
 // MaxBodyBytes is the largest request body accepted (1 MiB).
@@ -244,6 +245,9 @@ func New(cfg *rest.Config, opts Options) (*Adapter, error) {
 		Scheme:           scheme,
 		Mapper:           mapper,
 		DefaultTransform: cache.TransformStripManagedFields(),
+		// Every create comes back as watch events: decode them in fewer
+		// passes over each object.
+		NewInformer: watchdecode.NewInformer(cfg, httpClient, scheme, mapper),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("building the cache: %w", err)

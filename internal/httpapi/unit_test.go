@@ -658,6 +658,17 @@ func TestRequestHashIgnoresFormattingButNotContent(t *testing.T) {
 	}
 }
 
+func TestKeyHashIsTheRequestHashOnlyWithAKey(t *testing.T) {
+	p, _ := DecodeInvoice([]byte(`{"customer_id":"c","items":[{"description":"x","quantity":1,"amount":2}]}`))
+	r := httptest.NewRequest(http.MethodPost, "/v1/invoices", nil)
+	if got := keyHash("", r, p); got != "" {
+		t.Errorf("a request without a key hashes to %q", got)
+	}
+	if got, want := keyHash("k", r, p), requestHash(http.MethodPost, "/v1/invoices", p); got != want {
+		t.Errorf("a request with a key hashes to %q, not its request hash %q", got, want)
+	}
+}
+
 func TestLimiter(t *testing.T) {
 	l := newLimiter(1, 2)
 	now := time.Unix(1000, 0)
