@@ -27,6 +27,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
@@ -285,24 +286,28 @@ func (r *WebhookEndpointReconciler) issuedInvoice(ctx context.Context, namespace
 	}
 }
 
-// recordTransition logs changes of the Ready reason and records an event
-// when the endpoint stalls or recovers.
+// recordTransition logs changes of the Ready reason, and records an event
+// when the endpoint stalls (also after failures with an unchanged reason)
+// or recovers.
 func (r *WebhookEndpointReconciler) recordTransition(ctx context.Context, before, after *billingv1.WebhookEndpoint) {
 	was := meta.FindStatusCondition(before.Status.Conditions, billingv1.ConditionReady)
 	is := meta.FindStatusCondition(after.Status.Conditions, billingv1.ConditionReady)
-	if is == nil || (was != nil && was.Reason == is.Reason) {
+	if is == nil {
 		return
 	}
-	logf.FromContext(ctx).Info("Webhook endpoint status changed", "reason", is.Reason,
-		"deliveredSequence", after.Status.DeliveredSequence)
+	if was == nil || was.Reason != is.Reason {
+		logf.FromContext(ctx).Info("Webhook endpoint status changed", "reason", is.Reason,
+			"deliveredSequence", after.Status.DeliveredSequence)
+	}
 	if r.Recorder == nil {
 		return
 	}
+	wasStalled := meta.IsStatusConditionTrue(before.Status.Conditions, billingv1.ConditionStalled)
 	stalled := meta.IsStatusConditionTrue(after.Status.Conditions, billingv1.ConditionStalled)
 	switch {
-	case stalled && !meta.IsStatusConditionTrue(before.Status.Conditions, billingv1.ConditionStalled):
+	case stalled && !wasStalled:
 		r.Recorder.Eventf(after, nil, corev1.EventTypeWarning, is.Reason, "Deliver", "%s", is.Message)
-	case is.Status == "True" && was != nil:
+	case is.Status == metav1.ConditionTrue && was != nil && was.Status != metav1.ConditionTrue:
 		r.Recorder.Eventf(after, nil, corev1.EventTypeNormal, is.Reason, "Deliver", "%s", is.Message)
 	}
 }

@@ -17,12 +17,14 @@ limitations under the License.
 package controller
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -153,6 +155,53 @@ func TestWebhookResult(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := webhookResult(tc.run, tc.failures); got != tc.want {
 				t.Fatalf("webhookResult() = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestWebhookTransitionsRecordAnEventWhenTheEndpointStallsOrRecovers(t *testing.T) {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	failing := &deliveryFailure{billingv1.ReasonDeliveryFailing, "the receiver answered 503"}
+	endpointAfter := func(failures int32, run deliveryRun) *billingv1.WebhookEndpoint {
+		e := &billingv1.WebhookEndpoint{}
+		e.Status.Failures = failures
+		e.Status = webhookStatus(e, run, now)
+		return e
+	}
+	cases := []struct {
+		name   string
+		before *billingv1.WebhookEndpoint
+		run    deliveryRun
+		want   string
+	}{
+		{"the fifth failure in a row, with the reason unchanged, records a warning",
+			endpointAfter(3, deliveryRun{attempted: true, failure: failing}),
+			deliveryRun{attempted: true, failure: failing}, "Warning DeliveryFailing"},
+		{"a failure before the fifth records nothing",
+			endpointAfter(1, deliveryRun{attempted: true, failure: failing}),
+			deliveryRun{attempted: true, failure: failing}, ""},
+		{"a delivery after a failure records the recovery",
+			endpointAfter(1, deliveryRun{attempted: true, failure: failing}),
+			deliveryRun{attempted: true, accepted: 1, delivered: 1}, "Normal Delivered"},
+		{"a delivery after a delivery records nothing",
+			endpointAfter(0, deliveryRun{attempted: true, accepted: 1, delivered: 1}),
+			deliveryRun{attempted: true, accepted: 1, delivered: 2}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			recorder := events.NewFakeRecorder(4)
+			r := &WebhookEndpointReconciler{Recorder: recorder}
+			after := tc.before.DeepCopy()
+			after.Status = webhookStatus(tc.before, tc.run, now)
+			r.recordTransition(context.Background(), tc.before, after)
+			var got string
+			select {
+			case got = <-recorder.Events:
+			default:
+			}
+			if !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
+				t.Fatalf("event = %q, want one starting %q", got, tc.want)
 			}
 		})
 	}
