@@ -126,7 +126,6 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		Recorder:  mgr.GetEventRecorder("webhookendpoint-controller"),
 		Clock:     opts.Clock,
 		Sender:    webhook.NewSender(opts.Webhooks),
-		Policy:    opts.Webhooks.Policy,
 		Batch:     opts.WebhookBatch,
 	}
 	if err := webhooks.SetupWithManager(mgr, workers); err != nil {

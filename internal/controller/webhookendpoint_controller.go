@@ -69,8 +69,8 @@ type WebhookEndpointReconciler struct {
 	APIReader client.Reader
 	Recorder  events.EventRecorder
 	Clock     clock.PassiveClock
-	Sender    *webhook.Sender
-	Policy    webhook.Policy
+	// Sender makes the attempts, and says which URLs it refuses.
+	Sender *webhook.Sender
 	// Batch is how many events one reconcile sends at most; 0 means
 	// DefaultWebhookBatch.
 	Batch int
@@ -154,7 +154,7 @@ func (r *WebhookEndpointReconciler) deliver(ctx context.Context, endpoint *billi
 	if run.paused {
 		return run, nil
 	}
-	if _, err := r.Policy.CheckURL(endpoint.Spec.URL); err != nil {
+	if err := r.Sender.CheckURL(endpoint.Spec.URL); err != nil {
 		run.failure = &deliveryFailure{billingv1.ReasonURLNotAllowed, err.Error()}
 		return run, nil
 	}

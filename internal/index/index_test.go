@@ -51,13 +51,6 @@ func (r *recordingIndexer) IndexField(_ context.Context, obj client.Object, fiel
 	return r.err
 }
 
-// invoiceCustomerExtractor returns the extract function Setup registers for
-// index.InvoiceCustomer on Invoices.
-func invoiceCustomerExtractor(t *testing.T) client.IndexerFunc {
-	t.Helper()
-	return invoiceExtractor(t, index.InvoiceCustomer)
-}
-
 // invoiceExtractor returns the extract function Setup registers for field
 // on Invoices.
 func invoiceExtractor(t *testing.T, field string) client.IndexerFunc {
@@ -75,15 +68,20 @@ func invoiceExtractor(t *testing.T, field string) client.IndexerFunc {
 	return nil
 }
 
-func TestInvoiceCustomerIndex(t *testing.T) {
-	extract := invoiceCustomerExtractor(t)
-	tests := []struct {
-		name string
-		obj  client.Object
-		want []string
-	}{
+// indexCase is one object and the values an index gives it.
+type indexCase struct {
+	name  string
+	field string
+	obj   client.Object
+	want  []string
+}
+
+func TestInvoiceIndexes(t *testing.T) {
+	seq := int64(42)
+	tests := []indexCase{
 		{
-			name: "an invoice is indexed under the name of its customer",
+			name:  "an invoice is indexed under the name of its customer",
+			field: index.InvoiceCustomer,
 			obj: &billingv1.Invoice{
 				ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "inv-1"},
 				Spec:       billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "acme"}},
@@ -91,53 +89,35 @@ func TestInvoiceCustomerIndex(t *testing.T) {
 			want: []string{"acme"},
 		},
 		{
-			name: "an invoice without a customer name is not indexed",
-			obj:  &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "inv-2"}},
-			want: nil,
+			name:  "an invoice without a customer name is not indexed",
+			field: index.InvoiceCustomer,
+			obj:   &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "inv-2"}},
+			want:  nil,
 		},
 		{
-			name: "an object that is not an invoice is not indexed",
-			obj:  &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "acme"}},
-			want: nil,
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := extract(tt.obj); !slices.Equal(got, tt.want) {
-				t.Errorf("index value = %q, want %q", got, tt.want)
-			}
-		})
-	}
-}
-
-func TestInvoiceSequenceIndex(t *testing.T) {
-	extract := invoiceExtractor(t, index.InvoiceSequence)
-	seq := int64(42)
-	tests := []struct {
-		name string
-		obj  client.Object
-		want []string
-	}{
-		{
-			name: "an issued invoice is indexed under its sequence in decimal",
+			name:  "an issued invoice is indexed under its sequence in decimal",
+			field: index.InvoiceSequence,
 			obj: &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "inv-1"},
 				Status: billingv1.InvoiceStatus{Sequence: &seq}},
 			want: []string{"42"},
 		},
 		{
-			name: "an invoice without a sequence is not indexed",
-			obj:  &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "inv-2"}},
-			want: nil,
+			name:  "an invoice without a sequence is not indexed",
+			field: index.InvoiceSequence,
+			obj:   &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "inv-2"}},
+			want:  nil,
 		},
-		{
-			name: "an object that is not an invoice is not indexed",
-			obj:  &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "acme"}},
-			want: nil,
-		},
+	}
+	for _, field := range []string{index.InvoiceCustomer, index.InvoiceSequence} {
+		tests = append(tests, indexCase{
+			name:  "an object that is not an invoice is not indexed under " + field,
+			field: field,
+			obj:   &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "acme"}},
+		})
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := extract(tt.obj); !slices.Equal(got, tt.want) {
+			if got := invoiceExtractor(t, tt.field)(tt.obj); !slices.Equal(got, tt.want) {
 				t.Errorf("index value = %q, want %q", got, tt.want)
 			}
 		})

@@ -113,6 +113,14 @@ func client(opts SenderOptions, check func(netip.Addr) error) *http.Client {
 	}
 }
 
+// CheckURL says whether rawURL may receive deliveries, as far as can be
+// known before resolving it (Policy.CheckURL); Send checks it again, and
+// every address it resolves to.
+func (s *Sender) CheckURL(rawURL string) error {
+	_, err := s.opts.Policy.CheckURL(rawURL)
+	return err
+}
+
 // Send POSTs body to rawURL, signed with secret at now, and returns nil when
 // the receiver answered 2xx, or an *Error.
 func (s *Sender) Send(ctx context.Context, rawURL string, secret, body []byte, now time.Time) error {
