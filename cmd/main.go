@@ -80,8 +80,10 @@ func main() {
 		"endpoint (a cert-manager Secret), reloaded when renewed. Empty serves a self-signed certificate.")
 	flag.BoolVar(&enableHTTP2, "enable-http2", false,
 		"If set, HTTP/2 will be enabled for the metrics server.")
-	flag.IntVar(&concurrency, "max-concurrent-reconciles", 64,
-		"How many objects of each kind are reconciled at once. One object is never reconciled twice at the same time.")
+	flag.IntVar(&concurrency, "max-concurrent-reconciles", 256,
+		"How many objects of each kind are reconciled at once. One object is never reconciled twice at the same time. "+
+			"An invoice being issued waits mostly for its workspace's number batch and its status patch, not on CPU, "+
+			"so the workers are many (docs/performance.md).")
 	flag.Float64Var(&qps, "kube-api-qps", 500,
 		"Requests per second the manager may send to the Kubernetes API (a status patch and an event per new invoice).")
 	flag.IntVar(&burst, "kube-api-burst", 1000, "Burst of requests the manager may send to the Kubernetes API.")

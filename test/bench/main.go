@@ -48,7 +48,10 @@ func main() {
 	managerArgs := flag.String("manager-args", "", "Extra flags for the manager, separated by spaces.")
 	adapterArgs := flag.String("adapter-args", "", "Extra flags for the adapter, separated by spaces.")
 	flag.BoolVar(&c.Profile, "profile", true, "Save CPU profiles of the adapter and the manager under -out.")
+	only := flag.String("only", "",
+		"Run only these measurements, by number, separated by commas (e.g. 4,6); 2 and 3 also run 1, whose invoices they read.")
 	flag.Parse()
+	c.Only = strings.FieldsFunc(*only, func(r rune) bool { return r == ',' || r == ' ' })
 	if c.Invoices == 0 {
 		c.Invoices = 10_000
 		if *small {
