@@ -23,11 +23,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/naivenumbering"
 )
 
 // BenchmarkAssign compares the batched allocator with a naive one that takes
@@ -55,13 +53,8 @@ func BenchmarkAssign(b *testing.B) {
 		})
 	})
 	b.Run("naive one number per round trip", func(b *testing.B) {
-		ns := newWorkspace(b)
-		var lock sync.Mutex // one number at a time, so no update conflicts: the naive allocator's best case
-		benchmarkNumbers(b, func(ctx context.Context, _ int64) (int64, error) {
-			lock.Lock()
-			defer lock.Unlock()
-			return naiveNext(ctx, ns)
-		})
+		naive := &naivenumbering.Counter{Client: k8s, Key: types.NamespacedName{Namespace: newWorkspace(b), Name: "naive"}}
+		benchmarkNumbers(b, func(ctx context.Context, _ int64) (int64, error) { return naive.Next(ctx) })
 	})
 }
 
@@ -87,35 +80,4 @@ func benchmarkNumbers(b *testing.B, next func(ctx context.Context, i int64) (int
 	})
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "numbers/s")
-}
-
-// naiveNext hands out the next number of ns in one read and one update of the
-// workspace's counter, retrying on a conflict: one number per round trip.
-// Under a lock, as the benchmark calls it, it is a lock-per-posting sequence.
-// It is kept here for comparison only.
-func naiveNext(ctx context.Context, ns string) (int64, error) {
-	key := types.NamespacedName{Namespace: ns, Name: "naive"}
-	for {
-		seq := &billingv1.InvoiceSequence{}
-		if err := k8s.Get(ctx, key, seq); apierrors.IsNotFound(err) {
-			seq = &billingv1.InvoiceSequence{
-				ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: key.Name},
-				Spec:       billingv1.InvoiceSequenceSpec{Next: 1},
-			}
-			if err := k8s.Create(ctx, seq); err != nil && !apierrors.IsAlreadyExists(err) {
-				return 0, err
-			}
-			continue
-		} else if err != nil {
-			return 0, err
-		}
-		got := seq.Spec.Next
-		seq.Spec.Next++
-		if err := k8s.Update(ctx, seq); apierrors.IsConflict(err) {
-			continue
-		} else if err != nil {
-			return 0, err
-		}
-		return got, nil
-	}
 }

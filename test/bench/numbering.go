@@ -21,7 +21,7 @@ package main
 // its number (the controller writes both in one status patch). The same run
 // then compares the allocators alone, from the benchmark's workers: the
 // batched one the controller uses (internal/numbering) and a naive one, kept
-// here only for the comparison, that takes one read and one update of a
+// only for the comparison (internal/test/naivenumbering), that takes one read and one update of a
 // counter per number, one number at a time (a lock per posting, its best
 // case: no update conflicts). Both only hand out numbers; neither writes an
 // invoice.
@@ -34,7 +34,6 @@ import (
 
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -42,6 +41,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/numbering"
+	"github.com/invoicing-dev/invoicing/internal/test/naivenumbering"
 )
 
 // numberingWorkspace is where measurement 6 creates: no invoice is numbered
@@ -170,41 +170,15 @@ func exactlyOneToN(allocator string, got []int64) error {
 // measureNaive hands out n numbers with the naive allocator, from the
 // benchmark's workers, and checks they are exactly 1..n.
 func (b *bench) measureNaive(ctx context.Context, n int) (result, error) {
-	counter := &billingv1.InvoiceSequence{
-		ObjectMeta: metav1.ObjectMeta{Namespace: numberingWorkspace, Name: "naive-benchmark"},
-		Spec:       billingv1.InvoiceSequenceSpec{Next: 1},
-	}
-	if err := b.admin.Create(ctx, counter); err != nil {
-		return result{}, err
-	}
-	var lock sync.Mutex
+	naive := &naivenumbering.Counter{Client: b.admin,
+		Key: client.ObjectKey{Namespace: numberingWorkspace, Name: "naive-benchmark"}}
 	got := make([]int64, n)
 	res, err := b.parallel(ctx, n, func(ctx context.Context, i int) (err error) {
-		lock.Lock()
-		defer lock.Unlock()
-		got[i], err = b.naiveNext(ctx, client.ObjectKeyFromObject(counter))
+		got[i], err = naive.Next(ctx)
 		return err
 	})
 	if err != nil {
 		return result{}, err
 	}
 	return res, exactlyOneToN("naive", got)
-}
-
-// naiveNext is the naive allocator: it reads the counter, and takes its
-// next number by updating it, reading again on a conflict.
-func (b *bench) naiveNext(ctx context.Context, key client.ObjectKey) (int64, error) {
-	for {
-		counter := &billingv1.InvoiceSequence{}
-		if err := b.admin.Get(ctx, key, counter); err != nil {
-			return 0, err
-		}
-		next := counter.Spec.Next
-		counter.Spec.Next++
-		err := b.admin.Update(ctx, counter)
-		if apierrors.IsConflict(err) {
-			continue
-		}
-		return next, err
-	}
 }
