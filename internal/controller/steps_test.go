@@ -255,3 +255,53 @@ func TestCustomerKeepsItsFinalizerWhenInvoicesCannotBeCounted(t *testing.T) {
 	g.Expect(c.Get(context.Background(), client.ObjectKeyFromObject(customer), current)).To(Succeed())
 	g.Expect(current.Finalizers).To(ContainElement(billingv1.CustomerFinalizer))
 }
+
+// issuedWithSequence returns an issued invoice in ns carrying sequence.
+func issuedWithSequence(ns, name string, sequence int64) *billingv1.Invoice {
+	inv := invoiceInPhase(ns, name, "acme", billingv1.InvoiceIssued)
+	inv.Status.Sequence = &sequence
+	return inv
+}
+
+func TestIssuedInvoiceFindsTheSequenceInItsBlock(t *testing.T) {
+	tests := []struct {
+		name     string
+		invoices []client.Object
+		sequence int64
+		want     string // the name found; "" for none
+		wantErr  error
+	}{
+		{"the invoice with the sequence is found among its block's", []client.Object{
+			issuedWithSequence("ns", "inv-17", 17), issuedWithSequence("ns", "inv-18", 18),
+			issuedWithSequence("ns", "inv-32", 32), issuedWithSequence("ns", "inv-33", 33)}, 18, "inv-18", nil},
+		{"the last sequence of a block is found", []client.Object{
+			issuedWithSequence("ns", "inv-16", 16), issuedWithSequence("ns", "inv-17", 17)}, 16, "inv-16", nil},
+		{"a sequence no invoice carries yet is nothing, not an error", []client.Object{
+			issuedWithSequence("ns", "inv-17", 17)}, 19, "", nil},
+		{"another workspace's invoice with the sequence is not this one's", []client.Object{
+			issuedWithSequence("other-ns", "inv-18", 18)}, 18, "", nil},
+		{"two invoices carrying one sequence stop delivery", []client.Object{
+			issuedWithSequence("ns", "inv-a", 18), issuedWithSequence("ns", "inv-b", 18)}, 18, "", errSequenceTwice},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewWithT(t)
+			builder := fake.NewClientBuilder().WithScheme(testScheme).WithObjects(tt.invoices...)
+			g.Expect(index.Setup(context.Background(), builderIndexer{builder: builder})).To(Succeed())
+			r := &WebhookEndpointReconciler{Client: builder.Build()}
+
+			got, err := r.issuedInvoice(context.Background(), "ns", tt.sequence)
+			if tt.wantErr != nil {
+				g.Expect(err).To(MatchError(tt.wantErr))
+				return
+			}
+			g.Expect(err).NotTo(HaveOccurred())
+			if tt.want == "" {
+				g.Expect(got).To(BeNil())
+				return
+			}
+			g.Expect(got.Name).To(Equal(tt.want))
+			g.Expect(*got.Status.Sequence).To(Equal(tt.sequence))
+		})
+	}
+}

@@ -20,7 +20,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -268,22 +267,31 @@ func (r *WebhookEndpointReconciler) signingSecret(ctx context.Context,
 var errSequenceTwice = errors.New("two invoices carry the same sequence")
 
 // issuedInvoice returns the workspace's invoice with sequence from the
-// cache, or nil when no invoice carries it yet.
+// cache, or nil when no invoice carries it yet. It lists the sequence's
+// block (index.InvoiceSequenceBlock) without copying it, and copies only
+// the invoice it returns.
 func (r *WebhookEndpointReconciler) issuedInvoice(ctx context.Context, namespace string,
 	sequence int64) (*billingv1.Invoice, error) {
-	invoices := &billingv1.InvoiceList{}
-	if err := r.List(ctx, invoices, client.InNamespace(namespace),
-		client.MatchingFields{index.InvoiceSequence: strconv.FormatInt(sequence, 10)}); err != nil {
+	block := &billingv1.InvoiceList{}
+	if err := r.List(ctx, block, client.InNamespace(namespace), client.UnsafeDisableDeepCopy,
+		client.MatchingFields{index.InvoiceSequenceBlock: index.SequenceBlock(sequence)}); err != nil {
 		return nil, fmt.Errorf("listing the invoice with sequence %d: %w", sequence, err)
 	}
-	switch len(invoices.Items) {
-	case 0:
-		return nil, nil
-	case 1:
-		return &invoices.Items[0], nil
-	default:
-		return nil, fmt.Errorf("sequence %d in %s: %w", sequence, namespace, errSequenceTwice)
+	var found *billingv1.Invoice
+	for i := range block.Items {
+		inv := &block.Items[i]
+		if inv.Status.Sequence == nil || *inv.Status.Sequence != sequence {
+			continue
+		}
+		if found != nil {
+			return nil, fmt.Errorf("sequence %d in %s: %w", sequence, namespace, errSequenceTwice)
+		}
+		found = inv
 	}
+	if found == nil {
+		return nil, nil
+	}
+	return found.DeepCopy(), nil
 }
 
 // recordTransition logs changes of the Ready reason, and records an event

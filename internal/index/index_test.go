@@ -95,20 +95,20 @@ func TestInvoiceIndexes(t *testing.T) {
 			want:  nil,
 		},
 		{
-			name:  "an issued invoice is indexed under its sequence in decimal",
-			field: index.InvoiceSequence,
+			name:  "an issued invoice is indexed under the block of 16 its sequence is in",
+			field: index.InvoiceSequenceBlock,
 			obj: &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "inv-1"},
 				Status: billingv1.InvoiceStatus{Sequence: &seq}},
-			want: []string{"42"},
+			want: []string{"2"},
 		},
 		{
 			name:  "an invoice without a sequence is not indexed",
-			field: index.InvoiceSequence,
+			field: index.InvoiceSequenceBlock,
 			obj:   &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "inv-2"}},
 			want:  nil,
 		},
 	}
-	for _, field := range []string{index.InvoiceCustomer, index.InvoiceSequence} {
+	for _, field := range []string{index.InvoiceCustomer, index.InvoiceSequenceBlock} {
 		tests = append(tests, indexCase{
 			name:  "an object that is not an invoice is not indexed under " + field,
 			field: field,
@@ -119,6 +119,26 @@ func TestInvoiceIndexes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := invoiceExtractor(t, tt.field)(tt.obj); !slices.Equal(got, tt.want) {
 				t.Errorf("index value = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSequenceBlockPutsSixteenConsecutiveSequencesInOneBlock(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		sequence int64
+		want     string
+	}{
+		{"the first sequence is in block 0", 1, "0"},
+		{"the sixteenth is still in block 0", 16, "0"},
+		{"the seventeenth starts block 1", 17, "1"},
+		{"42 is in block 2", 42, "2"},
+		{"a large sequence is in its block", 1_000_000, "62499"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := index.SequenceBlock(tc.sequence); got != tc.want {
+				t.Errorf("SequenceBlock(%d) = %q, want %q", tc.sequence, got, tc.want)
 			}
 		})
 	}
