@@ -26,6 +26,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/invoicing-dev/invoicing/internal/jsonscan"
 )
 
 // Bounds of the JSON structure of a body, so that a body of at most
@@ -237,23 +239,17 @@ func (p *jsonParser) string() (string, error) {
 		return "", errUnexpectedToken
 	}
 	start := p.i
-	escaped := false
-	for p.i++; p.i < len(p.data); p.i++ {
-		switch p.data[p.i] {
-		case '\\':
-			escaped = true
-			p.i++
-		case '"':
-			p.i++
-			if !escaped {
-				return string(p.data[start+1 : p.i-1]), nil
-			}
-			var s string
-			err := json.Unmarshal(p.data[start:p.i], &s)
-			return s, err
-		}
+	end, escaped := jsonscan.StringEnd(p.data, start)
+	if end < 0 {
+		return "", errUnexpectedToken
 	}
-	return "", errUnexpectedToken
+	p.i = end
+	if !escaped {
+		return string(p.data[start+1 : end-1]), nil
+	}
+	var s string
+	err := json.Unmarshal(p.data[start:end], &s)
+	return s, err
 }
 
 func (p *jsonParser) literal(word string, n *node) (*node, error) {
@@ -264,16 +260,7 @@ func (p *jsonParser) literal(word string, n *node) (*node, error) {
 	return n, nil
 }
 
-func (p *jsonParser) skipSpace() {
-	for p.i < len(p.data) {
-		switch p.data[p.i] {
-		case ' ', '\t', '\r', '\n':
-			p.i++
-		default:
-			return
-		}
-	}
-}
+func (p *jsonParser) skipSpace() { p.i = jsonscan.SkipSpace(p.data, p.i) }
 
 // checkObject checks an object's members against the known fields and their
 // JSON types, and returns the present, non-null ones by name. A null value

@@ -19,6 +19,8 @@ package watchdecode
 import (
 	"bytes"
 	"unicode/utf8"
+
+	"github.com/invoicing-dev/invoicing/internal/jsonscan"
 )
 
 // A scanner of the top level of a JSON object, for the two shapes the fast
@@ -34,120 +36,45 @@ import (
 // (with only white space around it) that it read fully and fn accepted
 // every member.
 func members(data []byte, fn func(key, value []byte) bool) bool {
-	i := skipSpace(data, 0)
+	i := jsonscan.SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return false
 	}
-	i = skipSpace(data, i+1)
+	i = jsonscan.SkipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
-		return skipSpace(data, i+1) == len(data)
+		return jsonscan.SkipSpace(data, i+1) == len(data)
 	}
 	for {
 		if i >= len(data) || data[i] != '"' {
 			return false
 		}
-		end, escaped := stringEnd(data, i)
+		end, escaped := jsonscan.StringEnd(data, i)
 		if end < 0 || escaped {
 			return false
 		}
 		key := data[i+1 : end-1]
-		i = skipSpace(data, end)
+		i = jsonscan.SkipSpace(data, end)
 		if i >= len(data) || data[i] != ':' {
 			return false
 		}
-		i = skipSpace(data, i+1)
-		vEnd := valueEnd(data, i)
+		i = jsonscan.SkipSpace(data, i+1)
+		vEnd := jsonscan.ValueEnd(data, i)
 		if vEnd < 0 || !fn(key, data[i:vEnd]) {
 			return false
 		}
-		i = skipSpace(data, vEnd)
+		i = jsonscan.SkipSpace(data, vEnd)
 		if i >= len(data) {
 			return false
 		}
 		switch data[i] {
 		case ',':
-			i = skipSpace(data, i+1)
+			i = jsonscan.SkipSpace(data, i+1)
 		case '}':
-			return skipSpace(data, i+1) == len(data)
+			return jsonscan.SkipSpace(data, i+1) == len(data)
 		default:
 			return false
 		}
 	}
-}
-
-func skipSpace(data []byte, i int) int {
-	for i < len(data) {
-		switch data[i] {
-		case ' ', '\t', '\r', '\n':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-// stringEnd returns the index after the closing quote of the string that
-// starts at data[i], and whether it has escapes; -1 when it does not end or
-// holds a raw control character.
-func stringEnd(data []byte, i int) (end int, escaped bool) {
-	for j := i + 1; j < len(data); j++ {
-		switch c := data[j]; {
-		case c == '\\':
-			escaped = true
-			j++
-		case c == '"':
-			return j + 1, escaped
-		case c < 0x20:
-			return -1, false
-		}
-	}
-	return -1, false
-}
-
-// valueEnd returns the index after the value that starts at data[i], or -1.
-// Objects and arrays are matched by their brackets only: their contents are
-// checked by whoever decodes them.
-func valueEnd(data []byte, i int) int {
-	if i >= len(data) {
-		return -1
-	}
-	switch data[i] {
-	case '"':
-		end, _ := stringEnd(data, i)
-		return end
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(data); j++ {
-			switch data[j] {
-			case '"':
-				end, _ := stringEnd(data, j)
-				if end < 0 {
-					return -1
-				}
-				j = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return -1
-	}
-	j := i
-	for j < len(data) {
-		switch data[j] {
-		case ',', '}', ']', ' ', '\t', '\r', '\n':
-			if j == i {
-				return -1
-			}
-			return j
-		}
-		j++
-	}
-	return -1
 }
 
 // plainString returns the contents of the JSON string v when it has no
