@@ -27,7 +27,7 @@ help: ## Display this help.
 .PHONY: manifests
 manifests: controller-gen ## Generate ClusterRole and CustomResourceDefinition objects.
 	"$(CONTROLLER_GEN)" crd paths="./api/..." output:crd:artifacts:config=config/crd/bases
-	"$(CONTROLLER_GEN)" rbac:roleName=manager-role paths="./internal/controller/...;./internal/httpapi/..." output:rbac:artifacts:config=config/rbac
+	"$(CONTROLLER_GEN)" rbac:roleName=manager-role paths="./internal/manager/controller/...;./internal/adapter/httpapi/..." output:rbac:artifacts:config=config/rbac
 
 .PHONY: generate
 generate: controller-gen ## Generate code containing DeepCopy, DeepCopyInto, and DeepCopyObject method implementations.
@@ -35,7 +35,7 @@ generate: controller-gen ## Generate code containing DeepCopy, DeepCopyInto, and
 
 .PHONY: argocd-cm
 argocd-cm: ## Render the Argo CD health checks (config/argocd/<group>/<kind>/health.lua) into config/argocd/argocd-cm.yaml.
-	go test ./internal/argocdhealth -run '^TestTheArgoCDConfigMapSnippetHoldsEveryScriptVerbatim$$' -update
+	go test ./internal/test/argocdhealth -run '^TestTheArgoCDConfigMapSnippetHoldsEveryScriptVerbatim$$' -update
 
 .PHONY: verify-generated
 verify-generated: controller-gen ## Fail when `make manifests generate` would change a file.
@@ -58,7 +58,7 @@ lint-fix: golangci-lint ## Run golangci-lint linter and perform fixes.
 	"$(GOLANGCI_LINT)" run --fix
 
 # test-unit runs every test that needs no control plane: with -short each
-# envtest suite skips itself (internal/envtestbins), and the rest runs in
+# envtest suite skips itself (internal/test/envtestbins), and the rest runs in
 # well under a minute once the build cache is warm.
 .PHONY: test-unit
 test-unit: ## Run the tests that need no control plane (go test -short ./...): the fast inner loop.
@@ -101,7 +101,7 @@ test-e2e: envtest-binaries ## Run the end-to-end suite: the install (config/defa
 
 .PHONY: test-fuzz
 test-fuzz: ## Run one fuzz target (FUZZ: FuzzDecode, FuzzCursor or FuzzIdempotencyKey) for FUZZTIME (default 60s).
-	go test ./internal/httpapi -run '^$$' -fuzz '^$(FUZZ)$$' -fuzztime $(FUZZTIME)
+	go test ./internal/adapter/httpapi -run '^$$' -fuzz '^$(FUZZ)$$' -fuzztime $(FUZZTIME)
 FUZZ ?= FuzzDecode
 FUZZTIME ?= 60s
 

@@ -41,9 +41,9 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/controller"
+	"github.com/invoicing-dev/invoicing/internal/manager/controller"
+	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
 	"github.com/invoicing-dev/invoicing/internal/servingtls"
-	"github.com/invoicing-dev/invoicing/internal/webhook"
 )
 
 var (
@@ -63,7 +63,7 @@ func main() {
 	var concurrency, burst int
 	var qps float64
 	var pprofAddr, metricsCertPath string
-	var webhookOpts webhook.SenderOptions
+	var webhookOpts delivery.SenderOptions
 	var webhookWorkers int
 	flag.StringVar(&metricsAddr, "metrics-bind-address", "0", "The address the metrics endpoint binds to. "+
 		"Use :8443 for HTTPS or :8080 for HTTP, or leave as 0 to disable the metrics service.")
@@ -92,7 +92,7 @@ func main() {
 	flag.BoolVar(&webhookOpts.Policy.AllowInsecureLoopback, "webhook-allow-insecure-loopback", false,
 		"Allow WebhookEndpoints with plain http URLs to loopback addresses, and any URL that resolves to loopback. "+
 			"For local development only (make run sets it): in a pod, loopback is the manager itself.")
-	flag.DurationVar(&webhookOpts.Timeout, "webhook-timeout", webhook.DefaultTimeout,
+	flag.DurationVar(&webhookOpts.Timeout, "webhook-timeout", delivery.DefaultTimeout,
 		"How long one webhook delivery attempt may take, from connecting to the end of the answer.")
 	flag.IntVar(&webhookWorkers, "webhook-workers", controller.DefaultWebhookWorkers,
 		"How many webhook endpoints receive deliveries at once.")

@@ -43,7 +43,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
-	"github.com/invoicing-dev/invoicing/internal/httpapi"
+	"github.com/invoicing-dev/invoicing/internal/adapter/httpapi"
 	"github.com/invoicing-dev/invoicing/internal/servingtls"
 )
 

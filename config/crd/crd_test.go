@@ -33,7 +33,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/config/crd"
-	"github.com/invoicing-dev/invoicing/internal/envtestbins"
+	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
 )
 
 func TestCRDsHoldsEveryKindOfTheAPI(t *testing.T) {

@@ -32,9 +32,9 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 
-	"github.com/invoicing-dev/invoicing/internal/httpapi"
+	"github.com/invoicing-dev/invoicing/internal/adapter/httpapi"
 	"github.com/invoicing-dev/invoicing/internal/servingtls"
-	"github.com/invoicing-dev/invoicing/internal/servingtls/testca"
+	"github.com/invoicing-dev/invoicing/internal/test/testca"
 )
 
 // audience is the one the adapter requires, as config/default sets it.

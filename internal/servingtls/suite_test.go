@@ -30,7 +30,7 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
-	"github.com/invoicing-dev/invoicing/internal/envtestbins"
+	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
 )
 
 // The suite runs a real kube-apiserver and etcd (envtest) with the CRDs, and

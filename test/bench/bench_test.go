@@ -26,7 +26,7 @@ import (
 
 	. "github.com/onsi/gomega"
 
-	"github.com/invoicing-dev/invoicing/internal/envtestbins"
+	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
 )
 
 // TestSmallBenchmarkWritesACompleteReport runs `make bench BENCH_SMALL=1`'s

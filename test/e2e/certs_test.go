@@ -25,7 +25,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/invoicing-dev/invoicing/internal/servingtls/testca"
+	"github.com/invoicing-dev/invoicing/internal/test/testca"
 )
 
 // The releases whose CRDs the install suite installs from their Go modules

@@ -43,7 +43,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/utils/ptr"
 
-	"github.com/invoicing-dev/invoicing/internal/servingtls/testca"
+	"github.com/invoicing-dev/invoicing/internal/test/testca"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 	"github.com/invoicing-dev/invoicing/internal/test/webhookreceiver"
 )

@@ -30,6 +30,7 @@ import (
 // repository has none yet.
 func helm(t *testing.T) string {
 	t.Helper()
+	skipShort(t, "helm")
 	if h := os.Getenv("HELM"); h != "" {
 		return h
 	}

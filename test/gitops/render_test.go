@@ -54,9 +54,20 @@ func run(t *testing.T, dir, name string, args ...string) []byte {
 	return out
 }
 
+// skipShort skips a test under -short (make test-unit): the tools it runs
+// (helm, the control plane's kubectl) are built into bin/ by make test, which
+// takes minutes the inner loop does not have.
+func skipShort(t *testing.T, tool string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("skipped in -short mode (make test-unit): it runs %s, which make test builds into bin/", tool)
+	}
+}
+
 // kustomize renders a kustomization directory as kubectl kustomize does.
 func kustomize(t *testing.T, dir string) []*unstructured.Unstructured {
 	t.Helper()
+	skipShort(t, "kubectl")
 	assets := os.Getenv("KUBEBUILDER_ASSETS")
 	if assets == "" {
 		t.Fatal("KUBEBUILDER_ASSETS must name the directory of the control plane's kubectl (make test sets it)")

@@ -33,7 +33,7 @@ import (
 	crclient "sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/httpapi"
+	"github.com/invoicing-dev/invoicing/internal/adapter/httpapi"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 

@@ -51,8 +51,8 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
-	"github.com/invoicing-dev/invoicing/internal/envtestbins"
-	"github.com/invoicing-dev/invoicing/internal/httpapi"
+	"github.com/invoicing-dev/invoicing/internal/adapter/httpapi"
+	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
 )
 
 // repoRoot is where cmd/ and config/ live, relative to this package.

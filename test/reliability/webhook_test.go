@@ -27,7 +27,7 @@ import (
 	crclient "sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/controller"
+	"github.com/invoicing-dev/invoicing/internal/manager/controller"
 	"github.com/invoicing-dev/invoicing/internal/test/webhookreceiver"
 )
 

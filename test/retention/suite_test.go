@@ -46,7 +46,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/envtestbins"
+	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
 )
 
 // repoRoot is where config/ lives, relative to this package.

@@ -29,7 +29,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/invoicing-dev/invoicing/internal/webhook"
+	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
 )
 
 // Attempt is one delivery attempt as the receiver saw it.
@@ -109,7 +109,7 @@ func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
 		EventID:        event.ID,
 		Type:           event.Type,
 		Sequence:       event.Data.Object.Sequence,
-		SignatureValid: r.valid(req.Header.Get(webhook.SignatureHeader), body, time.Now()),
+		SignatureValid: r.valid(req.Header.Get(delivery.SignatureHeader), body, time.Now()),
 		Status:         http.StatusNoContent,
 	}
 	r.mu.Lock()
@@ -143,7 +143,7 @@ func (r *Receiver) valid(header string, body []byte, now time.Time) bool {
 	if now.Sub(t).Abs() > 5*time.Minute {
 		return false
 	}
-	return header == webhook.Sign(r.secret, t, body)
+	return header == delivery.Sign(r.secret, t, body)
 }
 
 // Attempts returns every attempt answered so far, in arrival order.

@@ -1,0 +1,187 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
+)
+
+// The contract checker must reject responses that do not match
+// openapi.json; otherwise validating the suite's responses proves nothing.
+func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
+	c, err := newContract()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const customer = `{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"ada@example.com","address":null,"tax_id":null,"created_at":"2026-11-21T07:00:00Z"}`
+	invoice := func(fields string) string {
+		return `{"id":"inv-1","object":"invoice","workspace":"demo","customer_id":"cus-1","currency":"USD",` +
+			`"items":[{"description":"x","quantity":1,"amount":2}],"total":2,` + fields + `,"created_at":"2026-11-21T07:00:00Z"}`
+	}
+	const pending = `"status":"pending","status_reason":null,"number":null,"sequence":null,"issued_at":null,"due_at":null,"bill_to":null,"issuer":null`
+	const issued = `"status":"issued","status_reason":null,"number":"INV-000042","sequence":42,` +
+		`"issued_at":"2026-11-21T07:00:00Z",` +
+		`"due_at":"2026-12-21T07:00:00Z","bill_to":{"name":"Ada","email":"ada@example.com","address":{"line1":null,` +
+		`"line2":null,"city":"Berlin","postal_code":null,"state":null,"country":"DE"},"tax_id":"DE1"},` +
+		`"issuer":{"name":"Example GmbH","email":null,"address":null,"tax_id":null}`
+	badRequest := `{"error":{"type":"invalid_request_error","code":"parameter_invalid","message":"m","param":"limit","request_id":"r1"}}`
+	hdr := func(kv ...string) http.Header {
+		h := http.Header{"Content-Type": {"application/json"}, "Request-Id": {"r1"}}
+		for i := 0; i < len(kv); i += 2 {
+			if kv[i+1] == "" {
+				h.Del(kv[i])
+			} else {
+				h.Set(kv[i], kv[i+1])
+			}
+		}
+		return h
+	}
+	cases := []struct {
+		name   string
+		method string
+		path   string
+		status int
+		header http.Header
+		body   string
+		valid  bool
+	}{
+		{"a customer is valid", "GET", "/v1/customers/cus-1", 200, hdr(), customer, true},
+		{"a 400 error is valid", "GET", "/v1/customers", 400, hdr(), badRequest, true},
+		{"a created customer with its Location is valid", "POST", "/v1/customers", 201,
+			hdr("Location", "/v1/customers/cus-1"), customer, true},
+		{"a customer with an address is valid", "GET", "/v1/customers/cus-1", 200, hdr(),
+			`{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"ada@example.com","address":{"line1":"x",` +
+				`"line2":null,"city":null,"postal_code":null,"state":null,"country":"GB"},"tax_id":"GB1","created_at":"2026-11-21T07:00:00Z"}`, true},
+		{"a customer without address and tax_id is not", "GET", "/v1/customers/cus-1", 200, hdr(),
+			`{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"ada@example.com","created_at":"2026-11-21T07:00:00Z"}`, false},
+		{"a customer with a lower-case country is not", "GET", "/v1/customers/cus-1", 200, hdr(),
+			strings.Replace(customer, `"address":null`, `"address":{"line1":null,"line2":null,"city":null,"postal_code":null,"state":null,"country":"de"}`, 1), false},
+		{"a pending invoice is valid", "GET", "/v1/invoices/inv-1", 200, hdr(), invoice(pending), true},
+		{"an issued invoice is valid", "GET", "/v1/invoices/inv-1", 200, hdr(), invoice(issued), true},
+		{"an invalid invoice with its reason is valid", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			invoice(strings.Replace(strings.Replace(pending, "pending", "invalid", 1), `"status_reason":null`, `"status_reason":"customer_not_found"`, 1)), true},
+		{"an invoice without number is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			invoice(strings.Replace(pending, `"number":null,`, "", 1)), false},
+		{"an invoice without sequence is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			invoice(strings.Replace(pending, `"sequence":null,`, "", 1)), false},
+		{"a sequence of 0 is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			invoice(strings.Replace(issued, `"sequence":42`, `"sequence":0`, 1)), false},
+		{"a number with too few digits is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			invoice(strings.Replace(issued, "INV-000042", "INV-42", 1)), false},
+		{"an unknown status_reason is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			invoice(strings.Replace(pending, `"status_reason":null`, `"status_reason":"other"`, 1)), false},
+		{"a due_at not in UTC is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			invoice(strings.Replace(issued, "2026-12-21T07:00:00Z", "2026-12-21T08:00:00+01:00", 1)), false},
+		{"an HTML document is valid", "GET", "/v1/invoices/inv-1/document", 200,
+			hdr("Content-Type", "text/html; charset=utf-8", "Content-Disposition", "inline; filename=INV-000042.html"),
+			"<!DOCTYPE html>", true},
+		{"a PDF document is valid", "GET", "/v1/invoices/inv-1/document", 200,
+			hdr("Content-Type", "application/pdf", "Content-Disposition", "inline; filename=INV-000042.pdf"), "%PDF-1.7", true},
+		{"a document without Content-Disposition is not", "GET", "/v1/invoices/inv-1/document", 200,
+			hdr("Content-Type", "application/pdf"), "%PDF-1.7", false},
+		{"a document of another media type is not", "GET", "/v1/invoices/inv-1/document", 200,
+			hdr("Content-Type", "image/png", "Content-Disposition", "inline; filename=INV-000042.png"), "png", false},
+		{"a 409 invoice_not_issued is valid", "GET", "/v1/invoices/inv-1/document", 409, hdr(),
+			`{"error":{"type":"invalid_request_error","code":"invoice_not_issued","message":"m","param":"invoice_id","request_id":"r1"}}`, true},
+		{"a 409 of another code is not", "GET", "/v1/invoices/inv-1/document", 409, hdr(),
+			`{"error":{"type":"invalid_request_error","code":"idempotency_key_reused","message":"m","request_id":"r1"}}`, false},
+		{"a customer without e-mail is not", "GET", "/v1/customers/cus-1", 200, hdr(),
+			`{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","created_at":"2026-11-21T07:00:00Z"}`, false},
+		{"a customer with an extra field is not", "GET", "/v1/customers/cus-1", 200, hdr(),
+			`{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"a@b","created_at":"2026-11-21T07:00:00Z","x":1}`, false},
+		{"a created_at not in UTC is not", "GET", "/v1/customers/cus-1", 200, hdr(),
+			`{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"a@b","created_at":"2026-11-21T07:00:00+01:00"}`, false},
+		{"a 201 without Location is not", "POST", "/v1/customers", 201, hdr(), customer, false},
+		{"a response without Request-Id is not", "GET", "/v1/customers/cus-1", 200, hdr("Request-Id", ""), customer, false},
+		{"an undocumented status is not", "GET", "/v1/customers/cus-1", 418, hdr(), badRequest, false},
+		{"a 400 of type api_error is not", "GET", "/v1/customers", 400, hdr(),
+			`{"error":{"type":"api_error","code":"parameter_invalid","message":"m","request_id":"r1"}}`, false},
+		{"a 401 without WWW-Authenticate is not", "GET", "/v1/customers", 401, hdr(),
+			`{"error":{"type":"authentication_error","code":"token_invalid","message":"m","request_id":"r1"}}`, false},
+		{"a 503 without Retry-After is not", "GET", "/v1/customers", 503, hdr(),
+			`{"error":{"type":"api_error","code":"api_unavailable","message":"m","request_id":"r1"}}`, false},
+		{"a 503 with Retry-After is", "GET", "/v1/customers", 503, hdr("Retry-After", "1"),
+			`{"error":{"type":"api_error","code":"api_unavailable","message":"m","request_id":"r1"}}`, true},
+		{"an unknown path answered 200 is not", "GET", "/v2/customers", 200, hdr(), customer, false},
+		{"an unknown path answered path_unknown is", "GET", "/v2/customers", 404, hdr(),
+			`{"error":{"type":"invalid_request_error","code":"path_unknown","message":"m","request_id":"r1"}}`, true},
+		{"a 405 without Allow is not", "DELETE", "/v1/customers", 405, hdr(),
+			`{"error":{"type":"invalid_request_error","code":"method_not_allowed","message":"m","request_id":"r1"}}`, false},
+		{"a 405 with Allow is", "DELETE", "/v1/customers", 405, hdr("Allow", "GET, HEAD, POST"),
+			`{"error":{"type":"invalid_request_error","code":"method_not_allowed","message":"m","request_id":"r1"}}`, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest(tc.method, "http://127.0.0.1"+tc.path, nil)
+			resp := &http.Response{StatusCode: tc.status, Header: tc.header, Request: req}
+			err := c.check(req, resp, []byte(tc.body))
+			if tc.valid && err != nil {
+				t.Errorf("want valid, got %v", err)
+			}
+			if !tc.valid && err == nil {
+				t.Error("want a mismatch, got none")
+			}
+		})
+	}
+}
+
+// The body of a webhook delivery, as internal/webhook makes it from an
+// issued invoice, matches the document's InvoiceIssuedEvent; and the
+// checker refuses a body that does not.
+func TestTheWebhookEventMatchesTheDocument(t *testing.T) {
+	c, err := newContract()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := int64(42)
+	issuedAt := metav1.NewTime(time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC))
+	dueAt := metav1.NewTime(issuedAt.AddDate(0, 0, 30))
+	inv := &billingv1.Invoice{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "demo", Name: "inv-01", CreationTimestamp: issuedAt},
+		Spec: billingv1.InvoiceSpec{
+			CustomerRef: billingv1.CustomerReference{Name: "cus-01"},
+			Currency:    "EUR",
+			Items:       []billingv1.LineItem{{Description: "Consulting", Quantity: 3, Amount: 15000}},
+		},
+		Status: billingv1.InvoiceStatus{
+			Phase: billingv1.InvoiceIssued, Number: "DEMO-000042", Sequence: &seq, IssuedAt: &issuedAt, DueAt: &dueAt,
+			BillTo: &billingv1.BillTo{Name: "Ada", Email: "ada@example.com",
+				Address: &billingv1.Address{City: "Berlin", Country: "DE"}, TaxID: "DE1"},
+			Issuer: &billingv1.Issuer{Name: "Example GmbH"},
+		},
+	}
+	body, err := delivery.IssuedEvent(inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.checkWebhookEvent(body); err != nil {
+		t.Fatalf("the webhook event does not match openapi.json: %v", err)
+	}
+	wrong := strings.Replace(string(body), `"type":"invoice.issued"`, `"type":"invoice.created"`, 1)
+	if err := c.checkWebhookEvent([]byte(wrong)); err == nil {
+		t.Fatal("the checker accepted an event of another type")
+	}
+}

@@ -1,0 +1,132 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"context"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/adapter/document"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
+)
+
+// Media types of an invoice's document.
+const (
+	mediaHTML = "text/html"
+	mediaPDF  = "application/pdf"
+)
+
+// getInvoiceDocument serves GET /v1/invoices/{invoice_id}/document: the
+// issued invoice as a print-ready HTML page, or as a PDF when the Accept
+// header prefers application/pdf. It is authorized as a get of the invoice.
+// An invoice that is not issued has no document yet: 409.
+func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	inv, e := a.pathInvoice(r, c)
+	if e != nil {
+		return e
+	}
+	if inv.Status.Phase != billingv1.InvoiceIssued {
+		return errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
+			"Invoice %q is %s; it has a document once it is issued.", c.id, apiobject.Status(inv.Status.Phase))
+	}
+	footer, err := a.profileFooter(r.Context(), c.ns)
+	if err != nil {
+		return apiError(r.Context(), err, "Unable to read the billing profile")
+	}
+	media, ext, render := mediaHTML+"; charset=utf-8", "html", document.HTML
+	if prefersPDF(r.Header.Values("Accept")) {
+		media, ext, render = mediaPDF, "pdf", document.PDF
+	}
+	body, err := render(inv, footer)
+	if err != nil {
+		logFrom(r.Context()).Error(err, "Unable to render an invoice", "invoice", c.id)
+		return internalError()
+	}
+	h := w.Header()
+	h.Set("Content-Type", media)
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h.Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": document.Filename(inv, ext)}))
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	// The page needs nothing but its own style sheet.
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+	h.Add("Vary", "Accept")
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+	return nil
+}
+
+// profileFooter is the footer of the workspace's BillingProfile "default",
+// "" when it has none. An invoice's status does not keep the footer, so the
+// document shows the current one. The adapter reads it with its own
+// identity, as it reads a customer on create, after the caller was
+// authorized to get the invoice; it lists with a field selector on the name
+// because its ClusterRole allows list (the controller's watch), not get, on
+// billingprofiles.
+func (a *Adapter) profileFooter(ctx context.Context, ns string) (string, error) {
+	var list billingv1.BillingProfileList
+	if err := a.claims.Client.List(ctx, &list, client.InNamespace(ns),
+		client.MatchingFields{"metadata.name": billingv1.DefaultBillingProfileName}); err != nil {
+		return "", err
+	}
+	for _, p := range list.Items {
+		if p.Name == billingv1.DefaultBillingProfileName {
+			return p.Spec.Footer, nil
+		}
+	}
+	return "", nil
+}
+
+// prefersPDF reports whether an Accept header asks for application/pdf
+// rather than HTML: application/pdf is listed with a quality above that of
+// text/html (0 when text/html is not listed). Without it, or with */* only,
+// the answer is HTML.
+func prefersPDF(accept []string) bool {
+	pdf := acceptQuality(accept, mediaPDF)
+	return pdf > 0 && pdf > acceptQuality(accept, mediaHTML)
+}
+
+// acceptQuality is the highest quality (q, default 1) with which an Accept
+// header lists exactly the media type mediaType; 0 when it does not list it.
+// Wildcards are not counted: a client asks for a PDF or a stream by name.
+func acceptQuality(accept []string, mediaType string) float64 {
+	var best float64
+	for _, value := range accept {
+		for part := range strings.SplitSeq(value, ",") {
+			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+			if err != nil || mt != mediaType {
+				continue
+			}
+			q := 1.0
+			if s, ok := params["q"]; ok {
+				if q, err = strconv.ParseFloat(s, 64); err != nil || q < 0 || q > 1 {
+					continue
+				}
+			}
+			best = max(best, q)
+		}
+	}
+	return best
+}

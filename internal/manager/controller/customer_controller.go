@@ -1,0 +1,196 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/manager/index"
+)
+
+// CustomerReconciler keeps a finalizer on every Customer and releases it only
+// once no Invoice references the customer any more, so deleting a customer
+// that is still billed waits instead of orphaning its invoices.
+type CustomerReconciler struct {
+	client.Client
+	// APIReader reads straight from the API server. Releasing the finalizer
+	// cannot be undone, so that decision is never taken on a cache that may
+	// not have seen the newest invoice yet.
+	APIReader client.Reader
+	Recorder  events.EventRecorder
+	// Clock tells when a condition changed.
+	Clock clock.PassiveClock
+}
+
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers,verbs=list;watch;patch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers/status,verbs=patch
+
+// Reconcile ensures the finalizer while the customer lives, and releases it
+// on deletion when no invoice references the customer. Otherwise it computes
+// the customer's status afresh (customerStatus) and patches it once when it
+// changed.
+func (r *CustomerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	customer := &billingv1.Customer{}
+	if err := r.Get(ctx, req.NamespacedName, customer); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+
+	if customer.DeletionTimestamp.IsZero() {
+		if err := r.ensureFinalizer(ctx, customer); err != nil {
+			return ctrl.Result{}, err
+		}
+	} else {
+		if !controllerutil.ContainsFinalizer(customer, billingv1.CustomerFinalizer) {
+			return ctrl.Result{}, nil // released; other finalizers are not ours to report
+		}
+		referenced, err := r.countReferencingInvoices(ctx, customer)
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		if referenced == 0 {
+			return ctrl.Result{}, r.releaseFinalizer(ctx, customer)
+		}
+	}
+
+	invoices, err := r.countCachedInvoices(ctx, customer)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	before := customer.DeepCopy()
+	customer.Status = customerStatus(customer, invoices, r.Clock.Now())
+	if equality.Semantic.DeepEqual(before.Status, customer.Status) {
+		return ctrl.Result{}, nil
+	}
+	if err := r.Status().Patch(ctx, customer, client.MergeFrom(before)); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(fmt.Errorf("patching customer status: %w", err))
+	}
+	r.recordTransition(ctx, before, customer, invoices)
+	return ctrl.Result{}, nil
+}
+
+// ensureFinalizer adds the finalizer that holds the customer's deletion.
+func (r *CustomerReconciler) ensureFinalizer(ctx context.Context, customer *billingv1.Customer) error {
+	if controllerutil.ContainsFinalizer(customer, billingv1.CustomerFinalizer) {
+		return nil
+	}
+	before := customer.DeepCopy()
+	controllerutil.AddFinalizer(customer, billingv1.CustomerFinalizer)
+	if err := r.Patch(ctx, customer, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+		return fmt.Errorf("adding finalizer: %w", err)
+	}
+	return nil
+}
+
+// countReferencingInvoices asks the API server (not the cache) how many
+// invoices reference the customer, using the CRD's selectable field.
+func (r *CustomerReconciler) countReferencingInvoices(ctx context.Context, customer *billingv1.Customer) (int, error) {
+	invoices := &billingv1.InvoiceList{}
+	if err := r.APIReader.List(ctx, invoices, client.InNamespace(customer.Namespace),
+		client.MatchingFieldsSelector{Selector: fields.OneTermEqualSelector(index.InvoiceCustomer, customer.Name)},
+	); err != nil {
+		return 0, fmt.Errorf("listing invoices of customer: %w", err)
+	}
+	return len(invoices.Items), nil
+}
+
+// countCachedInvoices counts the invoices in the cache that reference the
+// customer, for its status. It only counts, so it does not copy them: every
+// invoice created for the customer runs it, and a deep copy of a customer's
+// thousands of invoices each time was most of the manager's garbage.
+func (r *CustomerReconciler) countCachedInvoices(ctx context.Context, customer *billingv1.Customer) (int, error) {
+	invoices := &billingv1.InvoiceList{}
+	if err := r.List(ctx, invoices, client.InNamespace(customer.Namespace), client.UnsafeDisableDeepCopy,
+		client.MatchingFields{index.InvoiceCustomer: customer.Name}); err != nil {
+		return 0, fmt.Errorf("listing invoices of customer: %w", err)
+	}
+	return len(invoices.Items), nil
+}
+
+// releaseFinalizer lets the API server finish deleting the customer.
+func (r *CustomerReconciler) releaseFinalizer(ctx context.Context, customer *billingv1.Customer) error {
+	before := customer.DeepCopy()
+	controllerutil.RemoveFinalizer(customer, billingv1.CustomerFinalizer)
+	if err := r.Patch(ctx, customer, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+		return client.IgnoreNotFound(fmt.Errorf("removing finalizer: %w", err))
+	}
+	logf.FromContext(ctx).Info("Customer released for deletion: no invoice references it")
+	return nil
+}
+
+// recordTransition records a Warning Event when the customer's deletion
+// becomes blocked by invoices.
+func (r *CustomerReconciler) recordTransition(ctx context.Context, before, after *billingv1.Customer, invoices int) {
+	was := meta.FindStatusCondition(before.Status.Conditions, billingv1.ConditionReady)
+	is := meta.FindStatusCondition(after.Status.Conditions, billingv1.ConditionReady)
+	if is == nil || is.Reason != billingv1.ReasonDeletionBlocked || (was != nil && was.Reason == is.Reason) {
+		return
+	}
+	logf.FromContext(ctx).Info("Customer deletion blocked by invoices", "invoices", invoices)
+	r.Recorder.Eventf(after, nil, corev1.EventTypeWarning, billingv1.ReasonDeletionBlocked, "Delete", "%s", is.Message)
+}
+
+// customerOfInvoice maps an Invoice to the Customer it references.
+func customerOfInvoice(_ context.Context, obj client.Object) []reconcile.Request {
+	inv, ok := obj.(*billingv1.Invoice)
+	if !ok {
+		return nil
+	}
+	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: inv.Namespace, Name: inv.Spec.CustomerRef.Name}}}
+}
+
+// SetupWithManager registers the controller, reconciling up to concurrency
+// customers at once (0: the manager's default). The InvoiceCustomer index
+// must be registered with the manager first (index.Setup); Setup does both.
+func (r *CustomerReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) error {
+	if r.Recorder == nil {
+		return errNoRecorder
+	}
+	if r.Clock == nil {
+		return errNoClock
+	}
+	return ctrl.NewControllerManagedBy(mgr).
+		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
+		For(&billingv1.Customer{}).
+		// An invoice's customer changes when it is created or deleted; its
+		// spec is immutable, so updates never move it to another customer.
+		Watches(&billingv1.Invoice{},
+			handler.EnqueueRequestsFromMapFunc(customerOfInvoice),
+			builder.WithPredicates(predicate.Funcs{
+				UpdateFunc: func(event.UpdateEvent) bool { return false },
+			})).
+		Named("customer").
+		Complete(CountErrors("customer", r))
+}

@@ -1,0 +1,254 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/manager/index"
+	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
+)
+
+// InvoiceReconciler decides whether each Invoice can be issued and keeps its
+// status: Issued once its customer exists, with the workspace's next number,
+// and Invalid while the customer does not exist or when the total is too
+// large.
+type InvoiceReconciler struct {
+	client.Client
+	Recorder events.EventRecorder
+	// Clock tells when a condition changed.
+	Clock clock.PassiveClock
+	// Numbers hands out each workspace's invoice sequences and issue times
+	// (a *numbering.Allocator).
+	Numbers Numberer
+}
+
+// Numberer hands out invoice sequences: numbering.Allocator's contract.
+type Numberer interface {
+	Assign(ctx context.Context, namespace, name string, uid types.UID) (numbering.Assignment, error)
+}
+
+// retryNumbering is how long an invoice waits when its workspace's journal
+// is full or its sequence contended: both clear by themselves within moments.
+const retryNumbering = time.Second
+
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices,verbs=list;watch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices/status,verbs=patch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers,verbs=list;watch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles,verbs=list;watch
+// Events are recorded on transitions only, so the same event never repeats
+// for one object and needs no patch (a repeat would be a series).
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create
+
+// Reconcile computes an invoice's status afresh from its spec and its
+// customer (invoiceStatus); an invoice being issued also takes its number
+// (numberedStatus). The status is patched once, when it changed: an invoice
+// becomes Issued together with its number, or not at all.
+func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	inv := &billingv1.Invoice{}
+	if err := r.Get(ctx, req.NamespacedName, inv); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if !inv.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, nil
+	}
+
+	customer, err := r.customerToBill(ctx, inv)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	before := inv.DeepCopy()
+	inv.Status = invoiceStatus(inv, customer, r.Clock.Now())
+	if needsNumber(&inv.Status) {
+		status, err := r.number(ctx, inv, before.Status.Phase == billingv1.InvoiceIssued)
+		if numberingBusy(err) {
+			// The invoice stays as it was and is retried shortly.
+			logf.FromContext(ctx).V(1).Info("Waiting for an invoice number", "reason", err.Error())
+			return ctrl.Result{RequeueAfter: retryNumbering}, nil
+		}
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		inv.Status = status
+	}
+	if equality.Semantic.DeepEqual(before.Status, inv.Status) {
+		return ctrl.Result{}, nil
+	}
+	// The optimistic lock makes a reconcile that read a stale invoice fail
+	// and retry instead of overwriting a newer status: an issued invoice's
+	// issuedAt and billTo are written exactly once.
+	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
+	if err := r.Status().Patch(ctx, inv, patch); err != nil {
+		return ctrl.Result{}, fmt.Errorf("patching invoice status: %w", err)
+	}
+	r.recordTransition(ctx, before, inv)
+	observeIssued(before, inv)
+	return ctrl.Result{}, nil
+}
+
+// number returns the invoice's status (issued, computed by invoiceStatus)
+// with its number: the sequence the allocator binds to the invoice,
+// formatted with the workspace's profile.
+func (r *InvoiceReconciler) number(ctx context.Context, inv *billingv1.Invoice,
+	wasIssued bool) (billingv1.InvoiceStatus, error) {
+	assignment, err := r.Numbers.Assign(ctx, inv.Namespace, inv.Name, inv.UID)
+	if err != nil {
+		return inv.Status, fmt.Errorf("assigning an invoice number: %w", err)
+	}
+	profile, err := r.billingProfile(ctx, inv.Namespace)
+	if err != nil {
+		return inv.Status, err
+	}
+	status, err := numberedStatus(inv.Status, assignment, profile, wasIssued)
+	if err != nil {
+		return inv.Status, fmt.Errorf("formatting the invoice number: %w", err)
+	}
+	return status, nil
+}
+
+// numberingBusy reports whether err says the workspace's numbering is busy
+// for a moment (its journal is full, or its sequence contended): a wait, not
+// a failure.
+func numberingBusy(err error) bool {
+	return errors.Is(err, numbering.ErrJournalFull) || errors.Is(err, numbering.ErrContended)
+}
+
+// billingProfile returns the workspace's profile (the one named "default"),
+// or nil when it has none.
+func (r *InvoiceReconciler) billingProfile(ctx context.Context, namespace string) (*billingv1.BillingProfile, error) {
+	profile := &billingv1.BillingProfile{}
+	key := types.NamespacedName{Namespace: namespace, Name: billingv1.DefaultBillingProfileName}
+	if err := r.Get(ctx, key, profile); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("getting billing profile %s: %w", key, err)
+	}
+	return profile, nil
+}
+
+// customerToBill returns the customer an invoice that is not yet issued
+// references, or nil when it does not exist. An issued invoice keeps the
+// billTo it was issued with, so its customer is not read.
+func (r *InvoiceReconciler) customerToBill(ctx context.Context, inv *billingv1.Invoice) (*billingv1.Customer, error) {
+	if inv.Status.Phase == billingv1.InvoiceIssued {
+		return nil, nil
+	}
+	customer := &billingv1.Customer{}
+	key := types.NamespacedName{Namespace: inv.Namespace, Name: inv.Spec.CustomerRef.Name}
+	if err := r.Get(ctx, key, customer); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("getting customer %s: %w", key, err)
+	}
+	return customer, nil
+}
+
+// recordTransition records a Warning Event when the invoice cannot be issued
+// (its phase or reason changed). Issuing is not an Event: the Ready
+// condition and issuedAt say it, and at thousands of invoices a second an
+// Event each would double the controller's writes to the API server and
+// hold every one in client-go's event cache for minutes (see README,
+// Performance).
+func (r *InvoiceReconciler) recordTransition(ctx context.Context, before, after *billingv1.Invoice) {
+	was := meta.FindStatusCondition(before.Status.Conditions, billingv1.ConditionReady)
+	is := meta.FindStatusCondition(after.Status.Conditions, billingv1.ConditionReady)
+	if is == nil || (was != nil && was.Status == is.Status && was.Reason == is.Reason) {
+		return
+	}
+	logf.FromContext(ctx).Info("Invoice status changed", "phase", after.Status.Phase, "reason", is.Reason)
+	if r.Recorder != nil && is.Status != metav1.ConditionTrue {
+		r.Recorder.Eventf(after, nil, corev1.EventTypeWarning, is.Reason, "Reconcile", "%s", is.Message)
+	}
+}
+
+// invoicesWaitingFor maps a Customer to the not yet issued Invoices that
+// reference it, so an invoice applied before its customer converges as soon
+// as the customer is created, without polling.
+func (r *InvoiceReconciler) invoicesWaitingFor(ctx context.Context, obj client.Object) []reconcile.Request {
+	invoices := &billingv1.InvoiceList{}
+	if err := r.List(ctx, invoices, client.InNamespace(obj.GetNamespace()),
+		client.MatchingFields{index.InvoiceCustomer: obj.GetName()}); err != nil {
+		logf.FromContext(ctx).Error(err, "Listing invoices of customer failed", "customer", obj.GetName())
+		return nil
+	}
+	var requests []reconcile.Request
+	for _, inv := range invoices.Items {
+		if inv.Status.Phase != billingv1.InvoiceIssued {
+			requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&inv)})
+		}
+	}
+	return requests
+}
+
+// Errors of SetupWithManager for a reconciler that is missing a part.
+var (
+	errNoRecorder = errors.New("the reconciler needs a Recorder")
+	errNoClock    = errors.New("the reconciler needs a Clock")
+	errNoNumbers  = errors.New("the reconciler needs Numbers")
+)
+
+// SetupWithManager registers the controller, reconciling up to concurrency
+// invoices at once (0: the manager's default). The InvoiceCustomer index
+// must be registered with the manager first (index.Setup); Setup does both.
+func (r *InvoiceReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) error {
+	if r.Recorder == nil {
+		return errNoRecorder
+	}
+	if r.Clock == nil {
+		return errNoClock
+	}
+	if r.Numbers == nil {
+		return errNoNumbers
+	}
+	return ctrl.NewControllerManagedBy(mgr).
+		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
+		For(&billingv1.Invoice{}).
+		Watches(&billingv1.Customer{},
+			handler.EnqueueRequestsFromMapFunc(r.invoicesWaitingFor),
+			// Only a new customer can unblock an invoice; edits of a customer
+			// never rewrite issued invoices, and deletion waits for them.
+			builder.WithPredicates(predicate.Funcs{
+				UpdateFunc: func(event.UpdateEvent) bool { return false },
+				DeleteFunc: func(event.DeleteEvent) bool { return false },
+			})).
+		Named("invoice").
+		Complete(CountErrors("invoice", r))
+}

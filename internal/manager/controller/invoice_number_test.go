@@ -1,0 +1,132 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
+)
+
+func TestNumberedStatus(t *testing.T) {
+	issuedNow := billingv1.InvoiceStatus{
+		Phase:    billingv1.InvoiceIssued,
+		Total:    ptr.To[int64](1_000),
+		BillTo:   &billingv1.BillTo{Name: "Acme Ltd", Email: "ap@acme.example"},
+		IssuedAt: ptr.To(metav1.NewTime(now)),
+	}
+	issuedBeforeNumbering := *issuedNow.DeepCopy()
+	issuedBeforeNumbering.IssuedAt = ptr.To(metav1.NewTime(earlier))
+	assigned := numbering.Assignment{Sequence: 42, IssuedAt: now.Add(-time.Second)}
+	acmeIssuer := &billingv1.Issuer{Name: "Acme Billing GmbH", TaxID: "DE123456789"}
+	profile := &billingv1.BillingProfile{Spec: billingv1.BillingProfileSpec{
+		Issuer:           acmeIssuer,
+		NumberPrefix:     ptr.To("ACME/2026/"),
+		PaymentTermsDays: ptr.To[int32](14),
+	}}
+
+	tests := []struct {
+		name       string
+		status     billingv1.InvoiceStatus
+		assignment numbering.Assignment
+		profile    *billingv1.BillingProfile
+		wasIssued  bool
+		wantNumber string
+		wantIssued time.Time
+		wantDue    time.Time
+		wantIssuer *billingv1.Issuer
+	}{
+		{
+			name:   "an invoice of a workspace without a profile takes the default prefix, 30 days and no issuer",
+			status: issuedNow, assignment: assigned,
+			wantNumber: "INV-000042", wantIssued: assigned.IssuedAt, wantDue: assigned.IssuedAt.AddDate(0, 0, 30),
+		},
+		{
+			name:   "an invoice takes the profile's prefix, payment terms and issuer",
+			status: issuedNow, assignment: assigned, profile: profile,
+			wantNumber: "ACME/2026/000042", wantIssued: assigned.IssuedAt, wantDue: assigned.IssuedAt.AddDate(0, 0, 14),
+			wantIssuer: acmeIssuer,
+		},
+		{
+			name:   "a profile that leaves the prefix and terms out gets the defaults",
+			status: issuedNow, assignment: assigned,
+			profile:    &billingv1.BillingProfile{Spec: billingv1.BillingProfileSpec{Issuer: acmeIssuer}},
+			wantNumber: "INV-000042", wantIssued: assigned.IssuedAt, wantDue: assigned.IssuedAt.AddDate(0, 0, 30),
+			wantIssuer: acmeIssuer,
+		},
+		{
+			name:   "an empty prefix leaves the bare sequence, and zero terms make it due on issue",
+			status: issuedNow, assignment: numbering.Assignment{Sequence: 1_234_567, IssuedAt: now},
+			profile: &billingv1.BillingProfile{Spec: billingv1.BillingProfileSpec{
+				NumberPrefix: ptr.To(""), PaymentTermsDays: ptr.To[int32](0),
+			}},
+			wantNumber: "1234567", wantIssued: now, wantDue: now,
+		},
+		{
+			name:   "an invoice issued before numbering existed keeps its issue time",
+			status: issuedBeforeNumbering, assignment: assigned, wasIssued: true,
+			wantNumber: "INV-000042", wantIssued: earlier, wantDue: earlier.AddDate(0, 0, 30),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewWithT(t)
+			before := *tt.status.DeepCopy()
+			got, err := numberedStatus(tt.status, tt.assignment, tt.profile, tt.wasIssued)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(got.Sequence).To(HaveValue(Equal(tt.assignment.Sequence)))
+			g.Expect(got.Number).To(Equal(tt.wantNumber))
+			g.Expect(got.IssuedAt.Time).To(BeTemporally("==", tt.wantIssued))
+			g.Expect(got.DueAt.Time).To(BeTemporally("==", tt.wantDue))
+			g.Expect(got.Issuer).To(Equal(tt.wantIssuer))
+			g.Expect(got.BillTo).To(Equal(tt.status.BillTo))
+			g.Expect(tt.status).To(Equal(before), "numberedStatus changed its argument")
+		})
+	}
+}
+
+func TestNumberedStatusRefusesAnAssignmentWithoutASequence(t *testing.T) {
+	g := NewWithT(t)
+	_, err := numberedStatus(billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued},
+		numbering.Assignment{IssuedAt: now}, nil, false)
+	g.Expect(err).To(MatchError(numbering.ErrInvalidSequence))
+}
+
+func TestNeedsNumber(t *testing.T) {
+	tests := []struct {
+		name   string
+		status billingv1.InvoiceStatus
+		want   bool
+	}{
+		{"an issued invoice without a sequence needs one", billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued}, true},
+		{"an issued invoice with a sequence keeps it",
+			billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, Sequence: ptr.To[int64](7)}, false},
+		{"an invalid invoice gets none", billingv1.InvoiceStatus{Phase: billingv1.InvoiceInvalid}, false},
+		{"a pending invoice gets none", billingv1.InvoiceStatus{Phase: billingv1.InvoicePending}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			NewWithT(t).Expect(needsNumber(&tt.status)).To(Equal(tt.want))
+		})
+	}
+}

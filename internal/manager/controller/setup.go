@@ -1,0 +1,143 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+
+	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
+	"github.com/invoicing-dev/invoicing/internal/manager/index"
+	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
+)
+
+// Options configure the controllers that Setup registers.
+type Options struct {
+	// MaxConcurrentReconciles is how many objects of each kind are
+	// reconciled at once; 0 keeps the manager's default. One object is never
+	// reconciled twice at the same time.
+	MaxConcurrentReconciles int
+
+	// Clock tells the controllers the time: when an invoice is issued, when
+	// a condition changed, whether an idempotency key has expired. Nil means
+	// the real clock; tests pass a fake one.
+	Clock clock.PassiveClock
+
+	// Webhooks configure the delivery to WebhookEndpoints: which URLs are
+	// allowed, timeouts and the answer's size cap.
+	Webhooks delivery.SenderOptions
+
+	// WebhookWorkers is how many endpoints receive deliveries at once; 0
+	// means DefaultWebhookWorkers.
+	WebhookWorkers int
+
+	// WebhookBatch is how many events one reconcile sends before it
+	// records progress; 0 means DefaultWebhookBatch.
+	WebhookBatch int
+}
+
+// DefaultWebhookWorkers is how many endpoints receive deliveries at once by
+// default: a dead endpoint holds a worker for one attempt's timeout at
+// most, so a few dead endpoints never hold up the others.
+const DefaultWebhookWorkers = 16
+
+// Setup registers the field indexes, the invoice number allocator and the
+// Invoice, Customer, BillingProfile, IdempotencyKey and WebhookEndpoint
+// controllers with mgr, each with its own event recorder. It is the one
+// wiring of the controllers: the manager binary and every test
+// suite that runs them call it.
+func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
+	}
+	if err := index.Setup(ctx, mgr.GetFieldIndexer()); err != nil {
+		return fmt.Errorf("registering field indexes: %w", err)
+	}
+	numbers, err := numbering.New(numbering.Options{
+		Client:    mgr.GetClient(),
+		APIReader: mgr.GetAPIReader(),
+		Cached:    numbering.InvoiceReader(mgr.GetClient(), sequenceOf),
+		Live:      numbering.InvoiceReader(mgr.GetAPIReader(), sequenceOf),
+		Now:       opts.Clock.Now,
+	})
+	if err != nil {
+		return fmt.Errorf("creating the invoice number allocator: %w", err)
+	}
+	// The allocator trims every workspace's journal on the leader.
+	if err := mgr.Add(numbers); err != nil {
+		return fmt.Errorf("adding the invoice number allocator: %w", err)
+	}
+	for _, c := range []struct {
+		kind       string
+		reconciler interface {
+			SetupWithManager(mgr ctrl.Manager, concurrency int) error
+		}
+	}{
+		{"Invoice", &InvoiceReconciler{
+			Client:   mgr.GetClient(),
+			Recorder: mgr.GetEventRecorder("invoice-controller"),
+			Clock:    opts.Clock,
+			Numbers:  numbers,
+		}},
+		{"Customer", &CustomerReconciler{
+			Client:    mgr.GetClient(),
+			APIReader: mgr.GetAPIReader(),
+			Recorder:  mgr.GetEventRecorder("customer-controller"),
+			Clock:     opts.Clock,
+		}},
+		{"BillingProfile", &BillingProfileReconciler{
+			Client: mgr.GetClient(),
+		}},
+		{"IdempotencyKey", &IdempotencyKeyReconciler{
+			Client: mgr.GetClient(),
+			Clock:  opts.Clock,
+		}},
+	} {
+		if err := c.reconciler.SetupWithManager(mgr, opts.MaxConcurrentReconciles); err != nil {
+			return fmt.Errorf("setting up the %s controller: %w", c.kind, err)
+		}
+	}
+	workers := opts.WebhookWorkers
+	if workers <= 0 {
+		workers = DefaultWebhookWorkers
+	}
+	webhooks := &WebhookEndpointReconciler{
+		Client:    mgr.GetClient(),
+		APIReader: mgr.GetAPIReader(),
+		Recorder:  mgr.GetEventRecorder("webhookendpoint-controller"),
+		Clock:     opts.Clock,
+		Sender:    delivery.NewSender(opts.Webhooks),
+		Batch:     opts.WebhookBatch,
+	}
+	if err := webhooks.SetupWithManager(mgr, workers); err != nil {
+		return fmt.Errorf("setting up the WebhookEndpoint controller: %w", err)
+	}
+	return nil
+}
+
+// sequenceOf is the sequence written on an invoice's status, 0 while none is.
+func sequenceOf(inv *billingv1.Invoice) int64 {
+	if inv.Status.Sequence == nil {
+		return 0
+	}
+	return *inv.Status.Sequence
+}
