@@ -97,7 +97,7 @@ func TestModuleRootIsTheDirectoryOfGoMod(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		t.Fatalf("moduleRoot() = %q, which holds no go.mod: %v", root, err)
 	}
-	if _, err := os.Stat(filepath.Join(root, "internal", "envtestbins")); err != nil {
+	if _, err := os.Stat(filepath.Join(root, "internal", "test", "envtestbins")); err != nil {
 		t.Fatalf("moduleRoot() = %q is not this module's root: %v", root, err)
 	}
 }
