@@ -138,8 +138,9 @@ func TestReconcilersNeedTheirParts(t *testing.T) {
 				return (&WebhookEndpointReconciler{Sender: sender, Clock: clock.RealClock{}}).SetupWithManager(nil, 1)
 			}, errNoSender},
 		{"a webhook endpoint reconciler without a clock is refused",
-			func() error { return (&WebhookEndpointReconciler{Sender: sender, APIReader: reader}).SetupWithManager(nil, 1) },
-			errNoClock},
+			func() error {
+				return (&WebhookEndpointReconciler{Sender: sender, APIReader: reader}).SetupWithManager(nil, 1)
+			}, errNoClock},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			NewWithT(t).Expect(tc.setup()).To(MatchError(tc.want))
