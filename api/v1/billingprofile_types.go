@@ -33,18 +33,6 @@ const DefaultNumberPrefix = "INV-"
 // workspace without a BillingProfile, and the default of spec.paymentTermsDays.
 const DefaultPaymentTermsDays = 30
 
-// Condition reasons of a BillingProfile's Ready condition, in CamelCase as
-// metav1.Condition requires.
-const (
-	// ReasonDefault: the profile is named "default", so it applies to the
-	// invoices its workspace issues from now on.
-	ReasonDefault = "Default"
-
-	// ReasonNotDefault: the profile is not named "default", so it applies to
-	// no invoice. Rename it (create it as "default") to use it.
-	ReasonNotDefault = "NotDefault"
-)
-
 // Issuer is who issues the workspace's invoices, as printed on them.
 type Issuer struct {
 	// name is the issuer's legal name, for example "Example GmbH".

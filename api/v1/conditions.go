@@ -16,43 +16,103 @@ limitations under the License.
 
 package v1
 
-// Condition types set on Invoices and Customers. They follow the kstatus
-// conventions (sigs.k8s.io/cli-utils/pkg/kstatus), so Flux, Argo CD and
+// Conditions. Every condition type and reason of every kind is here, so
+// that the vocabulary the controller writes, and Flux, Argo CD and people
+// read, is in one place. Types and reasons are CamelCase, as
+// metav1.Condition requires.
+
+// Condition types. They follow the kstatus conventions
+// (sigs.k8s.io/cli-utils/pkg/kstatus), so Flux, Argo CD and
 // `kubectl wait --for=condition=Ready` read them without custom health checks.
 const (
-	// ConditionReady is True when the object is in its desired state: an
-	// invoice is issued, a customer can be billed.
+	// ConditionReady is set on every kind the controller reconciles. It is
+	// True when the object is in its desired state: an invoice is issued, a
+	// customer can be billed, a billing profile applies, a webhook endpoint
+	// has delivered every issued invoice.
 	ConditionReady = "Ready"
 
-	// ConditionReconciling is True while the object is expected to change by
-	// itself, for example an invoice waiting for its customer to be created.
-	// kstatus reports such an object as InProgress.
+	// ConditionReconciling is set on invoices. It is True while the object
+	// is expected to change by itself, for example an invoice waiting for
+	// its customer to be created. kstatus reports such an object as
+	// InProgress.
 	ConditionReconciling = "Reconciling"
 
-	// ConditionStalled is True when the object cannot reach its desired state
+	// ConditionStalled is set on invoices, billing profiles and webhook
+	// endpoints. It is True when the object cannot reach its desired state
 	// without a change from a person, for example an invoice whose total is
 	// too large. kstatus reports such an object as Failed.
 	ConditionStalled = "Stalled"
 )
 
-// Condition reasons, in CamelCase as metav1.Condition requires.
+// Reasons of an Invoice's conditions.
 const (
-	// ReasonIssued: the invoice is issued.
+	// ReasonIssued is Ready's reason (True) once the invoice is issued.
 	ReasonIssued = "Issued"
 
-	// ReasonCustomerNotFound: spec.customerRef names no Customer in the
-	// invoice's namespace. The invoice is issued as soon as that customer is
-	// created.
+	// ReasonCustomerNotFound is the reason of Ready (False) and Reconciling
+	// (True) while spec.customerRef names no Customer in the invoice's
+	// namespace. The invoice is issued as soon as that customer is created.
 	ReasonCustomerNotFound = "CustomerNotFound"
 
-	// ReasonTotalTooLarge: the invoice's total is above 2^53-1 minor units.
-	// The spec is immutable, so the invoice stays Invalid; create a smaller one.
+	// ReasonTotalTooLarge is the reason of Ready (False) and Stalled (True)
+	// when the invoice's total is above 2^53-1 minor units. The spec is
+	// immutable, so the invoice stays Invalid; create a smaller one.
 	ReasonTotalTooLarge = "TotalTooLarge"
+)
 
-	// ReasonActive: the customer can be billed.
+// Reasons of a Customer's conditions.
+const (
+	// ReasonActive is Ready's reason (True) while the customer can be
+	// billed.
 	ReasonActive = "Active"
 
-	// ReasonDeletionBlocked: the customer's deletion was requested but
-	// invoices still reference it; it is deleted once they are gone.
+	// ReasonDeletionBlocked is Ready's reason (False) when the customer's
+	// deletion was requested but invoices still reference it; it is deleted
+	// once they are gone.
 	ReasonDeletionBlocked = "DeletionBlocked"
+)
+
+// Reasons of a BillingProfile's conditions.
+const (
+	// ReasonDefault is Ready's reason (True) when the profile is named
+	// "default", so it applies to the invoices its workspace issues from now
+	// on.
+	ReasonDefault = "Default"
+
+	// ReasonNotDefault is the reason of Ready (False) and Stalled (True)
+	// when the profile is not named "default", so it applies to no invoice.
+	// Rename it (create it as "default") to use it.
+	ReasonNotDefault = "NotDefault"
+)
+
+// Reasons of a WebhookEndpoint's conditions. A reason of a failure is also
+// Stalled's (True): at once for SecretNotFound and URLNotAllowed, which only
+// a person can fix, and after WebhookStalledAfterFailures failures in a row
+// for DeliveryFailing.
+const (
+	// ReasonDelivered is Ready's reason (True) when every issued invoice of
+	// the workspace up to status.deliveredSequence was accepted, and the
+	// last attempt succeeded.
+	ReasonDelivered = "Delivered"
+
+	// ReasonPaused is Ready's reason (False) while spec.paused is true;
+	// nothing is sent until it is false, and delivery then resumes after
+	// status.deliveredSequence.
+	ReasonPaused = "Paused"
+
+	// ReasonDeliveryFailing is Ready's reason (False) when the last attempt
+	// failed (an error, a timeout or a status other than 2xx); it is retried
+	// with exponential backoff.
+	ReasonDeliveryFailing = "DeliveryFailing"
+
+	// ReasonSecretNotFound is Ready's reason (False) when spec.secretRef
+	// names no Secret, or no key in it, in the endpoint's namespace.
+	// Delivery starts once it exists.
+	ReasonSecretNotFound = "SecretNotFound"
+
+	// ReasonURLNotAllowed is Ready's reason (False) when spec.url is not an
+	// https URL (and the manager does not allow plain http to loopback), or
+	// it resolved to an address in a refused range: link-local and cloud
+	// metadata, and loopback unless the manager allows it.
+	ReasonURLNotAllowed = "URLNotAllowed"
 )

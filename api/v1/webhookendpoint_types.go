@@ -29,32 +29,6 @@ const EventInvoiceIssued = "invoice.issued"
 // after that; Stalled tells a person that the receiver needs attention.
 const WebhookStalledAfterFailures = 5
 
-// Condition reasons of a WebhookEndpoint, in CamelCase as metav1.Condition
-// requires.
-const (
-	// ReasonDelivered: every issued invoice of the workspace up to
-	// status.deliveredSequence was accepted, and the last attempt succeeded.
-	ReasonDelivered = "Delivered"
-
-	// ReasonPaused: spec.paused is true; nothing is sent until it is false,
-	// and delivery then resumes after status.deliveredSequence.
-	ReasonPaused = "Paused"
-
-	// ReasonDeliveryFailing: the last attempt failed (an error, a timeout or
-	// a status other than 2xx); it is retried with exponential backoff.
-	ReasonDeliveryFailing = "DeliveryFailing"
-
-	// ReasonSecretNotFound: spec.secretRef names no Secret, or no key in it,
-	// in the endpoint's namespace. Delivery starts once it exists.
-	ReasonSecretNotFound = "SecretNotFound"
-
-	// ReasonURLNotAllowed: spec.url is not an https URL (and the manager does
-	// not allow plain http to loopback), or it resolved to an address in a
-	// refused range: link-local and cloud metadata, and loopback unless the
-	// manager allows it.
-	ReasonURLNotAllowed = "URLNotAllowed"
-)
-
 // SecretKeyRef names one key of a Secret in the object's own namespace.
 type SecretKeyRef struct {
 	// name is the metadata.name of the Secret, in the same namespace as the

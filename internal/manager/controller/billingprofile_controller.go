@@ -21,8 +21,7 @@ import (
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/api/equality"
-	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
@@ -35,6 +34,8 @@ import (
 // Ready=False with reason NotDefault.
 type BillingProfileReconciler struct {
 	client.Client
+	// Clock tells when a condition changed.
+	Clock clock.PassiveClock
 }
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles,verbs=list;watch
@@ -51,7 +52,7 @@ func (r *BillingProfileReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 		return ctrl.Result{}, nil
 	}
 	before := profile.DeepCopy()
-	profile.Status = billingProfileStatus(profile)
+	profile.Status = billingProfileStatus(profile, r.Clock.Now())
 	if equality.Semantic.DeepEqual(before.Status, profile.Status) {
 		return ctrl.Result{}, nil
 	}
@@ -61,40 +62,12 @@ func (r *BillingProfileReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 	return ctrl.Result{}, nil
 }
 
-// billingProfileStatus returns the status of profile: Ready True with reason
-// Default for the profile named "default"; for any other, Ready False and
-// Stalled True, both with reason NotDefault.
-func billingProfileStatus(profile *billingv1.BillingProfile) billingv1.BillingProfileStatus {
-	status := *profile.Status.DeepCopy()
-	status.ObservedGeneration = profile.Generation
-	condition := metav1.Condition{
-		Type:               billingv1.ConditionReady,
-		Status:             metav1.ConditionTrue,
-		Reason:             billingv1.ReasonDefault,
-		Message:            "The profile applies to the invoices this workspace issues",
-		ObservedGeneration: profile.Generation,
-	}
-	if profile.Name == billingv1.DefaultBillingProfileName {
-		meta.SetStatusCondition(&status.Conditions, condition)
-		meta.RemoveStatusCondition(&status.Conditions, billingv1.ConditionStalled)
-		return status
-	}
-	// A profile of another name never applies: a mistake in the manifest
-	// that no waiting fixes, so it is Stalled too (kstatus: Failed).
-	condition.Status = metav1.ConditionFalse
-	condition.Reason = billingv1.ReasonNotDefault
-	condition.Message = fmt.Sprintf("Only the profile named %q applies to the workspace's invoices; this one applies to none",
-		billingv1.DefaultBillingProfileName)
-	meta.SetStatusCondition(&status.Conditions, condition)
-	condition.Type = billingv1.ConditionStalled
-	condition.Status = metav1.ConditionTrue
-	meta.SetStatusCondition(&status.Conditions, condition)
-	return status
-}
-
 // SetupWithManager registers the controller, reconciling up to concurrency
 // profiles at once (0: the manager's default).
 func (r *BillingProfileReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) error {
+	if r.Clock == nil {
+		return errNoClock
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&billingv1.BillingProfile{}).
 		Named("billingprofile").

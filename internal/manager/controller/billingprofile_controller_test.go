@@ -51,31 +51,6 @@ func readyCondition(g Gomega, p *billingv1.BillingProfile) *metav1.Condition {
 	return meta.FindStatusCondition(current.Status.Conditions, billingv1.ConditionReady)
 }
 
-var _ = DescribeTable("billingProfileStatus",
-	func(name string, generation int64, wantStatus metav1.ConditionStatus, wantReason string) {
-		profile := newBillingProfile("ns", name)
-		profile.Generation = generation
-		status := billingProfileStatus(profile)
-		Expect(status.ObservedGeneration).To(Equal(generation))
-		ready := meta.FindStatusCondition(status.Conditions, billingv1.ConditionReady)
-		Expect(ready).NotTo(BeNil())
-		Expect(ready.Status).To(Equal(wantStatus))
-		Expect(ready.Reason).To(Equal(wantReason))
-		Expect(ready.ObservedGeneration).To(Equal(generation))
-		stalled := meta.FindStatusCondition(status.Conditions, billingv1.ConditionStalled)
-		if wantStatus == metav1.ConditionTrue {
-			Expect(stalled).To(BeNil())
-		} else {
-			Expect(stalled).NotTo(BeNil())
-			Expect(stalled.Status).To(Equal(metav1.ConditionTrue))
-			Expect(stalled.Reason).To(Equal(wantReason))
-		}
-	},
-	Entry("the profile named default applies", "default", int64(1), metav1.ConditionTrue, billingv1.ReasonDefault),
-	Entry("a profile of another name applies to nothing", "acme", int64(3), metav1.ConditionFalse, billingv1.ReasonNotDefault),
-	Entry("a name that only starts with default is another name", "default-2", int64(1), metav1.ConditionFalse, billingv1.ReasonNotDefault),
-)
-
 // Until the suite's manager runs the BillingProfile controller, these specs
 // run it in a manager of their own on the suite's API server.
 var _ = Describe("BillingProfile controller", Ordered, func() {

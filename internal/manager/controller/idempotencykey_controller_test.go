@@ -22,6 +22,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -102,7 +103,11 @@ var _ = Describe("IdempotencyKey controller", func() {
 			Clock:  clocktesting.NewFakePassiveClock(time.Now().Add(2 * time.Hour)),
 		}
 		_, err := reconciler.Reconcile(ctx, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(key)})
-		Expect(err).To(HaveOccurred())
+		// The delete's UID precondition no longer holds: the API server
+		// answers 409 Conflict, and the reconcile returns it to retry with a
+		// fresh read.
+		Expect(apierrors.IsConflict(err)).To(BeTrue(), "want a conflict from the delete's precondition, got %v", err)
+		Expect(err).To(MatchError(ContainSubstring("the UID in the precondition")))
 		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(reclaimed), &billingv1.IdempotencyKey{})).To(Succeed())
 	})
 })

@@ -106,6 +106,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		}},
 		{"BillingProfile", &BillingProfileReconciler{
 			Client: mgr.GetClient(),
+			Clock:  opts.Clock,
 		}},
 		{"IdempotencyKey", &IdempotencyKeyReconciler{
 			Client: mgr.GetClient(),

@@ -35,6 +35,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
 	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
 )
@@ -103,18 +104,17 @@ func TestCustomerOfInvoice(t *testing.T) {
 	})).To(BeEmpty())
 }
 
-func TestInvoiceReconcilerNeedsARecorder(t *testing.T) {
-	g := NewWithT(t)
-	g.Expect((&InvoiceReconciler{}).SetupWithManager(nil, 0)).To(MatchError(errNoRecorder))
-}
-
 func TestReconcilersNeedTheirParts(t *testing.T) {
 	recorder := events.NewFakeRecorder(1)
+	sender := delivery.NewSender(delivery.SenderOptions{})
+	reader := fake.NewClientBuilder().WithScheme(testScheme).Build()
 	for _, tc := range []struct {
 		name  string
 		setup func() error
 		want  error
 	}{
+		{"an invoice reconciler without a recorder is refused",
+			func() error { return (&InvoiceReconciler{}).SetupWithManager(nil, 0) }, errNoRecorder},
 		{"an invoice reconciler without a clock is refused",
 			func() error { return (&InvoiceReconciler{Recorder: recorder}).SetupWithManager(nil, 0) }, errNoClock},
 		{"an invoice reconciler without an allocator is refused",
@@ -125,8 +125,22 @@ func TestReconcilersNeedTheirParts(t *testing.T) {
 			func() error { return (&CustomerReconciler{Clock: clock.RealClock{}}).SetupWithManager(nil, 0) }, errNoRecorder},
 		{"a customer reconciler without a clock is refused",
 			func() error { return (&CustomerReconciler{Recorder: recorder}).SetupWithManager(nil, 0) }, errNoClock},
+		{"a billing profile reconciler without a clock is refused",
+			func() error { return (&BillingProfileReconciler{}).SetupWithManager(nil, 0) }, errNoClock},
 		{"an idempotency key reconciler without a clock is refused",
 			func() error { return (&IdempotencyKeyReconciler{}).SetupWithManager(nil, 0) }, errNoClock},
+		{"a webhook endpoint reconciler without a sender is refused",
+			func() error {
+				return (&WebhookEndpointReconciler{APIReader: reader, Clock: clock.RealClock{}}).SetupWithManager(nil, 1)
+			}, errNoSender},
+		{"a webhook endpoint reconciler without an API reader is refused",
+			func() error {
+				return (&WebhookEndpointReconciler{Sender: sender, Clock: clock.RealClock{}}).SetupWithManager(nil, 1)
+			}, errNoSender},
+		{"a webhook endpoint reconciler without a clock is refused",
+			func() error {
+				return (&WebhookEndpointReconciler{Sender: sender, APIReader: reader}).SetupWithManager(nil, 1)
+			}, errNoClock},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			NewWithT(t).Expect(tc.setup()).To(MatchError(tc.want))

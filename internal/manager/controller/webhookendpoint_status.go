@@ -39,6 +39,8 @@ const maxLastError = 1024
 //   - a paused endpoint is Ready False, reason Paused, and keeps its
 //     failures for when it resumes;
 //   - otherwise the endpoint is Ready: failures and lastError are cleared.
+//
+// A condition's lastTransitionTime becomes now when its status changes.
 func webhookStatus(endpoint *billingv1.WebhookEndpoint, run deliveryRun, now time.Time) billingv1.WebhookEndpointStatus {
 	status := *endpoint.Status.DeepCopy()
 	status.ObservedGeneration = endpoint.Generation
@@ -74,15 +76,15 @@ func webhookStatus(endpoint *billingv1.WebhookEndpoint, run deliveryRun, now tim
 		status.Failures = 0
 		status.LastError = ""
 	}
-	meta.SetStatusCondition(&status.Conditions, ready)
+	setCondition(&status.Conditions, ready, now)
 	if stalled {
-		meta.SetStatusCondition(&status.Conditions, metav1.Condition{
+		setCondition(&status.Conditions, metav1.Condition{
 			Type:               billingv1.ConditionStalled,
 			Status:             metav1.ConditionTrue,
 			Reason:             ready.Reason,
 			Message:            ready.Message,
 			ObservedGeneration: endpoint.Generation,
-		})
+		}, now)
 	} else {
 		meta.RemoveStatusCondition(&status.Conditions, billingv1.ConditionStalled)
 	}

@@ -32,44 +32,58 @@ import (
 
 func TestWebhookStatus(t *testing.T) {
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	earlier := now.Add(-time.Hour)
+	// failing is an endpoint whose last failures were recorded an hour ago.
 	failing := func(failures int32) *billingv1.WebhookEndpoint {
 		e := &billingv1.WebhookEndpoint{ObjectMeta: metav1.ObjectMeta{Generation: 2}}
 		e.Status.Failures = failures
 		e.Status.LastError = "the receiver answered 503"
+		e.Status.Conditions = []metav1.Condition{{Type: billingv1.ConditionReady, Status: metav1.ConditionFalse,
+			Reason: billingv1.ReasonDeliveryFailing, LastTransitionTime: metav1.NewTime(earlier), ObservedGeneration: 2}}
 		return e
 	}
 	fresh := &billingv1.WebhookEndpoint{ObjectMeta: metav1.ObjectMeta{Generation: 1}}
 	cases := []struct {
-		name         string
-		endpoint     *billingv1.WebhookEndpoint
-		run          deliveryRun
-		wantReason   string
-		wantReady    metav1.ConditionStatus
-		wantStalled  bool
-		wantFailures int32
-		wantAttempt  bool
+		name     string
+		endpoint *billingv1.WebhookEndpoint
+		run      deliveryRun
+		// Ready's reason and status, and since when it has had that status.
+		wantReason     string
+		wantReady      metav1.ConditionStatus
+		wantReadySince time.Time
+		// wantStalled: Stalled is True, since now.
+		wantStalled   bool
+		wantFailures  int32
+		wantAttempt   bool
+		wantLastError string
 	}{
-		{"a run that delivered is Ready and clears the failures", failing(3),
-			deliveryRun{delivered: 9, accepted: 2, attempted: true},
-			billingv1.ReasonDelivered, metav1.ConditionTrue, false, 0, true},
-		{"a run with nothing to send is Ready and records no attempt", fresh,
-			deliveryRun{delivered: 0},
-			billingv1.ReasonDelivered, metav1.ConditionTrue, false, 0, false},
-		{"a failed attempt counts one more failure", failing(1),
-			deliveryRun{delivered: 4, attempted: true, failure: &deliveryFailure{billingv1.ReasonDeliveryFailing, "503"}},
-			billingv1.ReasonDeliveryFailing, metav1.ConditionFalse, false, 2, true},
-		{"the fifth failure in a row stalls the endpoint", failing(4),
-			deliveryRun{delivered: 4, attempted: true, failure: &deliveryFailure{billingv1.ReasonDeliveryFailing, "503"}},
-			billingv1.ReasonDeliveryFailing, metav1.ConditionFalse, true, 5, true},
-		{"a refused address stalls at once", fresh,
-			deliveryRun{attempted: true, failure: &deliveryFailure{billingv1.ReasonURLNotAllowed, "link-local"}},
-			billingv1.ReasonURLNotAllowed, metav1.ConditionFalse, true, 1, true},
-		{"a missing secret stalls at once and counts for the backoff", fresh,
-			deliveryRun{failure: &deliveryFailure{billingv1.ReasonSecretNotFound, "no secret"}},
-			billingv1.ReasonSecretNotFound, metav1.ConditionFalse, true, 1, true},
-		{"a paused endpoint keeps its failures for when it resumes", failing(6),
-			deliveryRun{delivered: 4, paused: true},
-			billingv1.ReasonPaused, metav1.ConditionFalse, false, 6, false},
+		{name: "a run that delivered is Ready and clears the failures", endpoint: failing(3),
+			run:        deliveryRun{delivered: 9, accepted: 2, attempted: true},
+			wantReason: billingv1.ReasonDelivered, wantReady: metav1.ConditionTrue, wantReadySince: now,
+			wantAttempt: true},
+		{name: "a run with nothing to send is Ready and records no attempt", endpoint: fresh,
+			run:        deliveryRun{delivered: 0},
+			wantReason: billingv1.ReasonDelivered, wantReady: metav1.ConditionTrue, wantReadySince: now},
+		{name: "a failed attempt counts one more failure and keeps Ready's transition time", endpoint: failing(1),
+			run:        deliveryRun{delivered: 4, attempted: true, failure: &deliveryFailure{billingv1.ReasonDeliveryFailing, "503"}},
+			wantReason: billingv1.ReasonDeliveryFailing, wantReady: metav1.ConditionFalse, wantReadySince: earlier,
+			wantFailures: 2, wantAttempt: true, wantLastError: "503"},
+		{name: "the fifth failure in a row stalls the endpoint", endpoint: failing(4),
+			run:        deliveryRun{delivered: 4, attempted: true, failure: &deliveryFailure{billingv1.ReasonDeliveryFailing, "503"}},
+			wantReason: billingv1.ReasonDeliveryFailing, wantReady: metav1.ConditionFalse, wantReadySince: earlier,
+			wantStalled: true, wantFailures: 5, wantAttempt: true, wantLastError: "503"},
+		{name: "a refused address stalls at once", endpoint: fresh,
+			run:        deliveryRun{attempted: true, failure: &deliveryFailure{billingv1.ReasonURLNotAllowed, "link-local"}},
+			wantReason: billingv1.ReasonURLNotAllowed, wantReady: metav1.ConditionFalse, wantReadySince: now,
+			wantStalled: true, wantFailures: 1, wantAttempt: true, wantLastError: "link-local"},
+		{name: "a missing secret stalls at once and counts for the backoff", endpoint: fresh,
+			run:        deliveryRun{failure: &deliveryFailure{billingv1.ReasonSecretNotFound, "no secret"}},
+			wantReason: billingv1.ReasonSecretNotFound, wantReady: metav1.ConditionFalse, wantReadySince: now,
+			wantStalled: true, wantFailures: 1, wantAttempt: true, wantLastError: "no secret"},
+		{name: "a paused endpoint keeps its failures and last error for when it resumes", endpoint: failing(6),
+			run:        deliveryRun{delivered: 4, paused: true},
+			wantReason: billingv1.ReasonPaused, wantReady: metav1.ConditionFalse, wantReadySince: earlier,
+			wantFailures: 6, wantLastError: "the receiver answered 503"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -78,8 +92,15 @@ func TestWebhookStatus(t *testing.T) {
 			if ready == nil || ready.Reason != tc.wantReason || ready.Status != tc.wantReady {
 				t.Fatalf("Ready = %+v, want %s %s", ready, tc.wantReady, tc.wantReason)
 			}
-			if stalled := meta.IsStatusConditionTrue(got.Conditions, billingv1.ConditionStalled); stalled != tc.wantStalled {
-				t.Errorf("Stalled = %v, want %v", stalled, tc.wantStalled)
+			if !ready.LastTransitionTime.Time.Equal(tc.wantReadySince) {
+				t.Errorf("Ready's lastTransitionTime = %v, want %v", ready.LastTransitionTime, tc.wantReadySince)
+			}
+			stalled := meta.FindStatusCondition(got.Conditions, billingv1.ConditionStalled)
+			if isStalled := stalled != nil && stalled.Status == metav1.ConditionTrue; isStalled != tc.wantStalled {
+				t.Errorf("Stalled = %+v, want True: %v", stalled, tc.wantStalled)
+			}
+			if stalled != nil && !stalled.LastTransitionTime.Time.Equal(now) {
+				t.Errorf("Stalled's lastTransitionTime = %v, want %v", stalled.LastTransitionTime, now)
 			}
 			if got.Failures != tc.wantFailures {
 				t.Errorf("failures = %d, want %d", got.Failures, tc.wantFailures)
@@ -90,10 +111,8 @@ func TestWebhookStatus(t *testing.T) {
 			if (got.LastAttempt != nil && got.LastAttempt.Time.Equal(now)) != tc.wantAttempt {
 				t.Errorf("lastAttempt = %v, want set to now: %v", got.LastAttempt, tc.wantAttempt)
 			}
-			// A pause keeps the last error; a failure sets it; anything else clears it.
-			wantError := tc.run.failure != nil || (tc.run.paused && tc.endpoint.Status.LastError != "")
-			if (got.LastError != "") != wantError {
-				t.Errorf("lastError = %q, want set: %v", got.LastError, wantError)
+			if got.LastError != tc.wantLastError {
+				t.Errorf("lastError = %q, want %q", got.LastError, tc.wantLastError)
 			}
 			if got.ObservedGeneration != tc.endpoint.Generation {
 				t.Errorf("observedGeneration = %d, want %d", got.ObservedGeneration, tc.endpoint.Generation)
@@ -102,13 +121,20 @@ func TestWebhookStatus(t *testing.T) {
 	}
 }
 
-func TestWebhookStatusCutsALongErrorToTheCRDBound(t *testing.T) {
-	run := deliveryRun{attempted: true, failure: &deliveryFailure{billingv1.ReasonDeliveryFailing, strings.Repeat("é", 1000)}}
-	got := webhookStatus(&billingv1.WebhookEndpoint{}, run, time.Now())
-	if len(got.LastError) > maxLastError || !strings.HasPrefix(strings.Repeat("é", 1000), got.LastError) {
-		t.Fatalf("lastError has %d bytes or splits a character", len(got.LastError))
+func TestWebhookStatusCutsALongErrorToTheCRDBoundWithoutSplittingACharacter(t *testing.T) {
+	// 1 + 2*1000 bytes: byte 1024 is the first half of an "é", so the cut
+	// keeps "a" and 511 whole "é", 1023 bytes.
+	long := "a" + strings.Repeat("é", 1000)
+	run := deliveryRun{attempted: true, failure: &deliveryFailure{billingv1.ReasonDeliveryFailing, long}}
+	got := webhookStatus(&billingv1.WebhookEndpoint{}, run, time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC))
+	if want := "a" + strings.Repeat("é", 511); got.LastError != want {
+		t.Fatalf("lastError has %d bytes (%q...), want the %d bytes %q...",
+			len(got.LastError), prefix(got.LastError), len(want), prefix(want))
 	}
 }
+
+// prefix is the start of s, to keep long strings out of failure messages.
+func prefix(s string) string { return truncate(s, 16) }
 
 func TestRetryWait(t *testing.T) {
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)

@@ -1,6 +1,6 @@
 -- Argo CD health of a billing.invoicing.dev/v1 BillingProfile.
 --
--- The controller reports a Ready condition (api/v1/billingprofile_types.go):
+-- The controller reports a Ready condition (api/v1/conditions.go):
 --   Ready=True (Default): the profile named "default" applies to the
 --     workspace's invoices                                -> Healthy
 --   Ready=False (NotDefault): a profile of any other name applies to no

@@ -1,6 +1,6 @@
 -- Argo CD health of a billing.invoicing.dev/v1 WebhookEndpoint.
 --
--- The controller reports kstatus conditions (api/v1/webhookendpoint_types.go):
+-- The controller reports kstatus conditions (api/v1/conditions.go):
 --   Ready=True (Delivered)                               -> Healthy
 --   spec.paused, once the controller has seen it
 --     (Ready=False, Paused)                              -> Suspended: nothing
