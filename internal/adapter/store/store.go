@@ -39,7 +39,6 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/apiobject"
 )
 
 // ErrNotSynced is returned by Page when the request's context ends before
@@ -133,7 +132,7 @@ func invoiceSets(o client.Object) []string {
 	if !ok {
 		return sets
 	}
-	phase := apiobject.Phase(inv)
+	phase := inv.EffectivePhase()
 	sets = append(sets, Selection{Namespace: ns, Phase: phase}.key())
 	if c := inv.Spec.CustomerRef.Name; c != "" {
 		sets = append(sets,
