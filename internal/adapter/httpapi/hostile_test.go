@@ -424,7 +424,7 @@ func (c *captureWriter) Write(p []byte) (int, error) {
 
 // startAdapterLogging is startAdapter with the adapter's logs sent to log.
 func startAdapterLogging(cfg *rest.Config, opts Options, log logr.Logger) string {
-	a, err := New(cfg, opts)
+	a, err := newConnected(cfg, opts)
 	Expect(err).NotTo(HaveOccurred())
 	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
 	Expect(err).NotTo(HaveOccurred())

@@ -46,6 +46,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/adapter/cluster"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
@@ -758,21 +759,6 @@ func TestClassifyingAPIErrors(t *testing.T) {
 	}
 }
 
-func TestRESTMapperNamesTheResources(t *testing.T) {
-	m := restMapper()
-	for kind, resource := range map[string]string{
-		"Customer": "customers", "Invoice": "invoices", "IdempotencyKey": "idempotencykeys",
-	} {
-		mapping, err := m.RESTMapping(schema.GroupKind{Group: "billing.invoicing.dev", Kind: kind}, "v1")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if mapping.Resource.Resource != resource {
-			t.Errorf("%s maps to %s, want %s", kind, mapping.Resource.Resource, resource)
-		}
-	}
-}
-
 func TestCleanPath(t *testing.T) {
 	for p, want := range map[string]string{
 		"/v1/invoices":                   "/v1/invoices",
@@ -841,7 +827,7 @@ func sarStub(t *testing.T, allow func(who, name string) bool) (*Adapter, *atomic
 	if err != nil {
 		t.Fatal(err)
 	}
-	authz, err := newAuthorizer(cs, time.Minute, time.Minute)
+	authz, err := cluster.NewAuthorizer(cs, time.Minute, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
