@@ -218,6 +218,17 @@ type Invoice struct {
 	Status InvoiceStatus `json:"status,omitempty"`
 }
 
+// EffectivePhase is the invoice's phase: Pending until the controller has
+// set Issued or Invalid, whatever else status.phase holds.
+func (in *Invoice) EffectivePhase() InvoicePhase {
+	switch in.Status.Phase {
+	case InvoiceIssued, InvoiceInvalid:
+		return in.Status.Phase
+	default:
+		return InvoicePending
+	}
+}
+
 // InvoiceList contains a list of Invoice.
 // +kubebuilder:object:root=true
 type InvoiceList struct {

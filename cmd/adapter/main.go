@@ -43,6 +43,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
+	"github.com/invoicing-dev/invoicing/internal/adapter"
 	"github.com/invoicing-dev/invoicing/internal/adapter/httpapi"
 	"github.com/invoicing-dev/invoicing/internal/servingtls"
 )
@@ -139,7 +140,7 @@ func main() {
 	cfg.UserAgent = "invoicing-adapter"
 
 	o.Metrics = metrics.Registry
-	adapter, err := httpapi.New(cfg, o)
+	a, err := adapter.New(cfg, o)
 	if err != nil {
 		log.Error(err, "Unable to set up the adapter")
 		os.Exit(1)
@@ -157,7 +158,7 @@ func main() {
 	if pprofAddr != "" {
 		go servePprof(pprofAddr)
 	}
-	if err := adapter.Run(ctx, ln); err != nil {
+	if err := a.Run(ctx, ln); err != nil {
 		log.Error(err, "The adapter failed")
 		os.Exit(1)
 	}

@@ -177,7 +177,7 @@ func InvoiceOf(inv *billingv1.Invoice) Invoice {
 	if currency == "" {
 		currency = billing.DefaultCurrency
 	}
-	phase := Phase(inv)
+	phase := inv.EffectivePhase()
 	out := Invoice{
 		ID:         inv.Name,
 		Object:     "invoice",
@@ -212,14 +212,3 @@ func InvoiceOf(inv *billingv1.Invoice) Invoice {
 // Status is the phase in lower case, as the status filter and the status
 // field spell it.
 func Status(p billingv1.InvoicePhase) string { return strings.ToLower(string(p)) }
-
-// Phase is the invoice's phase, Pending until the controller has set
-// Issued or Invalid.
-func Phase(inv *billingv1.Invoice) billingv1.InvoicePhase {
-	switch inv.Status.Phase {
-	case billingv1.InvoiceIssued, billingv1.InvoiceInvalid:
-		return inv.Status.Phase
-	default:
-		return billingv1.InvoicePending
-	}
-}

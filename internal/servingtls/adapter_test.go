@@ -32,6 +32,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 
+	"github.com/invoicing-dev/invoicing/internal/adapter"
 	"github.com/invoicing-dev/invoicing/internal/adapter/httpapi"
 	"github.com/invoicing-dev/invoicing/internal/servingtls"
 	"github.com/invoicing-dev/invoicing/internal/test/testca"
@@ -84,13 +85,13 @@ var _ = Describe("The adapter served as in a cluster", Ordered, func() {
 		Expect(firstCA.Issue(certDir)).To(Succeed())
 		o := httpapi.DefaultOptions()
 		o.TokenAudiences = []string{audience}
-		adapter, err := httpapi.New(cfg, o)
+		a, err := adapter.New(cfg, o)
 		Expect(err).NotTo(HaveOccurred())
 		ln, err := servingtls.Listen(ctx, "127.0.0.1:0", certDir, 100*time.Millisecond)
 		Expect(err).NotTo(HaveOccurred())
 		base = "https://" + ln.Addr().String()
 		adapterE = make(chan error, 1)
-		go func() { adapterE <- adapter.Run(ctx, ln) }()
+		go func() { adapterE <- a.Run(ctx, ln) }()
 		Eventually(func() (int, error) { return get(firstCA.Client(), base+"/readyz", "") }).Should(Equal(http.StatusOK))
 	})
 

@@ -51,6 +51,7 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
+	"github.com/invoicing-dev/invoicing/internal/adapter"
 	"github.com/invoicing-dev/invoicing/internal/adapter/httpapi"
 	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
 )
@@ -132,7 +133,7 @@ var _ = BeforeSuite(func() {
 	adminCfg, err = testEnv.Start()
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() { Expect(testEnv.Stop()).To(Succeed()) })
-	k8s, err = crclient.New(adminCfg, crclient.Options{Scheme: httpapi.Scheme()})
+	k8s, err = crclient.New(adminCfg, crclient.Options{Scheme: adapter.Scheme()})
 	Expect(err).NotTo(HaveOccurred())
 	clientset, err = kubernetes.NewForConfig(adminCfg)
 	Expect(err).NotTo(HaveOccurred())
@@ -291,7 +292,7 @@ func startInProcessAdapter(opts httpapi.Options) *inProcessAdapter {
 	GinkgoHelper()
 	cfg := rest.CopyConfig(adminCfg)
 	cfg.QPS, cfg.Burst = 0, 0 // the adapter's own defaults
-	a, err := httpapi.New(cfg, opts)
+	a, err := adapter.New(cfg, opts)
 	Expect(err).NotTo(HaveOccurred())
 	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
 	Expect(err).NotTo(HaveOccurred())

@@ -77,11 +77,11 @@ func newView(inv *billingv1.Invoice, footer string) (*view, error) {
 	if code == "" {
 		code = billing.DefaultCurrency
 	}
-	cur, err := ParseCurrency(code)
+	cur, err := billing.ParseCurrency(code)
 	if err != nil {
 		// The CRD lets kubectl users write any three letters; such an
 		// invoice is shown with two decimals, under its own code.
-		cur = Currency{Code: strings.ToUpper(code), Digits: 2}
+		cur = billing.Currency{Code: strings.ToUpper(code), Digits: 2}
 	}
 	v := &view{
 		Number:   st.Number,
@@ -110,14 +110,14 @@ func newView(inv *billingv1.Invoice, footer string) (*view, error) {
 		v.Lines = append(v.Lines, line{
 			Description: it.Description,
 			Quantity:    groupDigits(it.Quantity),
-			UnitAmount:  cur.Format(it.Amount),
-			Amount:      cur.Format(amount),
+			UnitAmount:  formatMoney(cur, it.Amount),
+			Amount:      formatMoney(cur, amount),
 		})
 	}
 	if st.Total != nil {
 		total = *st.Total
 	}
-	v.Total = cur.Format(total)
+	v.Total = formatMoney(cur, total)
 	return v, nil
 }
 
@@ -137,7 +137,7 @@ func addressLines(a *billingv1.Address) []string {
 
 // groupDigits writes n with its thousands grouped by commas.
 func groupDigits(n int64) string {
-	return strings.TrimPrefix(Currency{Code: "", Digits: 0}.Format(n), " ")
+	return strings.TrimPrefix(formatMoney(billing.Currency{}, n), " ")
 }
 
 // Filename is the name a saved copy of the document gets: the invoice

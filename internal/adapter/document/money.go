@@ -17,44 +17,17 @@ limitations under the License.
 package document
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
-	"golang.org/x/text/currency"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
-// Currency is an ISO 4217 currency as golang.org/x/text/currency knows it.
-type Currency struct {
-	// Code is the upper-case three-letter code.
-	Code string
-	// Digits is the number of minor-unit digits: 0 for JPY, 2 for USD, 3
-	// for BHD.
-	Digits int
-}
-
-// ParseCurrency reads an ISO 4217 code, in any case. It fails for a code
-// that is not three letters or that ISO 4217 does not assign (XYZ).
-func ParseCurrency(code string) (Currency, error) {
-	u, err := currency.ParseISO(code)
-	if err != nil {
-		return Currency{}, fmt.Errorf("%q is not an ISO 4217 currency code", code)
-	}
-	scale, _ := currency.Standard.Rounding(u)
-	return Currency{Code: u.String(), Digits: scale}, nil
-}
-
-// ValidCurrency reports whether code is an ISO 4217 currency code.
-func ValidCurrency(code string) bool {
-	_, err := ParseCurrency(code)
-	return err == nil
-}
-
-// Format writes amount, an integer number of the currency's minor units, in
+// formatMoney writes amount, an integer number of c's minor units, in
 // major units with the currency's own number of decimals, the thousands
 // grouped with commas, after the code: 68050 USD is "USD 680.50", 1500 JPY
 // is "JPY 1,500", 1234 BHD is "BHD 1.234".
-func (c Currency) Format(amount int64) string {
+func formatMoney(c billing.Currency, amount int64) string {
 	digits := strconv.FormatInt(amount, 10)
 	neg := strings.HasPrefix(digits, "-")
 	digits = strings.TrimPrefix(digits, "-")

@@ -23,64 +23,19 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/validation"
-	"k8s.io/apimachinery/pkg/util/wait"
-	"k8s.io/apiserver/pkg/apis/apiserver"
-	"k8s.io/apiserver/pkg/authentication/authenticator"
-	"k8s.io/apiserver/pkg/authentication/authenticatorfactory"
 	"k8s.io/apiserver/pkg/authentication/serviceaccount"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
-	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
-	"k8s.io/client-go/kubernetes"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
 // WorkspaceHeader names the workspace (namespace) of a request.
 const WorkspaceHeader = "Invoicing-Workspace"
-
-// newAuthenticator returns k8s.io/apiserver's delegating authenticator: a
-// bearer token is checked with a TokenReview, and the answer cached by (a
-// hash of) the token for ttl. Only answers are cached, not failures to reach
-// the API. With audiences, the TokenReview asks for them and a token bound
-// to none of them (such as one for the API server) is refused.
-func newAuthenticator(cs kubernetes.Interface, ttl, timeout time.Duration, audiences []string) (authenticator.Request, error) {
-	backoff := retryBackoff()
-	authn, _, err := authenticatorfactory.DelegatingAuthenticatorConfig{
-		Anonymous:                &apiserver.AnonymousAuthConfig{Enabled: false},
-		TokenAccessReviewClient:  cs.AuthenticationV1(),
-		TokenAccessReviewTimeout: timeout,
-		WebhookRetryBackoff:      &backoff,
-		CacheTTL:                 ttl,
-		APIAudiences:             audiences,
-	}.New()
-	return requireAudiences(authn, audiences), err
-}
-
-// newAuthorizer returns k8s.io/apiserver's delegating authorizer: a
-// SubjectAccessReview as the caller, answers cached by the full request
-// attributes (user, groups, uid, extra, verb, namespace, resource, name).
-func newAuthorizer(cs kubernetes.Interface, allowTTL, denyTTL time.Duration) (authorizer.Authorizer, error) {
-	backoff := retryBackoff()
-	return authorizerfactory.DelegatingAuthorizerConfig{
-		SubjectAccessReviewClient: cs.AuthorizationV1(),
-		AllowCacheTTL:             allowTTL,
-		DenyCacheTTL:              denyTTL,
-		WebhookRetryBackoff:       &backoff,
-	}.New()
-}
-
-// retryBackoff retries TokenReviews and SubjectAccessReviews that fail in a
-// way worth retrying (connection reset, 429, 5xx) a few times, quickly: the
-// request's own deadline bounds the whole.
-func retryBackoff() wait.Backoff {
-	return wait.Backoff{Duration: 50 * time.Millisecond, Factor: 2, Jitter: 0.2, Steps: 4}
-}
 
 // authenticate answers who the caller is, or 401, or 503 when the TokenReview
 // could not be made.

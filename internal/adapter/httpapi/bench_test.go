@@ -38,6 +38,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/adapter/cluster"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 )
@@ -62,14 +63,14 @@ func BenchmarkListInvoices(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	b.Cleanup(cancel)
 
-	a, err := New(cfg, Options{})
+	a, err := newConnected(cfg, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := a.store.Start(ctx); err != nil {
+	if err := a.conn.Start(ctx); err != nil {
 		b.Fatal(err)
 	}
-	admin, err := client.New(cfg, client.Options{Scheme: Scheme()})
+	admin, err := client.New(cfg, client.Options{Scheme: testScheme()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -83,10 +84,10 @@ func BenchmarkListInvoices(b *testing.B) {
 		}
 	}
 	err = wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, time.Minute, true, func(context.Context) (bool, error) {
-		if !a.store.Synced() {
+		if !a.conn.Store.Synced() {
 			return false, nil
 		}
-		page, _, err := store.Page[billingv1.Invoice](ctx, a.store, store.Selection{Namespace: ns}, "", count+1)
+		page, _, err := store.Page[billingv1.Invoice](ctx, a.conn.Store, store.Selection{Namespace: ns}, "", count+1)
 		return len(page) == count, err
 	})
 	if err != nil {
@@ -95,7 +96,7 @@ func BenchmarkListInvoices(b *testing.B) {
 
 	b.Run("cache", func(b *testing.B) {
 		for b.Loop() {
-			page, more, err := store.Page[billingv1.Invoice](ctx, a.store, store.Selection{Namespace: ns}, "inv-0100", 20)
+			page, more, err := store.Page[billingv1.Invoice](ctx, a.conn.Store, store.Selection{Namespace: ns}, "inv-0100", 20)
 			if err != nil || len(page) != 20 || !more {
 				b.Fatalf("got %d invoices, more %v, error %v", len(page), more, err)
 			}
@@ -162,7 +163,7 @@ func BenchmarkAuthorizeCached(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	authz, err := newAuthorizer(cs, time.Minute, time.Minute)
+	authz, err := cluster.NewAuthorizer(cs, time.Minute, time.Minute)
 	if err != nil {
 		b.Fatal(err)
 	}

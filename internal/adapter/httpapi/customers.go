@@ -95,7 +95,7 @@ func (a *Adapter) listCustomers(w http.ResponseWriter, r *http.Request, c *call)
 		return e
 	}
 	sel := store.Selection{Namespace: c.ns, Email: email}
-	page, more, err := store.Page[billingv1.Customer](r.Context(), a.store, sel, after, limit)
+	page, more, err := a.store.Customers(r.Context(), sel, after, limit)
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to list customers")
 	}

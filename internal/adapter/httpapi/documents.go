@@ -17,13 +17,10 @@ limitations under the License.
 package httpapi
 
 import (
-	"context"
 	"mime"
 	"net/http"
 	"strconv"
 	"strings"
-
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/document"
@@ -49,7 +46,7 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 		return errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
 			"Invoice %q is %s; it has a document once it is issued.", c.id, apiobject.Status(inv.Status.Phase))
 	}
-	footer, err := a.profileFooter(r.Context(), c.ns)
+	footer, err := a.store.Footer(r.Context(), c.ns)
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to read the billing profile")
 	}
@@ -76,27 +73,6 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 		_, _ = w.Write(body)
 	}
 	return nil
-}
-
-// profileFooter is the footer of the workspace's BillingProfile "default",
-// "" when it has none. An invoice's status does not keep the footer, so the
-// document shows the current one. The adapter reads it with its own
-// identity, as it reads a customer on create, after the caller was
-// authorized to get the invoice; it lists with a field selector on the name
-// because its ClusterRole allows list (the controller's watch), not get, on
-// billingprofiles.
-func (a *Adapter) profileFooter(ctx context.Context, ns string) (string, error) {
-	var list billingv1.BillingProfileList
-	if err := a.claims.Client.List(ctx, &list, client.InNamespace(ns),
-		client.MatchingFields{"metadata.name": billingv1.DefaultBillingProfileName}); err != nil {
-		return "", err
-	}
-	for _, p := range list.Items {
-		if p.Name == billingv1.DefaultBillingProfileName {
-			return p.Spec.Footer, nil
-		}
-	}
-	return "", nil
 }
 
 // prefersPDF reports whether an Accept header asks for application/pdf

@@ -24,7 +24,6 @@ import (
 	"strings"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/adapter/document"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
@@ -103,7 +102,7 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 		lines[i] = billing.Line{Quantity: it.Quantity, Amount: it.Amount}
 	}
 	if c := fields["currency"]; c != nil {
-		if !document.ValidCurrency(c.s) {
+		if !billing.ValidCurrency(c.s) {
 			return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "currency",
 				"currency must be an ISO 4217 currency code such as USD.")
 		}

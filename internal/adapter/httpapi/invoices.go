@@ -128,7 +128,7 @@ func (a *Adapter) listInvoices(w http.ResponseWriter, r *http.Request, c *call) 
 		return a.listInvoiceFeed(w, r, c, scope, after, limit)
 	}
 	sel := store.Selection{Namespace: c.ns, CustomerID: filters.CustomerID, Phase: phase}
-	page, more, err := store.Page[billingv1.Invoice](r.Context(), a.store, sel, after, limit)
+	page, more, err := a.store.Invoices(r.Context(), sel, after, limit)
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to list invoices")
 	}

@@ -129,7 +129,7 @@ var _ = BeforeSuite(func() {
 	testEnv.ControlPlane.GetAPIServer().Configure().Set("token-auth-file", tokenFile)
 	adminCfg, err = testEnv.Start()
 	Expect(err).NotTo(HaveOccurred())
-	k8s, err = client.New(adminCfg, client.Options{Scheme: Scheme()})
+	k8s, err = client.New(adminCfg, client.Options{Scheme: testScheme()})
 	Expect(err).NotTo(HaveOccurred())
 	clientset, err = kubernetes.NewForConfig(adminCfg)
 	Expect(err).NotTo(HaveOccurred())
@@ -178,7 +178,7 @@ var _ = AfterSuite(func() {
 
 func startControllers() {
 	mgr, err := ctrl.NewManager(adminCfg, ctrl.Options{
-		Scheme:                 Scheme(),
+		Scheme:                 testScheme(),
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
 	})
@@ -202,7 +202,7 @@ func startAdapter(cfg *rest.Config, opts Options) string {
 // shuts the adapter down gracefully and waits until Run has returned (nil);
 // the suite's cleanup then finds it stopped.
 func startStoppableAdapter(cfg *rest.Config, opts Options) (string, func()) {
-	a, err := New(cfg, opts)
+	a, err := newConnected(cfg, opts)
 	Expect(err).NotTo(HaveOccurred())
 	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
 	Expect(err).NotTo(HaveOccurred())

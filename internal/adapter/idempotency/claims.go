@@ -66,9 +66,10 @@ const (
 
 // Claims creates objects at most once per Idempotency-Key.
 type Claims struct {
-	// Client reads and writes the API server directly (not a cache: a claim
-	// must be seen the moment it exists).
-	Client client.Client
+	// kube reads and writes the API server directly (not a cache: a claim
+	// must be seen the moment it exists). It is unexported so that no
+	// handler reads around the store through it.
+	kube client.Client
 	// InFlightWait bounds how long a retry waits for the request that first
 	// used its key to create the object.
 	InFlightWait time.Duration
@@ -97,6 +98,12 @@ type Request struct {
 	Empty func() client.Object
 }
 
+// NewClaims returns claims made through c, which must read and write the
+// API server directly, not through a cache.
+func NewClaims(c client.Client, inFlightWait, staleAfter time.Duration) *Claims {
+	return &Claims{kube: c, InFlightWait: inFlightWait, StaleAfter: staleAfter}
+}
+
 // ClaimName is the name of the IdempotencyKey object of key: a hash, so
 // that any key makes a valid name and keys of any length fit.
 func ClaimName(key string) string {
@@ -118,7 +125,7 @@ func (c *Claims) now() time.Time {
 func (c *Claims) Create(ctx context.Context, r Request) (client.Object, bool, error) {
 	if r.Key == "" {
 		obj := r.Build(billing.NewID(r.Prefix))
-		if err := c.Client.Create(ctx, obj); err != nil {
+		if err := c.kube.Create(ctx, obj); err != nil {
 			return nil, false, fmt.Errorf("creating the object: %w", err)
 		}
 		return obj, false, nil
@@ -135,10 +142,10 @@ func (c *Claims) Create(ctx context.Context, r Request) (client.Object, bool, er
 				ExpiresAt:   metav1.NewTime(c.now().Add(billingv1.IdempotencyKeyRetention)),
 			},
 		}
-		err := c.Client.Create(ctx, claim)
+		err := c.kube.Create(ctx, claim)
 		if err == nil {
 			obj := r.Build(id)
-			if err := c.Client.Create(ctx, obj); err != nil {
+			if err := c.kube.Create(ctx, obj); err != nil {
 				if !definiteFailure(err) {
 					return nil, false, fmt.Errorf("%w: creating the object: %w", ErrUnknownOutcome, err)
 				}
@@ -170,7 +177,7 @@ func (c *Claims) replay(ctx context.Context, r Request) (obj client.Object, agai
 	deadline := c.now().Add(c.InFlightWait)
 	for {
 		claim := &billingv1.IdempotencyKey{}
-		err := c.Client.Get(ctx, types.NamespacedName{Namespace: r.Namespace, Name: ClaimName(r.Key)}, claim)
+		err := c.kube.Get(ctx, types.NamespacedName{Namespace: r.Namespace, Name: ClaimName(r.Key)}, claim)
 		if apierrors.IsNotFound(err) {
 			return nil, true, nil
 		}
@@ -185,7 +192,7 @@ func (c *Claims) replay(ctx context.Context, r Request) (obj client.Object, agai
 			return nil, false, ErrReused
 		}
 		obj = r.Empty()
-		err = c.Client.Get(ctx, types.NamespacedName{Namespace: r.Namespace, Name: claim.Spec.ObjectName}, obj)
+		err = c.kube.Get(ctx, types.NamespacedName{Namespace: r.Namespace, Name: claim.Spec.ObjectName}, obj)
 		if err == nil {
 			return obj, false, nil
 		}
@@ -216,7 +223,7 @@ func (c *Claims) release(ctx context.Context, claim *billingv1.IdempotencyKey) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 	defer cancel()
 	uid := claim.UID
-	err := c.Client.Delete(ctx, claim, client.Preconditions{UID: &uid})
+	err := c.kube.Delete(ctx, claim, client.Preconditions{UID: &uid})
 	if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
 		logf.FromContext(ctx).Error(err, "Unable to release an idempotency key")
 	}

@@ -115,7 +115,7 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 	f := &fixture{client: b.Build(), now: epoch}
 	started := time.Now()
 	f.claims = &Claims{
-		Client:       f.client,
+		kube:         f.client,
 		InFlightWait: 50 * time.Millisecond,
 		StaleAfter:   2 * time.Minute,
 		// f.now, moving on with the real time so that waits end.

@@ -18,7 +18,8 @@ limitations under the License.
 // read: the informer cache of Customers and Invoices, a read from the API
 // server when the cache misses an object, an ordered index of names per
 // workspace (and per customer) for keyset pagination, and the objects this
-// replica has just created, so that a client reads its own writes at once.
+// replica has just created, so that a client reads its own writes at once;
+// and the footer of a workspace's billing profile, for invoice documents.
 package store
 
 import (
@@ -39,7 +40,6 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/apiobject"
 )
 
 // ErrNotSynced is returned by Page when the request's context ends before
@@ -133,7 +133,7 @@ func invoiceSets(o client.Object) []string {
 	if !ok {
 		return sets
 	}
-	phase := apiobject.Phase(inv)
+	phase := inv.EffectivePhase()
 	sets = append(sets, Selection{Namespace: ns, Phase: phase}.key())
 	if c := inv.Spec.CustomerRef.Name; c != "" {
 		sets = append(sets,
@@ -319,6 +319,18 @@ func Page[T any, PT Object[T]](ctx context.Context, s *Store, sel Selection, aft
 		return page[:limit], true, nil
 	}
 	return page, false, nil
+}
+
+// Customers is Page of customers.
+func (s *Store) Customers(ctx context.Context, sel Selection, after string, limit int) (
+	[]*billingv1.Customer, bool, error) {
+	return Page[billingv1.Customer](ctx, s, sel, after, limit)
+}
+
+// Invoices is Page of invoices.
+func (s *Store) Invoices(ctx context.Context, sel Selection, after string, limit int) (
+	[]*billingv1.Invoice, bool, error) {
+	return Page[billingv1.Invoice](ctx, s, sel, after, limit)
 }
 
 // Feed reads the issued invoices of workspace ns whose sequences follow

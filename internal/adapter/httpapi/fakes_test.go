@@ -1,0 +1,177 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apiserver/pkg/authentication/authenticator"
+	"k8s.io/apiserver/pkg/authentication/user"
+	"k8s.io/apiserver/pkg/authorization/authorizer"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/adapter/idempotency"
+	"github.com/invoicing-dev/invoicing/internal/adapter/store"
+)
+
+// The fakes that drive handlers without a control plane: a Store over a
+// map, Claims that create into it, an authenticator that knows one token
+// and an authorizer that allows everything.
+
+const (
+	fakeToken     = "good-token"
+	fakeWorkspace = "demo"
+)
+
+// fakeStore is a Store over a map of objects by namespace/name.
+type fakeStore struct {
+	mu      sync.Mutex
+	objects map[string]client.Object
+	// err, when set, is what every read answers.
+	err error
+}
+
+func newFakeStore(objs ...client.Object) *fakeStore {
+	s := &fakeStore{objects: map[string]client.Object{}}
+	for _, o := range objs {
+		s.put(o)
+	}
+	return s
+}
+
+func fakeKey(obj client.Object, ns, name string) string {
+	return fmt.Sprintf("%T %s/%s", obj, ns, name)
+}
+
+func (s *fakeStore) put(obj client.Object) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.objects[fakeKey(obj, obj.GetNamespace(), obj.GetName())] = obj.DeepCopyObject().(client.Object)
+}
+
+func (s *fakeStore) Get(_ context.Context, ns, name string, obj client.Object) (bool, error) {
+	if s.err != nil {
+		return false, s.err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	found, ok := s.objects[fakeKey(obj, ns, name)]
+	if !ok {
+		return false, nil
+	}
+	switch dst := obj.(type) {
+	case *billingv1.Customer:
+		found.(*billingv1.Customer).DeepCopyInto(dst)
+	case *billingv1.Invoice:
+		found.(*billingv1.Invoice).DeepCopyInto(dst)
+	default:
+		return false, fmt.Errorf("the fake store holds no %T", obj)
+	}
+	return true, nil
+}
+
+func (s *fakeStore) Customers(context.Context, store.Selection, string, int) ([]*billingv1.Customer, bool, error) {
+	return nil, false, errors.New("the fake store does not list")
+}
+
+func (s *fakeStore) Invoices(context.Context, store.Selection, string, int) ([]*billingv1.Invoice, bool, error) {
+	return nil, false, errors.New("the fake store does not list")
+}
+
+func (s *fakeStore) Feed(context.Context, string, int64, int) ([]*billingv1.Invoice, bool, error) {
+	return nil, false, errors.New("the fake store has no feed")
+}
+
+func (s *fakeStore) FeedChanged(string) <-chan struct{} { return make(chan struct{}) }
+
+func (s *fakeStore) Footer(context.Context, string) (string, error) { return "", nil }
+
+func (s *fakeStore) Created(obj client.Object) { s.put(obj) }
+
+// fakeClaims creates objects named by a counter, at a fixed time, without
+// an API server; it records the requests.
+type fakeClaims struct {
+	mu       sync.Mutex
+	next     int
+	requests []idempotency.Request
+	// err, when set, is what Create answers.
+	err error
+}
+
+func (c *fakeClaims) Create(_ context.Context, r idempotency.Request) (client.Object, bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.requests = append(c.requests, r)
+	if c.err != nil {
+		return nil, false, c.err
+	}
+	c.next++
+	obj := r.Build(fmt.Sprintf("%s%d", r.Prefix, c.next))
+	obj.SetCreationTimestamp(metav1.NewTime(time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)))
+	return obj, false, nil
+}
+
+// fakeAuthn accepts fakeToken as a ServiceAccount of fakeWorkspace.
+var fakeAuthn = authenticator.RequestFunc(func(r *http.Request) (*authenticator.Response, bool, error) {
+	if r.Header.Get("Authorization") != "Bearer "+fakeToken {
+		return nil, false, nil
+	}
+	return &authenticator.Response{User: &user.DefaultInfo{
+		Name: "system:serviceaccount:" + fakeWorkspace + ":client", UID: "42",
+	}}, true, nil
+})
+
+// allowAll is an authorizer that allows every request.
+var allowAll = authorizer.AuthorizerFunc(func(context.Context, authorizer.Attributes) (authorizer.Decision, string, error) {
+	return authorizer.DecisionAllow, "", nil
+})
+
+// fakeAdapter is an adapter over s and c, authenticated and authorized by
+// the fakes, without rate limiting.
+func fakeAdapter(t *testing.T, s *fakeStore, c *fakeClaims) http.Handler {
+	t.Helper()
+	a, err := New(Deps{Store: s, Claims: c, Authn: fakeAuthn, Authz: allowAll}, Options{RateLimit: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a.Handler()
+}
+
+// serve sends one request, with the fake token, to h and returns the answer.
+func serve(h http.Handler, method, path, body string) *httptest.ResponseRecorder {
+	var r *http.Request
+	if body == "" {
+		r = httptest.NewRequest(method, path, nil)
+	} else {
+		r = httptest.NewRequest(method, path, strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+	}
+	r.Header.Set("Authorization", "Bearer "+fakeToken)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}

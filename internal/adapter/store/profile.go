@@ -1,0 +1,45 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package store
+
+import (
+	"context"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// Footer is the footer of workspace ns's BillingProfile "default", "" when
+// it has none. An invoice's status does not keep the footer, so a document
+// shows the current one. It is read from the API server with the adapter's
+// own identity (after the caller was authorized to get the invoice), with a
+// list and a field selector on the name, because the adapter's ClusterRole
+// allows list (the controller's watch), not get, on billingprofiles.
+func (s *Store) Footer(ctx context.Context, ns string) (string, error) {
+	var list billingv1.BillingProfileList
+	if err := s.live.List(ctx, &list, client.InNamespace(ns),
+		client.MatchingFields{"metadata.name": billingv1.DefaultBillingProfileName}); err != nil {
+		return "", err
+	}
+	for _, p := range list.Items {
+		if p.Name == billingv1.DefaultBillingProfileName {
+			return p.Spec.Footer, nil
+		}
+	}
+	return "", nil
+}
