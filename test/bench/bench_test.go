@@ -26,7 +26,7 @@ import (
 
 	. "github.com/onsi/gomega"
 
-	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
 // TestSmallBenchmarkWritesACompleteReport runs `make bench BENCH_SMALL=1`'s
@@ -36,7 +36,7 @@ import (
 // not a test.
 func TestSmallBenchmarkWritesACompleteReport(t *testing.T) {
 	g := NewWithT(t)
-	assets := envtestbins.Require(t)
+	assets := testenv.Require(t)
 	root := filepath.Join("..", "..")
 	bins := t.TempDir()
 	for name, pkg := range map[string]string{"manager": "./cmd", "adapter": "./cmd/adapter"} {

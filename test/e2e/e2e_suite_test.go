@@ -31,14 +31,14 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
 // bins is where BeforeSuite built the manager, adapter and localenv binaries.
 var bins string
 
 func TestE2E(t *testing.T) {
-	envtestbins.Require(t, "kubectl", "kube-controller-manager")
+	testenv.Require(t, "kubectl", "kube-controller-manager")
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "End-to-end suite")
 }

@@ -52,7 +52,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	"github.com/invoicing-dev/invoicing/internal/adapter/httpapi"
-	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
 // repoRoot is where cmd/ and config/ live, relative to this package.
@@ -88,7 +88,7 @@ var (
 )
 
 func TestReliability(t *testing.T) {
-	envtestbins.Require(t)
+	testenv.Require(t)
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "Reliability suite")
 }

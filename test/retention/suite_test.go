@@ -46,7 +46,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
 // repoRoot is where config/ lives, relative to this package.
@@ -72,7 +72,7 @@ func init() {
 }
 
 func TestRetention(t *testing.T) {
-	envtestbins.Require(t)
+	testenv.Require(t)
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "Retention suite")
 }
