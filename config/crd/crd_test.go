@@ -58,9 +58,9 @@ func TestCRDsHoldsEveryKindOfTheAPI(t *testing.T) {
 	}
 }
 
-// A downstream envtest suite installs the CRDs with envtest.Environment's
-// CRDs field (here through internal/test/testenv, which sets it) and then
-// creates customers and invoices with the typed client.
+// A downstream envtest suite installs the CRDs with the CRDs field of
+// envtest's Environment (here through internal/test/testenv, which sets it)
+// and then creates customers and invoices with the typed client.
 func TestADownstreamEnvtestSuiteCanCreateInvoices(t *testing.T) {
 	crds, err := crd.CRDs()
 	if err != nil {

@@ -40,10 +40,8 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
-	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -52,7 +50,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
-	"k8s.io/utils/ptr"
+
+	"github.com/invoicing-dev/invoicing/internal/test/serviceaccount"
 )
 
 const (
@@ -164,13 +163,9 @@ func (b *bench) provisionInstall(ctx context.Context, cs kubernetes.Interface, c
 			return "", fmt.Errorf("creating %s %s: %w", o.GetKind(), o.GetName(), err)
 		}
 	}
-	tr, err := cs.CoreV1().ServiceAccounts(in.account.Namespace).CreateToken(ctx, in.account.Name,
-		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To(int64(3 * 3600))}},
-		metav1.CreateOptions{})
-	if err != nil {
-		return "", fmt.Errorf("requesting a token for %s: %w", in.account, err)
+	if in.token, err = serviceaccount.Token(ctx, cs, in.account.Namespace, in.account.Name, tokenLifetime); err != nil {
+		return "", err
 	}
-	in.token = tr.Status.Token
 	in.saConfig = rest.AnonymousClientConfig(cfg)
 	in.saConfig.BearerToken = in.token
 	b.install = in

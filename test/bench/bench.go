@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -36,23 +35,21 @@ import (
 	"syscall"
 	"time"
 
-	authenticationv1 "k8s.io/api/authentication/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/netutil"
+	"github.com/invoicing-dev/invoicing/internal/test/serviceaccount"
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
@@ -77,6 +74,10 @@ type Config struct {
 	Only []string
 	Log  io.Writer
 }
+
+// tokenLifetime is how long the benchmark's ServiceAccount tokens last:
+// longer than a run.
+const tokenLifetime = 3 * time.Hour
 
 const (
 	workspaces  = 10
@@ -224,23 +225,15 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 	b := &bench{cfg: c, log: c.Log}
 
 	b.logf("Starting the control plane (kube-apiserver and etcd)")
-	env := &envtest.Environment{
-		BinaryAssetsDirectory: c.Assets,
-		CRDDirectoryPaths:     []string{c.CRDs},
-		ErrorIfCRDPathMissing: true,
-	}
-	cfg, err := env.Start()
+	// No client-side rate limit: the API server's own is the limit.
+	env, err := testenv.Start(testenv.WithAssets(c.Assets), testenv.WithCRDDirectory(c.CRDs),
+		testenv.WithClientRateLimit(-1, 0))
 	if err != nil {
-		return nil, fmt.Errorf("starting the control plane: %w", err)
-	}
-	defer func() { _ = env.Stop() }()
-	cfg.QPS = -1 // no client-side rate limit: the API server's own is the limit
-	scheme := runtime.NewScheme()
-	utilruntime.Must(clientgoscheme.AddToScheme(scheme))
-	utilruntime.Must(billingv1.AddToScheme(scheme))
-	if b.admin, err = client.NewWithWatch(cfg, client.Options{Scheme: scheme}); err != nil {
 		return nil, err
 	}
+	defer func() { _ = env.Stop() }()
+	cfg, scheme := env.Config, env.Client.Scheme()
+	b.admin = env.Client
 	if b.cs, err = kubernetes.NewForConfig(cfg); err != nil {
 		return nil, err
 	}
@@ -386,14 +379,9 @@ func (b *bench) provision(ctx context.Context, cs kubernetes.Interface) error {
 			}
 		}
 	}
-	tr, err := cs.CoreV1().ServiceAccounts(clientNS).CreateToken(ctx, clientSA, &authenticationv1.TokenRequest{
-		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To(int64(3 * 3600))},
-	}, metav1.CreateOptions{})
-	if err != nil {
-		return fmt.Errorf("requesting a token: %w", err)
-	}
-	b.token = tr.Status.Token
-	return nil
+	var err error
+	b.token, err = serviceaccount.Token(ctx, cs, clientNS, clientSA, tokenLifetime)
+	return err
 }
 
 // awaitAllowed waits until RBAC allows the client in ns (the API server
@@ -428,7 +416,7 @@ func (b *bench) startBinaries(ctx context.Context, kubeconfig string) error {
 	var err error
 	addrs := make([]string, 4)
 	for i := range addrs {
-		if addrs[i], err = freeAddr(); err != nil {
+		if addrs[i], err = netutil.FreeAddr(ctx); err != nil {
 			return err
 		}
 	}
@@ -470,15 +458,6 @@ func (b *bench) startBinaries(ctx context.Context, kubeconfig string) error {
 		}
 	}
 	return nil
-}
-
-func freeAddr() (string, error) {
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer func() { _ = ln.Close() }()
-	return ln.Addr().String(), nil
 }
 
 // process is a binary under measurement.
@@ -608,17 +587,13 @@ var invoiceParams = v1client.InvoiceParams{CustomerID: customer, Items: []v1clie
 	{Description: "Travel", Quantity: 1, Amount: 42000},
 }}
 
+// newInvoice is invoiceParams as the Kubernetes object a direct create makes.
 func newInvoice(ns string) *billingv1.Invoice {
-	return &billingv1.Invoice{
-		ObjectMeta: metav1.ObjectMeta{Name: billing.NewID(billing.InvoiceIDPrefix), Namespace: ns},
-		Spec: billingv1.InvoiceSpec{
-			CustomerRef: billingv1.CustomerReference{Name: customer},
-			Items: []billingv1.LineItem{
-				{Description: "Consulting", Quantity: 3, Amount: 15000},
-				{Description: "Travel", Quantity: 1, Amount: 42000},
-			},
-		},
+	opts := []builder.InvoiceOption{builder.WithCustomer(customer)}
+	for _, it := range invoiceParams.Items {
+		opts = append(opts, builder.WithItem(it.Description, it.Quantity, it.Amount))
 	}
+	return builder.Invoice(ns, billing.NewID(billing.InvoiceIDPrefix), opts...)
 }
 
 func (b *bench) createHTTP(ctx context.Context, ns string) (string, error) {

@@ -20,12 +20,12 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	. "github.com/onsi/gomega"
 
+	"github.com/invoicing-dev/invoicing/internal/test/binaries"
 	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
@@ -37,14 +37,9 @@ import (
 func TestSmallBenchmarkWritesACompleteReport(t *testing.T) {
 	g := NewWithT(t)
 	assets := testenv.Require(t)
-	root := filepath.Join("..", "..")
+	root := testenv.ModuleRoot()
 	bins := t.TempDir()
-	for name, pkg := range map[string]string{"manager": "./cmd", "adapter": "./cmd/adapter"} {
-		build := exec.Command("go", "build", "-o", filepath.Join(bins, name), pkg)
-		build.Dir = root
-		out, err := build.CombinedOutput()
-		g.Expect(err).NotTo(HaveOccurred(), "building %s: %s", pkg, out)
-	}
+	g.Expect(binaries.BuildPlain(bins, map[string]string{"manager": "./cmd", "adapter": "./cmd/adapter"})).To(Succeed())
 	out := t.TempDir()
 	report, err := Run(t.Context(), Config{
 		Assets:   assets,

@@ -24,13 +24,12 @@ package e2e
 
 import (
 	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/invoicing-dev/invoicing/internal/test/binaries"
 	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
@@ -50,19 +49,9 @@ var _ = BeforeSuite(func() {
 	// With E2E_COVERDIR set (make test sets it), the binaries are built
 	// for coverage and write their counters there, so the coverage that
 	// make test prints includes what this suite runs of cmd/.
-	var coverFlags []string
-	if coverDir != "" {
-		coverFlags = []string{"-cover", "-covermode=atomic", "-coverpkg=github.com/invoicing-dev/invoicing/..."}
-	}
-	for name, pkg := range map[string]string{
+	Expect(binaries.Build(bins, map[string]string{
 		"manager":  "./cmd",
 		"adapter":  "./cmd/adapter",
 		"localenv": "./cmd/localenv",
-	} {
-		args := append([]string{"build", "-o", filepath.Join(bins, name)}, coverFlags...)
-		build := exec.Command("go", append(args, pkg)...)
-		build.Dir = repoRoot
-		out, err := build.CombinedOutput()
-		Expect(err).NotTo(HaveOccurred(), "building %s: %s", pkg, out)
-	}
+	})).To(Succeed())
 })

@@ -43,6 +43,8 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/utils/ptr"
 
+	"github.com/invoicing-dev/invoicing/internal/test/binaries"
+	"github.com/invoicing-dev/invoicing/internal/test/netutil"
 	"github.com/invoicing-dev/invoicing/internal/test/testca"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 	"github.com/invoicing-dev/invoicing/internal/test/webhookreceiver"
@@ -730,7 +732,7 @@ func localize(args []string) ([]string, map[string]string) {
 	for i, arg := range args {
 		name, value, ok := strings.Cut(arg, "=")
 		if ok && strings.HasSuffix(name, "-address") && strings.HasPrefix(value, ":") {
-			addrs[name] = freeAddr()
+			addrs[name] = netutil.MustFreeAddr(GinkgoT())
 			args[i] = name + "=" + addrs[name]
 		}
 	}
@@ -745,10 +747,7 @@ func runBinary(name, kubeconfig string, args ...string) *gexec.Session {
 	// client-go's informers start with a streaming watch where the API
 	// server offers one, and with a list elsewhere. Turning the streaming watch off makes the binaries ask for
 	// what an older API server gets, so the audit proves the list rules too.
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "KUBE_FEATURE_WatchListClient=false")
-	if coverDir != "" {
-		cmd.Env = append(cmd.Env, "GOCOVERDIR="+coverDir)
-	}
+	cmd.Env = binaries.CoverEnv(append(os.Environ(), "KUBECONFIG="+kubeconfig, "KUBE_FEATURE_WatchListClient=false"))
 	session, err := gexec.Start(cmd, GinkgoWriter, GinkgoWriter)
 	Expect(err).NotTo(HaveOccurred())
 	return session

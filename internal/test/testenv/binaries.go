@@ -26,7 +26,7 @@ limitations under the License.
 // module's root (bin/k8s, config/crd/bases): a suite imports one package
 // and sees one set of rules for skipping, failing and starting. Only
 // cmd/localenv, a developer's tool and not a test, builds its own
-// envtest.Environment.
+// Environment of envtest.
 package testenv
 
 import (
