@@ -39,7 +39,7 @@ func TestSmallBenchmarkWritesACompleteReport(t *testing.T) {
 	assets := testenv.Require(t)
 	root := testenv.ModuleRoot()
 	bins := t.TempDir()
-	g.Expect(binaries.BuildPlain(bins, map[string]string{"manager": "./cmd", "adapter": "./cmd/adapter"})).To(Succeed())
+	g.Expect(binaries.BuildPlain(t.Context(), bins, map[string]string{"manager": "./cmd", "adapter": "./cmd/adapter"})).To(Succeed())
 	out := t.TempDir()
 	report, err := Run(t.Context(), Config{
 		Assets:   assets,

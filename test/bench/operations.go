@@ -38,7 +38,8 @@ var invoiceParams = v1client.InvoiceParams{CustomerID: customer, Items: []v1clie
 
 // newInvoice is invoiceParams as the Kubernetes object a direct create makes.
 func newInvoice(ns string) *billingv1.Invoice {
-	opts := []builder.InvoiceOption{builder.WithCustomer(customer)}
+	opts := make([]builder.InvoiceOption, 0, 1+len(invoiceParams.Items))
+	opts = append(opts, builder.WithCustomer(customer))
 	for _, it := range invoiceParams.Items {
 		opts = append(opts, builder.WithItem(it.Description, it.Quantity, it.Amount))
 	}

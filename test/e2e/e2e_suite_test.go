@@ -23,6 +23,7 @@ limitations under the License.
 package e2e
 
 import (
+	"context"
 	"os"
 	"testing"
 
@@ -49,7 +50,7 @@ var _ = BeforeSuite(func() {
 	// With E2E_COVERDIR set (make test sets it), the binaries are built
 	// for coverage and write their counters there, so the coverage that
 	// make test prints includes what this suite runs of cmd/.
-	Expect(binaries.Build(bins, map[string]string{
+	Expect(binaries.Build(context.Background(), bins, map[string]string{
 		"manager":  "./cmd",
 		"adapter":  "./cmd/adapter",
 		"localenv": "./cmd/localenv",

@@ -159,7 +159,7 @@ func bin(name string) string { return filepath.Join(workDir, "bin", name) }
 // in test/e2e).
 func buildBinaries() {
 	GinkgoHelper()
-	Expect(binaries.Build(filepath.Join(workDir, "bin"),
+	Expect(binaries.Build(ctx, filepath.Join(workDir, "bin"),
 		map[string]string{"manager": "./cmd", "adapter": "./cmd/adapter"})).To(Succeed())
 }
 

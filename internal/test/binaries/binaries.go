@@ -20,6 +20,7 @@ limitations under the License.
 package binaries
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -50,28 +51,28 @@ func CoverEnv(env []string) []string {
 // Build builds each package of pkgs (a path relative to the module's root,
 // such as ./cmd/adapter) into dir under its key, with coverage of the
 // whole module when CoverDir is set.
-func Build(dir string, pkgs map[string]string) error {
+func Build(ctx context.Context, dir string, pkgs map[string]string) error {
 	var flags []string
 	if CoverDir() != "" {
 		flags = []string{"-cover", "-covermode=atomic", "-coverpkg=github.com/invoicing-dev/invoicing/..."}
 	}
-	return build(dir, pkgs, flags)
+	return build(ctx, dir, pkgs, flags)
 }
 
 // BuildPlain builds as Build does but never for coverage: for a benchmark,
 // whose figures the counters would change.
-func BuildPlain(dir string, pkgs map[string]string) error {
-	return build(dir, pkgs, nil)
+func BuildPlain(ctx context.Context, dir string, pkgs map[string]string) error {
+	return build(ctx, dir, pkgs, nil)
 }
 
-func build(dir string, pkgs map[string]string, flags []string) error {
+func build(ctx context.Context, dir string, pkgs map[string]string, flags []string) error {
 	root := testenv.ModuleRoot()
 	if root == "" {
 		return errors.New("building the binaries: no go.mod at or above the working directory")
 	}
 	for name, pkg := range pkgs {
 		args := append([]string{"build", "-o", filepath.Join(dir, name)}, flags...)
-		cmd := exec.Command("go", append(args, pkg)...) //nolint:gosec // the module's own packages
+		cmd := exec.CommandContext(ctx, "go", append(args, pkg)...) //nolint:gosec // the module's own packages
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("building %s: %w: %s", pkg, err, out)
