@@ -58,7 +58,7 @@ lint-fix: golangci-lint ## Run golangci-lint linter and perform fixes.
 	"$(GOLANGCI_LINT)" run --fix
 
 # test-unit runs every test that needs no control plane: with -short each
-# envtest suite skips itself (internal/test/envtestbins), and the rest runs in
+# envtest suite skips itself (internal/test/testenv), and the rest runs in
 # well under a minute once the build cache is warm.
 .PHONY: test-unit
 test-unit: ## Run the tests that need no control plane (go test -short ./...): the fast inner loop.

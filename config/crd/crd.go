@@ -16,10 +16,8 @@ limitations under the License.
 
 // Package crd holds the CustomResourceDefinitions of billing.invoicing.dev,
 // as generated into bases/ by make manifests, so that another project's
-// envtest suite can install them in one line (docs/envtest.md):
-//
-//	crds, err := crd.CRDs()
-//	testEnv := &envtest.Environment{CRDs: crds}
+// envtest suite can install them in one line (docs/envtest.md): it sets
+// the CRDs field of the Environment of envtest to what CRDs returns.
 package crd
 
 import (

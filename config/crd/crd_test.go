@@ -25,15 +25,13 @@ import (
 	"strings"
 	"testing"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/config/crd"
-	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
 func TestCRDsHoldsEveryKindOfTheAPI(t *testing.T) {
@@ -60,48 +58,21 @@ func TestCRDsHoldsEveryKindOfTheAPI(t *testing.T) {
 	}
 }
 
-// A downstream envtest suite installs the CRDs with envtest.Environment's
-// CRDs field and then creates customers and invoices with the typed client.
+// A downstream envtest suite installs the CRDs with the CRDs field of
+// envtest's Environment (here through internal/test/testenv, which sets it)
+// and then creates customers and invoices with the typed client.
 func TestADownstreamEnvtestSuiteCanCreateInvoices(t *testing.T) {
-	envtestbins.Require(t)
 	crds, err := crd.CRDs()
 	if err != nil {
 		t.Fatal(err)
 	}
-	scheme := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	if err := billingv1.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	testEnv := &envtest.Environment{CRDs: crds, Scheme: scheme}
-	cfg, err := testEnv.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := testEnv.Stop(); err != nil {
-			t.Error(err)
-		}
-	})
-	c, err := client.New(cfg, client.Options{Scheme: scheme})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := testenv.StartTest(t, testenv.WithCRDs(crds...)).Client
 
 	ctx := context.Background()
-	customer := &billingv1.Customer{
-		ObjectMeta: metav1.ObjectMeta{Name: "acme", Namespace: "default"},
-		Spec:       billingv1.CustomerSpec{Name: "Acme Corporation", Email: "billing@acme.example"},
-	}
-	invoice := &billingv1.Invoice{
-		ObjectMeta: metav1.ObjectMeta{Name: "acme-001", Namespace: "default"},
-		Spec: billingv1.InvoiceSpec{
-			CustomerRef: billingv1.CustomerReference{Name: "acme"},
-			Items:       []billingv1.LineItem{{Description: "Consulting", Quantity: 3, Amount: 15000}},
-		},
-	}
+	customer := builder.Customer("default", "acme",
+		builder.WithDisplayName("Acme Corporation"), builder.WithEmail("billing@acme.example"))
+	invoice := builder.Invoice("default", "acme-001",
+		builder.WithCustomer("acme"), builder.WithItem("Consulting", 3, 15000))
 	for _, obj := range []client.Object{customer, invoice} {
 		if err := c.Create(ctx, obj); err != nil {
 			t.Fatalf("creating %s: %v", obj.GetName(), err)

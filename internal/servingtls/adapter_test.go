@@ -23,18 +23,17 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
-	"k8s.io/utils/ptr"
 
 	"github.com/invoicing-dev/invoicing/internal/adapter"
 	"github.com/invoicing-dev/invoicing/internal/adapter/httpapi"
 	"github.com/invoicing-dev/invoicing/internal/servingtls"
+	"github.com/invoicing-dev/invoicing/internal/test/serviceaccount"
 	"github.com/invoicing-dev/invoicing/internal/test/testca"
 )
 
@@ -159,11 +158,9 @@ var _ = Describe("The adapter served as in a cluster", Ordered, func() {
 // the API server's own), as kubectl create token --audience makes.
 func token(cs kubernetes.Interface, namespace, name string, audiences ...string) string {
 	GinkgoHelper()
-	tr, err := cs.CoreV1().ServiceAccounts(namespace).CreateToken(ctx, name, &authenticationv1.TokenRequest{
-		Spec: authenticationv1.TokenRequestSpec{Audiences: audiences, ExpirationSeconds: ptr.To(int64(3600))},
-	}, metav1.CreateOptions{})
+	t, err := serviceaccount.Token(ctx, cs, namespace, name, time.Hour, audiences...)
 	Expect(err).NotTo(HaveOccurred())
-	return tr.Status.Token
+	return t
 }
 
 func get(c *http.Client, url, bearer string) (int, error) {

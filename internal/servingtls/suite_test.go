@@ -19,18 +19,16 @@ package servingtls_test
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"k8s.io/client-go/rest"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
-	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
 // The suite runs a real kube-apiserver and etcd (envtest) with the CRDs, and
@@ -39,12 +37,12 @@ import (
 var (
 	ctx     context.Context
 	cancel  context.CancelFunc
-	testEnv *envtest.Environment
+	testEnv *testenv.Env
 	cfg     *rest.Config
 )
 
 func TestServingTLS(t *testing.T) {
-	envtestbins.Require(t)
+	testenv.Require(t)
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "Serving TLS Suite")
 }
@@ -57,13 +55,10 @@ var _ = BeforeSuite(func() {
 		"KUBEBUILDER_ASSETS must name the directory holding kube-apiserver, etcd and kubectl (make envtest-binaries)")
 
 	ctx, cancel = context.WithCancel(logf.IntoContext(context.Background(), logf.Log))
-	testEnv = &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "config", "crd", "bases")},
-		ErrorIfCRDPathMissing: true,
-	}
 	var err error
-	cfg, err = testEnv.Start()
+	testEnv, err = testenv.Start()
 	Expect(err).NotTo(HaveOccurred())
+	cfg = testEnv.Config
 })
 
 var _ = AfterSuite(func() {

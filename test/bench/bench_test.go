@@ -20,13 +20,13 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	. "github.com/onsi/gomega"
 
-	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
+	"github.com/invoicing-dev/invoicing/internal/test/binaries"
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
 // TestSmallBenchmarkWritesACompleteReport runs `make bench BENCH_SMALL=1`'s
@@ -36,15 +36,10 @@ import (
 // not a test.
 func TestSmallBenchmarkWritesACompleteReport(t *testing.T) {
 	g := NewWithT(t)
-	assets := envtestbins.Require(t)
-	root := filepath.Join("..", "..")
+	assets := testenv.Require(t)
+	root := testenv.ModuleRoot()
 	bins := t.TempDir()
-	for name, pkg := range map[string]string{"manager": "./cmd", "adapter": "./cmd/adapter"} {
-		build := exec.Command("go", "build", "-o", filepath.Join(bins, name), pkg)
-		build.Dir = root
-		out, err := build.CombinedOutput()
-		g.Expect(err).NotTo(HaveOccurred(), "building %s: %s", pkg, out)
-	}
+	g.Expect(binaries.BuildPlain(t.Context(), bins, map[string]string{"manager": "./cmd", "adapter": "./cmd/adapter"})).To(Succeed())
 	out := t.TempDir()
 	report, err := Run(t.Context(), Config{
 		Assets:   assets,

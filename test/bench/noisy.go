@@ -30,7 +30,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	authenticationv1 "k8s.io/api/authentication/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -38,8 +37,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/invoicing-dev/invoicing/internal/test/serviceaccount"
 )
 
 const (
@@ -85,14 +85,12 @@ func (b *bench) provisionNoisyNeighbour(ctx context.Context, cfg *rest.Config) (
 			return nil, fmt.Errorf("creating %T %s: %w", o, o.GetName(), err)
 		}
 	}
-	tr, err := b.cs.CoreV1().ServiceAccounts(noisyNS).CreateToken(ctx, noisySA, &authenticationv1.TokenRequest{
-		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To(int64(3 * 3600))},
-	}, metav1.CreateOptions{})
+	token, err := serviceaccount.Token(ctx, b.cs, noisyNS, noisySA, tokenLifetime)
 	if err != nil {
-		return nil, fmt.Errorf("requesting a token for the noisy neighbour: %w", err)
+		return nil, fmt.Errorf("the noisy neighbour: %w", err)
 	}
 	nc := rest.AnonymousClientConfig(cfg)
-	nc.BearerToken, nc.QPS = tr.Status.Token, -1
+	nc.BearerToken, nc.QPS = token, -1
 	cs, err := kubernetes.NewForConfig(nc)
 	if err != nil {
 		return nil, err

@@ -33,7 +33,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/gexec"
-	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -44,9 +43,10 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/invoicing-dev/invoicing/internal/test/serviceaccount"
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
 // cluster is a control plane for the install suite: envtest's kube-apiserver
@@ -54,7 +54,7 @@ import (
 // for, and kube-controller-manager running the controllers an install
 // relies on (ClusterRole aggregation, ResourceQuota).
 type cluster struct {
-	env        *envtest.Environment
+	env        *testenv.Env
 	cfg        *rest.Config
 	admin      kubernetes.Interface
 	adminDyn   dynamic.Interface
@@ -89,24 +89,20 @@ func startCluster() *cluster {
 	Expect(os.WriteFile(policy, []byte(auditPolicy), 0o600)).To(Succeed())
 	c.auditLog = filepath.Join(c.dir, "audit.log")
 
-	c.env = &envtest.Environment{}
-	c.env.ControlPlane.GetAPIServer().Configure().
-		Set("audit-policy-file", policy).
-		Set("audit-log-path", c.auditLog).
-		Set("audit-log-mode", "blocking")
+	// No CRDs: the install applies them.
 	var err error
-	c.cfg, err = c.env.Start()
+	c.env, err = testenv.Start(testenv.WithoutCRDs(),
+		testenv.WithAPIServerFlag("audit-policy-file", policy),
+		testenv.WithAPIServerFlag("audit-log-path", c.auditLog),
+		testenv.WithAPIServerFlag("audit-log-mode", "blocking"))
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() { Expect(c.env.Stop()).To(Succeed()) })
+	c.cfg = c.env.Config
 	c.admin = kubernetes.NewForConfigOrDie(c.cfg)
 	c.adminDyn = dynamic.NewForConfigOrDie(c.cfg)
 
-	user, err := c.env.AddUser(envtest.User{Name: "e2e-admin", Groups: []string{"system:masters"}}, nil)
-	Expect(err).NotTo(HaveOccurred())
-	kubeconfig, err := user.KubeConfig()
-	Expect(err).NotTo(HaveOccurred())
 	c.kubeconfig = filepath.Join(c.dir, "admin.kubeconfig")
-	Expect(os.WriteFile(c.kubeconfig, kubeconfig, 0o600)).To(Succeed())
+	Expect(c.env.WriteKubeconfig(c.kubeconfig, "e2e-admin")).To(Succeed())
 
 	// kube-controller-manager with only what this suite needs: the
 	// aggregation of the viewer and editor roles into view and edit, and
@@ -150,11 +146,9 @@ func (c *cluster) token(namespace, name string, audiences ...string) string {
 	_, err = c.admin.CoreV1().ServiceAccounts(namespace).Create(ctx,
 		&corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
 	Expect(client.IgnoreAlreadyExists(err)).To(Succeed())
-	tr, err := c.admin.CoreV1().ServiceAccounts(namespace).CreateToken(ctx, name, &authenticationv1.TokenRequest{
-		Spec: authenticationv1.TokenRequestSpec{Audiences: audiences, ExpirationSeconds: ptr.To(int64(3600))},
-	}, metav1.CreateOptions{})
+	token, err := serviceaccount.Token(ctx, c.admin, namespace, name, time.Hour, audiences...)
 	Expect(err).NotTo(HaveOccurred())
-	return tr.Status.Token
+	return token
 }
 
 // bindRole gives a ServiceAccount a ClusterRole in its namespace with a

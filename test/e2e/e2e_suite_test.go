@@ -23,22 +23,22 @@ limitations under the License.
 package e2e
 
 import (
+	"context"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
+	"github.com/invoicing-dev/invoicing/internal/test/binaries"
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
 // bins is where BeforeSuite built the manager, adapter and localenv binaries.
 var bins string
 
 func TestE2E(t *testing.T) {
-	envtestbins.Require(t, "kubectl", "kube-controller-manager")
+	testenv.Require(t, "kubectl", "kube-controller-manager")
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "End-to-end suite")
 }
@@ -50,19 +50,9 @@ var _ = BeforeSuite(func() {
 	// With E2E_COVERDIR set (make test sets it), the binaries are built
 	// for coverage and write their counters there, so the coverage that
 	// make test prints includes what this suite runs of cmd/.
-	var coverFlags []string
-	if coverDir != "" {
-		coverFlags = []string{"-cover", "-covermode=atomic", "-coverpkg=github.com/invoicing-dev/invoicing/..."}
-	}
-	for name, pkg := range map[string]string{
+	Expect(binaries.Build(context.Background(), bins, map[string]string{
 		"manager":  "./cmd",
 		"adapter":  "./cmd/adapter",
 		"localenv": "./cmd/localenv",
-	} {
-		args := append([]string{"build", "-o", filepath.Join(bins, name)}, coverFlags...)
-		build := exec.Command("go", append(args, pkg)...)
-		build.Dir = repoRoot
-		out, err := build.CombinedOutput()
-		Expect(err).NotTo(HaveOccurred(), "building %s: %s", pkg, out)
-	}
+	})).To(Succeed())
 })

@@ -39,14 +39,14 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
+	"github.com/invoicing-dev/invoicing/internal/test/binaries"
+	"github.com/invoicing-dev/invoicing/internal/test/netutil"
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
-// repoRoot is where config/ lives, relative to this package.
-var repoRoot = filepath.Join("..", "..")
-
-// coverDir, when set, is where the binaries under test write coverage data.
-var coverDir = os.Getenv("E2E_COVERDIR")
+// repoRoot is where config/ lives.
+var repoRoot = testenv.ModuleRoot()
 
 // localenv is one run of the localenv program.
 type localenv struct {
@@ -67,7 +67,7 @@ var _ = Describe("make run", Ordered, func() {
 	})
 
 	start := func() *localenv {
-		env := &localenv{stateDir: stateDir, apiAddr: freeAddr()}
+		env := &localenv{stateDir: stateDir, apiAddr: netutil.MustFreeAddr(GinkgoT())}
 		cmd := exec.Command(filepath.Join(bins, "localenv"),
 			"--assets", assets,
 			"--state-dir", stateDir,
@@ -75,12 +75,10 @@ var _ = Describe("make run", Ordered, func() {
 			"--manager", filepath.Join(bins, "manager"),
 			"--adapter", filepath.Join(bins, "adapter"),
 			"--api-addr", env.apiAddr,
-			"--probe-addr", freeAddr(),
+			"--probe-addr", netutil.MustFreeAddr(GinkgoT()),
 		)
-		if coverDir != "" {
-			// The manager and adapter inherit it from localenv.
-			cmd.Env = append(os.Environ(), "GOCOVERDIR="+coverDir)
-		}
+		// The manager and adapter inherit GOCOVERDIR from localenv.
+		cmd.Env = binaries.CoverEnv(os.Environ())
 		var err error
 		env.session, err = gexec.Start(cmd, GinkgoWriter, GinkgoWriter)
 		Expect(err).NotTo(HaveOccurred())
@@ -366,14 +364,4 @@ func processesMentioning(s string) []string {
 		found = append(found, strings.ReplaceAll(string(cmdline), "\x00", " "))
 	}
 	return found
-}
-
-// freeAddr returns a loopback address with a port that was free a moment ago.
-func freeAddr() string {
-	GinkgoHelper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	Expect(err).NotTo(HaveOccurred())
-	addr := l.Addr().String()
-	Expect(l.Close()).To(Succeed())
-	return addr
 }

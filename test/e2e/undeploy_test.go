@@ -29,6 +29,8 @@ import (
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/gexec"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/invoicing-dev/invoicing/internal/test/netutil"
 )
 
 // Removing the operator must not remove a money record. The CRDs carry the
@@ -86,7 +88,7 @@ var _ = Describe("Removing the install (make undeploy)", Ordered, func() {
 		c.kubectl("apply", "--server-side", "--field-manager=e2e-undeploy", "-f", manifest)
 
 		kubeconfig := c.writeKubeconfig("undeploy", c.token(installNamespace, installAccount))
-		manager = runBinary("manager", kubeconfig, "--health-probe-bind-address="+freeAddr())
+		manager = runBinary("manager", kubeconfig, "--health-probe-bind-address="+netutil.MustFreeAddr(GinkgoT()))
 
 		_ = c.token(workspace, "default") // creates the namespace
 		applyManifest(c.adminDyn, customersGVR, `

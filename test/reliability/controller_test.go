@@ -32,24 +32,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
-func newCustomer(ws, name string) *billingv1.Customer {
-	return &billingv1.Customer{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ws},
-		Spec:       billingv1.CustomerSpec{Name: "Customer " + name, Email: name + "@example.com"},
-	}
-}
-
-func newInvoice(ws, name, customer string) *billingv1.Invoice {
-	return &billingv1.Invoice{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ws},
-		Spec: billingv1.InvoiceSpec{
-			CustomerRef: billingv1.CustomerReference{Name: customer},
-			Items:       []billingv1.LineItem{{Description: "Work", Quantity: 2, Amount: 150}},
-		},
-	}
-}
+// twoHoursOfWork is the line item of the suite's invoices.
+var twoHoursOfWork = builder.WithItem("Work", 2, 150)
 
 func getCustomer(ws, name string) (*billingv1.Customer, error) {
 	c := &billingv1.Customer{}
@@ -85,13 +72,13 @@ var _ = Describe("The controller killed during a burst of invoices", func() {
 
 		By("creating the customers, and an issued invoice for each held one")
 		for _, name := range append(append(append([]string{}, kept...), held...), free...) {
-			Expect(k8s.Create(ctx, newCustomer(ws, name))).To(Succeed())
+			Expect(k8s.Create(ctx, builder.Customer(ws, name))).To(Succeed())
 		}
 		for _, name := range append(append(append([]string{}, kept...), held...), free...) {
 			awaitFinalizer(ws, name)
 		}
 		for _, name := range held {
-			Expect(k8s.Create(ctx, newInvoice(ws, name+"-before", name))).To(Succeed())
+			Expect(k8s.Create(ctx, builder.Invoice(ws, name+"-before", builder.WithCustomer(name), twoHoursOfWork))).To(Succeed())
 		}
 
 		// want is the phase each invoice must end in.
@@ -111,7 +98,7 @@ var _ = Describe("The controller killed during a burst of invoices", func() {
 			for i := range burst {
 				customer := targets[i%len(targets)]
 				name := fmt.Sprintf("burst-%03d-%s", i, customer)
-				Expect(k8s.Create(ctx, newInvoice(ws, name, customer))).To(Succeed())
+				Expect(k8s.Create(ctx, builder.Invoice(ws, name, builder.WithCustomer(customer), twoHoursOfWork))).To(Succeed())
 				made.Add(1)
 				time.Sleep(25 * time.Millisecond)
 			}
@@ -133,15 +120,15 @@ var _ = Describe("The controller killed during a burst of invoices", func() {
 
 		By("deleting customers and creating new ones while no controller runs")
 		for _, name := range append(append([]string{}, held...), free...) {
-			Expect(k8s.Delete(ctx, newCustomer(ws, name))).To(Succeed())
+			Expect(k8s.Delete(ctx, builder.Customer(ws, name))).To(Succeed())
 		}
 		for _, name := range late {
-			Expect(k8s.Create(ctx, newCustomer(ws, name))).To(Succeed())
-			Expect(k8s.Create(ctx, newInvoice(ws, name+"-inv", name))).To(Succeed())
+			Expect(k8s.Create(ctx, builder.Customer(ws, name))).To(Succeed())
+			Expect(k8s.Create(ctx, builder.Invoice(ws, name+"-inv", builder.WithCustomer(name), twoHoursOfWork))).To(Succeed())
 			want[name+"-inv"] = billingv1.InvoiceIssued
 		}
 		// free-1 now has an invoice again: its deletion must wait for it.
-		Expect(k8s.Create(ctx, newInvoice(ws, "free-1-after-deletion", "free-1"))).To(Succeed())
+		Expect(k8s.Create(ctx, builder.Invoice(ws, "free-1-after-deletion", builder.WithCustomer("free-1"), twoHoursOfWork))).To(Succeed())
 		want["free-1-after-deletion"] = billingv1.InvoiceIssued
 
 		Eventually(made.Load).Should(BeNumerically(">=", 50))

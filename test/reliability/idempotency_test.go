@@ -34,6 +34,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/httpapi"
+	"github.com/invoicing-dev/invoicing/internal/test/netutil"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
@@ -96,7 +97,7 @@ func (rc *retryingClient) create(key string, body v1client.InvoiceParams, token 
 var _ = Describe("A client that retries creates with an Idempotency-Key", func() {
 	It("ends with exactly one invoice per key across an adapter killed mid-request and an API server crash", func() {
 		ws := newWorkspace("idem")
-		addr := freeAddr()
+		addr := netutil.MustFreeAddr(GinkgoT())
 		// A claim whose request died (here: with the adapter) before it
 		// created the object is released after staleAfter; it must exceed
 		// the request timeout.

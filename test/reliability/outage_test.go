@@ -24,12 +24,12 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/rand"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/httpapi"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
 // goroutineSlack is how many more goroutines than before the outage the
@@ -157,13 +157,7 @@ var _ = Describe("An API server outage under load", func() {
 		}).Should(Succeed())
 
 		By("checking the adapter's cache follows the API server again: it lists an invoice made with the client library")
-		made := &billingv1.Invoice{
-			ObjectMeta: metav1.ObjectMeta{Name: "made-after-outage", Namespace: ws},
-			Spec: billingv1.InvoiceSpec{
-				CustomerRef: billingv1.CustomerReference{Name: customers[2]},
-				Items:       []billingv1.LineItem{{Description: "Work", Quantity: 1, Amount: 1}},
-			},
-		}
+		made := builder.Invoice(ws, "made-after-outage", builder.WithCustomer(customers[2]), builder.WithItem("Work", 1, 1))
 		Expect(k8s.Create(ctx, made)).To(Succeed())
 		Eventually(func() string {
 			return string(c.do(http.MethodGet, "/v1/invoices?limit=100&customer_id="+customers[2],

@@ -39,7 +39,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	authorizationv1 "k8s.io/api/authorization/v1"
-	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/rand"
@@ -47,17 +46,16 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 	crclient "sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	"github.com/invoicing-dev/invoicing/internal/adapter"
 	"github.com/invoicing-dev/invoicing/internal/adapter/httpapi"
-	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
+	"github.com/invoicing-dev/invoicing/internal/test/binaries"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/netutil"
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
-
-// repoRoot is where cmd/ and config/ live, relative to this package.
-var repoRoot = filepath.Join("..", "..")
 
 // clerks is the group of the callers; each workspace binds it to clerkRole.
 const (
@@ -72,7 +70,7 @@ var callers = []string{"ann", "bob", "cy"}
 var (
 	ctx       context.Context
 	cancel    context.CancelFunc
-	testEnv   *envtest.Environment
+	testEnv   *testenv.Env
 	adminCfg  *rest.Config
 	k8s       crclient.Client
 	clientset kubernetes.Interface
@@ -89,7 +87,7 @@ var (
 )
 
 func TestReliability(t *testing.T) {
-	envtestbins.Require(t)
+	testenv.Require(t)
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "Reliability suite")
 }
@@ -124,21 +122,15 @@ var _ = BeforeSuite(func() {
 		lines += fmt.Sprintf("%s,%s,%s-uid-%d,%q\n", tokens[name], name, name, i, clerks)
 	}
 	Expect(os.WriteFile(tokenFile, []byte(lines), 0o600)).To(Succeed())
-	testEnv = &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join(repoRoot, "config", "crd", "bases")},
-		ErrorIfCRDPathMissing: true,
-		ControlPlane:          envtest.ControlPlane{APIServer: &envtest.APIServer{CertDir: certDir}},
-	}
-	testEnv.ControlPlane.GetAPIServer().Configure().Set("token-auth-file", tokenFile)
-	adminCfg, err = testEnv.Start()
+	testEnv, err = testenv.Start(testenv.WithScheme(adapter.Scheme()), testenv.WithCertDir(certDir),
+		testenv.WithAPIServerFlag("token-auth-file", tokenFile))
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() { Expect(testEnv.Stop()).To(Succeed()) })
-	k8s, err = crclient.New(adminCfg, crclient.Options{Scheme: adapter.Scheme()})
-	Expect(err).NotTo(HaveOccurred())
+	adminCfg, k8s = testEnv.Config, testEnv.Client
 	clientset, err = kubernetes.NewForConfig(adminCfg)
 	Expect(err).NotTo(HaveOccurred())
 	kubeconfig = filepath.Join(workDir, "kubeconfig")
-	Expect(os.WriteFile(kubeconfig, testEnv.KubeConfig, 0o600)).To(Succeed())
+	Expect(os.WriteFile(kubeconfig, testEnv.Environment.KubeConfig, 0o600)).To(Succeed())
 
 	Expect(k8s.Create(ctx, &rbacv1.ClusterRole{
 		ObjectMeta: metav1.ObjectMeta{Name: clerkRole},
@@ -164,22 +156,12 @@ var _ = AfterSuite(func() {
 // bins is where buildBinaries puts the manager and the adapter.
 func bin(name string) string { return filepath.Join(workDir, "bin", name) }
 
-// coverDir, when set (make test sets it), is where the binaries write
-// coverage counters, as in test/e2e.
-var coverDir = os.Getenv("E2E_COVERDIR")
-
+// buildBinaries builds them, for coverage when make test asks for it (as
+// in test/e2e).
 func buildBinaries() {
-	var coverFlags []string
-	if coverDir != "" {
-		coverFlags = []string{"-cover", "-covermode=atomic", "-coverpkg=github.com/invoicing-dev/invoicing/..."}
-	}
-	for name, pkg := range map[string]string{"manager": "./cmd", "adapter": "./cmd/adapter"} {
-		args := append([]string{"build", "-o", bin(name)}, coverFlags...)
-		build := exec.Command("go", append(args, pkg)...)
-		build.Dir = repoRoot
-		out, err := build.CombinedOutput()
-		Expect(err).NotTo(HaveOccurred(), "building %s: %s", pkg, out)
-	}
+	GinkgoHelper()
+	Expect(binaries.Build(ctx, filepath.Join(workDir, "bin"),
+		map[string]string{"manager": "./cmd", "adapter": "./cmd/adapter"})).To(Succeed())
 }
 
 // process is a manager or adapter binary running as a child process, its
@@ -205,10 +187,7 @@ func startProcess(name string, args ...string) *process {
 	Expect(err).NotTo(HaveOccurred())
 	p.cmd = exec.Command(bin(name), append([]string{"--kubeconfig", kubeconfig}, args...)...)
 	p.cmd.Stdout, p.cmd.Stderr = out, out
-	p.cmd.Env = os.Environ()
-	if coverDir != "" {
-		p.cmd.Env = append(p.cmd.Env, "GOCOVERDIR="+coverDir)
-	}
+	p.cmd.Env = binaries.CoverEnv(os.Environ())
 	// The child never outlives the test.
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	Expect(p.cmd.Start()).To(Succeed())
@@ -261,7 +240,7 @@ func (p *process) tail() string {
 // startManager runs the manager binary and waits until it is healthy.
 func startManager() *process {
 	GinkgoHelper()
-	probe := freeAddr()
+	probe := netutil.MustFreeAddr(GinkgoT())
 	// Webhook receivers here listen on loopback over plain http.
 	p := startProcess("manager", "--health-probe-bind-address", probe, "--metrics-bind-address", "0",
 		"--webhook-allow-insecure-loopback")
@@ -320,7 +299,7 @@ func crashAPIServer() {
 		stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
 		return err != nil || bytes.Contains(stat, []byte(") Z "))
 	}).WithTimeout(10 * time.Second).Should(BeTrue())
-	Eventually(func() error { return testEnv.ControlPlane.APIServer.Stop() }).WithTimeout(10 * time.Second).Should(Succeed())
+	Eventually(func() error { return testEnv.Environment.ControlPlane.APIServer.Stop() }).WithTimeout(10 * time.Second).Should(Succeed())
 }
 
 // apiServerPID finds the kube-apiserver of the suite by its certificate
@@ -329,7 +308,7 @@ func apiServerPID() int {
 	GinkgoHelper()
 	entries, err := os.ReadDir("/proc")
 	Expect(err).NotTo(HaveOccurred())
-	needle := []byte(testEnv.ControlPlane.APIServer.CertDir)
+	needle := []byte(testEnv.Environment.ControlPlane.APIServer.CertDir)
 	for _, entry := range entries {
 		pid, err := strconv.Atoi(entry.Name())
 		if err != nil {
@@ -348,15 +327,14 @@ func apiServerPID() int {
 // the same certificates, and returns once it is healthy.
 func startAPIServer() {
 	GinkgoHelper()
-	Expect(testEnv.ControlPlane.APIServer.Start()).To(Succeed())
+	Expect(testEnv.Environment.ControlPlane.APIServer.Start()).To(Succeed())
 }
 
 // newWorkspace creates a namespace where the clerks may work, and waits
 // until the API server's authorizer says so.
 func newWorkspace(prefix string) string {
 	GinkgoHelper()
-	ns := prefix + "-" + rand.String(5)
-	Expect(k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})).To(Succeed())
+	ns := builder.Namespace(GinkgoT(), ctx, k8s, prefix+"-")
 	Expect(k8s.Create(ctx, &rbacv1.RoleBinding{
 		ObjectMeta: metav1.ObjectMeta{Name: clerkRole, Namespace: ns},
 		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: clerkRole},
@@ -376,14 +354,4 @@ func newWorkspace(prefix string) string {
 		return review.Status.Allowed, nil
 	}).Should(BeTrue())
 	return ns
-}
-
-// freeAddr returns a loopback address with a port that was free a moment ago.
-func freeAddr() string {
-	GinkgoHelper()
-	l, err := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
-	Expect(err).NotTo(HaveOccurred())
-	addr := l.Addr().String()
-	Expect(l.Close()).To(Succeed())
-	return addr
 }

@@ -28,6 +28,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/manager/controller"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/webhookreceiver"
 )
 
@@ -42,9 +43,9 @@ var _ = Describe("The manager killed while it delivers webhooks", func() {
 
 		By("issuing invoices")
 		const total = 150
-		Expect(k8s.Create(ctx, newCustomer(ws, "acme"))).To(Succeed())
+		Expect(k8s.Create(ctx, builder.Customer(ws, "acme"))).To(Succeed())
 		for i := range total {
-			Expect(k8s.Create(ctx, newInvoice(ws, fmt.Sprintf("inv-%03d", i), "acme"))).To(Succeed())
+			Expect(k8s.Create(ctx, builder.Invoice(ws, fmt.Sprintf("inv-%03d", i), builder.WithCustomer("acme"), twoHoursOfWork))).To(Succeed())
 		}
 		Eventually(func(g Gomega) {
 			var list billingv1.InvoiceList
@@ -63,14 +64,7 @@ var _ = Describe("The manager killed while it delivers webhooks", func() {
 			ObjectMeta: metav1.ObjectMeta{Namespace: ws, Name: "signing"},
 			Data:       map[string][]byte{"secret": secret},
 		})).To(Succeed())
-		endpoint := &billingv1.WebhookEndpoint{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ws, Name: "accounting"},
-			Spec: billingv1.WebhookEndpointSpec{
-				URL:       receiver.URL,
-				SecretRef: billingv1.SecretKeyRef{Name: "signing", Key: "secret"},
-				Events:    []string{billingv1.EventInvoiceIssued},
-			},
-		}
+		endpoint := builder.WebhookEndpoint(ws, "accounting", receiver.URL, "signing", "secret")
 		Expect(k8s.Create(ctx, endpoint)).To(Succeed())
 		recorded := func() int64 {
 			e := &billingv1.WebhookEndpoint{}

@@ -39,7 +39,7 @@ func retained(name string) OmegaMatcher {
 var _ = Describe("The retention policies (config/policy)", func() {
 	It("refuses to delete an issued invoice, with a message that says why, even forced with no grace period", func() {
 		ns := newNamespace()
-		inv := newInvoice(ns, "inv-issued", billingv1.InvoiceIssued)
+		inv := createInvoice(ns, "inv-issued", billingv1.InvoiceIssued)
 
 		Eventually(func() error { return k8s.Delete(ctx, inv) }).Should(retained("inv-issued"))
 		Expect(k8s.Delete(ctx, inv, client.GracePeriodSeconds(0))).To(retained("inv-issued"),
@@ -53,11 +53,11 @@ var _ = Describe("The retention policies (config/policy)", func() {
 	It("stops a DeleteCollection at an issued invoice and keeps every issued one", func() {
 		ns := newNamespace()
 		issued := []*billingv1.Invoice{
-			newInvoice(ns, "inv-b", billingv1.InvoiceIssued),
-			newInvoice(ns, "inv-d", billingv1.InvoiceIssued),
+			createInvoice(ns, "inv-b", billingv1.InvoiceIssued),
+			createInvoice(ns, "inv-d", billingv1.InvoiceIssued),
 		}
-		newInvoice(ns, "inv-a", "")
-		newInvoice(ns, "inv-c", billingv1.InvoiceInvalid)
+		createInvoice(ns, "inv-a", "")
+		createInvoice(ns, "inv-c", billingv1.InvoiceInvalid)
 		Eventually(func() error { return k8s.Delete(ctx, issued[0]) }).Should(retained("inv-b"))
 
 		By("deleting the collection: each item is admitted on its own, and the first issued one ends it")
@@ -71,18 +71,18 @@ var _ = Describe("The retention policies (config/policy)", func() {
 
 	It("deletes invoices that were never issued, Pending or Invalid", func() {
 		ns := newNamespace()
-		probe := newInvoice(ns, "inv-issued", billingv1.InvoiceIssued)
+		probe := createInvoice(ns, "inv-issued", billingv1.InvoiceIssued)
 		Eventually(func() error { return k8s.Delete(ctx, probe) }).Should(retained("inv-issued"),
 			"the policy is in effect in this namespace")
 
 		for _, inv := range []*billingv1.Invoice{
-			newInvoice(ns, "inv-pending", ""),
-			newInvoice(ns, "inv-invalid", billingv1.InvoiceInvalid),
+			createInvoice(ns, "inv-pending", ""),
+			createInvoice(ns, "inv-invalid", billingv1.InvoiceInvalid),
 		} {
 			Expect(k8s.Delete(ctx, inv)).To(Succeed(), inv.Name)
 			Expect(apierrors.IsNotFound(exists(inv)())).To(BeTrue(), "%s is gone", inv.Name)
 		}
-		pending := newInvoice(ns, "inv-pending-2", billingv1.InvoicePending)
+		pending := createInvoice(ns, "inv-pending-2", billingv1.InvoicePending)
 		Expect(k8s.DeleteAllOf(ctx, &billingv1.Invoice{}, client.InNamespace(ns),
 			client.MatchingFields{"metadata.name": pending.Name})).To(Succeed())
 		Expect(apierrors.IsNotFound(exists(pending)())).To(BeTrue())
@@ -90,7 +90,7 @@ var _ = Describe("The retention policies (config/policy)", func() {
 
 	It("allows deleting an issued invoice once its namespace is being deleted", func() {
 		ns := newNamespace()
-		inv := newInvoice(ns, "inv-issued", billingv1.InvoiceIssued)
+		inv := createInvoice(ns, "inv-issued", billingv1.InvoiceIssued)
 		Eventually(func() error { return k8s.Delete(ctx, inv) }).Should(retained("inv-issued"))
 
 		By("deleting the namespace, which stays Terminating without a namespace controller")
@@ -107,7 +107,7 @@ var _ = Describe("The retention policies (config/policy)", func() {
 
 	It("lets another namespace keep its issued invoices while one namespace is being deleted", func() {
 		kept, doomed := newNamespace(), newNamespace()
-		inv := newInvoice(kept, "inv-issued", billingv1.InvoiceIssued)
+		inv := createInvoice(kept, "inv-issued", billingv1.InvoiceIssued)
 		Eventually(func() error { return k8s.Delete(ctx, inv) }).Should(retained("inv-issued"))
 		Expect(k8s.Delete(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: doomed}})).To(Succeed())
 		Consistently(func() error { return k8s.Delete(ctx, inv, client.GracePeriodSeconds(0)) }, "2s", "200ms").

@@ -34,45 +34,31 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/yaml"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
-
-// repoRoot is where config/ lives, relative to this package.
-var repoRoot = filepath.Join("..", "..")
 
 // policyDir holds the ValidatingAdmissionPolicies and their bindings, as
 // config/default and config/local install them (there with the name
 // prefix "invoicing-").
-var policyDir = filepath.Join(repoRoot, "config", "policy")
+var policyDir = filepath.Join(testenv.ModuleRoot(), "config", "policy")
 
 var (
-	ctx     = context.Background()
-	scheme  = runtime.NewScheme()
-	testEnv *envtest.Environment
+	ctx = context.Background()
 	// k8s is the cluster admin, reading and writing straight through the
 	// API server. Admission policies bind everyone, the admin too.
 	k8s client.Client
 )
 
-func init() {
-	utilruntime.Must(clientgoscheme.AddToScheme(scheme))
-	utilruntime.Must(billingv1.AddToScheme(scheme))
-}
-
 func TestRetention(t *testing.T) {
-	envtestbins.Require(t)
+	testenv.Require(t)
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "Retention suite")
 }
@@ -85,16 +71,10 @@ var _ = BeforeSuite(func() {
 	SetDefaultEventuallyPollingInterval(200 * time.Millisecond)
 
 	By("starting the control plane with the generated CRDs")
-	testEnv = &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join(repoRoot, "config", "crd", "bases")},
-		ErrorIfCRDPathMissing: true,
-		Scheme:                scheme,
-	}
-	cfg, err := testEnv.Start()
+	testEnv, err := testenv.Start()
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() { Expect(testEnv.Stop()).To(Succeed()) })
-	k8s, err = client.New(cfg, client.Options{Scheme: scheme})
-	Expect(err).NotTo(HaveOccurred())
+	k8s = testEnv.Client
 
 	By("installing the policies of " + policyDir)
 	for _, obj := range policyObjects() {
@@ -145,22 +125,14 @@ func policyObjects() []client.Object {
 // no namespace controller: a deleted namespace stays Terminating.
 func newNamespace() string {
 	GinkgoHelper()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "workspace-"}}
-	Expect(k8s.Create(ctx, ns)).To(Succeed())
-	return ns.Name
+	return builder.Namespace(GinkgoT(), ctx, k8s, "workspace-")
 }
 
-// newInvoice creates an invoice and, unless phase is empty (Pending),
+// createInvoice creates an invoice and, unless phase is empty (Pending),
 // writes that phase to its status subresource as the controller would.
-func newInvoice(namespace, name string, phase billingv1.InvoicePhase) *billingv1.Invoice {
+func createInvoice(namespace, name string, phase billingv1.InvoicePhase) *billingv1.Invoice {
 	GinkgoHelper()
-	inv := &billingv1.Invoice{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
-		Spec: billingv1.InvoiceSpec{
-			CustomerRef: billingv1.CustomerReference{Name: "acme"},
-			Items:       []billingv1.LineItem{{Description: "Consulting", Quantity: 1, Amount: 15000}},
-		},
-	}
+	inv := builder.Invoice(namespace, name, builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 15000))
 	Expect(k8s.Create(ctx, inv)).To(Succeed())
 	if phase != "" {
 		inv.Status.Phase = phase

@@ -22,8 +22,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -35,12 +33,13 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/cluster"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
 // BenchmarkListInvoices compares a page of GET /v1/invoices read through the
@@ -48,18 +47,8 @@ import (
 // from the API server: run with -bench ListInvoices and compare the two
 // sub-benchmarks.
 func BenchmarkListInvoices(b *testing.B) {
-	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		b.Fatal("KUBEBUILDER_ASSETS must name the envtest binaries (see the Makefile's bench target)")
-	}
-	env := &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "..", "config", "crd", "bases")},
-		ErrorIfCRDPathMissing: true,
-	}
-	cfg, err := env.Start()
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = env.Stop() })
+	env := testenv.StartTest(b, testenv.WithScheme(testScheme()))
+	cfg, admin := env.Config, env.Client
 	ctx, cancel := context.WithCancel(context.Background())
 	b.Cleanup(cancel)
 
@@ -70,16 +59,12 @@ func BenchmarkListInvoices(b *testing.B) {
 	if err := a.conn.Start(ctx); err != nil {
 		b.Fatal(err)
 	}
-	admin, err := client.New(cfg, client.Options{Scheme: testScheme()})
-	if err != nil {
-		b.Fatal(err)
-	}
 	const ns, count = "bench", 500
 	if err := admin.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil {
 		b.Fatal(err)
 	}
 	for i := range count {
-		if err := admin.Create(ctx, newInvoice(ns, fmt.Sprintf("inv-%04d", i), "acme")); err != nil {
+		if err := admin.Create(ctx, builder.Invoice(ns, fmt.Sprintf("inv-%04d", i), inEUR("acme")...)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -23,10 +23,10 @@ import (
 	"net/http"
 
 	. "github.com/onsi/gomega"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
@@ -173,34 +173,20 @@ func createCustomer(opts ...v1client.Option) apiobject.Customer {
 	return response{body: resp.Body}.customer()
 }
 
-// Kubernetes objects, built by option functions.
+// The Kubernetes objects specs create through the API server, as kubectl
+// would, are internal/test/builder's with what the specs read back.
 
-func newCustomer(ns, name string) *billingv1.Customer {
-	return &billingv1.Customer{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
-		Spec:       billingv1.CustomerSpec{Name: "Grace Hopper", Email: "grace@example.com"},
-	}
+// graceHopper is the name and email of the specs' customers.
+func graceHopper() []builder.CustomerOption {
+	return []builder.CustomerOption{builder.WithDisplayName("Grace Hopper"), builder.WithEmail("grace@example.com")}
 }
 
-type invoiceOpt func(*billingv1.Invoice)
-
-func withItems(items ...billingv1.LineItem) invoiceOpt {
-	return func(i *billingv1.Invoice) { i.Spec.Items = items }
-}
-
-func newInvoice(ns, name, customer string, opts ...invoiceOpt) *billingv1.Invoice {
-	inv := &billingv1.Invoice{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
-		Spec: billingv1.InvoiceSpec{
-			CustomerRef: billingv1.CustomerReference{Name: customer},
-			Currency:    "EUR",
-			Items:       []billingv1.LineItem{{Description: "Audit", Quantity: 2, Amount: 500}},
-		},
+// inEUR bills customer in EUR for items, by default two audits of 500.
+func inEUR(customer string, items ...billingv1.LineItem) []builder.InvoiceOption {
+	if len(items) == 0 {
+		items = []billingv1.LineItem{{Description: "Audit", Quantity: 2, Amount: 500}}
 	}
-	for _, o := range opts {
-		o(inv)
-	}
-	return inv
+	return []builder.InvoiceOption{builder.WithCustomer(customer), builder.WithCurrency("EUR"), builder.WithItems(items...)}
 }
 
 func b64(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }

@@ -31,6 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
@@ -125,7 +126,7 @@ var _ = Describe("Customers", func() {
 	})
 
 	It("reads a customer created with the client library by its name", func() {
-		Expect(k8s.Create(ctx, newCustomer(nsAlpha, "grace"))).To(Succeed())
+		Expect(k8s.Create(ctx, builder.Customer(nsAlpha, "grace", graceHopper()...))).To(Succeed())
 		resp := send(http.MethodGet, "/v1/customers/grace")
 		Expect(resp.status).To(Equal(http.StatusOK))
 		c := resp.customer()
@@ -136,7 +137,7 @@ var _ = Describe("Customers", func() {
 
 	It("lists customers ordered by id", func() {
 		ns := newWorkspace()
-		Expect(k8s.Create(ctx, newCustomer(ns, "zeta"))).To(Succeed())
+		Expect(k8s.Create(ctx, builder.Customer(ns, "zeta", graceHopper()...))).To(Succeed())
 		made := []string{createCustomer(v1client.Workspace(ns)).ID, createCustomer(v1client.Workspace(ns)).ID}
 		Eventually(func(g Gomega) {
 			resp := send(http.MethodGet, "/v1/customers", inWorkspace(ns))
@@ -196,7 +197,7 @@ var _ = Describe("Customers", func() {
 			"postal_code": nil, "state": nil, "country": "DE"})))
 
 		By("reading an address set with kubectl the same way")
-		c := newCustomer(nsAlpha, "kubectl-address")
+		c := builder.Customer(nsAlpha, "kubectl-address", graceHopper()...)
 		c.Spec.Address = &billingv1.Address{City: "Paris", Country: "FR"}
 		c.Spec.TaxID = "FR40303265045"
 		Expect(k8s.Create(ctx, c)).To(Succeed())

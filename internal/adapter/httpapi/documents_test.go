@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
@@ -140,7 +141,7 @@ var _ = Describe("Invoice documents", func() {
 	})
 
 	It("answers 409 invoice_not_issued for an invoice that is not issued", func() {
-		Expect(k8s.Create(ctx, newInvoice(ns, "orphan", "cus-missing"))).To(Succeed())
+		Expect(k8s.Create(ctx, builder.Invoice(ns, "orphan", inEUR("cus-missing")...))).To(Succeed())
 		Eventually(func(g Gomega) {
 			inv, _, err := api.GetInvoice(ctx, "orphan")
 			g.Expect(err).NotTo(HaveOccurred())

@@ -31,6 +31,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
@@ -47,7 +48,7 @@ var _ = Describe("The feed of issued invoices (order=sequence)", func() {
 			wg.Go(func() {
 				defer GinkgoRecover()
 				for i := range total / 4 {
-					Expect(k8s.Create(ctx, newInvoice(ns, fmt.Sprintf("inv-%d-%02d", w, i), c.ID))).To(Succeed())
+					Expect(k8s.Create(ctx, builder.Invoice(ns, fmt.Sprintf("inv-%d-%02d", w, i), inEUR(c.ID)...))).To(Succeed())
 				}
 			})
 		}
@@ -108,7 +109,7 @@ var _ = Describe("The feed of issued invoices (order=sequence)", func() {
 		ns := newWorkspace()
 		c := createCustomer(v1client.Workspace(ns))
 		for _, name := range []string{"inv-a", "inv-b"} {
-			Expect(k8s.Create(ctx, newInvoice(ns, name, c.ID))).To(Succeed())
+			Expect(k8s.Create(ctx, builder.Invoice(ns, name, inEUR(c.ID)...))).To(Succeed())
 		}
 		var cursor *string
 		Eventually(func() *string {
@@ -169,7 +170,7 @@ var _ = Describe("The live stream of the feed (Accept: text/event-stream)", func
 	createIssued := func(n int) {
 		GinkgoHelper()
 		for range n {
-			Expect(k8s.Create(ctx, newInvoice(ns, billing.NewID("inv-"), customerID))).To(Succeed())
+			Expect(k8s.Create(ctx, builder.Invoice(ns, billing.NewID("inv-"), inEUR(customerID)...))).To(Succeed())
 		}
 	}
 	BeforeEach(func() {

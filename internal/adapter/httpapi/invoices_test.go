@@ -29,6 +29,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
@@ -184,14 +185,14 @@ var _ = Describe("Invoices", func() {
 	})
 
 	It("accepts a customer created with the client library a moment ago", func() {
-		Expect(k8s.Create(ctx, newCustomer(nsAlpha, "fresh-customer"))).To(Succeed())
+		Expect(k8s.Create(ctx, builder.Customer(nsAlpha, "fresh-customer", graceHopper()...))).To(Succeed())
 		resp := send(http.MethodPost, "/v1/invoices", withJSON(invoiceBody("fresh-customer")))
 		Expect(resp.status).To(Equal(http.StatusCreated), "body: %s", resp.body)
 	})
 
 	It("reads an invoice created with the client library by its name, total computed before the controller ran", func() {
-		Expect(k8s.Create(ctx, newInvoice(nsAlpha, "kubectl-invoice", "no-such-customer",
-			withItems(billingv1.LineItem{Description: "Audit", Quantity: 4, Amount: 250})))).To(Succeed())
+		Expect(k8s.Create(ctx, builder.Invoice(nsAlpha, "kubectl-invoice", inEUR("no-such-customer",
+			billingv1.LineItem{Description: "Audit", Quantity: 4, Amount: 250})...))).To(Succeed())
 		resp := send(http.MethodGet, "/v1/invoices/kubectl-invoice")
 		Expect(resp.status).To(Equal(http.StatusOK))
 		inv := resp.invoice()
@@ -207,8 +208,8 @@ var _ = Describe("Invoices", func() {
 	})
 
 	It("shows a null total for an invoice made with kubectl whose total is too large", func() {
-		Expect(k8s.Create(ctx, newInvoice(nsAlpha, "huge-invoice", customer.ID,
-			withItems(billingv1.LineItem{Description: "Too much", Quantity: 1_000_000, Amount: 1_000_000_000_000})))).To(Succeed())
+		Expect(k8s.Create(ctx, builder.Invoice(nsAlpha, "huge-invoice", inEUR(customer.ID,
+			billingv1.LineItem{Description: "Too much", Quantity: 1_000_000, Amount: 1_000_000_000_000})...))).To(Succeed())
 		resp := send(http.MethodGet, "/v1/invoices/huge-invoice")
 		Expect(resp.status).To(Equal(http.StatusOK))
 		Expect(resp.json()).To(HaveKeyWithValue("total", BeNil()))
@@ -293,7 +294,7 @@ var _ = Describe("Invoices", func() {
 	})
 
 	It("says customer_not_found for an invoice whose customer is missing, and gives it no number", func() {
-		Expect(k8s.Create(ctx, newInvoice(nsAlpha, "orphan-invoice", "cus-missing"))).To(Succeed())
+		Expect(k8s.Create(ctx, builder.Invoice(nsAlpha, "orphan-invoice", inEUR("cus-missing")...))).To(Succeed())
 		Eventually(func(g Gomega) {
 			body := send(http.MethodGet, "/v1/invoices/orphan-invoice").json()
 			g.Expect(body).To(HaveKeyWithValue("status", "invalid"))
@@ -310,10 +311,10 @@ var _ = Describe("Invoices", func() {
 		for i := range 12 {
 			name := fmt.Sprintf("inv-%02d", i)
 			if i%2 == 0 {
-				Expect(k8s.Create(ctx, newInvoice(ns, name, c.ID))).To(Succeed())
+				Expect(k8s.Create(ctx, builder.Invoice(ns, name, inEUR(c.ID)...))).To(Succeed())
 				issued = append(issued, name)
 			} else {
-				Expect(k8s.Create(ctx, newInvoice(ns, name, "cus-missing"))).To(Succeed())
+				Expect(k8s.Create(ctx, builder.Invoice(ns, name, inEUR("cus-missing")...))).To(Succeed())
 				invalid = append(invalid, name)
 			}
 		}

@@ -33,15 +33,13 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/test/netutil"
 )
 
 // closedPort returns a loopback address nothing listens on.
 func closedPort() string {
-	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
-	Expect(err).NotTo(HaveOccurred())
-	addr := ln.Addr().String()
-	Expect(ln.Close()).To(Succeed())
-	return addr
+	GinkgoHelper()
+	return netutil.MustFreeAddr(GinkgoT())
 }
 
 func expectUnavailable(resp response) {

@@ -27,6 +27,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
@@ -39,7 +40,7 @@ var _ = Describe("Pagination", func() {
 		}
 		// Objects created with kubectl sort among them by name.
 		for _, name := range []string{"aaa-first", "zzz-last", "m-middle"} {
-			Expect(k8s.Create(ctx, newCustomer(ns, name))).To(Succeed())
+			Expect(k8s.Create(ctx, builder.Customer(ns, name, graceHopper()...))).To(Succeed())
 			existing = append(existing, name)
 		}
 		slices.Sort(existing)
@@ -61,7 +62,7 @@ var _ = Describe("Pagination", func() {
 				}
 				// Names before, among and after the existing ones.
 				name := fmt.Sprintf("%s-new-%d", []string{"a", "cus-", "n", "zzzz"}[i%4], i)
-				Expect(k8s.Create(ctx, newCustomer(ns, name))).To(Succeed())
+				Expect(k8s.Create(ctx, builder.Customer(ns, name, graceHopper()...))).To(Succeed())
 				inserted.Add(1)
 			}
 		})
@@ -100,7 +101,7 @@ var _ = Describe("Pagination", func() {
 	It("pages with the default limit of 20", func() {
 		ns := newWorkspace()
 		for i := range 21 {
-			Expect(k8s.Create(ctx, newCustomer(ns, fmt.Sprintf("c-%02d", i)))).To(Succeed())
+			Expect(k8s.Create(ctx, builder.Customer(ns, fmt.Sprintf("c-%02d", i), graceHopper()...))).To(Succeed())
 		}
 		Eventually(func() bool {
 			return send(http.MethodGet, "/v1/customers", inWorkspace(ns)).customers().HasMore
@@ -115,7 +116,7 @@ var _ = Describe("Pagination", func() {
 		Expect(rest.HasMore).To(BeFalse())
 
 		By("keeping a cursor valid after its object is deleted")
-		Expect(k8s.Delete(ctx, newCustomer(ns, "c-19"))).To(Succeed())
+		Expect(k8s.Delete(ctx, builder.Customer(ns, "c-19", graceHopper()...))).To(Succeed())
 		again := send(http.MethodGet, "/v1/customers?cursor="+url.QueryEscape(*first.NextCursor), inWorkspace(ns))
 		Expect(again.status).To(Equal(http.StatusOK))
 		Expect(again.customers().Data).To(HaveExactElements(HaveField("ID", "c-20")))

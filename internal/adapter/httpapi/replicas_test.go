@@ -31,6 +31,7 @@ import (
 	. "github.com/onsi/gomega"
 	"k8s.io/client-go/rest"
 
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
@@ -127,7 +128,7 @@ var _ = Describe("Two adapters behind one address", func() {
 		delay.Store(int64(3 * time.Second))
 		elsewhere := newWorkspace()
 		other := createCustomer(v1client.Workspace(elsewhere))
-		Expect(k8s.Create(ctx, newInvoice(elsewhere, "inv-elsewhere", other.ID))).To(Succeed())
+		Expect(k8s.Create(ctx, builder.Invoice(elsewhere, "inv-elsewhere", inEUR(other.ID)...))).To(Succeed())
 		time.Sleep(500 * time.Millisecond)
 		return rr, client, customer.ID
 	}

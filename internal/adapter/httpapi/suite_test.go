@@ -29,7 +29,6 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	authenticationv1 "k8s.io/api/authentication/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -38,17 +37,16 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
-	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/yaml"
 
 	"github.com/invoicing-dev/invoicing/internal/manager/controller"
-	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
+	"github.com/invoicing-dev/invoicing/internal/test/serviceaccount"
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
@@ -66,7 +64,7 @@ const (
 // roleFile is the pod's ClusterRole as make manifests renders it from the
 // +kubebuilder:rbac markers (rbac.go and internal/controller): the suite runs
 // the adapters with exactly its rules, so they are known sufficient.
-var roleFile = filepath.Join("..", "..", "..", "config", "rbac", "role.yaml")
+var roleFile = filepath.Join(testenv.ModuleRoot(), "config", "rbac", "role.yaml")
 
 // adapterRole is the ClusterRole of roleFile, renamed for the suite.
 func adapterRole() *rbacv1.ClusterRole {
@@ -81,7 +79,7 @@ func adapterRole() *rbacv1.ClusterRole {
 var (
 	ctx         context.Context
 	cancel      context.CancelFunc
-	testEnv     *envtest.Environment
+	testEnv     *testenv.Env
 	adminCfg    *rest.Config
 	k8s         client.Client // the cluster admin
 	clientset   kubernetes.Interface
@@ -96,7 +94,7 @@ var (
 )
 
 func TestHTTPAPI(t *testing.T) {
-	envtestbins.Require(t)
+	testenv.Require(t)
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "HTTP adapter suite")
 }
@@ -114,10 +112,6 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 
 	By("starting the control plane")
-	testEnv = &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "..", "config", "crd", "bases")},
-		ErrorIfCRDPathMissing: true,
-	}
 	// alice is a user, not a ServiceAccount: the API server knows her from
 	// a static token file, and she is in the group billing-admins.
 	tokenDir, err := os.MkdirTemp("", "httpapi-tokens-")
@@ -126,11 +120,9 @@ var _ = BeforeSuite(func() {
 	aliceToken = rand.String(32)
 	tokenFile := filepath.Join(tokenDir, "tokens.csv")
 	Expect(os.WriteFile(tokenFile, []byte(aliceToken+`,alice,alice-uid,"billing-admins"`+"\n"), 0o600)).To(Succeed())
-	testEnv.ControlPlane.GetAPIServer().Configure().Set("token-auth-file", tokenFile)
-	adminCfg, err = testEnv.Start()
+	testEnv, err = testenv.Start(testenv.WithScheme(testScheme()), testenv.WithAPIServerFlag("token-auth-file", tokenFile))
 	Expect(err).NotTo(HaveOccurred())
-	k8s, err = client.New(adminCfg, client.Options{Scheme: testScheme()})
-	Expect(err).NotTo(HaveOccurred())
+	adminCfg, k8s = testEnv.Config, testEnv.Client
 	clientset, err = kubernetes.NewForConfig(adminCfg)
 	Expect(err).NotTo(HaveOccurred())
 
@@ -227,11 +219,9 @@ func serviceAccountToken(ns, name string) string {
 	_, err := clientset.CoreV1().ServiceAccounts(ns).Create(ctx,
 		&corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred())
-	tr, err := clientset.CoreV1().ServiceAccounts(ns).CreateToken(ctx, name, &authenticationv1.TokenRequest{
-		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To[int64](3600)},
-	}, metav1.CreateOptions{})
+	token, err := serviceaccount.Token(ctx, clientset, ns, name, time.Hour)
 	Expect(err).NotTo(HaveOccurred())
-	return tr.Status.Token
+	return token
 }
 
 // grant lets the ServiceAccount saNS/sa use verbs on customers and invoices

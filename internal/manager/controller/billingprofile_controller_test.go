@@ -27,21 +27,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
-
-// newBillingProfile returns a BillingProfile named name in ns, changed by opts.
-func newBillingProfile(ns, name string, opts ...func(*billingv1.BillingProfile)) *billingv1.BillingProfile {
-	p := &billingv1.BillingProfile{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-	for _, opt := range opts {
-		opt(p)
-	}
-	return p
-}
-
-// withIssuer sets spec.issuer.
-func withIssuer(issuer billingv1.Issuer) func(*billingv1.BillingProfile) {
-	return func(p *billingv1.BillingProfile) { p.Spec.Issuer = &issuer }
-}
 
 // readyCondition returns the profile's Ready condition as the API server has it.
 func readyCondition(g Gomega, p *billingv1.BillingProfile) *metav1.Condition {
@@ -61,7 +48,7 @@ var _ = Describe("BillingProfile controller", Ordered, func() {
 	})
 
 	It("reports the profile named default Ready with the defaults filled in", func() {
-		profile := newBillingProfile(ns, billingv1.DefaultBillingProfileName)
+		profile := builder.BillingProfile(ns, billingv1.DefaultBillingProfileName)
 		Expect(k8sClient.Create(ctx, profile)).To(Succeed())
 		Expect(profile.Spec.NumberPrefix).To(HaveValue(Equal(billingv1.DefaultNumberPrefix)))
 		Expect(profile.Spec.PaymentTermsDays).To(HaveValue(BeEquivalentTo(billingv1.DefaultPaymentTermsDays)))
@@ -74,7 +61,7 @@ var _ = Describe("BillingProfile controller", Ordered, func() {
 	})
 
 	It("reports a profile of another name not Ready with reason NotDefault", func() {
-		profile := newBillingProfile(ns, "acme")
+		profile := builder.BillingProfile(ns, "acme")
 		Expect(k8sClient.Create(ctx, profile)).To(Succeed())
 		Eventually(func(g Gomega) {
 			ready := readyCondition(g, profile)
@@ -85,7 +72,7 @@ var _ = Describe("BillingProfile controller", Ordered, func() {
 	})
 
 	It("follows an edited profile's generation", func() {
-		profile := newBillingProfile(ns, billingv1.DefaultBillingProfileName)
+		profile := builder.BillingProfile(ns, billingv1.DefaultBillingProfileName)
 		Expect(k8sClient.Create(ctx, profile)).To(Succeed())
 		Eventually(func(g Gomega) { g.Expect(readyCondition(g, profile)).NotTo(BeNil()) }).Should(Succeed())
 		before := profile.DeepCopy()
@@ -106,7 +93,7 @@ var _ = Describe("BillingProfile API", func() {
 	})
 
 	It("keeps an explicitly empty prefix and zero payment terms", func() {
-		profile := newBillingProfile(ns, "default", func(p *billingv1.BillingProfile) {
+		profile := builder.BillingProfile(ns, "default", func(p *billingv1.BillingProfile) {
 			p.Spec.NumberPrefix = ptr.To("")
 			p.Spec.PaymentTermsDays = ptr.To[int32](0)
 		})
@@ -118,7 +105,7 @@ var _ = Describe("BillingProfile API", func() {
 	})
 
 	It("accepts a complete issuer", func() {
-		Expect(k8sClient.Create(ctx, newBillingProfile(ns, "default", withIssuer(billingv1.Issuer{
+		Expect(k8sClient.Create(ctx, builder.BillingProfile(ns, "default", builder.WithIssuer(billingv1.Issuer{
 			Name:  "Example GmbH",
 			Email: "billing@example.com",
 			TaxID: "DE123456789",
@@ -135,23 +122,23 @@ var _ = Describe("BillingProfile API", func() {
 
 	DescribeTable("refuses an invalid profile, naming the field",
 		func(field string, change func(*billingv1.BillingProfile)) {
-			err := k8sClient.Create(ctx, newBillingProfile(ns, "default", change))
+			err := k8sClient.Create(ctx, builder.BillingProfile(ns, "default", change))
 			Expect(err).To(MatchError(ContainSubstring(field)))
 		},
 		Entry("a user-assigned country code", "spec.issuer.address.country",
-			withIssuer(billingv1.Issuer{Name: "Example", Address: &billingv1.Address{Country: "ZZ"}})),
+			builder.WithIssuer(billingv1.Issuer{Name: "Example", Address: &billingv1.Address{Country: "ZZ"}})),
 		Entry("a lower-case country code", "spec.issuer.address.country",
-			withIssuer(billingv1.Issuer{Name: "Example", Address: &billingv1.Address{Country: "de"}})),
+			builder.WithIssuer(billingv1.Issuer{Name: "Example", Address: &billingv1.Address{Country: "de"}})),
 		Entry("a three-letter country code", "spec.issuer.address.country",
-			withIssuer(billingv1.Issuer{Name: "Example", Address: &billingv1.Address{Country: "DEU"}})),
+			builder.WithIssuer(billingv1.Issuer{Name: "Example", Address: &billingv1.Address{Country: "DEU"}})),
 		Entry("an issuer without a name", "spec.issuer.name",
-			withIssuer(billingv1.Issuer{Email: "billing@example.com"})),
+			builder.WithIssuer(billingv1.Issuer{Email: "billing@example.com"})),
 		Entry("an issuer name of 257 characters", "spec.issuer.name",
-			withIssuer(billingv1.Issuer{Name: strings.Repeat("n", 257)})),
+			builder.WithIssuer(billingv1.Issuer{Name: strings.Repeat("n", 257)})),
 		Entry("an issuer e-mail that is not an address", "spec.issuer.email",
-			withIssuer(billingv1.Issuer{Name: "Example", Email: "Example <billing@example.com>"})),
+			builder.WithIssuer(billingv1.Issuer{Name: "Example", Email: "Example <billing@example.com>"})),
 		Entry("a tax id of 65 characters", "spec.issuer.taxId",
-			withIssuer(billingv1.Issuer{Name: "Example", TaxID: strings.Repeat("1", 65)})),
+			builder.WithIssuer(billingv1.Issuer{Name: "Example", TaxID: strings.Repeat("1", 65)})),
 		Entry("a prefix with a lower-case letter", "spec.numberPrefix",
 			func(p *billingv1.BillingProfile) { p.Spec.NumberPrefix = ptr.To("inv-") }),
 		Entry("a prefix with a space", "spec.numberPrefix",

@@ -25,6 +25,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
 func TestBillingProfileStatus(t *testing.T) {
@@ -33,7 +34,7 @@ func TestBillingProfileStatus(t *testing.T) {
 		billingv1.DefaultBillingProfileName)
 	// profile returns the profile name at generation 2 with conditions.
 	profile := func(name string, conditions ...metav1.Condition) *billingv1.BillingProfile {
-		p := newBillingProfile("ns", name)
+		p := builder.BillingProfile("ns", name)
 		p.Generation = 2
 		p.Status = billingv1.BillingProfileStatus{ObservedGeneration: 1, Conditions: conditions}
 		return p

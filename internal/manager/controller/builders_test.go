@@ -19,7 +19,6 @@ package controller
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -33,80 +32,6 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
-
-// Test objects are built from a valid default by small options, so each spec
-// states only what matters to it.
-
-type customerOption func(*billingv1.Customer)
-
-// newCustomer returns a valid Customer named name in namespace ns.
-func newCustomer(ns, name string, opts ...customerOption) *billingv1.Customer {
-	c := &billingv1.Customer{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Spec: billingv1.CustomerSpec{
-			Name:  "Customer " + name,
-			Email: "billing@" + name + ".example",
-		},
-	}
-	for _, opt := range opts {
-		opt(c)
-	}
-	return c
-}
-
-// withDisplayName sets spec.name.
-func withDisplayName(name string) customerOption {
-	return func(c *billingv1.Customer) { c.Spec.Name = name }
-}
-
-// withEmail sets spec.email.
-func withEmail(email string) customerOption {
-	return func(c *billingv1.Customer) { c.Spec.Email = email }
-}
-
-type invoiceOption func(*billingv1.Invoice)
-
-// newInvoice returns an Invoice named name in namespace ns. Without options
-// it has no customer and no items; withCustomer and withItem fill them in.
-func newInvoice(ns, name string, opts ...invoiceOption) *billingv1.Invoice {
-	inv := &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-	for _, opt := range opts {
-		opt(inv)
-	}
-	return inv
-}
-
-// withCustomer sets spec.customerRef.name.
-func withCustomer(name string) invoiceOption {
-	return func(inv *billingv1.Invoice) { inv.Spec.CustomerRef.Name = name }
-}
-
-// withItem appends a line item.
-func withItem(description string, quantity, amount int64) invoiceOption {
-	return func(inv *billingv1.Invoice) {
-		inv.Spec.Items = append(inv.Spec.Items,
-			billingv1.LineItem{Description: description, Quantity: quantity, Amount: amount})
-	}
-}
-
-// withItems appends n numbered line items of quantity times amount.
-func withItems(n int, quantity, amount int64) invoiceOption {
-	return func(inv *billingv1.Invoice) {
-		for i := range n {
-			withItem(fmt.Sprintf("Line %d", i+1), quantity, amount)(inv)
-		}
-	}
-}
-
-// withNoItems sets an empty, not a missing, list of items.
-func withNoItems() invoiceOption {
-	return func(inv *billingv1.Invoice) { inv.Spec.Items = []billingv1.LineItem{} }
-}
-
-// withCurrency sets spec.currency.
-func withCurrency(currency string) invoiceOption {
-	return func(inv *billingv1.Invoice) { inv.Spec.Currency = currency }
-}
 
 // newIdempotencyKey returns an IdempotencyKey that expires at expiresAt.
 func newIdempotencyKey(ns, name string, expiresAt time.Time) *billingv1.IdempotencyKey {

@@ -30,6 +30,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
 // invoicesResource is the Invoice CRD's REST resource.
@@ -61,7 +62,7 @@ var _ = Describe("Customer controller", func() {
 	})
 
 	It("adds the finalizer and reports the customer Ready", func() {
-		customer := newCustomer(ns, "acme")
+		customer := builder.Customer(ns, "acme")
 		create(customer)
 		waitForFinalizer(customer)
 		Eventually(func(g Gomega) {
@@ -73,10 +74,10 @@ var _ = Describe("Customer controller", func() {
 	})
 
 	It("deletes a customer that no invoice references promptly", func() {
-		customer := newCustomer(ns, "acme")
+		customer := builder.Customer(ns, "acme")
 		create(customer)
 		// An invoice of another customer does not hold this one.
-		create(newInvoice(ns, "inv-globex", withCustomer("globex"), withItem("Consulting", 1, 100)))
+		create(builder.Invoice(ns, "inv-globex", builder.WithCustomer("globex"), builder.WithItem("Consulting", 1, 100)))
 		waitForFinalizer(customer)
 		Expect(k8sClient.Delete(ctx, customer)).To(Succeed())
 		Eventually(func() error {
@@ -85,9 +86,9 @@ var _ = Describe("Customer controller", func() {
 	})
 
 	It("holds the deletion of a referenced customer until its invoices are deleted", func() {
-		customer := newCustomer(ns, "acme")
-		first := newInvoice(ns, "inv-1", withCustomer("acme"), withItem("Consulting", 1, 100))
-		second := newInvoice(ns, "inv-2", withCustomer("acme"), withItem("Hosting", 1, 200))
+		customer := builder.Customer(ns, "acme")
+		first := builder.Invoice(ns, "inv-1", builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 100))
+		second := builder.Invoice(ns, "inv-2", builder.WithCustomer("acme"), builder.WithItem("Hosting", 1, 200))
 		create(customer, first, second)
 		waitForFinalizer(customer)
 		Eventually(func(g Gomega) {
@@ -136,10 +137,10 @@ var _ = Describe("Selecting invoices by customer on the API server", func() {
 		ns = newNamespace()
 		elsewhere = newNamespace()
 		create(
-			newInvoice(ns, "acme-1", withCustomer("acme"), withItem("Consulting", 1, 100)),
-			newInvoice(ns, "acme-2", withCustomer("acme"), withItem("Hosting", 1, 100)),
-			newInvoice(ns, "globex-1", withCustomer("globex"), withItem("Consulting", 1, 100)),
-			newInvoice(elsewhere, "acme-elsewhere", withCustomer("acme"), withItem("Consulting", 1, 100)),
+			builder.Invoice(ns, "acme-1", builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 100)),
+			builder.Invoice(ns, "acme-2", builder.WithCustomer("acme"), builder.WithItem("Hosting", 1, 100)),
+			builder.Invoice(ns, "globex-1", builder.WithCustomer("globex"), builder.WithItem("Consulting", 1, 100)),
+			builder.Invoice(elsewhere, "acme-elsewhere", builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 100)),
 		)
 	})
 

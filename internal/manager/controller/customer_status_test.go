@@ -24,6 +24,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
 func TestCustomerStatus(t *testing.T) {
@@ -34,7 +35,7 @@ func TestCustomerStatus(t *testing.T) {
 	// customer returns customer acme at generation 2 with the given status,
 	// being deleted when deleting.
 	customer := func(status billingv1.CustomerStatus, deleting bool) *billingv1.Customer {
-		c := newCustomer("ns", "acme")
+		c := builder.Customer("ns", "acme")
 		c.Generation = 2
 		c.Status = status
 		if deleting {

@@ -34,6 +34,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
 // waitForReady waits until the invoice's Ready condition has the given
@@ -81,9 +82,9 @@ var _ = Describe("Invoice controller", func() {
 	})
 
 	It("issues an invoice whose customer exists, with its total, billTo and issuedAt, and no Event", func() {
-		create(newCustomer(ns, "acme", withDisplayName("Acme Corporation"), withEmail("billing@acme.example")))
-		inv := newInvoice(ns, "inv-1", withCustomer("acme"),
-			withItem("Consulting", 3, 15_000), withItem("Hosting", 12, 2_500))
+		create(builder.Customer(ns, "acme", builder.WithDisplayName("Acme Corporation"), builder.WithEmail("billing@acme.example")))
+		inv := builder.Invoice(ns, "inv-1", builder.WithCustomer("acme"),
+			builder.WithItem("Consulting", 3, 15_000), builder.WithItem("Hosting", 12, 2_500))
 		create(inv)
 
 		issued := waitForReady(inv, billingv1.ReasonIssued)
@@ -110,7 +111,7 @@ var _ = Describe("Invoice controller", func() {
 	})
 
 	It("marks an invoice created before its customer Invalid, then issues it when the customer is created", func() {
-		inv := newInvoice(ns, "early", withCustomer("globex"), withItem("Widgets", 10, 250))
+		inv := builder.Invoice(ns, "early", builder.WithCustomer("globex"), builder.WithItem("Widgets", 10, 250))
 		create(inv)
 
 		waiting := waitForReady(inv, billingv1.ReasonCustomerNotFound)
@@ -127,7 +128,7 @@ var _ = Describe("Invoice controller", func() {
 		))
 
 		By("creating the customer; the invoice is issued without being touched")
-		create(newCustomer(ns, "globex", withDisplayName("Globex"), withEmail("ap@globex.example")))
+		create(builder.Customer(ns, "globex", builder.WithDisplayName("Globex"), builder.WithEmail("ap@globex.example")))
 		issued := waitForReady(inv, billingv1.ReasonIssued)
 		Expect(issued.Status.Phase).To(Equal(billingv1.InvoiceIssued))
 		Expect(issued.Status.Total).To(HaveValue(Equal(int64(2_500))))
@@ -139,9 +140,9 @@ var _ = Describe("Invoice controller", func() {
 	})
 
 	It("keeps an issued invoice issued, with its billTo, when its customer is edited", func() {
-		customer := newCustomer(ns, "acme", withDisplayName("Acme Corporation"), withEmail("billing@acme.example"))
+		customer := builder.Customer(ns, "acme", builder.WithDisplayName("Acme Corporation"), builder.WithEmail("billing@acme.example"))
 		create(customer)
-		inv := newInvoice(ns, "inv-1", withCustomer("acme"), withItem("Consulting", 1, 10_000))
+		inv := builder.Invoice(ns, "inv-1", builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 10_000))
 		create(inv)
 		issued := waitForReady(inv, billingv1.ReasonIssued)
 
@@ -167,7 +168,7 @@ var _ = Describe("Invoice controller", func() {
 		Expect(getInvoice(Default, inv).Status).To(Equal(issued.Status))
 
 		By("issuing a new invoice to the edited customer")
-		next := newInvoice(ns, "inv-2", withCustomer("acme"), withItem("Consulting", 1, 10_000))
+		next := builder.Invoice(ns, "inv-2", builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 10_000))
 		create(next)
 		Expect(waitForReady(next, billingv1.ReasonIssued).Status.BillTo).
 			To(Equal(&billingv1.BillTo{Name: "Acme Holdings", Email: "ap@acme-holdings.example"}))
@@ -175,12 +176,12 @@ var _ = Describe("Invoice controller", func() {
 
 	Context("with totals at and above 2^53-1", func() {
 		BeforeEach(func() {
-			create(newCustomer(ns, "acme"))
+			create(builder.Customer(ns, "acme"))
 		})
 
 		It("issues an invoice whose total is exactly 2^53-1", func() {
-			inv := newInvoice(ns, "max", withCustomer("acme"),
-				withItem("Bulk", 1_000_000, 9_007_199_254), withItem("Rest", 1, 740_991))
+			inv := builder.Invoice(ns, "max", builder.WithCustomer("acme"),
+				builder.WithItem("Bulk", 1_000_000, 9_007_199_254), builder.WithItem("Rest", 1, 740_991))
 			create(inv)
 			issued := waitForReady(inv, billingv1.ReasonIssued)
 			Expect(issued.Status.Phase).To(Equal(billingv1.InvoiceIssued))
@@ -189,8 +190,8 @@ var _ = Describe("Invoice controller", func() {
 		})
 
 		It("refuses a total of 2^53 as TotalTooLarge and Stalled", func() {
-			inv := newInvoice(ns, "too-large", withCustomer("acme"),
-				withItem("Bulk", 1_000_000, 9_007_199_254), withItem("Rest", 1, 740_992))
+			inv := builder.Invoice(ns, "too-large", builder.WithCustomer("acme"),
+				builder.WithItem("Bulk", 1_000_000, 9_007_199_254), builder.WithItem("Rest", 1, 740_992))
 			create(inv)
 			invalid := waitForReady(inv, billingv1.ReasonTotalTooLarge)
 			Expect(invalid.Status.Phase).To(Equal(billingv1.InvoiceInvalid))
@@ -207,24 +208,24 @@ var _ = Describe("Invoice controller", func() {
 		})
 
 		It("refuses 500 lines at the maximum quantity and amount as TotalTooLarge and keeps working", func() {
-			inv := newInvoice(ns, "far-too-large", withCustomer("acme"),
-				withItems(billing.MaxItems, billing.MaxQuantity, billing.MaxAmount))
+			inv := builder.Invoice(ns, "far-too-large", builder.WithCustomer("acme"),
+				builder.WithNumberedItems(billing.MaxItems, billing.MaxQuantity, billing.MaxAmount))
 			create(inv)
 			invalid := waitForReady(inv, billingv1.ReasonTotalTooLarge)
 			Expect(invalid.Status.Phase).To(Equal(billingv1.InvoiceInvalid))
 			Expect(invalid.Status.Total).To(BeNil())
 			Expect(invalid.Status.Conditions).To(haveCondition(billingv1.ConditionStalled, metav1.ConditionTrue, billingv1.ReasonTotalTooLarge))
 
-			next := newInvoice(ns, "small", withCustomer("acme"), withItem("Consulting", 1, 100))
+			next := builder.Invoice(ns, "small", builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 100))
 			create(next)
 			Expect(waitForReady(next, billingv1.ReasonIssued).Status.Total).To(HaveValue(Equal(int64(100))))
 		})
 	})
 
 	DescribeTable("reports the status kstatus computes",
-		func(customer string, opt invoiceOption, reason string, want status.Status) {
-			create(newCustomer(ns, "acme"))
-			inv := newInvoice(ns, "inv", withCustomer(customer), opt)
+		func(customer string, opt builder.InvoiceOption, reason string, want status.Status) {
+			create(builder.Customer(ns, "acme"))
+			inv := builder.Invoice(ns, "inv", builder.WithCustomer(customer), opt)
 			create(inv)
 			// Before the controller has written a status, kstatus already
 			// computes Current; wait for the controller's verdict first.
@@ -235,10 +236,10 @@ var _ = Describe("Invoice controller", func() {
 			Expect(result.Status).To(Equal(want), result.Message)
 		},
 		Entry("Current for an issued invoice",
-			"acme", withItem("Consulting", 1, 100), billingv1.ReasonIssued, status.CurrentStatus),
+			"acme", builder.WithItem("Consulting", 1, 100), billingv1.ReasonIssued, status.CurrentStatus),
 		Entry("InProgress for an invoice waiting for its customer",
-			"nobody", withItem("Consulting", 1, 100), billingv1.ReasonCustomerNotFound, status.InProgressStatus),
+			"nobody", builder.WithItem("Consulting", 1, 100), billingv1.ReasonCustomerNotFound, status.InProgressStatus),
 		Entry("Failed for an invoice whose total is too large",
-			"acme", withItems(2, billing.MaxQuantity, billing.MaxAmount), billingv1.ReasonTotalTooLarge, status.FailedStatus),
+			"acme", builder.WithNumberedItems(2, billing.MaxQuantity, billing.MaxAmount), billingv1.ReasonTotalTooLarge, status.FailedStatus),
 	)
 })

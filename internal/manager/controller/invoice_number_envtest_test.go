@@ -30,25 +30,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
-
-// withAddress sets the customer's postal address.
-func withAddress(address billingv1.Address) customerOption {
-	return func(c *billingv1.Customer) { c.Spec.Address = &address }
-}
-
-// withTaxID sets the customer's tax id.
-func withTaxID(taxID string) customerOption {
-	return func(c *billingv1.Customer) { c.Spec.TaxID = taxID }
-}
 
 // newDefaultProfile returns the billing profile that applies to the
 // invoices of namespace ns.
 func newDefaultProfile(ns string, spec billingv1.BillingProfileSpec) *billingv1.BillingProfile {
-	return &billingv1.BillingProfile{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: billingv1.DefaultBillingProfileName},
-		Spec:       spec,
-	}
+	return builder.BillingProfile(ns, billingv1.DefaultBillingProfileName, builder.WithProfileSpec(spec))
 }
 
 // issuedInvoices waits until every invoice of ns is issued and numbered,
@@ -75,7 +63,7 @@ var _ = Describe("Invoice numbers", func() {
 
 	BeforeEach(func() {
 		ns = newNamespace()
-		create(newCustomer(ns, "acme"))
+		create(builder.Customer(ns, "acme"))
 	})
 
 	It("numbers a burst of concurrent invoices 1..N without a gap or a duplicate, in issue order", func() {
@@ -84,7 +72,7 @@ var _ = Describe("Invoice numbers", func() {
 		for i := range burst {
 			wg.Go(func() {
 				defer GinkgoRecover()
-				Expect(k8sClient.Create(ctx, newInvoice(ns, fmt.Sprintf("inv-%03d", i), withCustomer("acme"), withItem("Consulting", 1, 100)))).To(Succeed())
+				Expect(k8sClient.Create(ctx, builder.Invoice(ns, fmt.Sprintf("inv-%03d", i), builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 100)))).To(Succeed())
 			})
 		}
 		wg.Wait()
@@ -111,13 +99,13 @@ var _ = Describe("Invoice numbers", func() {
 	})
 
 	It("gives an invalid invoice no number, and the next issued invoice the next sequence", func() {
-		ghost := newInvoice(ns, "for-ghost", withCustomer("ghost"), withItem("Consulting", 1, 100))
+		ghost := builder.Invoice(ns, "for-ghost", builder.WithCustomer("ghost"), builder.WithItem("Consulting", 1, 100))
 		create(ghost)
 		invalid := waitForReady(ghost, billingv1.ReasonCustomerNotFound)
 		Expect(invalid.Status.Sequence).To(BeNil())
 		Expect(invalid.Status.Number).To(BeEmpty())
 
-		create(newInvoice(ns, "first", withCustomer("acme"), withItem("Consulting", 1, 100)), newInvoice(ns, "second", withCustomer("acme"), withItem("Consulting", 1, 100)))
+		create(builder.Invoice(ns, "first", builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 100)), builder.Invoice(ns, "second", builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 100)))
 		Eventually(func(g Gomega) {
 			var numbers []string
 			for _, name := range []string{"first", "second"} {
@@ -134,8 +122,8 @@ var _ = Describe("Invoice numbers", func() {
 
 	It("numbers each workspace on its own, from 1", func() {
 		other := newNamespace()
-		create(newCustomer(other, "acme"))
-		create(newInvoice(ns, "inv-1", withCustomer("acme"), withItem("Consulting", 1, 100)), newInvoice(other, "inv-1", withCustomer("acme"), withItem("Consulting", 1, 100)))
+		create(builder.Customer(other, "acme"))
+		create(builder.Invoice(ns, "inv-1", builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 100)), builder.Invoice(other, "inv-1", builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 100)))
 		for _, workspace := range []string{ns, other} {
 			invoices := issuedInvoices(workspace, 1)
 			Expect(invoices[0].Status.Number).To(Equal("INV-000001"), "workspace %s", workspace)
@@ -144,7 +132,7 @@ var _ = Describe("Invoice numbers", func() {
 
 	It("freezes the profile's prefix, issuer and due date and the customer's address on issue", func() {
 		address := billingv1.Address{Line1: "1 Main St", City: "Springfield", PostalCode: "12345", Country: "US"}
-		create(newCustomer(ns, "initech", withDisplayName("Initech"), withAddress(address), withTaxID("US-99-1234567")))
+		create(builder.Customer(ns, "initech", builder.WithDisplayName("Initech"), builder.WithAddress(address), builder.WithTaxID("US-99-1234567")))
 		issuer := billingv1.Issuer{Name: "Acme Billing GmbH", Email: "billing@acme.example", TaxID: "DE123456789"}
 		profile := newDefaultProfile(ns, billingv1.BillingProfileSpec{
 			Issuer: &issuer, NumberPrefix: ptr.To("ACME-"), PaymentTermsDays: ptr.To[int32](14),
@@ -158,7 +146,7 @@ var _ = Describe("Invoice numbers", func() {
 			g.Expect(current.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonDefault))
 		}).Should(Succeed())
 
-		first := newInvoice(ns, "first", withCustomer("initech"), withItem("Consulting", 1, 100))
+		first := builder.Invoice(ns, "first", builder.WithCustomer("initech"), builder.WithItem("Consulting", 1, 100))
 		create(first)
 		issued := issuedInvoices(ns, 1)[0]
 		Expect(issued.Status.Number).To(Equal("ACME-000001"))
@@ -181,7 +169,7 @@ var _ = Describe("Invoice numbers", func() {
 
 		Eventually(func(g Gomega) {
 			second := &billingv1.Invoice{}
-			g.Expect(k8sClient.Create(ctx, newInvoice(ns, "second", withCustomer("initech"), withItem("Consulting", 1, 100)))).To(Or(Succeed(), MatchError(ContainSubstring("already exists"))))
+			g.Expect(k8sClient.Create(ctx, builder.Invoice(ns, "second", builder.WithCustomer("initech"), builder.WithItem("Consulting", 1, 100)))).To(Or(Succeed(), MatchError(ContainSubstring("already exists"))))
 			g.Expect(k8sClient.Get(ctx, types.NamespacedName{Namespace: ns, Name: "second"}, second)).To(Succeed())
 			g.Expect(second.Status.Number).To(Equal("NEW-000002"))
 			g.Expect(second.Status.Issuer.Name).To(Equal("Renamed GmbH"))
@@ -197,7 +185,7 @@ var _ = Describe("Invoice numbers", func() {
 	})
 
 	It("refuses to change or remove a number once it is written", func() {
-		inv := newInvoice(ns, "inv-1", withCustomer("acme"), withItem("Consulting", 1, 100))
+		inv := builder.Invoice(ns, "inv-1", builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 100))
 		create(inv)
 		issued := issuedInvoices(ns, 1)[0]
 

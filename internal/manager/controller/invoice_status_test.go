@@ -26,6 +26,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
 // Times of the status tables: an earlier reconcile, and this one.
@@ -63,15 +64,15 @@ var (
 
 // invoiceOfGeneration2 is an invoice of customer acme in namespace ns, at
 // generation 2, with the given status.
-func invoiceOfGeneration2(status billingv1.InvoiceStatus, opts ...invoiceOption) *billingv1.Invoice {
-	inv := newInvoice("ns", "inv-1", append([]invoiceOption{withCustomer("acme")}, opts...)...)
+func invoiceOfGeneration2(status billingv1.InvoiceStatus, opts ...builder.InvoiceOption) *billingv1.Invoice {
+	inv := builder.Invoice("ns", "inv-1", append([]builder.InvoiceOption{builder.WithCustomer("acme")}, opts...)...)
 	inv.Generation = 2
 	inv.Status = status
 	return inv
 }
 
 func TestInvoiceStatus(t *testing.T) {
-	acme := newCustomer("ns", "acme", withDisplayName("Acme"), withEmail("ap@acme.example"))
+	acme := builder.Customer("ns", "acme", builder.WithDisplayName("Acme"), builder.WithEmail("ap@acme.example"))
 	issuedEarlier := billingv1.InvoiceStatus{
 		ObservedGeneration: 2,
 		Phase:              billingv1.InvoiceIssued,
@@ -86,7 +87,7 @@ func TestInvoiceStatus(t *testing.T) {
 		Total:              ptr.To[int64](1_000),
 		Conditions:         []metav1.Condition{notReadyMissing(earlier), reconcilingMissing(earlier)},
 	}
-	tooLarge := withItems(2, billing.MaxQuantity, billing.MaxAmount)
+	tooLarge := builder.WithNumberedItems(2, billing.MaxQuantity, billing.MaxAmount)
 
 	for _, tc := range []struct {
 		name     string
@@ -96,7 +97,7 @@ func TestInvoiceStatus(t *testing.T) {
 	}{
 		{
 			name:     "an invoice whose customer exists is issued now, with its total and the customer's name and e-mail",
-			invoice:  invoiceOfGeneration2(billingv1.InvoiceStatus{}, withItem("Consulting", 2, 500)),
+			invoice:  invoiceOfGeneration2(billingv1.InvoiceStatus{}, builder.WithItem("Consulting", 2, 500)),
 			customer: acme,
 			want: billingv1.InvoiceStatus{
 				ObservedGeneration: 2,
@@ -109,7 +110,7 @@ func TestInvoiceStatus(t *testing.T) {
 		},
 		{
 			name:    "an invoice whose customer is missing is Invalid and Reconciling, with its total",
-			invoice: invoiceOfGeneration2(billingv1.InvoiceStatus{}, withItem("Consulting", 2, 500)),
+			invoice: invoiceOfGeneration2(billingv1.InvoiceStatus{}, builder.WithItem("Consulting", 2, 500)),
 			want: billingv1.InvoiceStatus{
 				ObservedGeneration: 2,
 				Phase:              billingv1.InvoiceInvalid,
@@ -134,18 +135,18 @@ func TestInvoiceStatus(t *testing.T) {
 		},
 		{
 			name:    "an issued invoice stays issued with its billTo and issuedAt when its customer is gone",
-			invoice: invoiceOfGeneration2(issuedEarlier, withItem("Consulting", 2, 500)),
+			invoice: invoiceOfGeneration2(issuedEarlier, builder.WithItem("Consulting", 2, 500)),
 			want:    issuedEarlier,
 		},
 		{
 			name:     "an issued invoice keeps the billTo it was issued with when its customer changed",
-			invoice:  invoiceOfGeneration2(issuedEarlier, withItem("Consulting", 2, 500)),
+			invoice:  invoiceOfGeneration2(issuedEarlier, builder.WithItem("Consulting", 2, 500)),
 			customer: acme,
 			want:     issuedEarlier,
 		},
 		{
 			name:     "an invoice that waited for its customer is issued once it exists and is no longer Reconciling",
-			invoice:  invoiceOfGeneration2(waitingEarlier, withItem("Consulting", 2, 500)),
+			invoice:  invoiceOfGeneration2(waitingEarlier, builder.WithItem("Consulting", 2, 500)),
 			customer: acme,
 			want: billingv1.InvoiceStatus{
 				ObservedGeneration: 2,
@@ -158,7 +159,7 @@ func TestInvoiceStatus(t *testing.T) {
 		},
 		{
 			name:    "an invoice still waiting for its customer keeps the time its conditions last changed",
-			invoice: invoiceOfGeneration2(waitingEarlier, withItem("Consulting", 2, 500)),
+			invoice: invoiceOfGeneration2(waitingEarlier, builder.WithItem("Consulting", 2, 500)),
 			want: billingv1.InvoiceStatus{
 				ObservedGeneration: 2,
 				Phase:              billingv1.InvoiceInvalid,

@@ -29,6 +29,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
 // kubectlTimeout bounds each kubectl run.
@@ -80,9 +81,9 @@ var _ = Describe("kubectl", func() {
 	})
 
 	It("waits for an issued invoice to be Ready, and times out on one that is not", func() {
-		create(newCustomer(ns, "acme"))
-		issued := newInvoice(ns, "issued", withCustomer("acme"), withItem("Consulting", 1, 100))
-		waiting := newInvoice(ns, "waiting", withCustomer("nobody"), withItem("Consulting", 1, 100))
+		create(builder.Customer(ns, "acme"))
+		issued := builder.Invoice(ns, "issued", builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 100))
+		waiting := builder.Invoice(ns, "waiting", builder.WithCustomer("nobody"), builder.WithItem("Consulting", 1, 100))
 		create(issued, waiting)
 
 		out, err := kubectl("wait", "--namespace", ns, "--for=condition=Ready", "invoice/"+issued.Name, "--timeout=30s")

@@ -24,6 +24,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
 var _ = Describe("The business metrics", func() {
@@ -41,10 +42,10 @@ var _ = Describe("The business metrics", func() {
 		invalidBefore := gaugeValue(reg, "invoicing_invoices", map[string]string{"phase": "Invalid", "reason": "CustomerNotFound"})
 
 		By("creating an invoice whose customer exists, and one whose customer does not")
-		Expect(k8sClient.Create(ctx, newCustomer(ns, "acme"))).To(Succeed())
-		issued := newInvoice(ns, "inv-paid", withCustomer("acme"), withItem("Anvil", 1, 5000))
+		Expect(k8sClient.Create(ctx, builder.Customer(ns, "acme"))).To(Succeed())
+		issued := builder.Invoice(ns, "inv-paid", builder.WithCustomer("acme"), builder.WithItem("Anvil", 1, 5000))
 		Expect(k8sClient.Create(ctx, issued)).To(Succeed())
-		waiting := newInvoice(ns, "inv-waiting", withCustomer("nobody"), withItem("Rocket", 1, 9000))
+		waiting := builder.Invoice(ns, "inv-waiting", builder.WithCustomer("nobody"), builder.WithItem("Rocket", 1, 9000))
 		Expect(k8sClient.Create(ctx, waiting)).To(Succeed())
 		Eventually(func(g Gomega) {
 			g.Expect(getInvoice(g, issued).Status.Phase).To(Equal(billingv1.InvoiceIssued))

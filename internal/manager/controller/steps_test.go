@@ -38,6 +38,7 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
 	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
 // These tests check small steps of the controllers with the fake client:
@@ -55,7 +56,7 @@ func (b builderIndexer) IndexField(_ context.Context, obj client.Object, field s
 
 // invoiceInPhase returns an invoice of customer in ns with the given phase.
 func invoiceInPhase(ns, name, customer string, phase billingv1.InvoicePhase) *billingv1.Invoice {
-	inv := newInvoice(ns, name, withCustomer(customer), withItem("Consulting", 1, 100))
+	inv := builder.Invoice(ns, name, builder.WithCustomer(customer), builder.WithItem("Consulting", 1, 100))
 	inv.Status.Phase = phase
 	return inv
 }
@@ -67,7 +68,7 @@ func request(name string) reconcile.Request {
 
 func TestInvoicesWaitingForSkipsIssuedInvoices(t *testing.T) {
 	g := NewWithT(t)
-	builder := fake.NewClientBuilder().WithScheme(testScheme).WithObjects(
+	cb := fake.NewClientBuilder().WithScheme(testScheme).WithObjects(
 		invoiceInPhase("ns", "new", "acme", ""),
 		invoiceInPhase("ns", "pending", "acme", billingv1.InvoicePending),
 		invoiceInPhase("ns", "invalid", "acme", billingv1.InvoiceInvalid),
@@ -75,16 +76,16 @@ func TestInvoicesWaitingForSkipsIssuedInvoices(t *testing.T) {
 		invoiceInPhase("ns", "other-customer", "globex", billingv1.InvoiceInvalid),
 		invoiceInPhase("other-ns", "same-name-elsewhere", "acme", billingv1.InvoiceInvalid),
 	)
-	g.Expect(index.Setup(context.Background(), builderIndexer{builder: builder})).To(Succeed())
-	r := &InvoiceReconciler{Client: builder.Build()}
+	g.Expect(index.Setup(context.Background(), builderIndexer{builder: cb})).To(Succeed())
+	r := &InvoiceReconciler{Client: cb.Build()}
 
-	requests := r.invoicesWaitingFor(context.Background(), newCustomer("ns", "acme"))
+	requests := r.invoicesWaitingFor(context.Background(), builder.Customer("ns", "acme"))
 	g.Expect(requests).To(ConsistOf(
 		request("new"),
 		request("pending"),
 		request("invalid"),
 	))
-	g.Expect(r.invoicesWaitingFor(context.Background(), newCustomer("ns", "initech"))).To(BeEmpty())
+	g.Expect(r.invoicesWaitingFor(context.Background(), builder.Customer("ns", "initech"))).To(BeEmpty())
 }
 
 func TestInvoicesWaitingForReturnsNothingWhenListingFails(t *testing.T) {
@@ -92,12 +93,12 @@ func TestInvoicesWaitingForReturnsNothingWhenListingFails(t *testing.T) {
 	// Without the index, listing by customer fails.
 	r := &InvoiceReconciler{Client: fake.NewClientBuilder().WithScheme(testScheme).
 		WithObjects(invoiceInPhase("ns", "invalid", "acme", billingv1.InvoiceInvalid)).Build()}
-	g.Expect(r.invoicesWaitingFor(context.Background(), newCustomer("ns", "acme"))).To(BeEmpty())
+	g.Expect(r.invoicesWaitingFor(context.Background(), builder.Customer("ns", "acme"))).To(BeEmpty())
 }
 
 func TestCustomerOfInvoice(t *testing.T) {
 	g := NewWithT(t)
-	inv := newInvoice("ns", "inv-1", withCustomer("acme"))
+	inv := builder.Invoice("ns", "inv-1", builder.WithCustomer("acme"))
 	g.Expect(customerOfInvoice(context.Background(), inv)).To(ConsistOf(request("acme")))
 	g.Expect(customerOfInvoice(context.Background(), &billingv1.Customer{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "acme"},
@@ -165,8 +166,8 @@ func TestReconcileIssuesWithTheAllocatorsSequenceAndIssueTime(t *testing.T) {
 	g := NewWithT(t)
 	issuedAt := time.Date(2026, time.March, 1, 9, 30, 0, 0, time.UTC)
 	c := fake.NewClientBuilder().WithScheme(testScheme).
-		WithObjects(newCustomer("ns", "acme", withDisplayName("Acme"), withEmail("ap@acme.example")),
-			newInvoice("ns", "inv-1", withCustomer("acme"), withItem("Consulting", 2, 500))).
+		WithObjects(builder.Customer("ns", "acme", builder.WithDisplayName("Acme"), builder.WithEmail("ap@acme.example")),
+			builder.Invoice("ns", "inv-1", builder.WithCustomer("acme"), builder.WithItem("Consulting", 2, 500))).
 		WithStatusSubresource(&billingv1.Invoice{}).Build()
 	numbers := &fixedNumbers{assignment: numbering.Assignment{Sequence: 7, IssuedAt: issuedAt}}
 	r := &InvoiceReconciler{Client: c, Recorder: events.NewFakeRecorder(10),
@@ -194,7 +195,7 @@ func TestInvoiceWaitsUnchangedWhileItsWorkspaceNumberingIsBusy(t *testing.T) {
 		t.Run(busy.Error(), func(t *testing.T) {
 			g := NewWithT(t)
 			c := fake.NewClientBuilder().WithScheme(testScheme).
-				WithObjects(newCustomer("ns", "acme"), newInvoice("ns", "inv-1", withCustomer("acme"))).
+				WithObjects(builder.Customer("ns", "acme"), builder.Invoice("ns", "inv-1", builder.WithCustomer("acme"))).
 				WithStatusSubresource(&billingv1.Invoice{}).Build()
 			r := &InvoiceReconciler{Client: c, Recorder: events.NewFakeRecorder(10), Clock: clock.RealClock{},
 				Numbers: &fixedNumbers{err: fmt.Errorf("assigning: %w", busy)}}
@@ -212,7 +213,7 @@ func TestInvoiceIsNotIssuedWhenItsNumberCannotBeAssigned(t *testing.T) {
 	g := NewWithT(t)
 	errUnavailable := errors.New("etcd unavailable")
 	c := fake.NewClientBuilder().WithScheme(testScheme).
-		WithObjects(newCustomer("ns", "acme"), newInvoice("ns", "inv-1", withCustomer("acme"))).
+		WithObjects(builder.Customer("ns", "acme"), builder.Invoice("ns", "inv-1", builder.WithCustomer("acme"))).
 		WithStatusSubresource(&billingv1.Invoice{}).Build()
 	r := &InvoiceReconciler{Client: c, Recorder: events.NewFakeRecorder(10), Clock: clock.RealClock{},
 		Numbers: &fixedNumbers{err: &numbering.APIError{Op: "updating", Namespace: "ns", Err: errUnavailable}}}
@@ -226,9 +227,9 @@ func TestInvoiceIsNotIssuedWhenItsNumberCannotBeAssigned(t *testing.T) {
 func TestInvoiceReconcileFailsWithoutChangingStatusWhenTheCustomerCannotBeRead(t *testing.T) {
 	g := NewWithT(t)
 	errUnavailable := errors.New("etcd unavailable")
-	inv := newInvoice("ns", "inv-1", withCustomer("acme"), withItem("Consulting", 1, 100))
+	inv := builder.Invoice("ns", "inv-1", builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 100))
 	c := fake.NewClientBuilder().WithScheme(testScheme).
-		WithObjects(inv, newCustomer("ns", "acme")).
+		WithObjects(inv, builder.Customer("ns", "acme")).
 		WithStatusSubresource(&billingv1.Invoice{}).
 		WithInterceptorFuncs(interceptor.Funcs{
 			Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
@@ -252,7 +253,7 @@ func TestInvoiceReconcileFailsWithoutChangingStatusWhenTheCustomerCannotBeRead(t
 func TestCustomerKeepsItsFinalizerWhenInvoicesCannotBeCounted(t *testing.T) {
 	g := NewWithT(t)
 	errUnavailable := errors.New("etcd unavailable")
-	customer := newCustomer("ns", "acme")
+	customer := builder.Customer("ns", "acme")
 	customer.Finalizers = []string{billingv1.CustomerFinalizer}
 	customer.DeletionTimestamp = &metav1.Time{Time: time.Now()}
 	c := fake.NewClientBuilder().WithScheme(testScheme).WithObjects(customer).Build()

@@ -18,30 +18,23 @@ package controller
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/dynamic"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
-	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
-	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
 // The envtest suite runs the three reconcilers in a manager wired by Setup,
@@ -49,9 +42,9 @@ import (
 // generated CRDs installed. Specs read through k8sClient, which talks to the
 // API server directly, never through the manager's cache.
 var (
-	testScheme = runtime.NewScheme()
+	testScheme = testenv.DefaultScheme()
 
-	testEnv *envtest.Environment
+	testEnv *testenv.Env
 	cfg     *rest.Config
 	// k8sClient reads and writes straight through the API server.
 	k8sClient client.Client
@@ -69,13 +62,8 @@ var (
 	managerDone chan error
 )
 
-func init() {
-	utilruntime.Must(clientgoscheme.AddToScheme(testScheme))
-	utilruntime.Must(billingv1.AddToScheme(testScheme))
-}
-
 func TestControllers(t *testing.T) {
-	envtestbins.Require(t, "kubectl")
+	testenv.Require(t, "kubectl")
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "Controller Suite")
 }
@@ -88,28 +76,16 @@ var _ = BeforeSuite(func() {
 	SetDefaultConsistentlyPollingInterval(200 * time.Millisecond)
 
 	By("starting the control plane with the generated CRDs")
-	testEnv = &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "..", "config", "crd", "bases")},
-		ErrorIfCRDPathMissing: true,
-		Scheme:                testScheme,
-	}
 	var err error
-	cfg, err = testEnv.Start()
+	testEnv, err = testenv.Start(testenv.WithScheme(testScheme))
 	Expect(err).NotTo(HaveOccurred())
-	Expect(cfg).NotTo(BeNil())
-
-	k8sClient, err = client.New(cfg, client.Options{Scheme: testScheme})
-	Expect(err).NotTo(HaveOccurred())
+	cfg, k8sClient = testEnv.Config, testEnv.Client
 	dynamicClient, err = dynamic.NewForConfig(cfg)
 	Expect(err).NotTo(HaveOccurred())
 
 	By("writing a kubeconfig for an admin user")
-	admin, err := testEnv.AddUser(envtest.User{Name: "admin", Groups: []string{"system:masters"}}, nil)
-	Expect(err).NotTo(HaveOccurred())
-	kubeconfig, err := admin.KubeConfig()
-	Expect(err).NotTo(HaveOccurred())
 	kubeconfigPath = filepath.Join(GinkgoT().TempDir(), "kubeconfig")
-	Expect(os.WriteFile(kubeconfigPath, kubeconfig, 0o600)).To(Succeed())
+	Expect(testEnv.WriteKubeconfig(kubeconfigPath, "admin")).To(Succeed())
 
 	By("starting the manager wired by Setup, as cmd/main.go wires it")
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
@@ -152,12 +128,8 @@ var _ = AfterSuite(func() {
 	}
 })
 
-// newNamespace creates a namespace of its own for one spec, so that specs
-// share no objects. envtest runs no namespace controller, so namespaces are
-// never finalized; they go with the control plane.
+// newNamespace creates a namespace of its own for one spec (builder.Namespace).
 func newNamespace() string {
 	GinkgoHelper()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "test-"}}
-	Expect(k8sClient.Create(ctx, ns)).To(Succeed())
-	return ns.Name
+	return builder.Namespace(GinkgoT(), ctx, k8sClient, "test-")
 }

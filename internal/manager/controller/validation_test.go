@@ -27,29 +27,30 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
 // objectBuilder builds the object a validation entry sends, in the spec's namespace.
 type objectBuilder func(ns string) client.Object
 
 // validInvoiceOptions make an invoice the API server accepts.
-var validInvoiceOptions = []invoiceOption{withCustomer("acme"), withItem("Consulting", 3, 15_000)}
+var validInvoiceOptions = []builder.InvoiceOption{builder.WithCustomer("acme"), builder.WithItem("Consulting", 3, 15_000)}
 
 // invoiceWith builds an invoice from opts alone.
-func invoiceWith(opts ...invoiceOption) objectBuilder {
-	return func(ns string) client.Object { return newInvoice(ns, "inv", opts...) }
+func invoiceWith(opts ...builder.InvoiceOption) objectBuilder {
+	return func(ns string) client.Object { return builder.Invoice(ns, "inv", opts...) }
 }
 
 // validInvoiceWith builds a valid invoice changed by opts.
-func validInvoiceWith(opts ...invoiceOption) objectBuilder {
-	return invoiceWith(append(append([]invoiceOption{}, validInvoiceOptions...), opts...)...)
+func validInvoiceWith(opts ...builder.InvoiceOption) objectBuilder {
+	return invoiceWith(append(append([]builder.InvoiceOption{}, validInvoiceOptions...), opts...)...)
 }
 
 // rawInvoice builds a valid invoice, then edits its JSON with edit, so the
 // request carries what the Go types cannot express.
 func rawInvoice(edit func(obj map[string]any)) objectBuilder {
 	return func(ns string) client.Object {
-		u := toUnstructured(newInvoice(ns, "inv", validInvoiceOptions...))
+		u := toUnstructured(builder.Invoice(ns, "inv", validInvoiceOptions...))
 		edit(u.Object)
 		return u
 	}
@@ -75,8 +76,8 @@ func removeField(path ...string) func(map[string]any) {
 }
 
 // customerWith builds a customer named acme changed by opts.
-func customerWith(opts ...customerOption) objectBuilder {
-	return func(ns string) client.Object { return newCustomer(ns, "acme", opts...) }
+func customerWith(opts ...builder.CustomerOption) objectBuilder {
+	return func(ns string) client.Object { return builder.Customer(ns, "acme", opts...) }
 }
 
 // emailOfLength returns a plain address of exactly n ASCII characters.
@@ -119,65 +120,65 @@ var _ = Describe("Validation by the API server", func() {
 			expectNothingIn(ns)
 		},
 		Entry("a customer with an empty name",
-			customerWith(withDisplayName("")), "spec.name", "at least 1 chars long"),
+			customerWith(builder.WithDisplayName("")), "spec.name", "at least 1 chars long"),
 		Entry("a customer with a name of 257 characters",
-			customerWith(withDisplayName(strings.Repeat("n", 257))), "spec.name", "may not be more than 256"),
+			customerWith(builder.WithDisplayName(strings.Repeat("n", 257))), "spec.name", "may not be more than 256"),
 		Entry("a customer with an e-mail of 255 characters",
-			customerWith(withEmail(emailOfLength(255))), "spec.email", "may not be more than 254"),
+			customerWith(builder.WithEmail(emailOfLength(255))), "spec.email", "may not be more than 254"),
 		Entry("a customer with an e-mail in display-name form",
-			customerWith(withEmail("Ada <ada@example.com>")), "spec.email", "should match"),
+			customerWith(builder.WithEmail("Ada <ada@example.com>")), "spec.email", "should match"),
 		Entry("a customer with an empty e-mail",
-			customerWith(withEmail("")), "spec.email", "at least 3 chars long"),
+			customerWith(builder.WithEmail("")), "spec.email", "at least 3 chars long"),
 		Entry("an invoice with an empty list of items",
-			validInvoiceWith(withNoItems()), "spec.items", "at least 1 items"),
+			validInvoiceWith(builder.WithNoItems()), "spec.items", "at least 1 items"),
 		Entry("an invoice without items",
 			rawInvoice(removeField("spec", "items")), "spec.items", "Required value"),
 		Entry("an invoice with 501 items",
-			invoiceWith(withCustomer("acme"), withItems(501, 1, 100)), "spec.items", "at most 500 items"),
+			invoiceWith(builder.WithCustomer("acme"), builder.WithNumberedItems(501, 1, 100)), "spec.items", "at most 500 items"),
 		Entry("an invoice with a quantity of 0",
-			invoiceWith(withCustomer("acme"), withItem("Consulting", 0, 100)),
+			invoiceWith(builder.WithCustomer("acme"), builder.WithItem("Consulting", 0, 100)),
 			"spec.items[0].quantity", "greater than or equal to 1"),
 		Entry("an invoice with a quantity of 2.5",
 			rawInvoice(setFirstItemField("quantity", 2.5)), "spec.items[0].quantity", "must be of type integer"),
 		Entry("an invoice with a quantity of 1,000,001",
-			invoiceWith(withCustomer("acme"), withItem("Consulting", 1_000_001, 100)),
+			invoiceWith(builder.WithCustomer("acme"), builder.WithItem("Consulting", 1_000_001, 100)),
 			"spec.items[0].quantity", "less than or equal to 1000000"),
 		Entry("an invoice with a negative amount",
-			invoiceWith(withCustomer("acme"), withItem("Refund", 1, -100)),
+			invoiceWith(builder.WithCustomer("acme"), builder.WithItem("Refund", 1, -100)),
 			"spec.items[0].amount", "greater than or equal to 0"),
 		Entry("an invoice with an amount above 10^12",
-			invoiceWith(withCustomer("acme"), withItem("Consulting", 1, 1_000_000_000_001)),
+			invoiceWith(builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 1_000_000_000_001)),
 			"spec.items[0].amount", "less than or equal to 1000000000000"),
 		Entry("an invoice with an empty description",
-			invoiceWith(withCustomer("acme"), withItem("", 1, 100)),
+			invoiceWith(builder.WithCustomer("acme"), builder.WithItem("", 1, 100)),
 			"spec.items[0].description", "at least 1 chars long"),
 		Entry("an invoice with a description of 1001 characters",
-			invoiceWith(withCustomer("acme"), withItem(strings.Repeat("d", 1001), 1, 100)),
+			invoiceWith(builder.WithCustomer("acme"), builder.WithItem(strings.Repeat("d", 1001), 1, 100)),
 			"spec.items[0].description", "may not be more than 1000"),
 		Entry("an invoice in a lower-case currency",
-			validInvoiceWith(withCurrency("usd")), "spec.currency", "should match"),
+			validInvoiceWith(builder.WithCurrency("usd")), "spec.currency", "should match"),
 		Entry("an invoice in a four-letter currency",
-			validInvoiceWith(withCurrency("USDT")), "spec.currency", "should match"),
+			validInvoiceWith(builder.WithCurrency("USDT")), "spec.currency", "should match"),
 		Entry("an invoice without customerRef",
 			rawInvoice(removeField("spec", "customerRef")), "spec.customerRef", "Required value"),
 		Entry("an invoice whose customerRef has an empty name",
-			invoiceWith(withItem("Consulting", 1, 100)), "spec.customerRef.name", "at least 1 chars long"),
+			invoiceWith(builder.WithItem("Consulting", 1, 100)), "spec.customerRef.name", "at least 1 chars long"),
 	)
 
 	DescribeTable("accepts an object at the bounds",
 		func(build objectBuilder) {
 			Expect(k8sClient.Create(ctx, build(ns))).To(Succeed())
 		},
-		Entry("a customer with a name of 256 characters", customerWith(withDisplayName(strings.Repeat("n", 256)))),
-		Entry("a customer with an e-mail of 254 characters", customerWith(withEmail(emailOfLength(254)))),
-		Entry("an invoice with 500 items", invoiceWith(withCustomer("acme"), withItems(500, 1, 100))),
+		Entry("a customer with a name of 256 characters", customerWith(builder.WithDisplayName(strings.Repeat("n", 256)))),
+		Entry("a customer with an e-mail of 254 characters", customerWith(builder.WithEmail(emailOfLength(254)))),
+		Entry("an invoice with 500 items", invoiceWith(builder.WithCustomer("acme"), builder.WithNumberedItems(500, 1, 100))),
 		Entry("an invoice with a quantity of 1 and an amount of 0",
-			invoiceWith(withCustomer("acme"), withItem("Free sample", 1, 0))),
+			invoiceWith(builder.WithCustomer("acme"), builder.WithItem("Free sample", 1, 0))),
 		Entry("an invoice with a quantity of 1,000,000 and an amount of 10^12",
-			invoiceWith(withCustomer("acme"), withItem("Everything", 1_000_000, 1_000_000_000_000))),
+			invoiceWith(builder.WithCustomer("acme"), builder.WithItem("Everything", 1_000_000, 1_000_000_000_000))),
 		Entry("an invoice with a description of 1000 characters",
-			invoiceWith(withCustomer("acme"), withItem(strings.Repeat("d", 1000), 1, 100))),
-		Entry("an invoice in EUR", validInvoiceWith(withCurrency("EUR"))),
+			invoiceWith(builder.WithCustomer("acme"), builder.WithItem(strings.Repeat("d", 1000), 1, 100))),
+		Entry("an invoice in EUR", validInvoiceWith(builder.WithCurrency("EUR"))),
 	)
 
 	// The HTTP adapter checks e-mails with billing.ValidEmail before it
@@ -185,7 +186,7 @@ var _ = Describe("Validation by the API server", func() {
 	DescribeTable("decides on an e-mail address as billing.ValidEmail does",
 		func(email string, valid bool) {
 			Expect(billing.ValidEmail(email)).To(Equal(valid), "billing.ValidEmail(%q)", email)
-			err := k8sClient.Create(ctx, newCustomer(ns, "ada", withEmail(email)))
+			err := k8sClient.Create(ctx, builder.Customer(ns, "ada", builder.WithEmail(email)))
 			if valid {
 				Expect(err).NotTo(HaveOccurred())
 				return
@@ -216,14 +217,14 @@ var _ = Describe("Validation by the API server", func() {
 	)
 
 	It("defaults the currency to USD", func() {
-		inv := newInvoice(ns, "inv", validInvoiceOptions...)
+		inv := builder.Invoice(ns, "inv", validInvoiceOptions...)
 		Expect(inv.Spec.Currency).To(BeEmpty())
 		Expect(k8sClient.Create(ctx, inv)).To(Succeed())
 		Expect(getInvoice(Default, inv).Spec.Currency).To(Equal("USD"))
 	})
 
 	It("shows a new invoice as Pending until the controller has looked at it", func() {
-		inv := newInvoice(ns, "inv", validInvoiceOptions...)
+		inv := builder.Invoice(ns, "inv", validInvoiceOptions...)
 		Expect(k8sClient.Create(ctx, inv)).To(Succeed())
 		// The create response is what the API server stored, before any
 		// reconcile: status defaults to phase Pending.
@@ -232,14 +233,14 @@ var _ = Describe("Validation by the API server", func() {
 	})
 
 	It("refuses any change to an invoice's spec, and allows changes to its metadata", func() {
-		inv := newInvoice(ns, "inv", validInvoiceOptions...)
+		inv := builder.Invoice(ns, "inv", validInvoiceOptions...)
 		Expect(k8sClient.Create(ctx, inv)).To(Succeed())
 
 		for _, edit := range []func(*billingv1.Invoice){
 			func(inv *billingv1.Invoice) { inv.Spec.Items[0].Amount++ },
 			func(inv *billingv1.Invoice) { inv.Spec.Currency = "EUR" },
 			func(inv *billingv1.Invoice) { inv.Spec.CustomerRef.Name = "globex" },
-			withItem("Extra", 1, 100),
+			builder.WithItem("Extra", 1, 100),
 		} {
 			changed := getInvoice(Default, inv)
 			before := changed.DeepCopy()

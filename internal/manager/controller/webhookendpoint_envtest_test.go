@@ -29,6 +29,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/webhookreceiver"
 )
 
@@ -46,15 +47,7 @@ func newSigningSecret(ns string) *corev1.Secret {
 // newEndpoint returns a WebhookEndpoint of ns delivering invoice.issued to
 // url, signed with newSigningSecret's key.
 func newEndpoint(ns, name, url string) *billingv1.WebhookEndpoint {
-	e := &billingv1.WebhookEndpoint{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Spec: billingv1.WebhookEndpointSpec{
-			URL:       url,
-			SecretRef: billingv1.SecretKeyRef{Name: "webhook-signing", Key: "secret"},
-			Events:    []string{billingv1.EventInvoiceIssued},
-		},
-	}
-	return e
+	return builder.WebhookEndpoint(ns, name, url, "webhook-signing", "secret")
 }
 
 // createInvoices creates n invoices for customer acme in ns, named from
@@ -62,7 +55,7 @@ func newEndpoint(ns, name, url string) *billingv1.WebhookEndpoint {
 func createInvoices(ns string, first, n int) {
 	GinkgoHelper()
 	for i := first; i < first+n; i++ {
-		create(newInvoice(ns, fmt.Sprintf("inv-%03d", i), withCustomer("acme"), withItem("Consulting", 1, 1000)))
+		create(builder.Invoice(ns, fmt.Sprintf("inv-%03d", i), builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 1000)))
 	}
 }
 
@@ -86,7 +79,7 @@ var _ = Describe("Webhook endpoints", func() {
 
 	BeforeEach(func() {
 		ns = newNamespace()
-		create(newCustomer(ns, "acme"), newSigningSecret(ns))
+		create(builder.Customer(ns, "acme"), newSigningSecret(ns))
 	})
 
 	It("delivers every issued invoice in order, once each after the failed attempts, with valid signatures", func() {

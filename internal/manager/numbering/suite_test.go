@@ -21,25 +21,18 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
 // The allocator's tests run against a real kube-apiserver and etcd (envtest)
@@ -52,40 +45,23 @@ import (
 const sequenceAnnotation = "numbering.test.invoicing.dev/sequence"
 
 var (
-	testScheme = runtime.NewScheme()
 	// apiServer is nil when KUBEBUILDER_ASSETS is not set; requireAPIServer
 	// then fails the tests that need it.
-	apiServer *envtest.Environment
-	restCfg   *rest.Config
+	apiServer *testenv.Env
 	k8s       client.Client
 )
-
-func init() {
-	utilruntime.Must(clientgoscheme.AddToScheme(testScheme))
-	utilruntime.Must(billingv1.AddToScheme(testScheme))
-}
 
 func TestMain(m *testing.M) {
 	flag.Parse() // for testing.Short
 	if !testing.Short() && os.Getenv("KUBEBUILDER_ASSETS") != "" {
-		apiServer = &envtest.Environment{
-			CRDDirectoryPaths:     []string{filepath.Join("..", "..", "..", "config", "crd", "bases")},
-			ErrorIfCRDPathMissing: true,
-			Scheme:                testScheme,
-		}
-		var err error
-		if restCfg, err = apiServer.Start(); err != nil {
-			fmt.Fprintln(os.Stderr, "starting the control plane:", err)
-			os.Exit(1)
-		}
 		// The tests and benchmarks drive many concurrent writers; the
 		// client's default rate limit (5/s) would measure itself.
-		restCfg.QPS, restCfg.Burst = 5000, 10000
-		if k8s, err = client.New(restCfg, client.Options{Scheme: testScheme}); err != nil {
-			fmt.Fprintln(os.Stderr, "creating the client:", err)
-			_ = apiServer.Stop()
+		var err error
+		if apiServer, err = testenv.Start(testenv.WithClientRateLimit(5000, 10000)); err != nil {
+			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
+		k8s = apiServer.Client
 	}
 	code := m.Run()
 	if apiServer != nil {
@@ -101,7 +77,7 @@ func TestMain(m *testing.M) {
 func requireAPIServer(tb testing.TB) {
 	tb.Helper()
 	if apiServer == nil {
-		envtestbins.Require(tb)
+		testenv.Require(tb)
 		tb.Fatal("KUBEBUILDER_ASSETS is set but the control plane did not start")
 	}
 }
@@ -110,11 +86,7 @@ func requireAPIServer(tb testing.TB) {
 func newWorkspace(tb testing.TB) string {
 	tb.Helper()
 	requireAPIServer(tb)
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "numbering-"}}
-	if err := k8s.Create(context.Background(), ns); err != nil {
-		tb.Fatalf("creating namespace: %v", err)
-	}
-	return ns.Name
+	return builder.Namespace(tb, context.Background(), k8s, "numbering-")
 }
 
 // annotatedSequence reads the number a test wrote on an invoice.
@@ -161,13 +133,7 @@ func newAllocator(tb testing.TB, opts ...allocatorOption) *Allocator {
 // createInvoice creates a valid invoice named name in ns.
 func createInvoice(tb testing.TB, ns, name string) *billingv1.Invoice {
 	tb.Helper()
-	inv := &billingv1.Invoice{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Spec: billingv1.InvoiceSpec{
-			CustomerRef: billingv1.CustomerReference{Name: "acme"},
-			Items:       []billingv1.LineItem{{Description: "Consulting", Quantity: 1, Amount: 100}},
-		},
-	}
+	inv := builder.Invoice(ns, name, builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 100))
 	if err := k8s.Create(context.Background(), inv); err != nil {
 		tb.Fatalf("creating invoice %s: %v", name, err)
 	}

@@ -18,7 +18,6 @@ package argocdhealth
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,18 +26,15 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/config/crd"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/manager/controller"
-	"github.com/invoicing-dev/invoicing/internal/test/envtestbins"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
 // The test objects of health_test.yaml are written by hand. This test
@@ -54,23 +50,18 @@ func TestHealthChecksReadWhatTheControllerWrites(t *testing.T) {
 	}
 
 	const ns = "books"
-	items := func(quantity, amount int64) []billingv1.LineItem {
-		return []billingv1.LineItem{
-			{Description: "Consulting", Quantity: quantity, Amount: amount},
-			{Description: "More consulting", Quantity: quantity, Amount: amount},
-		}
+	items := func(quantity, amount int64) builder.InvoiceOption {
+		return builder.WithItems(
+			billingv1.LineItem{Description: "Consulting", Quantity: quantity, Amount: amount},
+			billingv1.LineItem{Description: "More consulting", Quantity: quantity, Amount: amount},
+		)
 	}
 	for _, obj := range []client.Object{
 		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}},
-		&billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: "acme", Namespace: ns},
-			Spec: billingv1.CustomerSpec{Name: "Acme Corporation", Email: "billing@acme.example"}},
-		&billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Name: "issued", Namespace: ns},
-			Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "acme"}, Items: items(3, 15000)}},
-		&billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Name: "waiting", Namespace: ns},
-			Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "nobody"}, Items: items(3, 15000)}},
-		&billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Name: "too-large", Namespace: ns},
-			Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "acme"},
-				Items: items(billing.MaxQuantity, billing.MaxAmount)}},
+		builder.Customer(ns, "acme", builder.WithDisplayName("Acme Corporation"), builder.WithEmail("billing@acme.example")),
+		builder.Invoice(ns, "issued", builder.WithCustomer("acme"), items(3, 15000)),
+		builder.Invoice(ns, "waiting", builder.WithCustomer("nobody"), items(3, 15000)),
+		builder.Invoice(ns, "too-large", builder.WithCustomer("acme"), items(billing.MaxQuantity, billing.MaxAmount)),
 		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "erp-webhook", Namespace: ns},
 			Data: map[string][]byte{"signing-secret": []byte("0123456789abcdef0123456789abcdef")}},
 		endpoint("delivering", "https://erp.example/hooks", "erp-webhook", false),
@@ -126,7 +117,7 @@ func TestHealthChecksReadWhatTheControllerWrites(t *testing.T) {
 		`attempts in a row: Secret "missing" does not exist in namespace books`)
 	expectHealthEndingWith("WebhookEndpoint", "plain-http", Degraded, "attempts in a row: only https URLs receive webhooks")
 
-	if err := c.Delete(ctx, &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: "acme", Namespace: ns}}); err != nil {
+	if err := c.Delete(ctx, builder.Customer(ns, "acme")); err != nil {
 		t.Fatal(err)
 	}
 	expectHealth("Customer", "acme", Status{Progressing, "Deletion waits for 2 invoice(s) that reference this customer"})
@@ -136,16 +127,8 @@ func TestHealthChecksReadWhatTheControllerWrites(t *testing.T) {
 // sequence 1000, beyond every invoice of the test, so that one that works
 // sends nothing.
 func endpoint(name, url, secret string, paused bool) *billingv1.WebhookEndpoint {
-	return &billingv1.WebhookEndpoint{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "books"},
-		Spec: billingv1.WebhookEndpointSpec{
-			URL:                url,
-			SecretRef:          billingv1.SecretKeyRef{Name: secret, Key: "signing-secret"},
-			Events:             []string{billingv1.EventInvoiceIssued},
-			Paused:             paused,
-			StartAfterSequence: 1000,
-		},
-	}
+	return builder.WebhookEndpoint("books", name, url, secret, "signing-secret",
+		builder.WithPaused(paused), builder.WithStartAfterSequence(1000))
 }
 
 // startController starts a control plane with the CRDs and the manager's
@@ -153,27 +136,9 @@ func endpoint(name, url, secret string, paused bool) *billingv1.WebhookEndpoint 
 // reads from the API server.
 func startController(t *testing.T) client.Client {
 	t.Helper()
-	envtestbins.Require(t)
-	scheme := runtime.NewScheme()
-	if err := errors.Join(clientgoscheme.AddToScheme(scheme), billingv1.AddToScheme(scheme)); err != nil {
-		t.Fatal(err)
-	}
-	crds, err := crd.CRDs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := &envtest.Environment{CRDs: crds, Scheme: scheme}
-	cfg, err := env.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := env.Stop(); err != nil {
-			t.Error(err)
-		}
-	})
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                 scheme,
+	env := testenv.StartTest(t)
+	mgr, err := ctrl.NewManager(env.Config, ctrl.Options{
+		Scheme:                 env.Client.Scheme(),
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
 	})
@@ -193,9 +158,5 @@ func startController(t *testing.T) client.Client {
 			t.Error(err)
 		}
 	})
-	c, err := client.New(cfg, client.Options{Scheme: scheme})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return env.Client
 }

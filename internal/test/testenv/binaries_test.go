@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package envtestbins
+package testenv
 
 import (
 	"os"
@@ -93,11 +93,11 @@ func TestFind(t *testing.T) {
 }
 
 func TestModuleRootIsTheDirectoryOfGoMod(t *testing.T) {
-	root := moduleRoot()
+	root := ModuleRoot()
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		t.Fatalf("moduleRoot() = %q, which holds no go.mod: %v", root, err)
+		t.Fatalf("ModuleRoot() = %q, which holds no go.mod: %v", root, err)
 	}
-	if _, err := os.Stat(filepath.Join(root, "internal", "test", "envtestbins")); err != nil {
-		t.Fatalf("moduleRoot() = %q is not this module's root: %v", root, err)
+	if _, err := os.Stat(filepath.Join(root, "internal", "test", "testenv")); err != nil {
+		t.Fatalf("ModuleRoot() = %q is not this module's root: %v", root, err)
 	}
 }

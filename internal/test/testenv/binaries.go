@@ -14,10 +14,20 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package envtestbins checks, at the top of each envtest suite, that the
-// control plane binaries it starts are there, and says in one line what to
-// run when they are not, instead of a stack from deep inside the suite.
-package envtestbins
+// Package testenv is the one way a test starts a control plane (envtest's
+// kube-apiserver and etcd): Require, at the top of each envtest suite,
+// checks that the binaries are there and says in one line what to run when
+// they are not, instead of a stack from deep inside the suite; Start then
+// runs the control plane with the CRDs of config/crd/bases installed and
+// returns its rest.Config, an admin client and Stop.
+//
+// Finding the binaries and starting the control plane are one package, not
+// two, because no suite does one without the other and both start from the
+// module's root (bin/k8s, config/crd/bases): a suite imports one package
+// and sees one set of rules for skipping, failing and starting. Only
+// cmd/localenv, a developer's tool and not a test, builds its own
+// Environment of envtest.
+package testenv
 
 import (
 	"errors"
@@ -53,7 +63,7 @@ func Require(t testing.TB, extra ...string) string {
 		t.Skipf("envtest suite skipped in -short mode (make test-unit); it needs %s, and make test runs it",
 			strings.Join(need, ", "))
 	}
-	dir, err := find(os.Getenv(EnvVar), need, moduleRoot())
+	dir, err := find(os.Getenv(EnvVar), need, ModuleRoot())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,9 +114,9 @@ func builtUnder(root string, need []string) string {
 	return ""
 }
 
-// moduleRoot returns the nearest directory at or above the working
+// ModuleRoot returns the nearest directory at or above the working
 // directory (the package's, under go test) that holds a go.mod, or "".
-func moduleRoot() string {
+func ModuleRoot() string {
 	dir, err := os.Getwd()
 	if err != nil {
 		return ""

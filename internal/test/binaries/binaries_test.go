@@ -1,0 +1,35 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package binaries_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/invoicing-dev/invoicing/internal/test/binaries"
+)
+
+func TestCoverEnvAddsGOCOVERDIROnlyWhenCoverageIsAskedFor(t *testing.T) {
+	t.Setenv(binaries.CoverDirVar, "")
+	if got := binaries.CoverEnv([]string{"A=1"}); !slices.Equal(got, []string{"A=1"}) {
+		t.Errorf("without %s: got %v", binaries.CoverDirVar, got)
+	}
+	t.Setenv(binaries.CoverDirVar, "/tmp/cover")
+	if got := binaries.CoverEnv([]string{"A=1"}); !slices.Equal(got, []string{"A=1", "GOCOVERDIR=/tmp/cover"}) {
+		t.Errorf("with %s: got %v", binaries.CoverDirVar, got)
+	}
+}

@@ -1,0 +1,90 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+// The operations each side of a pair performs: create and page through
+// invoices through the adapter's /v1 API or directly with the Kubernetes
+// API.
+
+import (
+	"context"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
+)
+
+var invoiceParams = v1client.InvoiceParams{CustomerID: customer, Items: []v1client.Item{
+	{Description: "Consulting", Quantity: 3, Amount: 15000},
+	{Description: "Travel", Quantity: 1, Amount: 42000},
+}}
+
+// newInvoice is invoiceParams as the Kubernetes object a direct create makes.
+func newInvoice(ns string) *billingv1.Invoice {
+	opts := make([]builder.InvoiceOption, 0, 1+len(invoiceParams.Items))
+	opts = append(opts, builder.WithCustomer(customer))
+	for _, it := range invoiceParams.Items {
+		opts = append(opts, builder.WithItem(it.Description, it.Quantity, it.Amount))
+	}
+	return builder.Invoice(ns, billing.NewID(billing.InvoiceIDPrefix), opts...)
+}
+
+func (b *bench) createHTTP(ctx context.Context, ns string) (string, error) {
+	inv, _, err := b.api.CreateInvoice(ctx, invoiceParams, v1client.Workspace(ns))
+	if err != nil {
+		return "", err
+	}
+	return inv.ID, nil
+}
+
+func (b *bench) createDirect(ctx context.Context, ns string) (string, error) {
+	inv := newInvoice(ns)
+	return inv.Name, b.direct.Create(ctx, inv)
+}
+
+// page is one page of a walk: the ids and the token of the next page.
+type page struct {
+	ids  []string
+	next string
+}
+
+func (b *bench) pageHTTP(ctx context.Context, ns, cursor string) (page, error) {
+	list, _, err := b.api.ListInvoices(ctx, v1client.ListParams{Limit: 100, Cursor: cursor}, v1client.Workspace(ns))
+	if err != nil {
+		return page{}, err
+	}
+	p := page{ids: v1client.IDs(list)}
+	if list.NextCursor != nil {
+		p.next = *list.NextCursor
+	}
+	return p, nil
+}
+
+func (b *bench) pageDirect(ctx context.Context, ns, cont string) (page, error) {
+	var list billingv1.InvoiceList
+	if err := b.direct.List(ctx, &list, client.InNamespace(ns), client.Limit(100), client.Continue(cont)); err != nil {
+		return page{}, err
+	}
+	p := page{next: list.Continue}
+	for _, inv := range list.Items {
+		p.ids = append(p.ids, inv.Name)
+	}
+	return p, nil
+}

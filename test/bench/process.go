@@ -1,0 +1,146 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+// The manager and the adapter as processes under measurement: started as
+// the install's ServiceAccount, probed until ready, stopped, and their
+// resident memory read.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/invoicing-dev/invoicing/internal/test/netutil"
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
+)
+
+// startBinaries runs the manager and the adapter as the install's
+// ServiceAccount (kubeconfig) and with the GOMAXPROCS their containers'
+// CPU limits give them, the adapter without its per-caller rate limit
+// (the benchmark has one caller).
+func (b *bench) startBinaries(ctx context.Context, kubeconfig string) error {
+	var err error
+	addrs := make([]string, 4)
+	for i := range addrs {
+		if addrs[i], err = netutil.FreeAddr(ctx); err != nil {
+			return err
+		}
+	}
+	b.apiURL = "http://" + addrs[0]
+	b.api = v1client.New(b.apiURL, b.http, v1client.Token(b.token))
+	managerArgs := append([]string{"--kubeconfig", kubeconfig, "--health-probe-bind-address", addrs[2],
+		"--metrics-bind-address", "0", "--pprof-bind-address", addrs[1]}, b.cfg.ManagerArgs...)
+	b.manager, err = startProcess(b.cfg.Manager, filepath.Join(b.cfg.OutDir, "manager.log"), addrs[1],
+		b.install.env("manager"), managerArgs...)
+	if err != nil {
+		return err
+	}
+	adapterArgs := append([]string{"--kubeconfig", kubeconfig, "--listen-address", addrs[0], "--rate-limit", "-1",
+		"--pprof-address", addrs[3]}, b.cfg.AdapterArgs...)
+	b.adapter, err = startProcess(b.cfg.Adapter, filepath.Join(b.cfg.OutDir, "adapter.log"), addrs[3],
+		b.install.env("adapter"), adapterArgs...)
+	if err != nil {
+		b.manager.stop()
+		return err
+	}
+	deadline := time.Now().Add(time.Minute)
+	for _, probe := range []string{"http://" + addrs[2] + "/readyz", b.apiURL + "/readyz"} {
+		for {
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, probe, nil)
+			if err != nil {
+				return err
+			}
+			resp, err := b.http.Do(req)
+			if err == nil {
+				_ = resp.Body.Close()
+				if resp.StatusCode == http.StatusOK {
+					break
+				}
+			}
+			if time.Now().After(deadline) || ctx.Err() != nil {
+				return fmt.Errorf("%s did not become ready (see the logs in %s)", probe, b.cfg.OutDir)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	return nil
+}
+
+// process is a binary under measurement.
+type process struct {
+	cmd   *exec.Cmd
+	pprof string
+	done  chan struct{}
+}
+
+// startProcess starts a binary with env added to the benchmark's environment.
+func startProcess(path, logPath, pprofAddr string, env []string, args ...string) (*process, error) {
+	logFile, err := os.Create(logPath) //nolint:gosec // under the output directory
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(context.Background(), path, args...) //nolint:gosec // the binaries make builds
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Env = append(os.Environ(), env...)
+	if err := cmd.Start(); err != nil {
+		_ = logFile.Close()
+		return nil, fmt.Errorf("starting %s: %w", path, err)
+	}
+	p := &process{cmd: cmd, pprof: pprofAddr, done: make(chan struct{})}
+	go func() {
+		_ = cmd.Wait()
+		_ = logFile.Close()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// stop sends SIGTERM, and SIGKILL after 15 s.
+func (p *process) stop() {
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(15 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-p.done
+	}
+}
+
+// rss is the process's resident memory (VmRSS), in bytes.
+func (p *process) rss() (int64, error) {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	if err != nil {
+		return 0, err
+	}
+	for line := range strings.SplitSeq(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, errors.New("no VmRSS in /proc status")
+}

@@ -1,0 +1,122 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+// report.json: the figures a run reports.
+
+// Report is report.json: the ratios (adapter or controller over the
+// Kubernetes API directly; higher is better), the p99s, the memory per
+// invoice, and the per-second figures behind the ratios.
+type Report struct {
+	CreateRatio               float64 `json:"create_ratio"`
+	GetRatio                  float64 `json:"get_ratio"`
+	ListRatio                 float64 `json:"list_ratio"`
+	ControllerRatio           float64 `json:"controller_ratio"`
+	CreateP99Ms               float64 `json:"create_p99_ms"`
+	GetP99Ms                  float64 `json:"get_p99_ms"`
+	IssueLagP99Ms             float64 `json:"issue_lag_p99_ms"`
+	AdapterBytesPerInvoice    float64 `json:"adapter_bytes_per_invoice"`
+	ControllerBytesPerInvoice float64 `json:"controller_bytes_per_invoice"`
+
+	CreateAdapterPerSec     float64 `json:"create_adapter_per_s"`
+	CreateDirectPerSec      float64 `json:"create_direct_per_s"`
+	GetAdapterPerSec        float64 `json:"get_adapter_per_s"`
+	GetDirectPerSec         float64 `json:"get_direct_per_s"`
+	ListAdapterPerSec       float64 `json:"list_adapter_invoices_per_s"`
+	ListDirectPerSec        float64 `json:"list_direct_invoices_per_s"`
+	ControllerIssuedPerSec  float64 `json:"controller_issued_per_s"`
+	ControllerCreatedPerSec float64 `json:"controller_created_per_s"`
+
+	// Measurement 4 again, with the install's APF objects applied.
+	ControllerRatioAPF         float64 `json:"controller_ratio_apf"`
+	IssueLagP99MsAPF           float64 `json:"issue_lag_p99_ms_apf"`
+	ControllerIssuedPerSecAPF  float64 `json:"controller_issued_per_s_apf"`
+	ControllerCreatedPerSecAPF float64 `json:"controller_created_per_s_apf"`
+
+	// Measurement 6: invoices created directly in one workspace, numbered
+	// per second over created per second and the create-to-number p99;
+	// then the controller's batched allocator alone over a naive one (one
+	// number per round trip), numbers per second.
+	NumberingRatio          float64 `json:"numbering_ratio"`
+	NumberingLagP99Ms       float64 `json:"numbering_lag_p99_ms"`
+	NumberingCreatedPerSec  float64 `json:"numbering_created_per_s"`
+	NumberingNumberedPerSec float64 `json:"numbering_numbered_per_s"`
+	BatchedNumbersPerSec    float64 `json:"batched_numbers_per_s"`
+	NaiveNumbersPerSec      float64 `json:"naive_numbers_per_s"`
+	BatchedOverNaive        float64 `json:"batched_over_naive"`
+
+	// Measurement 7: the adapter's creates while a noisy neighbour writes,
+	// rate over the quiet round's rate, and the p99s, without and with APF.
+	NoisyRateRatio      float64 `json:"noisy_create_rate_ratio"`
+	NoisyRateRatioAPF   float64 `json:"noisy_create_rate_ratio_apf"`
+	NoisyCreateP99Ms    float64 `json:"noisy_create_p99_ms"`
+	NoisyCreateP99MsAPF float64 `json:"noisy_create_p99_ms_apf"`
+	QuietCreateP99Ms    float64 `json:"quiet_create_p99_ms"`
+	QuietCreateP99MsAPF float64 `json:"quiet_create_p99_ms_apf"`
+
+	// The adapter process's CPU time (user and system) during its creates
+	// of measurement 1, per 1,000 creates.
+	AdapterCPUPer1000Creates float64 `json:"adapter_cpu_s_per_1000_creates"`
+
+	Details Details `json:"details"`
+	path    string
+}
+
+// Details are the rest of what was measured, for reading the figures.
+type Details struct {
+	Invoices         int     `json:"invoices"`
+	Workers          int     `json:"workers"`
+	MemoryInvoices   int     `json:"memory_invoices"`
+	Workspaces       int     `json:"memory_workspaces"`
+	CreateP50Ms      float64 `json:"create_adapter_p50_ms"`
+	CreateDirP50Ms   float64 `json:"create_direct_p50_ms"`
+	CreateDirP99Ms   float64 `json:"create_direct_p99_ms"`
+	GetP50Ms         float64 `json:"get_adapter_p50_ms"`
+	GetDirP50Ms      float64 `json:"get_direct_p50_ms"`
+	GetDirP99Ms      float64 `json:"get_direct_p99_ms"`
+	PageP50Ms        float64 `json:"list_adapter_page_p50_ms"`
+	PageP99Ms        float64 `json:"list_adapter_page_p99_ms"`
+	PageDirP50Ms     float64 `json:"list_direct_page_p50_ms"`
+	PageDirP99Ms     float64 `json:"list_direct_page_p99_ms"`
+	IssueLagP50Ms    float64 `json:"issue_lag_p50_ms"`
+	IssueLagP50MsAPF float64 `json:"issue_lag_p50_ms_apf"`
+	// Measurement 6's create-to-number p50, and each allocator's p99 per
+	// number.
+	NumberingLagP50Ms float64 `json:"numbering_lag_p50_ms"`
+	BatchedP99Ms      float64 `json:"batched_number_p99_ms"`
+	NaiveP99Ms        float64 `json:"naive_number_p99_ms"`
+	// Measurement 7's invoices per variant and condition, its per-second
+	// figures, and the neighbour's writers and writes per second.
+	NoisyInvoices            int     `json:"noisy_invoices"`
+	QuietPerSec              float64 `json:"quiet_create_per_s"`
+	QuietPerSecAPF           float64 `json:"quiet_create_per_s_apf"`
+	NoisyPerSec              float64 `json:"noisy_create_per_s"`
+	NoisyPerSecAPF           float64 `json:"noisy_create_per_s_apf"`
+	NeighbourWriters         int     `json:"neighbour_writers"`
+	NeighbourWritesPerSec    float64 `json:"neighbour_writes_per_s"`
+	NeighbourWritesPerSecAPF float64 `json:"neighbour_writes_per_s_apf"`
+	// The API server's mean queue wait per priority level during
+	// measurements 4 and 7, without and with APF objects.
+	APFWait map[string]map[string]apfLevelWait `json:"apf_queue_wait"`
+	// The adapter's CPU seconds during measurement 1's adapter rounds.
+	AdapterCPUSecondsCreate float64 `json:"adapter_cpu_seconds_create"`
+	AdapterRSS0             int64   `json:"adapter_rss_start_bytes"`
+	AdapterRSS              int64   `json:"adapter_rss_bytes"`
+	ManagerRSS0             int64   `json:"controller_rss_start_bytes"`
+	ManagerRSS              int64   `json:"controller_rss_bytes"`
+	Seconds                 float64 `json:"seconds"`
+}
