@@ -95,6 +95,14 @@ type BillingProfileSpec struct {
 	// +optional
 	// +kubebuilder:validation:MaxLength=2000
 	Footer string `json:"footer,omitempty"`
+
+	// defaultTax is the tax of every invoice line that has none of its
+	// own, for example {category: S, rate: "19"}. An invoice created over
+	// HTTP takes it when it is created; one applied with kubectl when it
+	// is issued, frozen in its status. Changing it never changes an issued
+	// invoice.
+	// +optional
+	DefaultTax *Tax `json:"defaultTax,omitempty"`
 }
 
 // BillingProfileStatus is the controller's verdict on a BillingProfile.

@@ -58,6 +58,22 @@ const (
 	// when the invoice's total is above 2^53-1 minor units. The spec is
 	// immutable, so the invoice stays Invalid; create a smaller one.
 	ReasonTotalTooLarge = "TotalTooLarge"
+
+	// ReasonTaxIDRequired is the reason of Ready (False) and Reconciling
+	// (True) while a line of category AE (reverse charge) or K
+	// (intra-community supply) needs tax ids that are missing: the
+	// BillingProfile's spec.issuer.taxId or the customer's spec.taxId. The
+	// invoice is issued as soon as both exist.
+	ReasonTaxIDRequired = "TaxIDRequired"
+
+	// ReasonInvalidTax is the reason of Ready (False) when the items' taxes
+	// break a rule that spans lines: a line of category O beside lines of
+	// another category, or one category and rate with two exemption
+	// reasons. Stalled (True) when the items' own taxes break it (the spec
+	// is immutable: create a new invoice); Reconciling (True) when the
+	// BillingProfile's defaultTax does, so that changing it issues the
+	// invoice.
+	ReasonInvalidTax = "InvalidTax"
 )
 
 // Reasons of a Customer's conditions.

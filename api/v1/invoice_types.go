@@ -66,10 +66,16 @@ type LineItem struct {
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=1000000000000
 	Amount int64 `json:"amount"`
+
+	// tax is the line's tax. Without it the line takes the workspace
+	// BillingProfile's defaultTax (see defaultTaxFrom), or has no tax.
+	// +optional
+	Tax *Tax `json:"tax,omitempty"`
 }
 
 // InvoiceSpec is what is billed, to whom. It cannot be changed once the
 // invoice exists: to correct an invoice, create a new one.
+// +kubebuilder:validation:XValidation:rule="!self.items.exists(i, has(i.tax) && i.tax.category == 'O') || self.items.all(i, has(i.tax) && i.tax.category == 'O')",message="an invoice with a line of tax category O (not subject to tax) has only lines of category O",fieldPath=".items",reason=FieldValueInvalid
 type InvoiceSpec struct {
 	// customerRef names the Customer, in the same namespace, that the invoice bills.
 	// +required
@@ -89,6 +95,14 @@ type InvoiceSpec struct {
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=500
 	Items []LineItem `json:"items"`
+
+	// defaultTaxFrom says what tax the items without a tax of their own
+	// get: "Profile" (when absent) the workspace BillingProfile's
+	// defaultTax in force when the invoice is issued, frozen in
+	// status.items; "None" no tax. The HTTP API writes "None", as it has
+	// already put the profile's default on each item at create time.
+	// +optional
+	DefaultTaxFrom DefaultTaxSource `json:"defaultTaxFrom,omitempty"`
 }
 
 // BillTo is the customer's name, e-mail, address and tax id as they were when
@@ -120,12 +134,15 @@ type BillTo struct {
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.number) || (has(self.number) && self.number == oldSelf.number)",message="status.number cannot change once assigned"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.dueAt) || (has(self.dueAt) && self.dueAt == oldSelf.dueAt)",message="status.dueAt cannot change once set"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.issuer) || (has(self.issuer) && self.issuer == oldSelf.issuer)",message="status.issuer cannot change once set"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.sequence) || (has(self.total) == has(oldSelf.total) && (!has(self.total) || self.total == oldSelf.total))",message="status.total cannot change once the invoice is issued"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.sequence) || (has(self.taxTotal) == has(oldSelf.taxTotal) && (!has(self.taxTotal) || self.taxTotal == oldSelf.taxTotal))",message="status.taxTotal cannot change once the invoice is issued"
 type InvoiceStatus struct {
 	// conditions describe the invoice's state in the standard Kubernetes way.
 	// "Ready" is True once the invoice is issued, and False with reason
-	// CustomerNotFound or TotalTooLarge when it is invalid. "Reconciling" is
-	// True while the invoice waits for its customer; "Stalled" is True when it
-	// can never be issued (TotalTooLarge).
+	// CustomerNotFound, TaxIDRequired, InvalidTax or TotalTooLarge when it
+	// is invalid. "Reconciling" is True while the invoice waits for its
+	// customer or for tax ids; "Stalled" is True when it can never be
+	// issued as it stands (TotalTooLarge, InvalidTax of its own items).
 	// +optional
 	// +listType=map
 	// +listMapKey=type
@@ -137,14 +154,44 @@ type InvoiceStatus struct {
 	// +optional
 	Phase InvoicePhase `json:"phase,omitempty"`
 
-	// total is the sum of quantity times amount over all items, in minor units
-	// of the currency. It is at most 9,007,199,254,740,991 (2^53-1), so that
-	// every JSON client reads it exactly; a larger total makes the invoice
-	// Invalid with reason TotalTooLarge.
+	// total is subtotal plus taxTotal, in minor units of the currency. It
+	// is at most 9,007,199,254,740,991 (2^53-1), so that every JSON client
+	// reads it exactly; a larger total makes the invoice Invalid with reason
+	// TotalTooLarge. Invoices issued before tax existed have a total but no
+	// subtotal: their subtotal is their total, their tax 0.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=9007199254740991
 	Total *int64 `json:"total,omitempty"`
+
+	// subtotal is the sum of quantity times amount over all items, tax
+	// excluded, in minor units of the currency.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=9007199254740991
+	Subtotal *int64 `json:"subtotal,omitempty"`
+
+	// taxTotal is the sum of taxBreakdown's taxAmount, in minor units.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=9007199254740991
+	TaxTotal *int64 `json:"taxTotal,omitempty"`
+
+	// taxBreakdown has one entry per (category, rate) group of the items'
+	// effective taxes, in the order the groups first appear; empty when no
+	// item has tax. Frozen when the invoice is issued.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=500
+	TaxBreakdown []TaxBreakdownEntry `json:"taxBreakdown,omitempty"`
+
+	// items holds, for each of spec.items in the same order, the line's
+	// effective tax, frozen when the invoice is issued. Absent when no
+	// item has tax.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=500
+	Items []InvoiceItemStatus `json:"items,omitempty"`
 
 	// billTo is the customer's name, e-mail, address and tax id copied when
 	// the invoice was issued; later edits of the customer do not change it.

@@ -71,11 +71,30 @@ type Issuer struct {
 	TaxID   *string  `json:"tax_id"`
 }
 
-// Item is a line item.
+// Item is a line item. Tax is its effective tax, null when it has none.
 type Item struct {
 	Description string `json:"description"`
 	Quantity    int64  `json:"quantity"`
 	Amount      int64  `json:"amount"`
+	Tax         *Tax   `json:"tax"`
+}
+
+// Tax is a line item's tax. Rate is null for category O; ExemptionReason
+// is null for S and Z.
+type Tax struct {
+	Category        string  `json:"category"`
+	Rate            *string `json:"rate"`
+	ExemptionReason *string `json:"exemption_reason"`
+}
+
+// TaxBreakdownEntry is the tax of one (category, rate) group of an
+// invoice's lines.
+type TaxBreakdownEntry struct {
+	Category        string  `json:"category"`
+	Rate            *string `json:"rate"`
+	TaxableAmount   int64   `json:"taxable_amount"`
+	TaxAmount       int64   `json:"tax_amount"`
+	ExemptionReason *string `json:"exemption_reason"`
 }
 
 // Invoice is the /v1 representation of an Invoice.
@@ -86,9 +105,14 @@ type Invoice struct {
 	CustomerID string `json:"customer_id"`
 	Currency   string `json:"currency"`
 	Items      []Item `json:"items"`
-	// Total is null only for an invoice made outside the API (kubectl)
-	// whose total exceeds 2^53-1; the controller marks it invalid.
-	Total  *int64 `json:"total"`
+	// Subtotal, TaxTotal and Total are null only for an invoice made
+	// outside the API (kubectl) whose amounts exceed 2^53-1 or whose taxes
+	// break a rule; the controller marks it invalid. TaxBreakdown is then
+	// empty.
+	Subtotal     *int64              `json:"subtotal"`
+	TaxBreakdown []TaxBreakdownEntry `json:"tax_breakdown"`
+	TaxTotal     *int64              `json:"tax_total"`
+	Total        *int64              `json:"total"`
 	Status string `json:"status"`
 	// StatusReason says why an invalid invoice is invalid; null otherwise.
 	StatusReason *string `json:"status_reason"`
@@ -110,6 +134,8 @@ type Invoice struct {
 var statusReasons = map[string]string{
 	billingv1.ReasonCustomerNotFound: "customer_not_found",
 	billingv1.ReasonTotalTooLarge:    "total_too_large",
+	billingv1.ReasonTaxIDRequired:    "tax_id_required",
+	billingv1.ReasonInvalidTax:       "invalid_tax",
 }
 
 // List is a page of a list.
@@ -165,14 +191,12 @@ func CustomerOf(c *billingv1.Customer) Customer {
 
 // InvoiceOf is the /v1 representation of inv.
 func InvoiceOf(inv *billingv1.Invoice) Invoice {
+	taxes := ItemTaxes(inv)
 	items := make([]Item, len(inv.Spec.Items))
 	for i, it := range inv.Spec.Items {
-		items[i] = Item{Description: it.Description, Quantity: it.Quantity, Amount: it.Amount}
+		items[i] = Item{Description: it.Description, Quantity: it.Quantity, Amount: it.Amount, Tax: taxJSON(taxes[i])}
 	}
-	var total *int64
-	if t, err := billing.InvoiceTotal(inv.Spec.Items); err == nil {
-		total = &t
-	}
+	amounts := InvoiceAmounts(inv, taxes)
 	currency := inv.Spec.Currency
 	if currency == "" {
 		currency = billing.DefaultCurrency
@@ -184,8 +208,11 @@ func InvoiceOf(inv *billingv1.Invoice) Invoice {
 		Workspace:  inv.Namespace,
 		CustomerID: inv.Spec.CustomerRef.Name,
 		Currency:   currency,
-		Items:      items,
-		Total:      total,
+		Items:        items,
+		Subtotal:     amounts.Subtotal,
+		TaxBreakdown: amounts.TaxBreakdown,
+		TaxTotal:     amounts.TaxTotal,
+		Total:        amounts.Total,
 		Status:     Status(phase),
 		Number:     optional(inv.Status.Number),
 		Sequence:   inv.Status.Sequence,

@@ -19,6 +19,7 @@ package billing
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -126,5 +127,31 @@ func TestEmailRulesMatchTheCustomerCRD(t *testing.T) {
 	}
 	if email.Format != "email" {
 		t.Errorf("CRD format is %q, want email (net/mail, as ValidEmail uses)", email.Format)
+	}
+}
+
+// The CRD's pattern for a tax rate draws the line where ParseRate does, so
+// that kubectl and HTTP clients are refused the same rates.
+func TestTheCRDsRatePatternAcceptsWhatParseRateAccepts(t *testing.T) {
+	schemas := map[string][]string{
+		"billing.invoicing.dev_invoices.yaml":        {"spec", "items", "[]", "tax", "rate"},
+		"billing.invoicing.dev_billingprofiles.yaml": {"spec", "defaultTax", "rate"},
+	}
+	corpus := []string{
+		"0", "19", "5.5", "8.875", "0.0001", "100", "100.0", "100.0000", "19.0000", "5.50", "99.9999",
+		"", "+19", "-1", "1e2", "1.", ".5", "19.12345", "19.00000", "100.0001", "101", "019", "00", " 19", "19%", "1000",
+	}
+	for file, path := range schemas {
+		rate := property(t, crdSchema(t, file), path...)
+		pattern, err := regexp.Compile(rate.Pattern)
+		if err != nil {
+			t.Fatalf("%s: the rate's pattern %q does not compile: %v", file, rate.Pattern, err)
+		}
+		for _, s := range corpus {
+			_, parseErr := ParseRate(s)
+			if matched := pattern.MatchString(s); matched != (parseErr == nil) {
+				t.Errorf("%s: the CRD's pattern matches %q: %v; ParseRate accepts it: %v", file, s, matched, parseErr == nil)
+			}
+		}
 	}
 }

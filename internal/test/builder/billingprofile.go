@@ -50,3 +50,8 @@ func WithIssuer(issuer billingv1.Issuer) BillingProfileOption {
 func WithFooter(footer string) BillingProfileOption {
 	return func(p *billingv1.BillingProfile) { p.Spec.Footer = footer }
 }
+
+// WithDefaultTax sets spec.defaultTax.
+func WithDefaultTax(tax *billingv1.Tax) BillingProfileOption {
+	return func(p *billingv1.BillingProfile) { p.Spec.DefaultTax = tax }
+}

@@ -76,3 +76,16 @@ func WithNoItems() InvoiceOption {
 func WithCurrency(currency string) InvoiceOption {
 	return func(inv *billingv1.Invoice) { inv.Spec.Currency = currency }
 }
+
+// WithTaxedItem appends a line item of quantity times amount with tax.
+func WithTaxedItem(description string, quantity, amount int64, tax *billingv1.Tax) InvoiceOption {
+	return func(inv *billingv1.Invoice) {
+		inv.Spec.Items = append(inv.Spec.Items,
+			billingv1.LineItem{Description: description, Quantity: quantity, Amount: amount, Tax: tax})
+	}
+}
+
+// WithDefaultTaxFrom sets spec.defaultTaxFrom.
+func WithDefaultTaxFrom(source billingv1.DefaultTaxSource) InvoiceOption {
+	return func(inv *billingv1.Invoice) { inv.Spec.DefaultTaxFrom = source }
+}
