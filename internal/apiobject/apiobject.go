@@ -113,7 +113,7 @@ type Invoice struct {
 	TaxBreakdown []TaxBreakdownEntry `json:"tax_breakdown"`
 	TaxTotal     *int64              `json:"tax_total"`
 	Total        *int64              `json:"total"`
-	Status string `json:"status"`
+	Status       string              `json:"status"`
 	// StatusReason says why an invalid invoice is invalid; null otherwise.
 	StatusReason *string `json:"status_reason"`
 	// Number, IssuedAt, DueAt, BillTo and Issuer are null until the
@@ -203,22 +203,22 @@ func InvoiceOf(inv *billingv1.Invoice) Invoice {
 	}
 	phase := inv.EffectivePhase()
 	out := Invoice{
-		ID:         inv.Name,
-		Object:     "invoice",
-		Workspace:  inv.Namespace,
-		CustomerID: inv.Spec.CustomerRef.Name,
-		Currency:   currency,
+		ID:           inv.Name,
+		Object:       "invoice",
+		Workspace:    inv.Namespace,
+		CustomerID:   inv.Spec.CustomerRef.Name,
+		Currency:     currency,
 		Items:        items,
 		Subtotal:     amounts.Subtotal,
 		TaxBreakdown: amounts.TaxBreakdown,
 		TaxTotal:     amounts.TaxTotal,
 		Total:        amounts.Total,
-		Status:     Status(phase),
-		Number:     optional(inv.Status.Number),
-		Sequence:   inv.Status.Sequence,
-		IssuedAt:   optionalTimestamp(inv.Status.IssuedAt),
-		DueAt:      optionalTimestamp(inv.Status.DueAt),
-		CreatedAt:  timestamp(inv.CreationTimestamp.Time),
+		Status:       Status(phase),
+		Number:       optional(inv.Status.Number),
+		Sequence:     inv.Status.Sequence,
+		IssuedAt:     optionalTimestamp(inv.Status.IssuedAt),
+		DueAt:        optionalTimestamp(inv.Status.DueAt),
+		CreatedAt:    timestamp(inv.CreationTimestamp.Time),
 	}
 	if phase == billingv1.InvoiceInvalid {
 		if ready := meta.FindStatusCondition(inv.Status.Conditions, billingv1.ConditionReady); ready != nil {
