@@ -46,7 +46,7 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 		return errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
 			"Invoice %q is %s; it has a document once it is issued.", c.id, apiobject.Status(inv.Status.Phase))
 	}
-	footer, err := a.store.Footer(r.Context(), c.ns)
+	profile, err := a.store.Profile(r.Context(), c.ns)
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to read the billing profile")
 	}
@@ -54,7 +54,7 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 	if prefersPDF(r.Header.Values("Accept")) {
 		media, ext, render = mediaPDF, "pdf", document.PDF
 	}
-	body, err := render(inv, footer)
+	body, err := render(inv, profile.Footer)
 	if err != nil {
 		logFrom(r.Context()).Error(err, "Unable to render an invoice", "invoice", c.id)
 		return internalError()

@@ -53,6 +53,8 @@ type fakeStore struct {
 	objects map[string]client.Object
 	// err, when set, is what every read answers.
 	err error
+	// profile is the billing profile of every workspace.
+	profile store.Profile
 }
 
 func newFakeStore(objs ...client.Object) *fakeStore {
@@ -108,7 +110,14 @@ func (s *fakeStore) Feed(context.Context, string, int64, int) ([]*billingv1.Invo
 
 func (s *fakeStore) FeedChanged(string) <-chan struct{} { return make(chan struct{}) }
 
-func (s *fakeStore) Footer(context.Context, string) (string, error) { return "", nil }
+func (s *fakeStore) Profile(context.Context, string) (store.Profile, error) {
+	if s.err != nil {
+		return store.Profile{}, s.err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return store.Profile{Footer: s.profile.Footer, DefaultTax: s.profile.DefaultTax.DeepCopy()}, nil
+}
 
 func (s *fakeStore) Created(obj client.Object) { s.put(obj) }
 

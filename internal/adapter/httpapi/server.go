@@ -54,8 +54,9 @@ type Store interface {
 	// FeedChanged is closed once another one is seen.
 	Feed(ctx context.Context, ns string, after int64, limit int) ([]*billingv1.Invoice, bool, error)
 	FeedChanged(ns string) <-chan struct{}
-	// Footer is the footer of ns's billing profile, for documents.
-	Footer(ctx context.Context, ns string) (string, error)
+	// Profile reads ns's billing profile: its footer, for documents, and
+	// its default tax, for creates.
+	Profile(ctx context.Context, ns string) (store.Profile, error)
 	// Created makes an object this replica has just created readable at
 	// once (read your writes).
 	Created(obj client.Object)

@@ -24,22 +24,35 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
-// Footer is the footer of workspace ns's BillingProfile "default", "" when
-// it has none. An invoice's status does not keep the footer, so a document
-// shows the current one. It is read from the API server with the adapter's
-// own identity (after the caller was authorized to get the invoice), with a
-// list and a field selector on the name, because the adapter's ClusterRole
-// allows list (the controller's watch), not get, on billingprofiles.
-func (s *Store) Footer(ctx context.Context, ns string) (string, error) {
+// Profile is what handlers use of a workspace's BillingProfile "default";
+// the zero Profile when the workspace has none.
+type Profile struct {
+	// Footer is the profile's footer, "" when it has none. An invoice's
+	// status does not keep the footer, so a document shows the current one.
+	Footer string
+	// DefaultTax is the tax of every line of an invoice that has none of
+	// its own (spec.defaultTax), nil when the profile has none. A create
+	// writes it into the invoice's lines, so that the total it answers is
+	// the total the invoice is issued with.
+	DefaultTax *billingv1.Tax
+}
+
+// Profile reads workspace ns's BillingProfile "default". It is read from
+// the API server, not a cache, so that a create takes the default tax in
+// force when it is sent; with the adapter's own identity (after the caller
+// was authorized for the invoice); and with a list and a field selector on
+// the name, because the adapter's ClusterRole allows list (the
+// controller's watch), not get, on billingprofiles.
+func (s *Store) Profile(ctx context.Context, ns string) (Profile, error) {
 	var list billingv1.BillingProfileList
 	if err := s.live.List(ctx, &list, client.InNamespace(ns),
 		client.MatchingFields{"metadata.name": billingv1.DefaultBillingProfileName}); err != nil {
-		return "", err
+		return Profile{}, err
 	}
 	for _, p := range list.Items {
 		if p.Name == billingv1.DefaultBillingProfileName {
-			return p.Spec.Footer, nil
+			return Profile{Footer: p.Spec.Footer, DefaultTax: p.Spec.DefaultTax.DeepCopy()}, nil
 		}
 	}
-	return "", nil
+	return Profile{}, nil
 }

@@ -19,7 +19,8 @@ limitations under the License.
 // server when the cache misses an object, an ordered index of names per
 // workspace (and per customer) for keyset pagination, and the objects this
 // replica has just created, so that a client reads its own writes at once;
-// and the footer of a workspace's billing profile, for invoice documents.
+// and the workspace's billing profile: its footer, for invoice documents,
+// and its default tax, for creates.
 package store
 
 import (
