@@ -29,9 +29,9 @@ import (
 
 // Bounds of the JSON structure of a body, so that a body of at most
 // MaxBodyBytes costs little to refuse whatever it holds. The largest valid
-// invoice (MaxItems items of three fields) has 4*MaxItems+4 values and is
-// nested four deep; a body beyond either bound is 400 body_invalid before it
-// is parsed further.
+// invoice (MaxItems items of three fields and a tax of three) has
+// 8*MaxItems+4 values and is nested five deep; a body beyond either bound
+// is 400 body_invalid before it is parsed further.
 const (
 	maxJSONValues = 4096
 	maxJSONDepth  = 8
@@ -47,10 +47,18 @@ const (
 	kindString
 	kindArray
 	kindObject
+	// kindDecimal is no JSON type but what a field may be: a string or a
+	// number, such as a tax rate ("19" or 19).
+	kindDecimal
 )
 
 func (k kind) String() string {
-	return [...]string{"null", "a boolean", "a number", "a string", "an array", "an object"}[k]
+	return [...]string{"null", "a boolean", "a number", "a string", "an array", "an object", "a string or a number"}[k]
+}
+
+// accepts reports whether a field that must be k may hold a value of kind v.
+func (k kind) accepts(v kind) bool {
+	return v == k || k == kindDecimal && (v == kindString || v == kindNumber)
 }
 
 // node is a parsed JSON value. Objects keep their members in order,

@@ -48,7 +48,7 @@ func checkObject(obj *node, path string, known map[string]kind) (map[string]*nod
 		if m.value.kind == kindNull {
 			continue
 		}
-		if m.value.kind != want {
+		if !want.accepts(m.value.kind) {
 			return nil, errorf(http.StatusBadRequest, CodeParameterInvalid, p,
 				"%s must be %s, not %s.", p, want, m.value.kind)
 		}

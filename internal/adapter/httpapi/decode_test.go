@@ -26,8 +26,6 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
-
-	"github.com/invoicing-dev/invoicing/internal/apiobject"
 )
 
 // Decoding request bodies into customer and invoice parameters: what is
@@ -154,13 +152,13 @@ func TestDecodeInvoice(t *testing.T) {
 		param  string
 	}{
 		{"a valid invoice defaults to USD", `{"customer_id":"c",` + one + `}`,
-			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []apiobject.Item{{Description: "x", Quantity: 1, Amount: 2}}, Total: 2}, 0, "", ""},
+			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{Description: "x", Quantity: 1, Amount: 2}}, Subtotal: 2}, 0, "", ""},
 		{"the currency is upper-cased", `{"customer_id":"c","currency":"eUr",` + one + `}`,
-			&InvoiceParams{CustomerID: "c", Currency: "EUR", Items: []apiobject.Item{{Description: "x", Quantity: 1, Amount: 2}}, Total: 2}, 0, "", ""},
+			&InvoiceParams{CustomerID: "c", Currency: "EUR", Items: []ItemParams{{Description: "x", Quantity: 1, Amount: 2}}, Subtotal: 2}, 0, "", ""},
 		{"a null currency is the default", `{"customer_id":"c","currency":null,` + one + `}`,
-			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []apiobject.Item{{Description: "x", Quantity: 1, Amount: 2}}, Total: 2}, 0, "", ""},
+			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{Description: "x", Quantity: 1, Amount: 2}}, Subtotal: 2}, 0, "", ""},
 		{"whole numbers in any notation", `{"customer_id":"c","items":[{"description":"x","quantity":2.0,"amount":1.5E2}]}`,
-			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []apiobject.Item{{Description: "x", Quantity: 2, Amount: 150}}, Total: 300}, 0, "", ""},
+			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{Description: "x", Quantity: 2, Amount: 150}}, Subtotal: 300}, 0, "", ""},
 		{"a string quantity", `{"customer_id":"c","items":[{"description":"x","quantity":"1","amount":2}]}`,
 			nil, 400, CodeParameterInvalid, "items[0].quantity"},
 		{"an unknown item field", `{"customer_id":"c","items":[{"description":"x","quantity":1,"amount":2,"vat":1}]}`,
@@ -197,10 +195,10 @@ func TestDecodeInvoice(t *testing.T) {
 		{"three letters that ISO 4217 does not assign", `{"customer_id":"c","currency":"XYZ",` + one + `}`,
 			nil, 422, CodeParameterInvalid, "currency"},
 		{"a currency without minor units", `{"customer_id":"c","currency":"jpy",` + one + `}`,
-			&InvoiceParams{CustomerID: "c", Currency: "JPY", Items: []apiobject.Item{{Description: "x", Quantity: 1, Amount: 2}}, Total: 2}, 0, "", ""},
+			&InvoiceParams{CustomerID: "c", Currency: "JPY", Items: []ItemParams{{Description: "x", Quantity: 1, Amount: 2}}, Subtotal: 2}, 0, "", ""},
 		{"tab, line feed and carriage return in a description",
 			`{"customer_id":"c","items":[{"description":"a\tb\r\nc","quantity":1,"amount":2}]}`,
-			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []apiobject.Item{{Description: "a\tb\r\nc", Quantity: 1, Amount: 2}}, Total: 2}, 0, "", ""},
+			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{Description: "a\tb\r\nc", Quantity: 1, Amount: 2}}, Subtotal: 2}, 0, "", ""},
 		{"a NUL in a description", `{"customer_id":"c","items":[{"description":"a\u0000","quantity":1,"amount":2}]}`,
 			nil, 422, CodeParameterInvalid, "items[0].description"},
 		{"a DEL in a description", `{"customer_id":"c","items":[{"description":"a\u007f","quantity":1,"amount":2}]}`,
@@ -261,9 +259,9 @@ func TestDecodeInvoiceParameters(t *testing.T) {
 	if e != nil {
 		t.Fatal(e)
 	}
-	want := InvoiceParams{CustomerID: "cus-1", Currency: "CHF", Total: 45000,
-		Items: []apiobject.Item{{Description: "Consulting", Quantity: 3, Amount: 15000}, {Description: "Travel", Quantity: 1, Amount: 0}}}
-	if got.CustomerID != want.CustomerID || got.Currency != want.Currency || got.Total != want.Total ||
+	want := InvoiceParams{CustomerID: "cus-1", Currency: "CHF", Subtotal: 45000,
+		Items: []ItemParams{{Description: "Consulting", Quantity: 3, Amount: 15000}, {Description: "Travel", Quantity: 1, Amount: 0}}}
+	if got.CustomerID != want.CustomerID || got.Currency != want.Currency || got.Subtotal != want.Subtotal ||
 		len(got.Items) != 2 || got.Items[0] != want.Items[0] || got.Items[1] != want.Items[1] {
 		t.Errorf("got %+v, want %+v", got, want)
 	}

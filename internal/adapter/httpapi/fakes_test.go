@@ -53,8 +53,11 @@ type fakeStore struct {
 	objects map[string]client.Object
 	// err, when set, is what every read answers.
 	err error
-	// profile is the billing profile of every workspace.
-	profile store.Profile
+	// profile is the billing profile of every workspace; profileReads
+	// counts its reads; profileErr, when set, is what they answer.
+	profile      store.Profile
+	profileReads int
+	profileErr   error
 }
 
 func newFakeStore(objs ...client.Object) *fakeStore {
@@ -116,6 +119,10 @@ func (s *fakeStore) Profile(context.Context, string) (store.Profile, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.profileReads++
+	if s.profileErr != nil {
+		return store.Profile{}, s.profileErr
+	}
 	return store.Profile{Footer: s.profile.Footer, DefaultTax: s.profile.DefaultTax.DeepCopy()}, nil
 }
 

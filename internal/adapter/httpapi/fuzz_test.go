@@ -44,6 +44,8 @@ func FuzzDecode(f *testing.F) {
 		`{"customer_id":"c","items":[{"description":"x","quantity":2.5,"amount":1e3}]}`,
 		`{"customer_id":"c","items":[{"description":"x","quantity":1e999999999,"amount":-0.0}]}`,
 		`{"name":"a","name":"b"}`, `[]`, `{`, ``, `null`, `{"items":{}}`, "{\"name\":\"\xff\"}",
+		`{"customer_id":"c","items":[{"description":"x","quantity":1,"amount":2,"tax":{"category":"S","rate":19}}]}`,
+		`{"customer_id":"c","items":[{"description":"x","quantity":1,"amount":2,"tax":{"category":"O","exemption_reason":"Not subject"}}]}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -67,7 +69,7 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		if len(inv.Items) < billing.MinItems || len(inv.Items) > billing.MaxItems || len(inv.Currency) != 3 ||
-			inv.CustomerID == "" || inv.Total < 0 || inv.Total > billing.MaxTotal {
+			inv.CustomerID == "" || inv.Subtotal < 0 || inv.Subtotal > billing.MaxTotal {
 			t.Fatalf("accepted an invalid invoice %+v", inv)
 		}
 		var sum int64
@@ -78,16 +80,44 @@ func FuzzDecode(f *testing.F) {
 				hasControl(it.Description) {
 				t.Fatalf("accepted an invalid item %+v", it)
 			}
+			checkDecodedTax(t, it.Tax)
 			sum += it.Quantity * it.Amount
 		}
-		if sum != inv.Total {
-			t.Fatalf("total %d, want %d", inv.Total, sum)
+		if sum != inv.Subtotal {
+			t.Fatalf("subtotal %d, want %d", inv.Subtotal, sum)
 		}
 		again, e := DecodeInvoice(mustJSON(t, inv))
-		if e != nil || requestHash("POST", "/", again) != requestHash("POST", "/", inv) || again.Total != inv.Total {
+		if e != nil || requestHash("POST", "/", again) != requestHash("POST", "/", inv) || again.Subtotal != inv.Subtotal {
 			t.Fatalf("%+v re-encoded decodes to %+v, %v", inv, again, e)
 		}
+		// The rules across items are invoiceItems': it answers items the
+		// controller computes the same amounts for, or a typed 422.
+		items, e := invoiceItems(inv, nil)
+		if e != nil {
+			checkDecodeError(t, e)
+			return
+		}
+		if a, err := billing.InvoiceAmounts(items, billing.EffectiveTaxes(items, nil)); err != nil || a.Subtotal != sum ||
+			a.Total < a.Subtotal || a.Total > billing.MaxTotal {
+			t.Fatalf("the items of %+v have amounts %+v, %v", inv, a, err)
+		}
 	})
+}
+
+// checkDecodedTax fails t unless tax, decoded, is nil or keeps the rules of
+// its category with its rate in its shortest form.
+func checkDecodedTax(t *testing.T, tax *TaxParams) {
+	t.Helper()
+	if tax == nil {
+		return
+	}
+	lt, err := billing.LineTaxOf(tax.crd())
+	if err == nil {
+		err = billing.ValidateLineTax(*lt)
+	}
+	if err != nil || hasControl(tax.ExemptionReason) || (lt.Rate != nil && lt.Rate.String() != *tax.Rate) {
+		t.Fatalf("accepted an invalid tax %+v: %v", tax, err)
+	}
 }
 
 func checkDecodeError(t *testing.T, e *Error) {

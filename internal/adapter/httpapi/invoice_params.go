@@ -33,20 +33,39 @@ import (
 const maxObjectNameLength = 253
 
 // InvoiceParams is a validated POST /v1/invoices body. Currency is
-// upper-case, USD when the body has none.
+// upper-case, USD when the body has none. Its JSON is what the request's
+// fingerprint (requestHash) is computed from: an item without tax has no
+// "tax" key, so that a request without taxes has the fingerprint it had
+// before taxes existed.
 type InvoiceParams struct {
-	CustomerID string           `json:"customer_id"`
-	Currency   string           `json:"currency"`
-	Items      []apiobject.Item `json:"items"`
-	// Total is computed by billing.Total; it is not part of the body.
-	Total int64 `json:"-"`
+	CustomerID string       `json:"customer_id"`
+	Currency   string       `json:"currency"`
+	Items      []ItemParams `json:"items"`
+	// Subtotal is the items' sum before tax, computed by billing.Total; it
+	// is not part of the body.
+	Subtotal int64 `json:"-"`
 }
 
-var itemFields = map[string]kind{"description": kindString, "quantity": kindNumber, "amount": kindNumber}
+// ItemParams is a validated line item of a POST /v1/invoices body.
+type ItemParams struct {
+	Description string `json:"description"`
+	Quantity    int64  `json:"quantity"`
+	Amount      int64  `json:"amount"`
+	// Tax is the item's own tax; nil when the body gives it none, and the
+	// item takes the workspace's default tax (invoiceItems).
+	Tax *TaxParams `json:"tax,omitempty"`
+}
+
+var itemFields = map[string]kind{
+	"description": kindString, "quantity": kindNumber, "amount": kindNumber, "tax": kindObject,
+}
 
 // DecodeInvoice parses and validates a POST /v1/invoices body, with the same
-// guarantees as DecodeCustomer. The total of the items is computed with
-// billing.Total and must not exceed billing.MaxTotal.
+// guarantees as DecodeCustomer. Each item's tax, when it has one, keeps the
+// rules of its category (decodeTax); the rules across items, which depend
+// on the workspace's default tax, are invoiceItems'. The subtotal of the
+// items is computed with billing.Total and must not exceed
+// billing.MaxTotal.
 func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 	root, e := parseBody(body)
 	if e != nil {
@@ -59,18 +78,10 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 		return nil, e
 	}
 	// All 400s (structure and JSON types) come before any 422 (values).
-	var items []map[string]*node
+	var items []itemNodes
 	if list := fields["items"]; list != nil {
-		items = make([]map[string]*node, len(list.elems))
-		for i, el := range list.elems {
-			path := elem("items", i)
-			if el.kind != kindObject {
-				return nil, errorf(http.StatusBadRequest, CodeParameterInvalid, path,
-					"%s must be an object with description, quantity and amount.", path)
-			}
-			if items[i], e = checkObject(el, path, itemFields); e != nil {
-				return nil, e
-			}
+		if items, e = checkItems(list); e != nil {
+			return nil, e
 		}
 	}
 
@@ -85,21 +96,13 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "items",
 			"items must have %d to %d line items; it has %d.", billing.MinItems, billing.MaxItems, n)
 	}
-	p.Items = make([]apiobject.Item, len(items))
+	p.Items = make([]ItemParams, len(items))
 	lines := make([]billing.Line, len(items))
 	for i, item := range items {
-		path := elem("items", i)
-		it := &p.Items[i]
-		if it.Description, e = requiredString(item, path, "description", billing.MaxDescription); e != nil {
+		if p.Items[i], e = decodeItem(item, itemPath(i)); e != nil {
 			return nil, e
 		}
-		if it.Quantity, e = requiredWhole(item, path, "quantity", billing.MinQuantity, billing.MaxQuantity); e != nil {
-			return nil, e
-		}
-		if it.Amount, e = requiredWhole(item, path, "amount", billing.MinAmount, billing.MaxAmount); e != nil {
-			return nil, e
-		}
-		lines[i] = billing.Line{Quantity: it.Quantity, Amount: it.Amount}
+		lines[i] = billing.Line{Quantity: p.Items[i].Quantity, Amount: p.Items[i].Amount}
 	}
 	if c := fields["currency"]; c != nil {
 		if !billing.ValidCurrency(c.s) {
@@ -108,14 +111,66 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 		}
 		p.Currency = strings.ToUpper(c.s)
 	}
-	total, err := billing.Total(lines)
+	subtotal, err := billing.Total(lines)
 	if err != nil {
-		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "items",
-			"The invoice total exceeds %d minor units (2^53-1).", int64(billing.MaxTotal))
+		return nil, totalTooLarge()
 	}
-	p.Total = total
+	p.Subtotal = subtotal
 	return p, nil
 }
+
+// itemNodes are the fields of an item of a body, and those of its tax (nil
+// when it has none).
+type itemNodes struct {
+	fields, tax map[string]*node
+}
+
+// checkItems checks the structure and JSON types of the items of a body,
+// their taxes included: the 400s.
+func checkItems(list *node) ([]itemNodes, *Error) {
+	items := make([]itemNodes, len(list.elems))
+	for i, el := range list.elems {
+		path := itemPath(i)
+		if el.kind != kindObject {
+			return nil, errorf(http.StatusBadRequest, CodeParameterInvalid, path,
+				"%s must be an object with description, quantity and amount, and optionally tax.", path)
+		}
+		var e *Error
+		if items[i].fields, e = checkObject(el, path, itemFields); e != nil {
+			return nil, e
+		}
+		if tax := items[i].fields["tax"]; tax != nil {
+			if items[i].tax, e = checkObject(tax, join(path, "tax"), taxFields); e != nil {
+				return nil, e
+			}
+		}
+	}
+	return items, nil
+}
+
+// decodeItem validates the values of the item at path: the 422s.
+func decodeItem(item itemNodes, path string) (ItemParams, *Error) {
+	var it ItemParams
+	var e *Error
+	if it.Description, e = requiredString(item.fields, path, "description", billing.MaxDescription); e != nil {
+		return it, e
+	}
+	if it.Quantity, e = requiredWhole(item.fields, path, "quantity", billing.MinQuantity, billing.MaxQuantity); e != nil {
+		return it, e
+	}
+	if it.Amount, e = requiredWhole(item.fields, path, "amount", billing.MinAmount, billing.MaxAmount); e != nil {
+		return it, e
+	}
+	if item.tax != nil {
+		if it.Tax, e = decodeTax(item.tax, join(path, "tax")); e != nil {
+			return it, e
+		}
+	}
+	return it, nil
+}
+
+// itemPath is the JSON path of the item at index i of a body: items[i].
+func itemPath(i int) string { return elem("items", i) }
 
 // invoiceStatusFilters are the values of the status filter of GET
 // /v1/invoices, and the phases they select.

@@ -31,7 +31,9 @@ import (
 )
 
 // createInvoice serves POST /v1/invoices. The customer must exist in the
-// workspace.
+// workspace. Each item without a tax of its own takes the workspace's
+// default tax (its BillingProfile "default"'s spec.defaultTax) now, written
+// into the invoice (invoiceItems): the total answered is the total issued.
 func (a *Adapter) createInvoice(w http.ResponseWriter, r *http.Request, c *call) *Error {
 	key, e := idempotencyKey(r.Header)
 	if e != nil {
@@ -53,6 +55,18 @@ func (a *Adapter) createInvoice(w http.ResponseWriter, r *http.Request, c *call)
 		return errorf(http.StatusUnprocessableEntity, CodeResourceMissing, "customer_id",
 			"There is no customer %q in workspace %q.", p.CustomerID, c.ns)
 	}
+	var defaultTax *billingv1.Tax
+	if p.needsDefaultTax() {
+		profile, err := a.store.Profile(r.Context(), c.ns)
+		if err != nil {
+			return apiError(r.Context(), err, "Unable to read the billing profile")
+		}
+		defaultTax = profile.DefaultTax
+	}
+	items, e := invoiceItems(p, defaultTax)
+	if e != nil {
+		return e
+	}
 	obj, replayed, err := a.claims.Create(r.Context(), idempotency.Request{
 		Namespace: c.ns,
 		Key:       key,
@@ -60,17 +74,15 @@ func (a *Adapter) createInvoice(w http.ResponseWriter, r *http.Request, c *call)
 		Hash:      keyHash(key, r, p),
 		Prefix:    billing.InvoiceIDPrefix,
 		Build: func(id string) client.Object {
-			items := make([]billingv1.LineItem, len(p.Items))
-			for i, it := range p.Items {
-				items[i] = billingv1.LineItem{Description: it.Description, Quantity: it.Quantity, Amount: it.Amount}
+			spec := billingv1.InvoiceSpec{
+				CustomerRef:    billingv1.CustomerReference{Name: p.CustomerID},
+				Currency:       p.Currency,
+				Items:          items,
+				DefaultTaxFrom: billingv1.DefaultTaxNone,
 			}
 			return &billingv1.Invoice{
 				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns, Labels: store.CreatedLabels(a.now())},
-				Spec: billingv1.InvoiceSpec{
-					CustomerRef: billingv1.CustomerReference{Name: p.CustomerID},
-					Currency:    p.Currency,
-					Items:       items,
-				},
+				Spec:       *spec.DeepCopy(),
 			}
 		},
 		Empty: func() client.Object { return &billingv1.Invoice{} },

@@ -1,0 +1,242 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+)
+
+// The taxes of POST /v1/invoices: each item's own (decodeTax), and the
+// workspace's default tax for the items without one (invoiceItems). The
+// rules are internal/billing's, the controller's: the adapter refuses what
+// the controller would mark invalid, before anything is created.
+
+// TaxParams is a validated tax of a line item. Rate is in its shortest form
+// ("19" for 19, "19.0000" and "19"), nil for none; ExemptionReason is ""
+// for none.
+type TaxParams struct {
+	Category        string  `json:"category"`
+	Rate            *string `json:"rate,omitempty"`
+	ExemptionReason string  `json:"exemption_reason,omitempty"`
+}
+
+var taxFields = map[string]kind{"category": kindString, "rate": kindDecimal, "exemption_reason": kindString}
+
+// maxQuotedRate is the longest rate that an error message quotes back.
+const maxQuotedRate = 16
+
+// decodeTax validates the tax of the item at path (items[i].tax), whose
+// fields checkObject has checked: category is one of UNCL5305's codes S,
+// Z, E, AE, K, G and O; rate, a JSON string or number, is read from its
+// text by billing.ParseRate (a decimal from 0 to 100 with at most 4
+// decimals, never through a float); exemption_reason has 1 to
+// billing.MaxExemptionReason characters; and the three keep the rules of
+// the category (billing.ValidateLineTax). Errors are 422s on the field at
+// fault, checked in that order.
+func decodeTax(fields map[string]*node, path string) (*TaxParams, *Error) {
+	catPath := join(path, billing.TaxFieldCategory)
+	c := fields["category"]
+	if c == nil {
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterMissing, catPath,
+			"%s is required: one of S, Z, E, AE, K, G and O.", catPath)
+	}
+	category := billing.TaxCategory(c.s)
+	if !category.Valid() {
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, catPath,
+			"%s must be one of S, Z, E, AE, K, G and O (EN 16931's tax categories, code list UNCL5305, in upper case).",
+			catPath)
+	}
+	tax := billing.LineTax{Category: category}
+	out := &TaxParams{Category: string(category)}
+	if v := fields["rate"]; v != nil {
+		r, err := billing.ParseRate(v.s)
+		if err != nil {
+			return nil, rateError(join(path, billing.TaxFieldRate), v.s, err)
+		}
+		s := r.String()
+		tax.Rate, out.Rate = &r, &s
+	}
+	var e *Error
+	if out.ExemptionReason, e = optionalString(fields, path, "exemption_reason", billing.MaxExemptionReason); e != nil {
+		return nil, e
+	}
+	tax.ExemptionReason = out.ExemptionReason
+	if err := billing.ValidateLineTax(tax); err != nil {
+		return nil, taxFieldError(path, err)
+	}
+	return out, nil
+}
+
+// rateError is the 422 of a rate that billing.ParseRate refused with err.
+// A long rate is not quoted back.
+func rateError(path, rate string, err error) *Error {
+	var field *billing.TaxFieldError
+	if len(rate) > maxQuotedRate || !errors.As(err, &field) {
+		return errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, path,
+			`%s must be a percentage from 0 to 100 with at most 4 decimals, such as "19" or "5.5".`, path)
+	}
+	return errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, path, "%s %s.", path, field.Message)
+}
+
+// taxFieldError is the 422 of err, a *billing.TaxFieldError, on a field of
+// the tax at path.
+func taxFieldError(path string, err error) *Error {
+	var field *billing.TaxFieldError
+	if !errors.As(err, &field) {
+		return errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, path, "%s: %s.", path, err)
+	}
+	p := join(path, field.Field)
+	return errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, p, "%s %s.", p, field.Message)
+}
+
+// crd is t as the Invoice's spec holds it; nil for nil.
+func (t *TaxParams) crd() *billingv1.Tax {
+	if t == nil {
+		return nil
+	}
+	out := &billingv1.Tax{Category: billingv1.TaxCategory(t.Category), ExemptionReason: t.ExemptionReason}
+	if t.Rate != nil {
+		r := *t.Rate
+		out.Rate = &r
+	}
+	return out
+}
+
+// needsDefaultTax reports whether an item of p has no tax of its own, and
+// so takes the workspace's default tax.
+func (p *InvoiceParams) needsDefaultTax() bool {
+	for _, it := range p.Items {
+		if it.Tax == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// invoiceItems returns the line items of the invoice that p creates, each
+// with its effective tax, rate in its shortest form: its own, or else
+// defaultTax, the workspace's (nil: none). The invoice is created with
+// them and with spec.defaultTaxFrom None, so that it is issued with the
+// amounts the create answers, whatever the profile says by then.
+//
+// It checks what depends on every item's tax (billing.InvoiceAmounts): an
+// invoice with an item of category O has only such items; the items of one
+// category and rate share one exemption reason; the total, tax included,
+// is at most billing.MaxTotal. A broken rule is a 422 on the field at fault,
+// items[i].tax.<field>; or on items[i].tax, the first item that took the
+// default tax, when the default tax is what breaks it.
+func invoiceItems(p *InvoiceParams, defaultTax *billingv1.Tax) ([]billingv1.LineItem, *Error) {
+	items := make([]billingv1.LineItem, len(p.Items))
+	for i, it := range p.Items {
+		items[i] = billingv1.LineItem{Description: it.Description, Quantity: it.Quantity, Amount: it.Amount, Tax: it.Tax.crd()}
+	}
+	taxes := billing.NormalizedTaxes(billing.EffectiveTaxes(items, defaultTax))
+	_, err := billing.InvoiceAmounts(items, taxes)
+	var line *billing.TaxLineError
+	switch {
+	case errors.As(err, &line):
+		return nil, taxRuleError(line, p.Items, defaultTax)
+	case errors.Is(err, billing.ErrTotalTooLarge):
+		return nil, totalTooLarge()
+	case err != nil:
+		// billing.Total's errors on negative numbers, which DecodeInvoice
+		// has refused.
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "items",
+			"The invoice's amounts cannot be computed: %s.", err)
+	}
+	for i := range items {
+		items[i].Tax = taxes[i]
+	}
+	return items, nil
+}
+
+// totalTooLarge is the 422 of an invoice whose total exceeds
+// billing.MaxTotal.
+func totalTooLarge() *Error {
+	return errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "items",
+		"The invoice total, tax included, exceeds %d minor units (2^53-1).", int64(billing.MaxTotal))
+}
+
+// taxRuleError is the 422 of line, a rule that the items' effective taxes
+// break. The default tax is at fault when the item of line took it, or
+// when the items' own taxes keep the rules among themselves: the error is
+// then on the tax of the first item that took it, and says so.
+func taxRuleError(line *billing.TaxLineError, items []ItemParams, defaultTax *billingv1.Tax) *Error {
+	at := -1
+	if defaultTax != nil {
+		switch {
+		case items[line.Index].Tax == nil:
+			at = line.Index
+		case ownTaxesKeepTheRules(items):
+			at = firstWithoutTax(items)
+		}
+	}
+	if at < 0 {
+		return taxFieldError(join(itemPath(line.Index), "tax"), line.Err)
+	}
+	item := itemPath(at)
+	return errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, join(item, "tax"),
+		"%s has no tax of its own, so it takes the workspace's default tax (spec.defaultTax of the BillingProfile %q: %s), "+
+			"and with it the invoice breaks a tax rule: %s. Give %s a tax of its own, or change the workspace's default tax.",
+		item, billingv1.DefaultBillingProfileName, describeTax(defaultTax), line, item)
+}
+
+// ownTaxesKeepTheRules reports whether the taxes that items have of their
+// own keep the rules across items among themselves, the items without one
+// left out.
+func ownTaxesKeepTheRules(items []ItemParams) bool {
+	var own []*billing.LineTax
+	for _, it := range items {
+		if it.Tax == nil {
+			continue
+		}
+		tax, err := billing.LineTaxOf(it.Tax.crd())
+		if err != nil {
+			return false
+		}
+		own = append(own, tax)
+	}
+	return billing.ValidateTaxes(own) == nil
+}
+
+// firstWithoutTax is the index of the first of items without a tax of its
+// own, -1 when all have one.
+func firstWithoutTax(items []ItemParams) int {
+	for i, it := range items {
+		if it.Tax == nil {
+			return i
+		}
+	}
+	return -1
+}
+
+// describeTax writes t for a message: `category S, rate 19`.
+func describeTax(t *billingv1.Tax) string {
+	s := "category " + string(t.Category)
+	if t.Rate != nil {
+		s += ", rate " + *t.Rate
+	}
+	if t.ExemptionReason != "" {
+		s += fmt.Sprintf(", exemption reason %q", t.ExemptionReason)
+	}
+	return s
+}
