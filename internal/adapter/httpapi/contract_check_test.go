@@ -27,6 +27,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
 // The contract checker must reject responses that do not match
@@ -37,10 +38,17 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 		t.Fatal(err)
 	}
 	const customer = `{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"ada@example.com","address":null,"tax_id":null,"created_at":"2026-11-21T07:00:00Z"}`
-	invoice := func(fields string) string {
+	const untaxed = `"items":[{"description":"x","quantity":1,"amount":2,"tax":null}],` +
+		`"subtotal":2,"tax_breakdown":[],"tax_total":0,"total":2`
+	const taxed = `"items":[{"description":"x","quantity":1,"amount":100,"tax":{"category":"S","rate":"19","exemption_reason":null}},` +
+		`{"description":"y","quantity":1,"amount":100,"tax":{"category":"Z","rate":"0","exemption_reason":null}}],"subtotal":200,` +
+		`"tax_breakdown":[{"category":"S","rate":"19","taxable_amount":100,"tax_amount":19,"exemption_reason":null},` +
+		`{"category":"Z","rate":"0","taxable_amount":100,"tax_amount":0,"exemption_reason":null}],"tax_total":19,"total":219`
+	withItems := func(items, fields string) string {
 		return `{"id":"inv-1","object":"invoice","workspace":"demo","customer_id":"cus-1","currency":"USD",` +
-			`"items":[{"description":"x","quantity":1,"amount":2}],"total":2,` + fields + `,"created_at":"2026-11-21T07:00:00Z"}`
+			items + `,` + fields + `,"created_at":"2026-11-21T07:00:00Z"}`
 	}
+	invoice := func(fields string) string { return withItems(untaxed, fields) }
 	const pending = `"status":"pending","status_reason":null,"number":null,"sequence":null,"issued_at":null,"due_at":null,"bill_to":null,"issuer":null`
 	const issued = `"status":"issued","status_reason":null,"number":"INV-000042","sequence":42,` +
 		`"issued_at":"2026-11-21T07:00:00Z",` +
@@ -91,6 +99,19 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 			invoice(strings.Replace(issued, `"sequence":42`, `"sequence":0`, 1)), false},
 		{"a number with too few digits is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
 			invoice(strings.Replace(issued, "INV-000042", "INV-42", 1)), false},
+		{"an invoice with taxes is valid", "GET", "/v1/invoices/inv-1", 200, hdr(), withItems(taxed, pending), true},
+		{"an invoice invalid for want of tax ids is valid", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			invoice(strings.Replace(strings.Replace(pending, "pending", "invalid", 1), `"status_reason":null`, `"status_reason":"tax_id_required"`, 1)), true},
+		{"an invoice without tax_breakdown is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			withItems(strings.Replace(untaxed, `"tax_breakdown":[],`, "", 1), pending), false},
+		{"an item without tax is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			withItems(strings.Replace(untaxed, `,"tax":null`, "", 1), pending), false},
+		{"a rate not in its shortest form is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			withItems(strings.Replace(taxed, `"rate":"19"`, `"rate":"19.00"`, 1), pending), false},
+		{"a rate as a number is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			withItems(strings.Replace(taxed, `"rate":"19"`, `"rate":19`, 1), pending), false},
+		{"an unknown tax category is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			withItems(strings.Replace(taxed, `"category":"Z"`, `"category":"X"`, 1), pending), false},
 		{"an unknown status_reason is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
 			invoice(strings.Replace(pending, `"status_reason":null`, `"status_reason":"other"`, 1)), false},
 		{"a due_at not in UTC is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
@@ -164,7 +185,10 @@ func TestTheWebhookEventMatchesTheDocument(t *testing.T) {
 		Spec: billingv1.InvoiceSpec{
 			CustomerRef: billingv1.CustomerReference{Name: "cus-01"},
 			Currency:    "EUR",
-			Items:       []billingv1.LineItem{{Description: "Consulting", Quantity: 3, Amount: 15000}},
+			Items: []billingv1.LineItem{
+				{Description: "Consulting", Quantity: 3, Amount: 15000, Tax: builder.StandardTax("19")},
+				{Description: "Books", Quantity: 1, Amount: 2000, Tax: builder.StandardTax("7.00")},
+			},
 		},
 		Status: billingv1.InvoiceStatus{
 			Phase: billingv1.InvoiceIssued, Number: "DEMO-000042", Sequence: &seq, IssuedAt: &issuedAt, DueAt: &dueAt,
@@ -179,6 +203,10 @@ func TestTheWebhookEventMatchesTheDocument(t *testing.T) {
 	}
 	if err := c.checkWebhookEvent(body); err != nil {
 		t.Fatalf("the webhook event does not match openapi.json: %v", err)
+	}
+	if want := `"tax_breakdown":[{"category":"S","rate":"19","taxable_amount":45000,"tax_amount":8550,"exemption_reason":null},` +
+		`{"category":"S","rate":"7","taxable_amount":2000,"tax_amount":140,"exemption_reason":null}],"tax_total":8690,"total":55690`; !strings.Contains(string(body), want) {
+		t.Errorf("the webhook event %s does not carry the taxes %s", body, want)
 	}
 	wrong := strings.Replace(string(body), `"type":"invoice.issued"`, `"type":"invoice.created"`, 1)
 	if err := c.checkWebhookEvent([]byte(wrong)); err == nil {

@@ -50,11 +50,32 @@ type InvoiceParams struct {
 	Items      []Item `json:"items"`
 }
 
-// Item is a line item.
+// Item is a line item. Tax is its effective tax in a response, nil when it
+// has none; in a request, its own tax, nil (sent as null) to take the
+// workspace's default tax.
 type Item struct {
 	Description string `json:"description"`
 	Quantity    int64  `json:"quantity"`
 	Amount      int64  `json:"amount"`
+	Tax         *Tax   `json:"tax"`
+}
+
+// Tax is a line item's tax. Rate is nil for category O, ExemptionReason
+// for S and Z; a response writes the rate in its shortest form ("19").
+type Tax struct {
+	Category        string  `json:"category"`
+	Rate            *string `json:"rate"`
+	ExemptionReason *string `json:"exemption_reason"`
+}
+
+// TaxBreakdownEntry is the tax of one (category, rate) group of an
+// invoice's items.
+type TaxBreakdownEntry struct {
+	Category        string  `json:"category"`
+	Rate            *string `json:"rate"`
+	TaxableAmount   int64   `json:"taxable_amount"`
+	TaxAmount       int64   `json:"tax_amount"`
+	ExemptionReason *string `json:"exemption_reason"`
 }
 
 // ListParams are the query of a list; zero values are left out.
@@ -141,27 +162,31 @@ type Issuer struct {
 	TaxID   *string  `json:"tax_id"`
 }
 
-// Invoice is an invoice. Total is nil only for an invoice made outside the
-// API whose total exceeds 2^53-1. StatusReason is set only when the status
+// Invoice is an invoice. Subtotal, TaxTotal and Total are nil only for an
+// invoice made outside the API whose amounts exceed 2^53-1 or whose taxes
+// break a rule; TaxBreakdown is then empty. StatusReason is set only when the status
 // is invalid; Number, IssuedAt, DueAt, BillTo and Issuer only once issued
 // (Issuer not even then when the workspace had no issuer).
 type Invoice struct {
-	ID           string  `json:"id"`
-	Object       string  `json:"object"`
-	Workspace    string  `json:"workspace"`
-	CustomerID   string  `json:"customer_id"`
-	Currency     string  `json:"currency"`
-	Items        []Item  `json:"items"`
-	Total        *int64  `json:"total"`
-	Status       string  `json:"status"`
-	StatusReason *string `json:"status_reason"`
-	Number       *string `json:"number"`
-	Sequence     *int64  `json:"sequence"`
-	IssuedAt     *string `json:"issued_at"`
-	DueAt        *string `json:"due_at"`
-	BillTo       *BillTo `json:"bill_to"`
-	Issuer       *Issuer `json:"issuer"`
-	CreatedAt    string  `json:"created_at"`
+	ID           string              `json:"id"`
+	Object       string              `json:"object"`
+	Workspace    string              `json:"workspace"`
+	CustomerID   string              `json:"customer_id"`
+	Currency     string              `json:"currency"`
+	Items        []Item              `json:"items"`
+	Subtotal     *int64              `json:"subtotal"`
+	TaxBreakdown []TaxBreakdownEntry `json:"tax_breakdown"`
+	TaxTotal     *int64              `json:"tax_total"`
+	Total        *int64              `json:"total"`
+	Status       string              `json:"status"`
+	StatusReason *string             `json:"status_reason"`
+	Number       *string             `json:"number"`
+	Sequence     *int64              `json:"sequence"`
+	IssuedAt     *string             `json:"issued_at"`
+	DueAt        *string             `json:"due_at"`
+	BillTo       *BillTo             `json:"bill_to"`
+	Issuer       *Issuer             `json:"issuer"`
+	CreatedAt    string              `json:"created_at"`
 }
 
 // List is a page of a list.
