@@ -1,0 +1,244 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package document
+
+import (
+	"github.com/signintech/gopdf"
+)
+
+// This file lays out the PDF's tables: the line items, the tax breakdown
+// and the totals under them.
+
+// pdfColumn is a column of a table: its heading and its width. The first
+// column is left-aligned and its text wraps; the others are right-aligned.
+type pdfColumn struct {
+	head string
+	w    float64
+}
+
+// pdfRow is a row of a table: the lines of its first cell, wrapped to the
+// column's width, and the text of its other cells.
+type pdfRow struct {
+	lines []pdfLine
+	cells []string
+}
+
+// pdfLine is a line of a row's first cell: text, or a note (an exemption
+// reason) in smaller grey type under it.
+type pdfLine struct {
+	s    string
+	note bool
+}
+
+func (l pdfLine) height() float64 {
+	if l.note {
+		return noteHeight
+	}
+	return lineHeight
+}
+
+// columns sizes the tables' columns to their values: at least the minimum
+// widths, wider for large amounts, and the description the rest of width.
+// The breakdown and the totals share the amount columns of the line table,
+// so that their amounts line up under its net amounts.
+func (r *pdfWriter) columns(v *view, width float64) {
+	r.qtyW, r.amountW, r.taxW = minQtyW, minAmountW, minTaxW
+	r.font(fontRegular, fontSize)
+	for _, l := range v.Lines {
+		r.qtyW = max(r.qtyW, r.measure(l.Quantity)+2*cellPad)
+		r.amountW = max(r.amountW, r.measure(l.UnitAmount)+2*cellPad, r.measure(l.Amount)+2*cellPad)
+		if v.Taxed {
+			r.taxW = max(r.taxW, r.measure(l.Tax)+2*cellPad)
+		}
+	}
+	for _, t := range v.Breakdown {
+		r.taxW = max(r.taxW, r.measure(t.Rate)+2*cellPad)
+		r.amountW = max(r.amountW, r.measure(t.Taxable)+2*cellPad, r.measure(t.Tax)+2*cellPad)
+	}
+	r.amountW = max(r.amountW, r.measure(v.Subtotal)+2*cellPad, r.measure(v.TaxTotal)+2*cellPad)
+	r.font(fontBold, 12)
+	r.amountW = max(r.amountW, r.measure(v.Total)+2*cellPad)
+	r.descW = width - r.qtyW - 2*r.amountW
+	if v.Taxed {
+		r.descW -= r.taxW
+	}
+}
+
+// lineTable writes the line items: description, quantity, unit amount,
+// the tax rate when the invoice has tax, and the net amount.
+func (r *pdfWriter) lineTable(v *view) {
+	cols := []pdfColumn{{"DESCRIPTION", r.descW}, {"QUANTITY", r.qtyW}, {"UNIT AMOUNT", r.amountW}}
+	if v.Taxed {
+		cols = append(cols, pdfColumn{"TAX", r.taxW}, pdfColumn{"NET AMOUNT", r.amountW})
+	} else {
+		cols = append(cols, pdfColumn{"AMOUNT", r.amountW})
+	}
+	r.startTable(cols)
+	for _, l := range v.Lines {
+		r.font(fontRegular, fontSize)
+		row := pdfRow{cells: []string{l.Quantity, l.UnitAmount}}
+		for _, s := range r.wrap(l.Description, r.descW-2*cellPad) {
+			row.lines = append(row.lines, pdfLine{s: s})
+		}
+		if v.Taxed {
+			row.cells = append(row.cells, l.Tax)
+		}
+		row.cells = append(row.cells, l.Amount)
+		r.tableRow(cols, row)
+	}
+}
+
+// breakdown writes the tax breakdown: one row per category and rate, with
+// its exemption reason under the category.
+func (r *pdfWriter) breakdown(v *view) {
+	first := r.pageW - 2*margin - r.taxW - 2*r.amountW
+	cols := []pdfColumn{{"TAX CATEGORY", first}, {"RATE", r.taxW}, {"TAXABLE AMOUNT", r.amountW}, {"TAX AMOUNT", r.amountW}}
+	r.startTable(cols)
+	for _, t := range v.Breakdown {
+		var row pdfRow
+		r.font(fontRegular, fontSize)
+		for _, s := range r.wrap(t.Category, first-2*cellPad) {
+			row.lines = append(row.lines, pdfLine{s: s})
+		}
+		if t.Reason != "" {
+			r.font(fontRegular, noteSize)
+			for _, s := range r.wrap(t.Reason, first-2*cellPad) {
+				row.lines = append(row.lines, pdfLine{s: s, note: true})
+			}
+		}
+		row.cells = []string{t.Rate, t.Taxable, t.Tax}
+		r.tableRow(cols, row)
+	}
+}
+
+// totals writes the total under the last amount column; for an invoice
+// with tax, the subtotal and the tax above it.
+func (r *pdfWriter) totals(v *view) {
+	width := r.pageW - 2*margin
+	valueX := margin + width - r.amountW
+	// The labels end a cell's padding left of the values' column.
+	labelW := 2 * r.amountW
+	labelX := valueX - cellPad - labelW
+	h := 30.0
+	if v.Taxed {
+		h += 2*lineHeight + 12
+	}
+	if r.y+h > r.bottom() {
+		r.newPage()
+	}
+	r.y += 8
+	if v.Taxed {
+		r.font(fontRegular, fontSize)
+		for _, t := range [][2]string{{"Subtotal", v.Subtotal}, {"Tax", v.TaxTotal}} {
+			r.at(labelX, r.y, labelW, t[0], gopdf.Right)
+			r.at(valueX, r.y, r.amountW-cellPad, t[1], gopdf.Right)
+			r.y += lineHeight + 2
+		}
+		r.y += 2
+		r.ruleFrom(valueX-cellPad-60, 1.5, 26)
+		r.y += 6
+	}
+	r.font(fontBold, 12)
+	r.at(labelX, r.y, labelW, "Total", gopdf.Right)
+	r.at(valueX, r.y, r.amountW-cellPad, v.Total, gopdf.Right)
+	r.y += 30
+}
+
+// startTable writes a table's heading, on a new page when not even the
+// heading and a line fit on this one.
+func (r *pdfWriter) startTable(cols []pdfColumn) {
+	if r.y+18+2*cellPad+lineHeight > r.bottom() {
+		r.newPage()
+	}
+	r.tableHead(cols)
+}
+
+// tableHead writes the headings of cols and a rule under them, and marks
+// where the rows of this page start.
+func (r *pdfWriter) tableHead(cols []pdfColumn) {
+	r.font(fontBold, smallSize)
+	r.grey()
+	y := r.y + cellPad
+	x := margin
+	for i, c := range cols {
+		if i == 0 {
+			r.at(x+cellPad, y, c.w-2*cellPad, c.head, gopdf.Left)
+		} else {
+			r.at(x, y, c.w-cellPad, c.head, gopdf.Right)
+		}
+		x += c.w
+	}
+	r.black()
+	r.y += 18
+	r.rule(1.5, 26)
+	r.tableTop = r.y
+}
+
+// tableRow writes a row of a table with columns cols. A row that fits on
+// a page is not split; a longer one (a long description in a narrow
+// column) continues on the next page, under the headings again.
+func (r *pdfWriter) tableRow(cols []pdfColumn, row pdfRow) {
+	h := 2 * cellPad
+	for _, l := range row.lines {
+		h += l.height()
+	}
+	if r.y+h > r.bottom() && r.y > r.tableTop {
+		r.newPage()
+		r.tableHead(cols)
+	}
+	y := r.y + cellPad
+	for i, l := range row.lines {
+		if y+l.height() > r.bottom() {
+			r.newPage()
+			r.tableHead(cols)
+			y = r.y + cellPad
+		}
+		if l.note {
+			r.font(fontRegular, noteSize)
+			r.grey()
+		} else {
+			r.font(fontRegular, fontSize)
+			r.black()
+		}
+		r.at(margin+cellPad, y, cols[0].w-2*cellPad, l.s, gopdf.Left)
+		if i == 0 {
+			// The other cells after the first line, so that the text
+			// reads (and is extracted) row by row, left to right.
+			r.cells(cols, row.cells, y)
+		}
+		y += l.height()
+	}
+	if len(row.lines) == 0 {
+		r.cells(cols, row.cells, y)
+		y += lineHeight
+	}
+	r.black()
+	r.y = y + cellPad
+	r.rule(0.5, 204)
+}
+
+// cells writes the cells of a row after its first, right-aligned, at y.
+func (r *pdfWriter) cells(cols []pdfColumn, cells []string, y float64) {
+	r.font(fontRegular, fontSize)
+	r.black()
+	x := margin + cols[0].w
+	for i, s := range cells {
+		w := cols[i+1].w
+		r.at(x, y, w-cellPad, s, gopdf.Right)
+		x += w
+	}
+}
