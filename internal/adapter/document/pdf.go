@@ -92,8 +92,8 @@ type pdfWriter struct {
 	// tableTop is where the rows of the current page start.
 	tableTop float64
 	// The widths of the tables' columns (columns).
-	descW, qtyW, amountW, taxW float64
-	err                        error
+	descW, qtyW, unitW, taxW, amountW float64
+	err                               error
 }
 
 func (r *pdfWriter) write(v *view) {

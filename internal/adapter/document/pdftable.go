@@ -51,16 +51,27 @@ func (l pdfLine) height() float64 {
 	return lineHeight
 }
 
+// height is the height of the row, its padding included.
+func (row pdfRow) height() float64 {
+	h := 2 * cellPad
+	for _, l := range row.lines {
+		h += l.height()
+	}
+	return h
+}
+
 // columns sizes the tables' columns to their values: at least the minimum
 // widths, wider for large amounts, and the description the rest of width.
-// The breakdown and the totals share the amount columns of the line table,
-// so that their amounts line up under its net amounts.
+// The breakdown and the totals share the width of the line table's last
+// column, so that their amounts line up under its net amounts; the unit
+// amounts, smaller, have their own.
 func (r *pdfWriter) columns(v *view, width float64) {
-	r.qtyW, r.amountW, r.taxW = minQtyW, minAmountW, minTaxW
+	r.qtyW, r.unitW, r.amountW, r.taxW = minQtyW, minAmountW, minAmountW, minTaxW
 	r.font(fontRegular, fontSize)
 	for _, l := range v.Lines {
 		r.qtyW = max(r.qtyW, r.measure(l.Quantity)+2*cellPad)
-		r.amountW = max(r.amountW, r.measure(l.UnitAmount)+2*cellPad, r.measure(l.Amount)+2*cellPad)
+		r.unitW = max(r.unitW, r.measure(l.UnitAmount)+2*cellPad)
+		r.amountW = max(r.amountW, r.measure(l.Amount)+2*cellPad)
 		if v.Taxed {
 			r.taxW = max(r.taxW, r.measure(l.Tax)+2*cellPad)
 		}
@@ -72,7 +83,7 @@ func (r *pdfWriter) columns(v *view, width float64) {
 	r.amountW = max(r.amountW, r.measure(v.Subtotal)+2*cellPad, r.measure(v.TaxTotal)+2*cellPad)
 	r.font(fontBold, 12)
 	r.amountW = max(r.amountW, r.measure(v.Total)+2*cellPad)
-	r.descW = width - r.qtyW - 2*r.amountW
+	r.descW = width - r.qtyW - r.unitW - r.amountW
 	if v.Taxed {
 		r.descW -= r.taxW
 	}
@@ -81,13 +92,13 @@ func (r *pdfWriter) columns(v *view, width float64) {
 // lineTable writes the line items: description, quantity, unit amount,
 // the tax rate when the invoice has tax, and the net amount.
 func (r *pdfWriter) lineTable(v *view) {
-	cols := []pdfColumn{{"DESCRIPTION", r.descW}, {"QUANTITY", r.qtyW}, {"UNIT AMOUNT", r.amountW}}
+	cols := []pdfColumn{{"DESCRIPTION", r.descW}, {"QUANTITY", r.qtyW}, {"UNIT AMOUNT", r.unitW}}
 	if v.Taxed {
 		cols = append(cols, pdfColumn{"TAX", r.taxW}, pdfColumn{"NET AMOUNT", r.amountW})
 	} else {
 		cols = append(cols, pdfColumn{"AMOUNT", r.amountW})
 	}
-	r.startTable(cols)
+	rows := make([]pdfRow, 0, len(v.Lines))
 	for _, l := range v.Lines {
 		r.font(fontRegular, fontSize)
 		row := pdfRow{cells: []string{l.Quantity, l.UnitAmount}}
@@ -98,8 +109,9 @@ func (r *pdfWriter) lineTable(v *view) {
 			row.cells = append(row.cells, l.Tax)
 		}
 		row.cells = append(row.cells, l.Amount)
-		r.tableRow(cols, row)
+		rows = append(rows, row)
 	}
+	r.table(cols, rows)
 }
 
 // breakdown writes the tax breakdown: one row per category and rate, with
@@ -107,7 +119,7 @@ func (r *pdfWriter) lineTable(v *view) {
 func (r *pdfWriter) breakdown(v *view) {
 	first := r.pageW - 2*margin - r.taxW - 2*r.amountW
 	cols := []pdfColumn{{"TAX CATEGORY", first}, {"RATE", r.taxW}, {"TAXABLE AMOUNT", r.amountW}, {"TAX AMOUNT", r.amountW}}
-	r.startTable(cols)
+	rows := make([]pdfRow, 0, len(v.Breakdown))
 	for _, t := range v.Breakdown {
 		var row pdfRow
 		r.font(fontRegular, fontSize)
@@ -121,8 +133,9 @@ func (r *pdfWriter) breakdown(v *view) {
 			}
 		}
 		row.cells = []string{t.Rate, t.Taxable, t.Tax}
-		r.tableRow(cols, row)
+		rows = append(rows, row)
 	}
+	r.table(cols, rows)
 }
 
 // totals writes the total under the last amount column; for an invoice
@@ -131,8 +144,8 @@ func (r *pdfWriter) totals(v *view) {
 	width := r.pageW - 2*margin
 	valueX := margin + width - r.amountW
 	// The labels end a cell's padding left of the values' column.
-	labelW := 2 * r.amountW
-	labelX := valueX - cellPad - labelW
+	labelX := margin
+	labelW := valueX - cellPad - margin
 	h := 30.0
 	if v.Taxed {
 		h += 2*lineHeight + 12
@@ -158,13 +171,22 @@ func (r *pdfWriter) totals(v *view) {
 	r.y += 30
 }
 
-// startTable writes a table's heading, on a new page when not even the
-// heading and a line fit on this one.
-func (r *pdfWriter) startTable(cols []pdfColumn) {
-	if r.y+18+2*cellPad+lineHeight > r.bottom() {
+// table writes a table: its headings, then its rows. It starts on a new
+// page when the headings and the first row do not fit on this one (and
+// would on a new page), so that the headings are never left alone at the
+// bottom of a page.
+func (r *pdfWriter) table(cols []pdfColumn, rows []pdfRow) {
+	need := 18 + 2*cellPad + lineHeight
+	if len(rows) > 0 {
+		need = 18 + rows[0].height()
+	}
+	if r.y+need > r.bottom() && margin+need <= r.bottom() {
 		r.newPage()
 	}
 	r.tableHead(cols)
+	for _, row := range rows {
+		r.tableRow(cols, row)
+	}
 }
 
 // tableHead writes the headings of cols and a rule under them, and marks
@@ -192,11 +214,7 @@ func (r *pdfWriter) tableHead(cols []pdfColumn) {
 // a page is not split; a longer one (a long description in a narrow
 // column) continues on the next page, under the headings again.
 func (r *pdfWriter) tableRow(cols []pdfColumn, row pdfRow) {
-	h := 2 * cellPad
-	for _, l := range row.lines {
-		h += l.height()
-	}
-	if r.y+h > r.bottom() && r.y > r.tableTop {
+	if r.y+row.height() > r.bottom() && r.y > r.tableTop {
 		r.newPage()
 		r.tableHead(cols)
 	}
