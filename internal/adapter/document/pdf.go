@@ -45,9 +45,9 @@ const (
 	noteSize   = 9.0
 	lineHeight = 14.0
 	noteHeight = 12.0
-	minQtyW    = 60.0
-	minTaxW    = 50.0
-	minAmountW = 105.0
+	minQtyW    = 50.0
+	minTaxW    = 55.0
+	minAmountW = 95.0
 	cellPad    = 4.0
 )
 

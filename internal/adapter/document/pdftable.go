@@ -23,6 +23,20 @@ import (
 // This file lays out the PDF's tables: the line items, the tax breakdown
 // and the totals under them.
 
+// The tables' headings.
+const (
+	headDescription = "DESCRIPTION"
+	headQuantity    = "QUANTITY"
+	headUnitAmount  = "UNIT AMOUNT"
+	headTax         = "TAX"
+	headAmount      = "AMOUNT"
+	headNetAmount   = "NET AMOUNT"
+	headCategory    = "TAX CATEGORY"
+	headRate        = "RATE"
+	headTaxable     = "TAXABLE AMOUNT"
+	headTaxAmount   = "TAX AMOUNT"
+)
+
 // pdfColumn is a column of a table: its heading and its width. The first
 // column is left-aligned and its text wraps; the others are right-aligned.
 type pdfColumn struct {
@@ -60,13 +74,19 @@ func (row pdfRow) height() float64 {
 	return h
 }
 
-// columns sizes the tables' columns to their values: at least the minimum
-// widths, wider for large amounts, and the description the rest of width.
+// columns sizes the tables' columns to their headings and values: at least
+// the minimum widths, wider for large amounts, and the description the rest
+// of width.
 // The breakdown and the totals share the width of the line table's last
 // column, so that their amounts line up under its net amounts; the unit
 // amounts, smaller, have their own.
 func (r *pdfWriter) columns(v *view, width float64) {
-	r.qtyW, r.unitW, r.amountW, r.taxW = minQtyW, minAmountW, minAmountW, minTaxW
+	r.font(fontBold, smallSize)
+	head := func(s string) float64 { return r.measure(s) + 2*cellPad }
+	r.qtyW = max(minQtyW, head(headQuantity))
+	r.unitW = max(minAmountW, head(headUnitAmount))
+	r.taxW = max(minTaxW, head(headTax), head(headRate))
+	r.amountW = max(minAmountW, head(headAmount), head(headNetAmount), head(headTaxable), head(headTaxAmount))
 	r.font(fontRegular, fontSize)
 	for _, l := range v.Lines {
 		r.qtyW = max(r.qtyW, r.measure(l.Quantity)+2*cellPad)
@@ -92,11 +112,11 @@ func (r *pdfWriter) columns(v *view, width float64) {
 // lineTable writes the line items: description, quantity, unit amount,
 // the tax rate when the invoice has tax, and the net amount.
 func (r *pdfWriter) lineTable(v *view) {
-	cols := []pdfColumn{{"DESCRIPTION", r.descW}, {"QUANTITY", r.qtyW}, {"UNIT AMOUNT", r.unitW}}
+	cols := []pdfColumn{{headDescription, r.descW}, {headQuantity, r.qtyW}, {headUnitAmount, r.unitW}}
 	if v.Taxed {
-		cols = append(cols, pdfColumn{"TAX", r.taxW}, pdfColumn{"NET AMOUNT", r.amountW})
+		cols = append(cols, pdfColumn{headTax, r.taxW}, pdfColumn{headNetAmount, r.amountW})
 	} else {
-		cols = append(cols, pdfColumn{"AMOUNT", r.amountW})
+		cols = append(cols, pdfColumn{headAmount, r.amountW})
 	}
 	rows := make([]pdfRow, 0, len(v.Lines))
 	for _, l := range v.Lines {
@@ -118,7 +138,7 @@ func (r *pdfWriter) lineTable(v *view) {
 // its exemption reason under the category.
 func (r *pdfWriter) breakdown(v *view) {
 	first := r.pageW - 2*margin - r.taxW - 2*r.amountW
-	cols := []pdfColumn{{"TAX CATEGORY", first}, {"RATE", r.taxW}, {"TAXABLE AMOUNT", r.amountW}, {"TAX AMOUNT", r.amountW}}
+	cols := []pdfColumn{{headCategory, first}, {headRate, r.taxW}, {headTaxable, r.amountW}, {headTaxAmount, r.amountW}}
 	rows := make([]pdfRow, 0, len(v.Breakdown))
 	for _, t := range v.Breakdown {
 		var row pdfRow
