@@ -121,6 +121,23 @@ bench: envtest-binaries ## Measure adapter and controller against the Kubernetes
 bench-micro: envtest-binaries ## Run the Go micro-benchmarks of the hot paths, with allocations.
 	KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" go test -p 1 -run '^$$' -bench . -benchmem ./...
 
+# invoice-images renders the sample invoices of internal/adapter/document
+# (samples_test.go) as the pictures in docs/: each PDF's page with pdftoppm
+# (poppler-utils) and each HTML page with headless Chromium, which runs
+# without its sandbox so that it also works as root; it opens only the
+# pages just written. CHROMIUM names another binary (chromium-browser).
+CHROMIUM ?= chromium
+INVOICE_IMAGES = invoice invoice-tax invoice-reverse-charge
+.PHONY: invoice-images
+invoice-images: ## Render the sample invoices as the PDF and HTML pictures in docs/ (needs pdftoppm and chromium).
+	dir=$$(mktemp -d) && trap 'rm -rf "$$dir"' EXIT; \
+	DOCUMENT_SAMPLES_DIR="$$dir" go test -count=1 -run '^TestWriteTheSampleDocuments$$' ./internal/adapter/document/; \
+	for f in $(INVOICE_IMAGES); do \
+		pdftoppm -png -r 110 -singlefile "$$dir/$$f.pdf" "docs/$$f-pdf"; \
+		"$(CHROMIUM)" --headless --no-sandbox --hide-scrollbars --window-size=900,1000 \
+			--screenshot="$(CURDIR)/docs/$$f-html.png" "file://$$dir/$$f.html" 2>/dev/null; \
+	done
+
 ##@ Build
 
 .PHONY: build

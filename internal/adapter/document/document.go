@@ -17,8 +17,10 @@ limitations under the License.
 // Package document renders an issued Invoice as the document its customer
 // receives: a print-ready HTML page and a PDF with the same content (the
 // issuer, the bill-to snapshot, the number, the issue and due dates, the
-// line items, the total and the billing profile's footer). It is pure: it
-// reads only the Invoice and the footer it is given.
+// line items with their tax, the tax breakdown, the subtotal, tax and
+// total, and the billing profile's footer). Its amounts are those the API
+// shows (apiobject.InvoiceAmounts). It is pure: it reads only the Invoice
+// and the footer it is given.
 package document
 
 import (
@@ -28,6 +30,7 @@ import (
 	"unicode"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
@@ -49,8 +52,16 @@ type view struct {
 	Issuer   *party
 	BillTo   party
 	Lines    []line
-	Total    string
-	Footer   string
+	// Taxed is whether the invoice has a tax breakdown: only then do the
+	// documents show the lines' tax, the breakdown, the subtotal and the
+	// tax. An invoice without tax, or issued before tax existed, shows its
+	// total alone, as it always has.
+	Taxed     bool
+	Breakdown []taxRow
+	Subtotal  string
+	TaxTotal  string
+	Total     string
+	Footer    string
 }
 
 type party struct {
@@ -58,13 +69,18 @@ type party struct {
 	Lines []string // the address, one line each
 	Email string
 	TaxID string
+	// TaxIDLabel names TaxID: "VAT ID" or "Tax ID" (taxIDLabel).
+	TaxIDLabel string
 }
 
 type line struct {
 	Description string
 	Quantity    string
 	UnitAmount  string
-	Amount      string
+	// Tax is the line's tax rate (lineTaxLabel); shown when Taxed.
+	Tax string
+	// Amount is the line's net amount: quantity times unit amount.
+	Amount string
 }
 
 // newView checks that inv is issued and formats what its document shows.
@@ -87,38 +103,51 @@ func newView(inv *billingv1.Invoice, footer string) (*view, error) {
 		Number:   st.Number,
 		IssuedAt: st.IssuedAt.UTC().Format(dateLayout),
 		Currency: cur.Code,
-		BillTo: party{
-			Name: st.BillTo.Name, Lines: addressLines(st.BillTo.Address),
-			Email: st.BillTo.Email, TaxID: st.BillTo.TaxID,
-		},
-		Footer: strings.TrimSpace(footer),
+		BillTo:   newParty(st.BillTo.Name, st.BillTo.Address, st.BillTo.Email, st.BillTo.TaxID),
+		Footer:   strings.TrimSpace(footer),
 	}
 	if st.DueAt != nil {
 		v.DueAt = st.DueAt.UTC().Format(dateLayout)
 	}
 	if is := st.Issuer; is != nil {
-		v.Issuer = &party{Name: is.Name, Lines: addressLines(is.Address), Email: is.Email, TaxID: is.TaxID}
+		p := newParty(is.Name, is.Address, is.Email, is.TaxID)
+		v.Issuer = &p
 	}
-	var total int64
-	for _, it := range inv.Spec.Items {
+	taxes := apiobject.ItemTaxes(inv)
+	for i, it := range inv.Spec.Items {
 		// The CRD's bounds keep quantity × amount below 2^63.
 		if it.Quantity < 0 || it.Quantity > billing.MaxQuantity || it.Amount < 0 || it.Amount > billing.MaxAmount {
 			return nil, errors.New("a line item is out of the CRD's bounds")
 		}
-		amount := it.Quantity * it.Amount
-		total += amount
 		v.Lines = append(v.Lines, line{
 			Description: it.Description,
 			Quantity:    groupDigits(it.Quantity),
 			UnitAmount:  formatMoney(cur, it.Amount),
-			Amount:      formatMoney(cur, amount),
+			Tax:         lineTaxLabel(taxes[i]),
+			Amount:      formatMoney(cur, it.Quantity*it.Amount),
 		})
 	}
-	if st.Total != nil {
-		total = *st.Total
+	// The amounts the API shows: those frozen at issue, the total alone
+	// for an invoice issued before tax existed.
+	a := apiobject.InvoiceAmounts(inv, taxes)
+	if a.Subtotal == nil || a.TaxTotal == nil || a.Total == nil {
+		return nil, errors.New("the invoice's amounts cannot be computed")
 	}
-	v.Total = formatMoney(cur, total)
+	v.Taxed = len(a.TaxBreakdown) > 0
+	v.Breakdown = taxRows(cur, a.TaxBreakdown)
+	v.Subtotal = formatMoney(cur, *a.Subtotal)
+	v.TaxTotal = formatMoney(cur, *a.TaxTotal)
+	v.Total = formatMoney(cur, *a.Total)
 	return v, nil
+}
+
+// newParty formats the issuer or the customer.
+func newParty(name string, address *billingv1.Address, email, taxID string) party {
+	p := party{Name: name, Lines: addressLines(address), Email: email, TaxID: taxID}
+	if taxID != "" {
+		p.TaxIDLabel = taxIDLabel(taxID)
+	}
+	return p
 }
 
 // addressLines are the lines of an address as an envelope shows them.

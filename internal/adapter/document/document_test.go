@@ -21,7 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -31,41 +30,8 @@ import (
 	"k8s.io/utils/ptr"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
-
-func TestMinorUnitsFollowISO4217(t *testing.T) {
-	cases := []struct {
-		code   string
-		amount int64
-		want   string
-	}{
-		{"JPY", 0, "JPY 0"},
-		{"JPY", 1500, "JPY 1,500"},
-		{"JPY", 1234567, "JPY 1,234,567"},
-		{"USD", 0, "USD 0.00"},
-		{"USD", 5, "USD 0.05"},
-		{"USD", 68050, "USD 680.50"},
-		{"USD", 123456789, "USD 1,234,567.89"},
-		{"usd", 100, "USD 1.00"},
-		{"EUR", 100000, "EUR 1,000.00"},
-		{"BHD", 1, "BHD 0.001"},
-		{"BHD", 1234, "BHD 1.234"},
-		{"BHD", 1234567, "BHD 1,234.567"},
-		{"USD", 1<<53 - 1, "USD 90,071,992,547,409.91"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.code+" "+tc.want, func(t *testing.T) {
-			c, err := billing.ParseCurrency(tc.code)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := formatMoney(c, tc.amount); got != tc.want {
-				t.Errorf("Format(%d) = %q, want %q", tc.amount, got, tc.want)
-			}
-		})
-	}
-}
 
 // issued is an issued invoice as the controller leaves it.
 func issued(mutate ...func(*billingv1.Invoice)) *billingv1.Invoice {
@@ -272,36 +238,137 @@ func TestTheFilenameIsTheNumber(t *testing.T) {
 	}
 }
 
-// pdfText is the text of every page of doc, each text run on its own line.
-func pdfText(t *testing.T, doc []byte) string {
-	t.Helper()
-	r, err := pdf.NewReader(bytes.NewReader(doc), int64(len(doc)))
-	if err != nil {
-		t.Fatalf("reading the PDF: %v", err)
-	}
-	var b strings.Builder
-	for i := 1; i <= r.NumPage(); i++ {
-		p := r.Page(i)
-		if p.V.IsNull() {
-			continue
-		}
-		rows, err := p.GetTextByRow()
-		if err != nil {
-			t.Fatalf("reading page %d: %v", i, err)
-		}
-		for _, row := range rows {
-			for _, w := range row.Content {
-				b.WriteString(w.S)
+func TestTheDocumentsShowAnInvoicesTax(t *testing.T) {
+	long := strings.Repeat("An exemption reason of many words. ", 13) + "LASTWORD"
+	cases := []struct {
+		name string
+		inv  *billingv1.Invoice
+		// want is in the HTML and in the PDF's text; totals too, in its
+		// order; wantNot in neither, whatever its case.
+		want, totals, wantNot []string
+	}{{
+		name: "An invoice at 19% and 7% shows both rates, the tax of each and its subtotal, tax and total",
+		inv:  twoRates(),
+		want: []string{
+			"EUR 120.00", "EUR 960.00", "EUR 45.50", "EUR 136.50", "19%", "7%",
+			"S – Standard rate", "EUR 1,009.00", "EUR 191.71", "EUR 9.56",
+			"VAT ID: DE123456789", "VAT ID: DE987654321",
+		},
+		totals:  []string{"Subtotal", "EUR 1,145.50", "Tax", "EUR 201.27", "Total", "EUR 1,346.77"},
+		wantNot: []string{"Reverse charge"},
+	}, {
+		name: "A reverse-charge invoice says reverse charge, gives the reason and shows both parties' VAT ids",
+		inv:  reverseCharge(),
+		want: []string{
+			"0% AE", "AE – Reverse charge", "Reverse charge: the recipient is liable for the VAT",
+			"VAT ID: DE123456789", "VAT ID: FR40303265045",
+		},
+		totals: []string{"Subtotal", "EUR 12,600.00", "Tax", "EUR 0.00", "Total", "EUR 12,600.00"},
+	}, {
+		name:    "An invoice issued before tax existed shows its total as it always has",
+		inv:     issued(),
+		want:    []string{"USD 450.00", "USD 230.50", "Tax ID: US-12-3456789", "VAT ID: DE123456789"},
+		totals:  []string{"Total", "USD 680.50"},
+		wantNot: []string{"Subtotal", "Net amount", "Tax category", "Standard rate"},
+	}, {
+		name:    "An invoice without tax shows its total alone",
+		inv:     plain(),
+		totals:  []string{"Total", "USD 680.50"},
+		wantNot: []string{"Subtotal", "Net amount", "Tax category"},
+	}, {
+		name: "Lines without a tax of their own show the billing profile's default tax, frozen at issue",
+		inv: issued(func(inv *billingv1.Invoice) { inv.Spec.Currency = "EUR" },
+			freezeTax(builder.StandardTax("19.00"))),
+		want:   []string{"19%", "S – Standard rate", "EUR 680.50", "EUR 129.30"},
+		totals: []string{"Subtotal", "EUR 680.50", "Tax", "EUR 129.30", "Total", "EUR 809.80"},
+	}, {
+		name: "A line without tax on an invoice with tax says it has none",
+		inv: issued(func(inv *billingv1.Invoice) {
+			inv.Spec.Items[0].Tax = builder.StandardTax("5.5")
+		}, freezeTax(nil)),
+		want:   []string{"5.5%", "none", "USD 450.00", "USD 24.75"},
+		totals: []string{"Subtotal", "USD 680.50", "Tax", "USD 24.75", "Total", "USD 705.25"},
+	}, {
+		name: "An invoice not subject to tax shows no rate and its reason",
+		inv: issued(func(inv *billingv1.Invoice) {
+			for i := range inv.Spec.Items {
+				inv.Spec.Items[i].Tax = builder.Tax(billingv1.TaxNotSubject, "", "Not subject to VAT: place of supply outside the EU")
 			}
-			b.WriteByte('\n')
-		}
+		}, freezeTax(nil)),
+		want:   []string{"O – Not subject to tax", "—", "Not subject to VAT: place of supply outside the EU"},
+		totals: []string{"Subtotal", "USD 680.50", "Tax", "USD 0.00", "Total", "USD 680.50"},
+	}, {
+		name: "An exemption reason of 500 characters is printed whole",
+		inv: issued(func(inv *billingv1.Invoice) {
+			for i := range inv.Spec.Items {
+				inv.Spec.Items[i].Tax = builder.Tax(billingv1.TaxExempt, "0", long)
+			}
+		}, freezeTax(nil)),
+		want:   []string{"0% E", "E – Exempt", "An exemption reason of many words.", "LASTWORD"},
+		totals: []string{"Subtotal", "USD 680.50", "Tax", "USD 0.00", "Total", "USD 680.50"},
+	}}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			html, err := HTML(tc.inv, footer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := PDF(tc.inv, footer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, text := range map[string]string{"HTML": string(html), "PDF": pdfText(t, doc)} {
+				for _, want := range tc.want {
+					if !strings.Contains(text, want) {
+						t.Errorf("the %s does not contain %q", name, want)
+					}
+				}
+				rest := text
+				for _, want := range tc.totals {
+					i := strings.Index(rest, want)
+					if i < 0 {
+						t.Errorf("the %s does not contain %q after %v", name, want, tc.totals)
+						break
+					}
+					rest = rest[i+len(want):]
+				}
+				for _, bad := range tc.wantNot {
+					if strings.Contains(strings.ToLower(text), strings.ToLower(bad)) {
+						t.Errorf("the %s contains %q", name, bad)
+					}
+				}
+			}
+		})
 	}
-	return b.String()
 }
 
-func writeOut(t *testing.T, dir, name string, data []byte) {
-	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+func TestAPDFOf500TaxedLinesEndsWithItsBreakdownAndTotals(t *testing.T) {
+	inv := issued(func(inv *billingv1.Invoice) {
+		inv.Spec.Items = nil
+		for i := range 500 {
+			tax := builder.StandardTax("19")
+			if i%2 == 1 {
+				tax = builder.StandardTax("7")
+			}
+			builder.WithTaxedItem(fmt.Sprintf("Line %03d, %s", i, strings.Repeat("words ", i%40)), 1, 1000, tax)(inv)
+		}
+	}, freezeTax(nil))
+	doc, err := PDF(inv, footer)
+	if err != nil {
 		t.Fatal(err)
+	}
+	text := pdfText(t, doc)
+	// 250 lines of USD 10.00 at each rate: USD 475.00 and USD 175.00 tax.
+	last := strings.LastIndex(text, "Line 499")
+	if last < 0 {
+		t.Fatal("the PDF does not contain the last line")
+	}
+	rest := text[last:]
+	for _, want := range []string{"S – Standard rate", "USD 2,500.00", "USD 475.00", "USD 175.00", "Subtotal", "USD 5,000.00", "Total", "USD 5,650.00"} {
+		i := strings.Index(rest, want)
+		if i < 0 {
+			t.Fatalf("the PDF does not contain %q in order after the last line", want)
+		}
+		rest = rest[i+len(want):]
 	}
 }

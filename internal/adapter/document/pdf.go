@@ -42,9 +42,12 @@ const (
 	margin     = 50.0
 	fontSize   = 10.0
 	smallSize  = 8.0
+	noteSize   = 9.0
 	lineHeight = 14.0
-	minQtyW    = 60.0
-	minAmountW = 105.0
+	noteHeight = 12.0
+	minQtyW    = 50.0
+	minTaxW    = 55.0
+	minAmountW = 95.0
 	cellPad    = 4.0
 )
 
@@ -88,9 +91,9 @@ type pdfWriter struct {
 	number       string
 	// tableTop is where the rows of the current page start.
 	tableTop float64
-	// The widths of the line table's columns.
-	descW, qtyW, amountW float64
-	err                  error
+	// The widths of the tables' columns (columns).
+	descW, qtyW, unitW, taxW, amountW float64
+	err                               error
 }
 
 func (r *pdfWriter) write(v *view) {
@@ -128,72 +131,38 @@ func (r *pdfWriter) write(v *view) {
 	r.party(v.BillTo, margin, width/2)
 	r.y += 20
 
-	// The line table: the number columns as wide as their widest value,
-	// the description gets the rest.
 	r.columns(v, width)
-	descW, colQty, colAmount := r.descW, r.qtyW, r.amountW
-	r.tableHead()
-	bottom := r.pageH - margin - 20
-	for _, l := range v.Lines {
-		r.font(fontRegular, fontSize)
-		lines := r.wrap(l.Description, descW-2*cellPad)
-		h := float64(len(lines))*lineHeight + 2*cellPad
-		// A row that fits on a page is not split; a longer one (a long
-		// description in a narrow column) continues on the next page.
-		if r.y+h > bottom && r.y > r.tableTop {
-			r.newPage()
-			r.tableHead()
-		}
-		r.font(fontRegular, fontSize)
-		y := r.y + cellPad
-		x := margin + descW
-		r.at(x, y, colQty-cellPad, l.Quantity, gopdf.Right)
-		r.at(x+colQty, y, colAmount-cellPad, l.UnitAmount, gopdf.Right)
-		r.at(x+colQty+colAmount, y, colAmount-cellPad, l.Amount, gopdf.Right)
-		for _, s := range lines {
-			if y+lineHeight > bottom {
-				r.newPage()
-				r.tableHead()
-				r.font(fontRegular, fontSize)
-				y = r.y + cellPad
-			}
-			r.at(margin+cellPad, y, descW-2*cellPad, s, gopdf.Left)
-			y += lineHeight
-		}
-		r.y = y + cellPad
-		r.rule(0.5, 204)
+	r.lineTable(v)
+	if v.Taxed {
+		r.y += 16
+		r.breakdown(v)
 	}
+	r.totals(v)
+	r.footer(v.Footer, width)
+}
 
-	// The total.
-	if r.y+30 > r.pageH-margin-20 {
+// footer writes the billing profile's footer, in grey under a rule.
+func (r *pdfWriter) footer(footer string, width float64) {
+	if footer == "" {
+		return
+	}
+	r.font(fontRegular, 9)
+	lines := r.wrap(footer, width)
+	if r.y+float64(len(lines))*12+10 > r.bottom() {
 		r.newPage()
 	}
+	r.rule(0.5, 204)
 	r.y += 8
-	r.font(fontBold, 12)
-	r.at(margin+descW, r.y, colQty+colAmount-cellPad, "Total", gopdf.Right)
-	r.at(margin+descW+colQty+colAmount, r.y, colAmount-cellPad, v.Total, gopdf.Right)
-	r.y += 30
-
-	// The footer.
-	if v.Footer != "" {
-		r.font(fontRegular, 9)
-		lines := r.wrap(v.Footer, width)
-		if r.y+float64(len(lines))*12+10 > r.pageH-margin-20 {
+	r.grey()
+	for _, s := range lines {
+		if r.y+12 > r.bottom() {
 			r.newPage()
+			r.font(fontRegular, 9)
+			r.grey()
 		}
-		r.rule(0.5, 204)
-		r.y += 8
-		r.grey()
-		for _, s := range lines {
-			if r.y+12 > r.pageH-margin-20 {
-				r.newPage()
-				r.font(fontRegular, 9)
-				r.grey()
-			}
-			r.text(margin, width, s, gopdf.Left, 12)
-		}
-		r.black()
+		r.text(margin, width, s, gopdf.Left, 12)
 	}
+	r.black()
 }
 
 // party writes a name in bold and the lines under it.
@@ -208,7 +177,7 @@ func (r *pdfWriter) party(p party, x, w float64) {
 		rest = append(rest, p.Email)
 	}
 	if p.TaxID != "" {
-		rest = append(rest, "Tax ID: "+p.TaxID)
+		rest = append(rest, p.TaxIDLabel+": "+p.TaxID)
 	}
 	for _, l := range rest {
 		for _, s := range r.wrap(l, w) {
@@ -217,41 +186,15 @@ func (r *pdfWriter) party(p party, x, w float64) {
 	}
 }
 
-// columns sizes the line table's columns to its values: at least the
-// minimum widths, wider for large amounts, and the description the rest of
-// width.
-func (r *pdfWriter) columns(v *view, width float64) {
-	r.qtyW, r.amountW = minQtyW, minAmountW
-	r.font(fontRegular, fontSize)
-	for _, l := range v.Lines {
-		r.qtyW = max(r.qtyW, r.measure(l.Quantity)+2*cellPad)
-		r.amountW = max(r.amountW, r.measure(l.UnitAmount)+2*cellPad, r.measure(l.Amount)+2*cellPad)
-	}
-	r.font(fontBold, 12)
-	r.amountW = max(r.amountW, r.measure(v.Total)+2*cellPad)
-	r.descW = width - r.qtyW - 2*r.amountW
-}
-
 func (r *pdfWriter) measure(s string) float64 {
 	w, err := r.pdf.MeasureTextWidth(s)
 	r.fail(err)
 	return w
 }
 
-func (r *pdfWriter) tableHead() {
-	descW, colQty, colAmount := r.descW, r.qtyW, r.amountW
-	r.font(fontBold, smallSize)
-	r.grey()
-	y := r.y + cellPad
-	x := margin + descW
-	r.at(margin+cellPad, y, descW, "DESCRIPTION", gopdf.Left)
-	r.at(x, y, colQty-cellPad, "QUANTITY", gopdf.Right)
-	r.at(x+colQty, y, colAmount-cellPad, "UNIT AMOUNT", gopdf.Right)
-	r.at(x+colQty+colAmount, y, colAmount-cellPad, "AMOUNT", gopdf.Right)
-	r.black()
-	r.y += 18
-	r.rule(1.5, 26)
-	r.tableTop = r.y
+// bottom is the lowest y the content may reach, above the page number.
+func (r *pdfWriter) bottom() float64 {
+	return r.pageH - margin - 20
 }
 
 func (r *pdfWriter) newPage() {
@@ -308,10 +251,16 @@ func (r *pdfWriter) font(family string, size float64) {
 	}
 }
 
+// rule draws a horizontal line across the page at the current y.
 func (r *pdfWriter) rule(width float64, grey uint8) {
+	r.ruleFrom(margin, width, grey)
+}
+
+// ruleFrom draws a horizontal line from x to the right margin.
+func (r *pdfWriter) ruleFrom(x, width float64, grey uint8) {
 	r.pdf.SetLineWidth(width)
 	r.pdf.SetStrokeColor(grey, grey, grey)
-	r.pdf.Line(margin, r.y, r.pageW-margin, r.y)
+	r.pdf.Line(x, r.y, r.pageW-margin, r.y)
 }
 
 func (r *pdfWriter) grey()  { r.pdf.SetTextColor(102, 102, 102) }

@@ -93,10 +93,14 @@ func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	if err != nil {
 		return ctrl.Result{}, err
 	}
+	profile, err := r.profileToIssue(ctx, inv)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
 	before := inv.DeepCopy()
-	inv.Status = invoiceStatus(inv, customer, r.Clock.Now())
+	inv.Status = invoiceStatus(inv, customer, profile, r.Clock.Now())
 	if needsNumber(&inv.Status) {
-		status, err := r.number(ctx, inv, before.Status.Phase == billingv1.InvoiceIssued)
+		status, err := r.number(ctx, inv, profile, before.Status.Phase == billingv1.InvoiceIssued)
 		if numberingBusy(err) {
 			// The invoice stays as it was and is retried shortly.
 			logf.FromContext(ctx).V(1).Info("Waiting for an invoice number", "reason", err.Error())
@@ -124,16 +128,13 @@ func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 
 // number returns the invoice's status (issued, computed by invoiceStatus)
 // with its number: the sequence the allocator binds to the invoice,
-// formatted with the workspace's profile.
+// formatted with the workspace's profile (nil: none), the one its amounts
+// were computed with.
 func (r *InvoiceReconciler) number(ctx context.Context, inv *billingv1.Invoice,
-	wasIssued bool) (billingv1.InvoiceStatus, error) {
+	profile *billingv1.BillingProfile, wasIssued bool) (billingv1.InvoiceStatus, error) {
 	assignment, err := r.Numbers.Assign(ctx, inv.Namespace, inv.Name, inv.UID)
 	if err != nil {
 		return inv.Status, fmt.Errorf("assigning an invoice number: %w", err)
-	}
-	profile, err := r.billingProfile(ctx, inv.Namespace)
-	if err != nil {
-		return inv.Status, err
 	}
 	status, err := numberedStatus(inv.Status, assignment, profile, wasIssued)
 	if err != nil {
@@ -147,6 +148,17 @@ func (r *InvoiceReconciler) number(ctx context.Context, inv *billingv1.Invoice,
 // a failure.
 func numberingBusy(err error) bool {
 	return errors.Is(err, numbering.ErrJournalFull) || errors.Is(err, numbering.ErrContended)
+}
+
+// profileToIssue returns the workspace's profile for an invoice that is
+// not issued yet or has no number (nil when the workspace has none). An
+// issued, numbered invoice keeps what it was issued with, so the profile
+// is not read.
+func (r *InvoiceReconciler) profileToIssue(ctx context.Context, inv *billingv1.Invoice) (*billingv1.BillingProfile, error) {
+	if inv.Status.Phase == billingv1.InvoiceIssued && inv.Status.Sequence != nil {
+		return nil, nil
+	}
+	return r.billingProfile(ctx, inv.Namespace)
 }
 
 // billingProfile returns the workspace's profile (the one named "default"),
@@ -218,6 +230,26 @@ func (r *InvoiceReconciler) invoicesWaitingFor(ctx context.Context, obj client.O
 	return requests
 }
 
+// invoicesAwaitingProfile maps the workspace's BillingProfile "default" to
+// its invoices that are not issued yet: a new default tax or issuer tax id
+// may issue them (InvalidTax, TaxIDRequired), without polling.
+func (r *InvoiceReconciler) invoicesAwaitingProfile(ctx context.Context, obj client.Object) []reconcile.Request {
+	if obj.GetName() != billingv1.DefaultBillingProfileName {
+		return nil
+	}
+	invoices := &billingv1.InvoiceList{}
+	if err := r.List(ctx, invoices, client.InNamespace(obj.GetNamespace()),
+		client.MatchingFields{index.InvoiceAwaitingIssue: "true"}); err != nil {
+		logf.FromContext(ctx).Error(err, "Listing invoices awaiting issue failed", "namespace", obj.GetNamespace())
+		return nil
+	}
+	requests := make([]reconcile.Request, 0, len(invoices.Items))
+	for _, inv := range invoices.Items {
+		requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&inv)})
+	}
+	return requests
+}
+
 // Errors of SetupWithManager for a reconciler that is missing a part.
 var (
 	errNoRecorder = errors.New("the reconciler needs a Recorder")
@@ -243,12 +275,20 @@ func (r *InvoiceReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) 
 		For(&billingv1.Invoice{}).
 		Watches(&billingv1.Customer{},
 			handler.EnqueueRequestsFromMapFunc(r.invoicesWaitingFor),
-			// Only a new customer can unblock an invoice; edits of a customer
-			// never rewrite issued invoices, and deletion waits for them.
+			// A new customer, or a change of its spec (a tax id), can
+			// unblock an invoice; edits never rewrite issued invoices, and
+			// deletion waits for them.
 			builder.WithPredicates(predicate.Funcs{
-				UpdateFunc: func(event.UpdateEvent) bool { return false },
+				UpdateFunc: func(e event.UpdateEvent) bool {
+					return e.ObjectOld.GetGeneration() != e.ObjectNew.GetGeneration()
+				},
 				DeleteFunc: func(event.DeleteEvent) bool { return false },
 			})).
+		Watches(&billingv1.BillingProfile{},
+			handler.EnqueueRequestsFromMapFunc(r.invoicesAwaitingProfile),
+			// A new or changed profile can unblock an invoice; a deleted one
+			// too (its default tax no longer applies).
+			builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Named("invoice").
 		Complete(CountErrors("invoice", r))
 }

@@ -24,20 +24,23 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
 )
 
 // invoiceStatus computes an invoice's status afresh from its spec, its
-// current status and its customer (nil when the customer does not exist),
-// at time now. It reads nothing else and changes nothing.
+// current status, its customer (nil when it does not exist) and the
+// workspace's billing profile (nil when it has none), at time now. It
+// reads nothing else and changes nothing.
 //
-// An issued invoice stays issued with its total, billTo and issuedAt: the
-// spec is immutable and billTo is a snapshot. Otherwise the invoice is
-// Invalid while its total is too large (Stalled: only a new invoice helps)
-// or its customer is missing (Reconciling: it is issued once the customer is
-// created), and issued at now when neither holds.
-func invoiceStatus(inv *billingv1.Invoice, customer *billingv1.Customer, now time.Time) billingv1.InvoiceStatus {
+// An issued invoice stays issued with its amounts, billTo and issuedAt:
+// the spec is immutable and the rest a snapshot. Otherwise the amounts are
+// computed with each item's effective tax (its own, or the profile's
+// default), and the invoice is Invalid while they cannot be (TotalTooLarge,
+// InvalidTax), its customer is missing (CustomerNotFound) or a reverse
+// charge lacks tax ids (TaxIDRequired); it is issued at now when none of
+// these holds.
+func invoiceStatus(inv *billingv1.Invoice, customer *billingv1.Customer,
+	profile *billingv1.BillingProfile, now time.Time) billingv1.InvoiceStatus {
 	status := *inv.Status.DeepCopy()
 	status.ObservedGeneration = inv.Generation
 	conditions := invoiceConditions{status: &status, generation: inv.Generation, now: now}
@@ -47,19 +50,24 @@ func invoiceStatus(inv *billingv1.Invoice, customer *billingv1.Customer, now tim
 		return status
 	}
 
-	total, err := billing.InvoiceTotal(inv.Spec.Items)
-	if err != nil {
-		status.Total = nil
-		conditions.invalid(billingv1.ReasonTotalTooLarge, err.Error(), billingv1.ConditionStalled)
+	taxes := effectiveTaxes(inv, profile)
+	amounts, verdict := invoiceAmounts(inv, taxes)
+	if verdict != nil {
+		clearAmounts(&status)
+		conditions.invalid(verdict.reason, verdict.message, verdict.also)
 		return status
 	}
-	status.Total = &total
+	setAmounts(&status, amounts, taxes)
 
 	if customer == nil {
 		conditions.invalid(billingv1.ReasonCustomerNotFound,
 			fmt.Sprintf("Customer %q does not exist in namespace %q; the invoice is issued when it is created",
 				inv.Spec.CustomerRef.Name, inv.Namespace),
 			billingv1.ConditionReconciling)
+		return status
+	}
+	if missing := missingTaxIDs(taxes, profile, customer); missing != nil {
+		conditions.invalid(billingv1.ReasonTaxIDRequired, taxIDsMessage(missing), billingv1.ConditionReconciling)
 		return status
 	}
 

@@ -103,6 +103,8 @@ func TestInvoiceStatus(t *testing.T) {
 				ObservedGeneration: 2,
 				Phase:              billingv1.InvoiceIssued,
 				Total:              ptr.To[int64](1_000),
+				Subtotal:           ptr.To[int64](1_000),
+				TaxTotal:           ptr.To[int64](0),
 				BillTo:             &billingv1.BillTo{Name: "Acme", Email: "ap@acme.example"},
 				IssuedAt:           ptr.To(metav1.NewTime(now)),
 				Conditions:         []metav1.Condition{readyIssued(now)},
@@ -115,6 +117,8 @@ func TestInvoiceStatus(t *testing.T) {
 				ObservedGeneration: 2,
 				Phase:              billingv1.InvoiceInvalid,
 				Total:              ptr.To[int64](1_000),
+				Subtotal:           ptr.To[int64](1_000),
+				TaxTotal:           ptr.To[int64](0),
 				Conditions:         []metav1.Condition{notReadyMissing(now), reconcilingMissing(now)},
 			},
 		},
@@ -152,6 +156,8 @@ func TestInvoiceStatus(t *testing.T) {
 				ObservedGeneration: 2,
 				Phase:              billingv1.InvoiceIssued,
 				Total:              ptr.To[int64](1_000),
+				Subtotal:           ptr.To[int64](1_000),
+				TaxTotal:           ptr.To[int64](0),
 				BillTo:             &billingv1.BillTo{Name: "Acme", Email: "ap@acme.example"},
 				IssuedAt:           ptr.To(metav1.NewTime(now)),
 				Conditions:         []metav1.Condition{readyIssued(now)},
@@ -164,6 +170,8 @@ func TestInvoiceStatus(t *testing.T) {
 				ObservedGeneration: 2,
 				Phase:              billingv1.InvoiceInvalid,
 				Total:              ptr.To[int64](1_000),
+				Subtotal:           ptr.To[int64](1_000),
+				TaxTotal:           ptr.To[int64](0),
 				Conditions:         []metav1.Condition{notReadyMissing(earlier), reconcilingMissing(earlier)},
 			},
 		},
@@ -171,7 +179,7 @@ func TestInvoiceStatus(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
 			unchanged := tc.invoice.DeepCopy()
-			g.Expect(invoiceStatus(tc.invoice, tc.customer, now)).To(Equal(tc.want))
+			g.Expect(invoiceStatus(tc.invoice, tc.customer, nil, now)).To(Equal(tc.want))
 			g.Expect(tc.invoice).To(Equal(unchanged), "invoiceStatus changed its input")
 		})
 	}

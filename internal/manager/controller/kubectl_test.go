@@ -80,6 +80,19 @@ var _ = Describe("kubectl", func() {
 		}).Should(Succeed())
 	})
 
+	It("explains the tax of a line item", func() {
+		Eventually(func(g Gomega) {
+			out, err := kubectl("explain", "invoice.spec.items.tax")
+			g.Expect(err).NotTo(HaveOccurred(), out)
+			text := normalizeSpace(out)
+			g.Expect(text).To(ContainSubstring("tax is the line's tax."))
+			g.Expect(text).To(ContainSubstring("category <string> -required- enum: S, Z, E, AE, ...."))
+			g.Expect(text).To(ContainSubstring(
+				"rate is the tax rate in percent, a decimal from 0 to 100 with at most 4 decimals"))
+			g.Expect(text).To(ContainSubstring("exemptionReason says why no tax is charged, printed on the invoice"))
+		}).Should(Succeed())
+	})
+
 	It("waits for an issued invoice to be Ready, and times out on one that is not", func() {
 		create(builder.Customer(ns, "acme"))
 		issued := builder.Invoice(ns, "issued", builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 100))

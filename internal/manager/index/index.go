@@ -70,10 +70,29 @@ func invoiceSequenceBlock(obj client.Object) []string {
 	return []string{SequenceBlock(*inv.Status.Sequence)}
 }
 
+// InvoiceAwaitingIssue indexes the Invoices that are not issued yet under
+// the value "true"; issued ones are in no entry, so the index costs
+// nothing per issued invoice. A change of a workspace's BillingProfile
+// finds the invoices it may unblock with
+// client.MatchingFields{index.InvoiceAwaitingIssue: "true"}.
+const InvoiceAwaitingIssue = "status.phase!=Issued"
+
+// invoiceAwaitingIssue extracts the InvoiceAwaitingIssue index value.
+func invoiceAwaitingIssue(obj client.Object) []string {
+	inv, ok := obj.(*billingv1.Invoice)
+	if !ok || inv.Status.Phase == billingv1.InvoiceIssued {
+		return nil
+	}
+	return []string{"true"}
+}
+
 // Setup registers the indexes with a manager's or cache's field indexer.
 func Setup(ctx context.Context, indexer client.FieldIndexer) error {
 	if err := indexer.IndexField(ctx, &billingv1.Invoice{}, InvoiceCustomer, invoiceCustomer); err != nil {
 		return err
 	}
-	return indexer.IndexField(ctx, &billingv1.Invoice{}, InvoiceSequenceBlock, invoiceSequenceBlock)
+	if err := indexer.IndexField(ctx, &billingv1.Invoice{}, InvoiceSequenceBlock, invoiceSequenceBlock); err != nil {
+		return err
+	}
+	return indexer.IndexField(ctx, &billingv1.Invoice{}, InvoiceAwaitingIssue, invoiceAwaitingIssue)
 }

@@ -107,8 +107,28 @@ func TestInvoiceIndexes(t *testing.T) {
 			obj:   &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "inv-2"}},
 			want:  nil,
 		},
+		{
+			name:  "an invoice the controller has not looked at awaits its issue",
+			field: index.InvoiceAwaitingIssue,
+			obj:   &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "inv-3"}},
+			want:  []string{"true"},
+		},
+		{
+			name:  "an invalid invoice awaits its issue",
+			field: index.InvoiceAwaitingIssue,
+			obj: &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "inv-4"},
+				Status: billingv1.InvoiceStatus{Phase: billingv1.InvoiceInvalid}},
+			want: []string{"true"},
+		},
+		{
+			name:  "an issued invoice is not indexed as awaiting its issue",
+			field: index.InvoiceAwaitingIssue,
+			obj: &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "inv-5"},
+				Status: billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued}},
+			want: nil,
+		},
 	}
-	for _, field := range []string{index.InvoiceCustomer, index.InvoiceSequenceBlock} {
+	for _, field := range []string{index.InvoiceCustomer, index.InvoiceSequenceBlock, index.InvoiceAwaitingIssue} {
 		tests = append(tests, indexCase{
 			name:  "an object that is not an invoice is not indexed under " + field,
 			field: field,

@@ -2,10 +2,12 @@
 --
 -- The controller reports kstatus conditions (api/v1/conditions.go):
 --   Ready=True (Issued)                                  -> Healthy
---   Ready=False, Reconciling=True (CustomerNotFound)     -> Progressing: it is
---     issued by itself as soon as its customer is created
---   Ready=False, Stalled=True (TotalTooLarge)            -> Degraded: it never
---     will be; create a new invoice
+--   Ready=False, Reconciling=True (CustomerNotFound,     -> Progressing: it is
+--     TaxIDRequired, InvalidTax by the profile's default)   issued by itself as
+--     soon as its customer, the tax ids or a new default exist
+--   Ready=False, Stalled=True (TotalTooLarge,            -> Degraded: it never
+--     InvalidTax of its own lines)                          will be; create a
+--                                                           new invoice
 --   no verdict yet, or a verdict for an older generation -> Progressing
 --
 -- Argo CD runs scripts from argocd-cm without Lua's standard libraries

@@ -1,0 +1,282 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package document
+
+import (
+	"github.com/signintech/gopdf"
+)
+
+// This file lays out the PDF's tables: the line items, the tax breakdown
+// and the totals under them.
+
+// The tables' headings.
+const (
+	headDescription = "DESCRIPTION"
+	headQuantity    = "QUANTITY"
+	headUnitAmount  = "UNIT AMOUNT"
+	headTax         = "TAX"
+	headAmount      = "AMOUNT"
+	headNetAmount   = "NET AMOUNT"
+	headCategory    = "TAX CATEGORY"
+	headRate        = "RATE"
+	headTaxable     = "TAXABLE AMOUNT"
+	headTaxAmount   = "TAX AMOUNT"
+)
+
+// pdfColumn is a column of a table: its heading and its width. The first
+// column is left-aligned and its text wraps; the others are right-aligned.
+type pdfColumn struct {
+	head string
+	w    float64
+}
+
+// pdfRow is a row of a table: the lines of its first cell, wrapped to the
+// column's width, and the text of its other cells.
+type pdfRow struct {
+	lines []pdfLine
+	cells []string
+}
+
+// pdfLine is a line of a row's first cell: text, or a note (an exemption
+// reason) in smaller grey type under it.
+type pdfLine struct {
+	s    string
+	note bool
+}
+
+func (l pdfLine) height() float64 {
+	if l.note {
+		return noteHeight
+	}
+	return lineHeight
+}
+
+// height is the height of the row, its padding included.
+func (row pdfRow) height() float64 {
+	h := 2 * cellPad
+	for _, l := range row.lines {
+		h += l.height()
+	}
+	return h
+}
+
+// columns sizes the tables' columns to their headings and values: at least
+// the minimum widths, wider for large amounts, and the description the rest
+// of width.
+// The breakdown and the totals share the width of the line table's last
+// column, so that their amounts line up under its net amounts; the unit
+// amounts, smaller, have their own.
+func (r *pdfWriter) columns(v *view, width float64) {
+	r.font(fontBold, smallSize)
+	head := func(s string) float64 { return r.measure(s) + 2*cellPad }
+	r.qtyW = max(minQtyW, head(headQuantity))
+	r.unitW = max(minAmountW, head(headUnitAmount))
+	r.taxW = max(minTaxW, head(headTax), head(headRate))
+	r.amountW = max(minAmountW, head(headAmount), head(headNetAmount), head(headTaxable), head(headTaxAmount))
+	r.font(fontRegular, fontSize)
+	for _, l := range v.Lines {
+		r.qtyW = max(r.qtyW, r.measure(l.Quantity)+2*cellPad)
+		r.unitW = max(r.unitW, r.measure(l.UnitAmount)+2*cellPad)
+		r.amountW = max(r.amountW, r.measure(l.Amount)+2*cellPad)
+		if v.Taxed {
+			r.taxW = max(r.taxW, r.measure(l.Tax)+2*cellPad)
+		}
+	}
+	for _, t := range v.Breakdown {
+		r.taxW = max(r.taxW, r.measure(t.Rate)+2*cellPad)
+		r.amountW = max(r.amountW, r.measure(t.Taxable)+2*cellPad, r.measure(t.Tax)+2*cellPad)
+	}
+	r.amountW = max(r.amountW, r.measure(v.Subtotal)+2*cellPad, r.measure(v.TaxTotal)+2*cellPad)
+	r.font(fontBold, 12)
+	r.amountW = max(r.amountW, r.measure(v.Total)+2*cellPad)
+	r.descW = width - r.qtyW - r.unitW - r.amountW
+	if v.Taxed {
+		r.descW -= r.taxW
+	}
+}
+
+// lineTable writes the line items: description, quantity, unit amount,
+// the tax rate when the invoice has tax, and the net amount.
+func (r *pdfWriter) lineTable(v *view) {
+	cols := []pdfColumn{{headDescription, r.descW}, {headQuantity, r.qtyW}, {headUnitAmount, r.unitW}}
+	if v.Taxed {
+		cols = append(cols, pdfColumn{headTax, r.taxW}, pdfColumn{headNetAmount, r.amountW})
+	} else {
+		cols = append(cols, pdfColumn{headAmount, r.amountW})
+	}
+	rows := make([]pdfRow, 0, len(v.Lines))
+	for _, l := range v.Lines {
+		r.font(fontRegular, fontSize)
+		row := pdfRow{cells: []string{l.Quantity, l.UnitAmount}}
+		for _, s := range r.wrap(l.Description, r.descW-2*cellPad) {
+			row.lines = append(row.lines, pdfLine{s: s})
+		}
+		if v.Taxed {
+			row.cells = append(row.cells, l.Tax)
+		}
+		row.cells = append(row.cells, l.Amount)
+		rows = append(rows, row)
+	}
+	r.table(cols, rows)
+}
+
+// breakdown writes the tax breakdown: one row per category and rate, with
+// its exemption reason under the category.
+func (r *pdfWriter) breakdown(v *view) {
+	first := r.pageW - 2*margin - r.taxW - 2*r.amountW
+	cols := []pdfColumn{{headCategory, first}, {headRate, r.taxW}, {headTaxable, r.amountW}, {headTaxAmount, r.amountW}}
+	rows := make([]pdfRow, 0, len(v.Breakdown))
+	for _, t := range v.Breakdown {
+		var row pdfRow
+		r.font(fontRegular, fontSize)
+		for _, s := range r.wrap(t.Category, first-2*cellPad) {
+			row.lines = append(row.lines, pdfLine{s: s})
+		}
+		if t.Reason != "" {
+			r.font(fontRegular, noteSize)
+			for _, s := range r.wrap(t.Reason, first-2*cellPad) {
+				row.lines = append(row.lines, pdfLine{s: s, note: true})
+			}
+		}
+		row.cells = []string{t.Rate, t.Taxable, t.Tax}
+		rows = append(rows, row)
+	}
+	r.table(cols, rows)
+}
+
+// totals writes the total under the last amount column; for an invoice
+// with tax, the subtotal and the tax above it.
+func (r *pdfWriter) totals(v *view) {
+	width := r.pageW - 2*margin
+	valueX := margin + width - r.amountW
+	// The labels end a cell's padding left of the values' column.
+	labelX := margin
+	labelW := valueX - cellPad - margin
+	h := 30.0
+	if v.Taxed {
+		h += 2*lineHeight + 12
+	}
+	if r.y+h > r.bottom() {
+		r.newPage()
+	}
+	r.y += 8
+	if v.Taxed {
+		r.font(fontRegular, fontSize)
+		for _, t := range [][2]string{{"Subtotal", v.Subtotal}, {"Tax", v.TaxTotal}} {
+			r.at(labelX, r.y, labelW, t[0], gopdf.Right)
+			r.at(valueX, r.y, r.amountW-cellPad, t[1], gopdf.Right)
+			r.y += lineHeight + 2
+		}
+		r.y += 2
+		r.ruleFrom(valueX-cellPad-60, 1.5, 26)
+		r.y += 6
+	}
+	r.font(fontBold, 12)
+	r.at(labelX, r.y, labelW, "Total", gopdf.Right)
+	r.at(valueX, r.y, r.amountW-cellPad, v.Total, gopdf.Right)
+	r.y += 30
+}
+
+// table writes a table: its headings, then its rows. It starts on a new
+// page when the headings and the first row do not fit on this one (and
+// would on a new page), so that the headings are never left alone at the
+// bottom of a page.
+func (r *pdfWriter) table(cols []pdfColumn, rows []pdfRow) {
+	need := 18 + 2*cellPad + lineHeight
+	if len(rows) > 0 {
+		need = 18 + rows[0].height()
+	}
+	if r.y+need > r.bottom() && margin+need <= r.bottom() {
+		r.newPage()
+	}
+	r.tableHead(cols)
+	for _, row := range rows {
+		r.tableRow(cols, row)
+	}
+}
+
+// tableHead writes the headings of cols and a rule under them, and marks
+// where the rows of this page start.
+func (r *pdfWriter) tableHead(cols []pdfColumn) {
+	r.font(fontBold, smallSize)
+	r.grey()
+	y := r.y + cellPad
+	x := margin
+	for i, c := range cols {
+		if i == 0 {
+			r.at(x+cellPad, y, c.w-2*cellPad, c.head, gopdf.Left)
+		} else {
+			r.at(x, y, c.w-cellPad, c.head, gopdf.Right)
+		}
+		x += c.w
+	}
+	r.black()
+	r.y += 18
+	r.rule(1.5, 26)
+	r.tableTop = r.y
+}
+
+// tableRow writes a row of a table with columns cols. A row that fits on
+// a page is not split; a longer one (a long description in a narrow
+// column) continues on the next page, under the headings again.
+func (r *pdfWriter) tableRow(cols []pdfColumn, row pdfRow) {
+	if r.y+row.height() > r.bottom() && r.y > r.tableTop {
+		r.newPage()
+		r.tableHead(cols)
+	}
+	y := r.y + cellPad
+	for i, l := range row.lines {
+		if y+l.height() > r.bottom() {
+			r.newPage()
+			r.tableHead(cols)
+			y = r.y + cellPad
+		}
+		if l.note {
+			r.font(fontRegular, noteSize)
+			r.grey()
+		} else {
+			r.font(fontRegular, fontSize)
+			r.black()
+		}
+		r.at(margin+cellPad, y, cols[0].w-2*cellPad, l.s, gopdf.Left)
+		if i == 0 {
+			// The other cells after the first line, so that the text
+			// reads (and is extracted) row by row, left to right.
+			r.cells(cols, row.cells, y)
+		}
+		y += l.height()
+	}
+	if len(row.lines) == 0 {
+		r.cells(cols, row.cells, y)
+		y += lineHeight
+	}
+	r.black()
+	r.y = y + cellPad
+	r.rule(0.5, 204)
+}
+
+// cells writes the cells of a row after its first, right-aligned, at y.
+func (r *pdfWriter) cells(cols []pdfColumn, cells []string, y float64) {
+	r.font(fontRegular, fontSize)
+	r.black()
+	x := margin + cols[0].w
+	for i, s := range cells {
+		w := cols[i+1].w
+		r.at(x, y, w-cellPad, s, gopdf.Right)
+		x += w
+	}
+}

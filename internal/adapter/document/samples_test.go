@@ -1,0 +1,173 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package document
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ledongthuc/pdf"
+	"k8s.io/utils/ptr"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
+)
+
+// This file holds the invoices with tax the tests render, and the sample
+// documents that docs/ shows as pictures.
+
+// reverseChargeReason is the exemption reason of the reverse-charge
+// sample: the text a German issuer prints for a service to a business in
+// another member state.
+const reverseChargeReason = "Reverse charge: the recipient is liable for the VAT " +
+	"(Article 196, Council Directive 2006/112/EC)."
+
+// sampleFooter is the footer of the sample documents.
+const sampleFooter = "Bank transfer to IBAN DE89 3704 0044 0532 0130 00, quoting the invoice number."
+
+// freezeTax issues inv's taxes and amounts as the controller does: each
+// line's effective tax (its own, else defaultTax) in status.items (absent
+// when no line has tax), and the subtotal, the breakdown, the tax total and
+// the total.
+func freezeTax(defaultTax *billingv1.Tax) func(*billingv1.Invoice) {
+	return func(inv *billingv1.Invoice) {
+		taxes := billing.NormalizedTaxes(billing.EffectiveTaxes(inv.Spec.Items, defaultTax))
+		a, err := billing.InvoiceAmounts(inv.Spec.Items, taxes)
+		if err != nil {
+			panic(err)
+		}
+		st := &inv.Status
+		st.Items = nil
+		if slices.ContainsFunc(taxes, func(tax *billingv1.Tax) bool { return tax != nil }) {
+			st.Items = make([]billingv1.InvoiceItemStatus, len(taxes))
+			for i, tax := range taxes {
+				st.Items[i].Tax = tax
+			}
+		}
+		st.Subtotal, st.TaxTotal, st.Total = ptr.To(a.Subtotal), ptr.To(a.TaxTotal), ptr.To(a.Total)
+		st.TaxBreakdown = billing.Breakdown(a.TaxBreakdown)
+	}
+}
+
+// twoRates is an invoice of a German business to another at the standard
+// rate of 19% and the reduced rate of 7%.
+func twoRates() *billingv1.Invoice {
+	return issued(func(inv *billingv1.Invoice) {
+		inv.Spec.Currency = "EUR"
+		inv.Spec.Items = nil
+		builder.WithTaxedItem("Consulting, November", 8, 12000, builder.StandardTax("19"))(inv)
+		builder.WithTaxedItem("Technical books", 3, 4550, builder.StandardTax("7"))(inv)
+		builder.WithTaxedItem("Hosting, November", 1, 4900, builder.StandardTax("19"))(inv)
+		inv.Status.Number = "DEMO-000002"
+		inv.Status.BillTo = &billingv1.BillTo{
+			Name: "Beispiel AG", Email: "rechnung@beispiel.example", TaxID: "DE987654321",
+			Address: &billingv1.Address{Line1: "Hauptstraße 5", City: "München", PostalCode: "80331", Country: "DE"},
+		}
+	}, freezeTax(nil))
+}
+
+// reverseCharge is an invoice of a German business to a French one, on
+// which the customer owes the VAT (category AE).
+func reverseCharge() *billingv1.Invoice {
+	ae := builder.Tax(billingv1.TaxReverseCharge, "0", reverseChargeReason)
+	return issued(func(inv *billingv1.Invoice) {
+		inv.Spec.Currency = "EUR"
+		inv.Spec.Items = nil
+		builder.WithTaxedItem("Platform engineering, November (days)", 12, 95000, ae)(inv)
+		builder.WithTaxedItem("On-call support, November", 1, 120000, ae)(inv)
+		inv.Status.Number = "DEMO-000003"
+		inv.Status.BillTo = &billingv1.BillTo{
+			Name: "Dupont & Fils SARL", Email: "factures@dupont.example", TaxID: "FR40303265045",
+			Address: &billingv1.Address{Line1: "12 rue de la Paix", City: "Paris", PostalCode: "75002", Country: "FR"},
+		}
+	}, freezeTax(nil))
+}
+
+// plain is the invoice without tax that docs/invoice-pdf.png shows.
+func plain() *billingv1.Invoice {
+	return issued(func(inv *billingv1.Invoice) {
+		inv.Spec.Items[1].Description = "Travel expenses"
+		inv.Status.Issuer.Email = "billing@invoicing.example"
+		inv.Status.Issuer.Address.Line1 = "Friedrichstrasse 1"
+		inv.Status.BillTo.Address.Line1 = "1 Acme Way"
+	}, freezeTax(nil))
+}
+
+// TestWriteTheSampleDocuments writes the sample invoices, as HTML and PDF,
+// to the directory DOCUMENT_SAMPLES_DIR names (skipped without it); `make
+// invoice-images` renders them as the pictures in docs/.
+func TestWriteTheSampleDocuments(t *testing.T) {
+	dir := os.Getenv("DOCUMENT_SAMPLES_DIR")
+	if dir == "" {
+		t.Skip("DOCUMENT_SAMPLES_DIR is not set")
+	}
+	for name, inv := range map[string]*billingv1.Invoice{
+		"invoice":                plain(),
+		"invoice-tax":            twoRates(),
+		"invoice-reverse-charge": reverseCharge(),
+	} {
+		html, err := HTML(inv, sampleFooter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := PDF(inv, sampleFooter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeOut(t, dir, name+".html", html)
+		writeOut(t, dir, name+".pdf", doc)
+	}
+}
+
+// pdfText is the text of every page of doc, each text run on its own line.
+func pdfText(t *testing.T, doc []byte) string {
+	t.Helper()
+	r, err := pdf.NewReader(bytes.NewReader(doc), int64(len(doc)))
+	if err != nil {
+		t.Fatalf("reading the PDF: %v", err)
+	}
+	var b strings.Builder
+	for i := 1; i <= r.NumPage(); i++ {
+		p := r.Page(i)
+		if p.V.IsNull() {
+			continue
+		}
+		rows, err := p.GetTextByRow()
+		if err != nil {
+			t.Fatalf("reading page %d: %v", i, err)
+		}
+		for _, row := range rows {
+			for _, w := range row.Content {
+				b.WriteString(w.S)
+			}
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+func writeOut(t *testing.T, dir, name string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
