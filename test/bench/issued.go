@@ -31,6 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
 // issuedWatch records when each invoice of a namespace ("" for all) was
@@ -73,6 +74,12 @@ func (b *bench) watchIssued(ctx context.Context, ns string) (*issuedWatch, error
 					continue
 				}
 				key := inv.Namespace + "/" + inv.Name
+				if err := checkIssuedTax(inv); err != nil {
+					w.mu.Lock()
+					w.err = err
+					w.mu.Unlock()
+					return
+				}
 				w.mu.Lock()
 				if _, seen := w.issued[key]; !seen {
 					w.issued[key] = time.Now()
@@ -83,6 +90,21 @@ func (b *bench) watchIssued(ctx context.Context, ns string) (*issuedWatch, error
 		}
 	}()
 	return w, nil
+}
+
+// checkIssuedTax fails unless inv was issued with the tax of the bench's
+// invoices, so that every measurement of issuing includes computing it.
+func checkIssuedTax(inv *billingv1.Invoice) error {
+	want, err := billing.InvoiceAmounts(inv.Spec.Items, billing.EffectiveTaxes(inv.Spec.Items, nil))
+	if err != nil {
+		return fmt.Errorf("invoice %s: %w", inv.Name, err)
+	}
+	if want.TaxTotal == 0 || inv.Status.TaxTotal == nil || *inv.Status.TaxTotal != want.TaxTotal ||
+		inv.Status.Total == nil || *inv.Status.Total != want.Total {
+		return fmt.Errorf("invoice %s was issued with tax %v and total %v, want a tax of %d and a total of %d",
+			inv.Name, inv.Status.TaxTotal, inv.Status.Total, want.TaxTotal, want.Total)
+	}
+	return nil
 }
 
 // await waits until n invoices are Issued and returns when each was, by name.

@@ -23,6 +23,7 @@ package main
 import (
 	"context"
 
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -31,17 +32,22 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
+// invoiceParams is the invoice every create makes: each line carries a tax,
+// at two rates, so that issuing computes a breakdown of two groups.
 var invoiceParams = v1client.InvoiceParams{CustomerID: customer, Items: []v1client.Item{
-	{Description: "Consulting", Quantity: 3, Amount: 15000},
-	{Description: "Travel", Quantity: 1, Amount: 42000},
+	{Description: "Consulting", Quantity: 3, Amount: 15000, Tax: &v1client.Tax{Category: "S", Rate: ptr.To("19")}},
+	{Description: "Travel", Quantity: 1, Amount: 42000, Tax: &v1client.Tax{Category: "S", Rate: ptr.To("7")}},
 }}
 
-// newInvoice is invoiceParams as the Kubernetes object a direct create makes.
+// newInvoice is invoiceParams as the Kubernetes object a direct create
+// makes: the same lines and taxes, and, as the adapter writes, no default
+// tax from the profile.
 func newInvoice(ns string) *billingv1.Invoice {
-	opts := make([]builder.InvoiceOption, 0, 1+len(invoiceParams.Items))
-	opts = append(opts, builder.WithCustomer(customer))
+	opts := make([]builder.InvoiceOption, 0, 2+len(invoiceParams.Items))
+	opts = append(opts, builder.WithCustomer(customer), builder.WithDefaultTaxFrom(billingv1.DefaultTaxNone))
 	for _, it := range invoiceParams.Items {
-		opts = append(opts, builder.WithItem(it.Description, it.Quantity, it.Amount))
+		opts = append(opts, builder.WithTaxedItem(it.Description, it.Quantity, it.Amount,
+			builder.Tax(billingv1.TaxCategory(it.Tax.Category), *it.Tax.Rate, "")))
 	}
 	return builder.Invoice(ns, billing.NewID(billing.InvoiceIDPrefix), opts...)
 }
