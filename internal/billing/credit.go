@@ -1,0 +1,323 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package billing
+
+import (
+	"errors"
+	"fmt"
+)
+
+// This file is the arithmetic of credit notes: what is left to credit of
+// an invoice, and the amounts of a credit note against it. A credit note
+// never edits the invoice; it is a new record whose lines refer to the
+// invoice's lines and carry their tax.
+
+// CreditedLine is what the issued credit notes of an invoice have credited
+// of one of its lines so far.
+type CreditedLine struct {
+	// Quantity is the sum of the quantities credited by quantity.
+	Quantity int64
+	// Net is the sum of every net amount credited, by quantity (quantity
+	// times the unit amount) or by amount.
+	Net int64
+}
+
+// CreditedGroup is what the issued credit notes of an invoice have
+// credited of one group of its tax breakdown so far.
+type CreditedGroup struct {
+	TaxableAmount int64
+	TaxAmount     int64
+}
+
+// Credited is what the issued credit notes of an invoice have credited so
+// far: Lines has one entry per invoice line, Groups one per entry of the
+// invoice's tax breakdown, in the same orders.
+type Credited struct {
+	Lines  []CreditedLine
+	Groups []CreditedGroup
+}
+
+// InvoiceToCredit is an issued invoice as a credit note sees it: its lines
+// with their effective taxes, its frozen amounts, and what was credited.
+type InvoiceToCredit struct {
+	Lines   []TaxedLine
+	Amounts Amounts
+	// Credited may have nil slices: nothing credited yet.
+	Credited Credited
+}
+
+// CreditLine is one line of a credit note: the invoice line it credits
+// (from 0) and either a Quantity of its units (Amount 0) or a net Amount
+// in minor units (Quantity 0).
+type CreditLine struct {
+	InvoiceLine int
+	Quantity    int64
+	Amount      int64
+}
+
+// CreditedAmounts are a credit note's amounts: the net of each of its
+// lines in order, and its subtotal, breakdown, tax total and total, like
+// an invoice's. Its breakdown has the groups of the invoice that it
+// credits, in the invoice's order.
+type CreditedAmounts struct {
+	LineNets []int64
+	Amounts
+	// GroupIndexes holds, for each entry of TaxBreakdown, the index of the
+	// invoice's group it credits.
+	GroupIndexes []int
+}
+
+// Errors of a credit note.
+var (
+	// ErrFullyCredited is returned when nothing of the invoice is left to
+	// credit.
+	ErrFullyCredited = errors.New("the invoice is fully credited")
+)
+
+// CreditLineError is a credit note's line at fault: Index is the line of
+// the credit note (from 0), Field "invoice_line", "quantity" or "amount",
+// and Exceeds true when the line credits more than is left of its invoice
+// line (rather than being malformed).
+type CreditLineError struct {
+	Index   int
+	Field   string
+	Exceeds bool
+	Message string
+}
+
+// Error writes the line, the field and the message.
+func (e *CreditLineError) Error() string {
+	return fmt.Sprintf("line %d: %s %s", e.Index, e.Field, e.Message)
+}
+
+// creditedLine returns what was credited of invoice line i.
+func (inv *InvoiceToCredit) creditedLine(i int) CreditedLine {
+	if i < len(inv.Credited.Lines) {
+		return inv.Credited.Lines[i]
+	}
+	return CreditedLine{}
+}
+
+// creditedGroup returns what was credited of the invoice's group g.
+func (inv *InvoiceToCredit) creditedGroup(g int) CreditedGroup {
+	if g < len(inv.Credited.Groups) {
+		return inv.Credited.Groups[g]
+	}
+	return CreditedGroup{}
+}
+
+// Remaining returns what is left to credit of the invoice: the sum of
+// every line's net not yet credited and every group's tax not yet
+// credited. 0 means the invoice is fully credited.
+func (inv *InvoiceToCredit) Remaining() int64 {
+	var left int64
+	for i, l := range inv.Lines {
+		left += l.Quantity*l.Amount - inv.creditedLine(i).Net
+	}
+	for g, group := range inv.Amounts.TaxBreakdown {
+		left += group.TaxAmount - inv.creditedGroup(g).TaxAmount
+	}
+	return left
+}
+
+// FullCredit returns the lines of a credit note that credits everything
+// still creditable: one line per invoice line with net left, crediting
+// that net by amount. It fails with ErrFullyCredited when nothing is left.
+func (inv *InvoiceToCredit) FullCredit() ([]CreditLine, error) {
+	var lines []CreditLine
+	for i, l := range inv.Lines {
+		if left := l.Quantity*l.Amount - inv.creditedLine(i).Net; left > 0 {
+			lines = append(lines, CreditLine{InvoiceLine: i, Amount: left})
+		}
+	}
+	if len(lines) == 0 {
+		return nil, ErrFullyCredited
+	}
+	return lines, nil
+}
+
+// lineError returns a CreditLineError on field of line i.
+func lineError(i int, field string, exceeds bool, format string, args ...any) *CreditLineError {
+	return &CreditLineError{Index: i, Field: field, Exceeds: exceeds, Message: fmt.Sprintf(format, args...)}
+}
+
+// groupIndexes returns, for each invoice line, the index of its group in
+// the invoice's breakdown, -1 for a line without tax.
+func (inv *InvoiceToCredit) groupIndexes() []int {
+	index := map[taxGroupKey]int{}
+	for g := range inv.Amounts.TaxBreakdown {
+		group := &inv.Amounts.TaxBreakdown[g]
+		index[groupKey(&LineTax{Category: group.Category, Rate: group.Rate})] = g
+	}
+	out := make([]int, len(inv.Lines))
+	for i, l := range inv.Lines {
+		out[i] = -1
+		if l.Tax != nil {
+			if g, ok := index[groupKey(l.Tax)]; ok {
+				out[i] = g
+			}
+		}
+	}
+	return out
+}
+
+// ComputeCredit returns the amounts of a credit note of lines against
+// inv, or the *CreditLineError of the first line at fault:
+//
+//   - InvoiceLine must be one of the invoice's lines;
+//   - exactly one of Quantity and Amount is above 0 (both at least 1);
+//   - a line never credits more than is left of its invoice line, counting
+//     the invoice's issued credit notes and the lines before it in this
+//     one: by quantity, neither more units than are left nor more net; by
+//     amount, no more net (Exceeds is true).
+//
+// A line's tax is its invoice line's. The tax of each (category, rate)
+// group of the credit note is computed once on the group's net (TaxAmount),
+// but never more than is left of that group's tax on the invoice; and a
+// credit note that credits the rest of a group's net takes exactly the
+// rest of its tax. Crediting a whole invoice, in one credit note or in
+// many, therefore credits exactly its total, to the minor unit, and the
+// credit notes of an invoice never credit more than its total.
+func ComputeCredit(inv *InvoiceToCredit, lines []CreditLine) (CreditedAmounts, error) {
+	if len(lines) == 0 {
+		return CreditedAmounts{}, lineError(0, "lines", false, "must have at least one line")
+	}
+	groupOf := inv.groupIndexes()
+	// What this note credits of each invoice line, so far.
+	noteQty := map[int]int64{}
+	noteNet := map[int]int64{}
+	out := CreditedAmounts{LineNets: make([]int64, len(lines)), GroupIndexes: []int{}}
+	out.TaxBreakdown = []TaxGroup{}
+	noteGroup := map[int]int{} // invoice group -> index in out.TaxBreakdown
+	for i, cl := range lines {
+		if cl.InvoiceLine < 0 || cl.InvoiceLine >= len(inv.Lines) {
+			return CreditedAmounts{}, lineError(i, "invoice_line", false,
+				"must be the index of one of the invoice's %d lines, from 0 to %d", len(inv.Lines), len(inv.Lines)-1)
+		}
+		net, err := inv.creditLineNet(i, cl, noteQty[cl.InvoiceLine], noteNet[cl.InvoiceLine])
+		if err != nil {
+			return CreditedAmounts{}, err
+		}
+		noteQty[cl.InvoiceLine] += cl.Quantity
+		noteNet[cl.InvoiceLine] += net
+		out.LineNets[i] = net
+		out.Subtotal += net
+		g := groupOf[cl.InvoiceLine]
+		if g < 0 {
+			continue
+		}
+		k, seen := noteGroup[g]
+		if !seen {
+			k = len(out.TaxBreakdown)
+			noteGroup[g] = k
+			invGroup := inv.Amounts.TaxBreakdown[g]
+			out.TaxBreakdown = append(out.TaxBreakdown, TaxGroup{
+				Category: invGroup.Category, Rate: invGroup.Rate, ExemptionReason: invGroup.ExemptionReason,
+			})
+			out.GroupIndexes = append(out.GroupIndexes, g)
+		}
+		out.TaxBreakdown[k].TaxableAmount += net
+	}
+	for k := range out.TaxBreakdown {
+		group := &out.TaxBreakdown[k]
+		tax, err := inv.creditGroupTax(out.GroupIndexes[k], group.TaxableAmount)
+		if err != nil {
+			return CreditedAmounts{}, err
+		}
+		group.TaxAmount = tax
+		out.TaxTotal += tax
+	}
+	out.Total = out.Subtotal + out.TaxTotal
+	return out, nil
+}
+
+// creditLineNet checks line i of a credit note, cl, against what is left of
+// its invoice line once the issued credit notes and this note's earlier
+// lines (noteQty units, noteNet net) are counted, and returns its net.
+func (inv *InvoiceToCredit) creditLineNet(i int, cl CreditLine, noteQty, noteNet int64) (int64, error) {
+	line := inv.Lines[cl.InvoiceLine]
+	credited := inv.creditedLine(cl.InvoiceLine)
+	netLeft := line.Quantity*line.Amount - credited.Net - noteNet
+	switch {
+	case cl.Quantity != 0 && cl.Amount != 0:
+		return 0, lineError(i, "quantity", false, "and amount cannot both be given: credit either a quantity or an amount")
+	case cl.Quantity == 0 && cl.Amount == 0:
+		return 0, lineError(i, "quantity", false, "or amount is required: credit a quantity (1 or more) or an amount (1 or more)")
+	case cl.Quantity < 0:
+		return 0, lineError(i, "quantity", false, "must be at least 1")
+	case cl.Amount < 0:
+		return 0, lineError(i, "amount", false, "must be at least 1")
+	case cl.Amount > 0:
+		if cl.Amount > netLeft {
+			return 0, lineError(i, "amount", true, "%d exceeds the %d left to credit of invoice line %d",
+				cl.Amount, max(netLeft, 0), cl.InvoiceLine)
+		}
+		return cl.Amount, nil
+	}
+	qtyLeft := line.Quantity - credited.Quantity - noteQty
+	if cl.Quantity > qtyLeft {
+		return 0, lineError(i, "quantity", true, "%d exceeds the %d units left to credit of invoice line %d",
+			cl.Quantity, max(qtyLeft, 0), cl.InvoiceLine)
+	}
+	// cl.Quantity <= line.Quantity: the product is at most the line's net.
+	net := cl.Quantity * line.Amount
+	if net > netLeft {
+		return 0, lineError(i, "quantity", true, "%d units (%d) exceed the %d left to credit of invoice line %d",
+			cl.Quantity, net, max(netLeft, 0), cl.InvoiceLine)
+	}
+	return net, nil
+}
+
+// creditGroupTax returns the tax a credit note credits of the invoice's
+// group g on a taxable amount: the rest of the group's tax when the note
+// credits the rest of its net, else the group's rate applied once, but
+// never more than is left of the group's tax.
+func (inv *InvoiceToCredit) creditGroupTax(g int, taxable int64) (int64, error) {
+	group := inv.Amounts.TaxBreakdown[g]
+	credited := inv.creditedGroup(g)
+	taxLeft := group.TaxAmount - credited.TaxAmount
+	if credited.TaxableAmount+taxable >= group.TaxableAmount {
+		return taxLeft, nil
+	}
+	if group.Rate == nil {
+		return 0, nil
+	}
+	tax, err := TaxAmount(taxable, *group.Rate)
+	if err != nil {
+		return 0, err
+	}
+	return min(tax, taxLeft), nil
+}
+
+// Apply adds an issued credit note of lines, whose amounts ComputeCredit
+// returned, to what inv has credited.
+func (inv *InvoiceToCredit) Apply(lines []CreditLine, amounts CreditedAmounts) {
+	if len(inv.Credited.Lines) < len(inv.Lines) {
+		inv.Credited.Lines = append(inv.Credited.Lines, make([]CreditedLine, len(inv.Lines)-len(inv.Credited.Lines))...)
+	}
+	if n := len(inv.Amounts.TaxBreakdown); len(inv.Credited.Groups) < n {
+		inv.Credited.Groups = append(inv.Credited.Groups, make([]CreditedGroup, n-len(inv.Credited.Groups))...)
+	}
+	for i, cl := range lines {
+		inv.Credited.Lines[cl.InvoiceLine].Quantity += cl.Quantity
+		inv.Credited.Lines[cl.InvoiceLine].Net += amounts.LineNets[i]
+	}
+	for k, g := range amounts.GroupIndexes {
+		inv.Credited.Groups[g].TaxableAmount += amounts.TaxBreakdown[k].TaxableAmount
+		inv.Credited.Groups[g].TaxAmount += amounts.TaxBreakdown[k].TaxAmount
+	}
+}
