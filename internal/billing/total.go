@@ -15,7 +15,8 @@ limitations under the License.
 */
 
 // Package billing holds the money and identity rules shared by the invoice
-// controller and the HTTP adapter: how an invoice's total and tax are computed, which
+// controller and the HTTP adapter: how an invoice's total and tax are
+// computed, what a credit note credits and what an invoice's balance is, which
 // currencies exist and how many minor units they have, what an e-mail
 // address is, and how new object ids are made. Keeping them in one
 // place is what guarantees that kubectl and HTTP clients see the same numbers.
