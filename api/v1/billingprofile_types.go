@@ -82,6 +82,16 @@ type BillingProfileSpec struct {
 	// +kubebuilder:validation:Pattern=`^[A-Z0-9./-]*$`
 	NumberPrefix *string `json:"numberPrefix,omitempty"`
 
+	// creditNotePrefix is put in front of each credit note's sequence to
+	// make its number, for example "CN-" gives "CN-000001". Credit notes
+	// are a gapless series of their own. 0 to 20 characters from A-Z, 0-9,
+	// "-", "/" and "."; defaults to "CN-".
+	// +optional
+	// +kubebuilder:default="CN-"
+	// +kubebuilder:validation:MaxLength=20
+	// +kubebuilder:validation:Pattern=`^[A-Z0-9./-]*$`
+	CreditNotePrefix *string `json:"creditNotePrefix,omitempty"`
+
 	// paymentTermsDays is how many days after issue an invoice is due: a
 	// whole number from 0 (due on issue) to 365. Defaults to 30.
 	// +optional

@@ -228,6 +228,17 @@ type InvoiceStatus struct {
 	// +optional
 	Issuer *Issuer `json:"issuer,omitempty"`
 
+	// ledger is the issued invoice's credit notes and payments, entered
+	// exactly once each by the controller.
+	// +optional
+	Ledger *InvoiceLedger `json:"ledger,omitempty"`
+
+	// balance is what the issued invoice's ledger makes of its total:
+	// credited, paid, remaining, overpaid, its payment status and whether
+	// it is overdue. Set when the invoice is issued.
+	// +optional
+	Balance *InvoiceBalance `json:"balance,omitempty"`
+
 	// observedGeneration is the metadata.generation this status was computed for.
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
@@ -244,6 +255,9 @@ type InvoiceStatus struct {
 // +kubebuilder:printcolumn:name="Total",type=integer,JSONPath=`.status.total`
 // +kubebuilder:printcolumn:name="Currency",type=string,JSONPath=`.spec.currency`
 // +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
+// +kubebuilder:printcolumn:name="Payment",type=string,JSONPath=`.status.balance.paymentStatus`
+// +kubebuilder:printcolumn:name="Remaining",type=integer,JSONPath=`.status.balance.amountRemaining`
+// +kubebuilder:printcolumn:name="Overdue",type=boolean,JSONPath=`.status.balance.overdue`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 type Invoice struct {
 	metav1.TypeMeta `json:",inline"`
