@@ -156,8 +156,8 @@ var _ = Describe("The retention policies (config/policy)", func() {
 	Describe("of credit notes and payments", func() {
 		It("refuses to delete an issued credit note, even forced with no grace period", func() {
 			ns := newNamespace()
-			createInvoice(ns, "inv-issued", billingv1.InvoiceIssued)
-			cn := createCreditNote(ns, "cn-issued", "inv-issued", billingv1.CreditNoteIssued)
+			createInvoice(ns, creditedInvoice, billingv1.InvoiceIssued)
+			cn := createCreditNote(ns, "cn-issued", billingv1.CreditNoteIssued)
 
 			Eventually(func() error { return k8s.Delete(ctx, cn) }).Should(creditNoteRetained("cn-issued"))
 			Expect(k8s.Delete(ctx, cn, client.GracePeriodSeconds(0))).To(creditNoteRetained("cn-issued"),
@@ -170,8 +170,8 @@ var _ = Describe("The retention policies (config/policy)", func() {
 
 		It("refuses to delete a recorded payment, even forced with no grace period", func() {
 			ns := newNamespace()
-			createInvoice(ns, "inv-issued", billingv1.InvoiceIssued)
-			pay := createPayment(ns, "pay-recorded", "inv-issued", billingv1.PaymentRecorded)
+			createInvoice(ns, creditedInvoice, billingv1.InvoiceIssued)
+			pay := createPayment(ns, "pay-recorded", billingv1.PaymentRecorded)
 
 			Eventually(func() error { return k8s.Delete(ctx, pay) }).Should(paymentRetained("pay-recorded"))
 			Expect(k8s.Delete(ctx, pay, client.GracePeriodSeconds(0))).To(paymentRetained("pay-recorded"),
@@ -184,20 +184,20 @@ var _ = Describe("The retention policies (config/policy)", func() {
 
 		It("deletes credit notes never issued (Pending, Rejected) and payments not recorded (Pending)", func() {
 			ns := newNamespace()
-			createInvoice(ns, "inv-issued", billingv1.InvoiceIssued)
-			cnProbe := createCreditNote(ns, "cn-issued", "inv-issued", billingv1.CreditNoteIssued)
-			payProbe := createPayment(ns, "pay-recorded", "inv-issued", billingv1.PaymentRecorded)
-			Eventually(func() error { return k8s.Delete(ctx, cnProbe) }).Should(creditNoteRetained("cn-issued"),
+			createInvoice(ns, creditedInvoice, billingv1.InvoiceIssued)
+			cnProbe := createCreditNote(ns, "cn-probe", billingv1.CreditNoteIssued)
+			payProbe := createPayment(ns, "pay-probe", billingv1.PaymentRecorded)
+			Eventually(func() error { return k8s.Delete(ctx, cnProbe) }).Should(creditNoteRetained("cn-probe"),
 				"the credit notes' policy is in effect in this namespace")
-			Eventually(func() error { return k8s.Delete(ctx, payProbe) }).Should(paymentRetained("pay-recorded"),
+			Eventually(func() error { return k8s.Delete(ctx, payProbe) }).Should(paymentRetained("pay-probe"),
 				"the payments' policy is in effect in this namespace")
 
 			for _, obj := range []client.Object{
-				createCreditNote(ns, "cn-new", "inv-issued", ""),
-				createCreditNote(ns, "cn-pending", "inv-issued", billingv1.CreditNotePending),
-				createCreditNote(ns, "cn-rejected", "inv-issued", billingv1.CreditNoteRejected),
-				createPayment(ns, "pay-new", "inv-issued", ""),
-				createPayment(ns, "pay-pending", "inv-issued", billingv1.PaymentPending),
+				createCreditNote(ns, "cn-new", ""),
+				createCreditNote(ns, "cn-pending", billingv1.CreditNotePending),
+				createCreditNote(ns, "cn-rejected", billingv1.CreditNoteRejected),
+				createPayment(ns, "pay-new", ""),
+				createPayment(ns, "pay-pending", billingv1.PaymentPending),
 			} {
 				Expect(k8s.Delete(ctx, obj)).To(Succeed(), obj.GetName())
 				Expect(apierrors.IsNotFound(exists(obj)())).To(BeTrue(), "%s is gone", obj.GetName())
@@ -206,11 +206,11 @@ var _ = Describe("The retention policies (config/policy)", func() {
 
 		It("lets a workspace being deleted take its issued credit notes and recorded payments", func() {
 			ns := newNamespace()
-			inv := createInvoice(ns, "inv-issued", billingv1.InvoiceIssued)
-			cn := createCreditNote(ns, "cn-issued", "inv-issued", billingv1.CreditNoteIssued)
-			pay := createPayment(ns, "pay-recorded", "inv-issued", billingv1.PaymentRecorded)
-			Eventually(func() error { return k8s.Delete(ctx, cn) }).Should(creditNoteRetained("cn-issued"))
-			Eventually(func() error { return k8s.Delete(ctx, pay) }).Should(paymentRetained("pay-recorded"))
+			inv := createInvoice(ns, creditedInvoice, billingv1.InvoiceIssued)
+			cn := createCreditNote(ns, "cn-kept", billingv1.CreditNoteIssued)
+			pay := createPayment(ns, "pay-kept", billingv1.PaymentRecorded)
+			Eventually(func() error { return k8s.Delete(ctx, cn) }).Should(creditNoteRetained("cn-kept"))
+			Eventually(func() error { return k8s.Delete(ctx, pay) }).Should(paymentRetained("pay-kept"))
 
 			By("deleting the namespace, which stays Terminating without a namespace controller")
 			Expect(k8s.Delete(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})).To(Succeed())

@@ -143,15 +143,19 @@ func createInvoice(namespace, name string, phase billingv1.InvoicePhase) *billin
 	return inv
 }
 
-// createCreditNote creates a full credit note of the invoice invoice and,
+// creditedInvoice is the invoice that the credit notes and payments of
+// the specs are for: the policies do not read it, nor does the API server.
+const creditedInvoice = "inv-issued"
+
+// createCreditNote creates a full credit note of creditedInvoice and,
 // unless phase is empty (Pending), writes that phase to its status
 // subresource as the controller would.
-func createCreditNote(namespace, name, invoice string, phase billingv1.CreditNotePhase) *billingv1.CreditNote {
+func createCreditNote(namespace, name string, phase billingv1.CreditNotePhase) *billingv1.CreditNote {
 	GinkgoHelper()
 	cn := &billingv1.CreditNote{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
 		Spec: billingv1.CreditNoteSpec{
-			InvoiceRef: billingv1.InvoiceReference{Name: invoice},
+			InvoiceRef: billingv1.InvoiceReference{Name: creditedInvoice},
 			Reason:     "issued_in_error",
 			FullCredit: true,
 		},
@@ -164,15 +168,15 @@ func createCreditNote(namespace, name, invoice string, phase billingv1.CreditNot
 	return cn
 }
 
-// createPayment creates a payment of the invoice invoice and, unless phase
-// is empty (Pending), writes that phase to its status subresource as the
+// createPayment creates a payment of creditedInvoice and, unless phase is
+// empty (Pending), writes that phase to its status subresource as the
 // controller would.
-func createPayment(namespace, name, invoice string, phase billingv1.PaymentPhase) *billingv1.Payment {
+func createPayment(namespace, name string, phase billingv1.PaymentPhase) *billingv1.Payment {
 	GinkgoHelper()
 	pay := &billingv1.Payment{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
 		Spec: billingv1.PaymentSpec{
-			InvoiceRef: billingv1.InvoiceReference{Name: invoice},
+			InvoiceRef: billingv1.InvoiceReference{Name: creditedInvoice},
 			Amount:     15000,
 		},
 	}
