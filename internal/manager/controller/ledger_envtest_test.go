@@ -52,16 +52,14 @@ func waitForPayment(payment *billingv1.Payment) *billingv1.Payment {
 	return current
 }
 
-// waitForBalance waits until inv's balance satisfies check and returns it.
-func waitForBalance(inv *billingv1.Invoice, check func(g Gomega, b *billingv1.InvoiceBalance)) *billingv1.Invoice {
+// waitForBalance waits until inv's balance satisfies check.
+func waitForBalance(inv *billingv1.Invoice, check func(g Gomega, b *billingv1.InvoiceBalance)) {
 	GinkgoHelper()
-	var current *billingv1.Invoice
 	Eventually(func(g Gomega) {
-		current = getInvoice(g, inv)
+		current := getInvoice(g, inv)
 		g.Expect(current.Status.Balance).NotTo(BeNil())
 		check(g, current.Status.Balance)
 	}).Should(Succeed())
-	return current
 }
 
 // createAll creates objs at once, each from its own goroutine.
