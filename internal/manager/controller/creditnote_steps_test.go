@@ -23,6 +23,7 @@ import (
 
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/clock"
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -110,4 +111,35 @@ func TestPaymentEnteredBeforeACrashIsRecordedWithoutEnteringItAgain(t *testing.T
 	after := &billingv1.Invoice{}
 	g.Expect(c.Get(context.Background(), request("inv-1").NamespacedName, after)).To(Succeed())
 	g.Expect(after.Status.Ledger).To(Equal(ledger))
+}
+
+func TestLedgerReconcilersNeedTheirParts(t *testing.T) {
+	reader := fake.NewClientBuilder().WithScheme(testScheme).Build()
+	numbers := &fixedNumbers{}
+	for _, tc := range []struct {
+		name  string
+		setup func() error
+		want  error
+	}{
+		{"a credit note reconciler without a clock is refused",
+			func() error {
+				return (&CreditNoteReconciler{APIReader: reader, Numbers: numbers}).SetupWithManager(nil, 0)
+			}, errNoClock},
+		{"a credit note reconciler without an allocator is refused",
+			func() error {
+				return (&CreditNoteReconciler{APIReader: reader, Clock: clock.RealClock{}}).SetupWithManager(nil, 0)
+			}, errNoNumbers},
+		{"a credit note reconciler without an API reader is refused",
+			func() error {
+				return (&CreditNoteReconciler{Numbers: numbers, Clock: clock.RealClock{}}).SetupWithManager(nil, 0)
+			}, errNoAPIReader},
+		{"a payment reconciler without a clock is refused",
+			func() error { return (&PaymentReconciler{APIReader: reader}).SetupWithManager(nil, 0) }, errNoClock},
+		{"a payment reconciler without an API reader is refused",
+			func() error { return (&PaymentReconciler{Clock: clock.RealClock{}}).SetupWithManager(nil, 0) }, errNoAPIReader},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			NewWithT(t).Expect(tc.setup()).To(MatchError(tc.want))
+		})
+	}
 }
