@@ -165,6 +165,11 @@ const (
 	// its invoice's ledger.
 	ReasonRecorded = "Recorded"
 
+	// ReasonLedgerFull is the reason of Ready (False) and Stalled (True) of
+	// a credit note (Rejected) or payment (Pending) whose invoice's ledger
+	// already holds MaxLedgerEntries credit notes or payments.
+	ReasonLedgerFull = "LedgerFull"
+
 	// ReasonCurrencyMismatch is the reason of Ready (False) and Stalled
 	// (True) of a payment whose spec.currency is not its invoice's
 	// currency. It is never entered; create it in the invoice's currency.

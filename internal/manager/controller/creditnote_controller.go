@@ -167,7 +167,7 @@ func (r *CreditNoteReconciler) enter(ctx context.Context, note *billingv1.Credit
 		return true, r.reject(ctx, note, verdict, now)
 	}
 	if inv.Status.Ledger != nil && len(inv.Status.Ledger.CreditNotes) >= billingv1.MaxLedgerEntries {
-		return true, r.reject(ctx, note, &creditVerdict{billingv1.ReasonExceedsCreditable,
+		return true, r.reject(ctx, note, &creditVerdict{billingv1.ReasonLedgerFull,
 			fmt.Sprintf("The invoice's ledger holds %d credit notes, the most it can", billingv1.MaxLedgerEntries)}, now)
 	}
 	computed := computedCreditNote(note, inv, lines, amounts)

@@ -18,6 +18,7 @@ package controller
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -142,4 +143,26 @@ func TestLedgerReconcilersNeedTheirParts(t *testing.T) {
 			NewWithT(t).Expect(tc.setup()).To(MatchError(tc.want))
 		})
 	}
+}
+
+// A payment of an invoice whose ledger is full stalls instead of failing
+// the invoice's status patch again and again.
+func TestPaymentOfAnInvoiceWithAFullLedgerStalls(t *testing.T) {
+	g := NewWithT(t)
+	ledger := &billingv1.InvoiceLedger{Payments: make([]billingv1.LedgerEntry, billingv1.MaxLedgerEntries)}
+	for i := range ledger.Payments {
+		ledger.Payments[i] = billingv1.LedgerEntry{Name: fmt.Sprintf("p-%d", i), UID: fmt.Sprintf("u-%d", i), Amount: 1}
+	}
+	inv := creditableInvoice(ledger)
+	inv.Namespace = "ns"
+	payment := builder.Payment("ns", "pay-1", "inv-1", 1_000)
+	c := ledgerClient(payment, inv)
+	r := &PaymentReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now)}
+	_, err := r.Reconcile(context.Background(), request("pay-1"))
+	g.Expect(err).NotTo(HaveOccurred())
+	got := &billingv1.Payment{}
+	g.Expect(c.Get(context.Background(), request("pay-1").NamespacedName, got)).To(Succeed())
+	g.Expect(got.Status.Phase).To(Equal(billingv1.PaymentPending))
+	g.Expect(got.Status.Conditions).To(haveCondition(billingv1.ConditionStalled, metav1.ConditionTrue,
+		billingv1.ReasonLedgerFull))
 }

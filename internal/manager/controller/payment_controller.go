@@ -103,6 +103,10 @@ func (r *PaymentReconciler) reconcileOnce(ctx context.Context, key types.Namespa
 		return r.pending(ctx, payment, now, waiting.reason, billingv1.ConditionReconciling, waiting.message)
 	}
 	if inv.Status.Ledger == nil || !hasEntry(inv.Status.Ledger.Payments, payment.Name, string(payment.UID)) {
+		if inv.Status.Ledger != nil && len(inv.Status.Ledger.Payments) >= billingv1.MaxLedgerEntries {
+			return r.pending(ctx, payment, now, billingv1.ReasonLedgerFull, billingv1.ConditionStalled,
+				fmt.Sprintf("Invoice %q's ledger holds %d payments, the most it can", inv.Name, billingv1.MaxLedgerEntries))
+		}
 		before := inv.DeepCopy()
 		inv.Status.Ledger = enteredPayment(inv, payment)
 		if inv.Status.Balance, err = invoiceBalance(inv, now); err != nil {
