@@ -132,3 +132,46 @@ const (
 	// metadata, and loopback unless the manager allows it.
 	ReasonURLNotAllowed = "URLNotAllowed"
 )
+
+// Reasons of the conditions of a CreditNote and of a Payment. An issued
+// credit note is Ready with ReasonIssued, a recorded payment with
+// ReasonRecorded. Both wait
+// with Reconciling (True) while their invoice is missing or not issued.
+const (
+	// ReasonInvoiceNotFound is the reason of Ready (False) and Reconciling
+	// (True) while spec.invoiceRef names no Invoice in the object's
+	// namespace. The credit note or payment is entered as soon as that
+	// invoice exists and is issued.
+	ReasonInvoiceNotFound = "InvoiceNotFound"
+
+	// ReasonInvoiceNotIssued is the reason of Ready (False) and Reconciling
+	// (True) while the referenced invoice is not issued yet.
+	ReasonInvoiceNotIssued = "InvoiceNotIssued"
+
+	// ReasonExceedsCreditable is the reason of Ready (False) and Stalled
+	// (True) of a Rejected credit note: what it credits exceeds what is
+	// left to credit of its invoice's lines (often because another credit
+	// note took it first), or the invoice is fully credited. A rejected
+	// credit note takes no number; create a smaller one.
+	ReasonExceedsCreditable = "ExceedsCreditable"
+
+	// ReasonInvalidLine is the reason of Ready (False) and Stalled (True)
+	// of a Rejected credit note with a malformed line: an invoiceLine that
+	// is not an index of the invoice's items, or neither or both of
+	// quantity and amount.
+	ReasonInvalidLine = "InvalidLine"
+
+	// ReasonRecorded is Ready's reason (True) once the payment is entered in
+	// its invoice's ledger.
+	ReasonRecorded = "Recorded"
+
+	// ReasonLedgerFull is the reason of Ready (False) and Stalled (True) of
+	// a credit note (Rejected) or payment (Pending) whose invoice's ledger
+	// already holds MaxLedgerEntries credit notes or payments.
+	ReasonLedgerFull = "LedgerFull"
+
+	// ReasonCurrencyMismatch is the reason of Ready (False) and Stalled
+	// (True) of a payment whose spec.currency is not its invoice's
+	// currency. It is never entered; create it in the invoice's currency.
+	ReasonCurrencyMismatch = "CurrencyMismatch"
+)

@@ -98,7 +98,8 @@ func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		return ctrl.Result{}, err
 	}
 	before := inv.DeepCopy()
-	inv.Status = invoiceStatus(inv, customer, profile, r.Clock.Now())
+	now := r.Clock.Now()
+	inv.Status = invoiceStatus(inv, customer, profile, now)
 	if needsNumber(&inv.Status) {
 		status, err := r.number(ctx, inv, profile, before.Status.Phase == billingv1.InvoiceIssued)
 		if numberingBusy(err) {
@@ -111,8 +112,17 @@ func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		}
 		inv.Status = status
 	}
+	// The ledger is kept as it is (the credit note and payment reconcilers
+	// enter into it); the balance is recomputed from it, so that it is set
+	// when the invoice is issued and flips to overdue at dueAt.
+	balance, err := invoiceBalance(inv, now)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	inv.Status.Balance = balance
+	result := ctrl.Result{RequeueAfter: untilOverdue(inv, balance, now)}
 	if equality.Semantic.DeepEqual(before.Status, inv.Status) {
-		return ctrl.Result{}, nil
+		return result, nil
 	}
 	// The optimistic lock makes a reconcile that read a stale invoice fail
 	// and retry instead of overwriting a newer status: an issued invoice's
@@ -123,7 +133,7 @@ func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	}
 	r.recordTransition(ctx, before, inv)
 	observeIssued(before, inv)
-	return ctrl.Result{}, nil
+	return result, nil
 }
 
 // number returns the invoice's status (issued, computed by invoiceStatus)

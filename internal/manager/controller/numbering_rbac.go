@@ -18,9 +18,12 @@ package controller
 
 // The invoice controller numbers invoices through internal/numbering, which
 // keeps each workspace's numbering state in an InvoiceSequence named
-// "invoices": it creates it, reads it straight from the API server, and
-// updates it with an optimistic lock. It never deletes one.
+// "invoices" (the credit note controller's in one named "credit-notes"): it
+// creates it, reads it straight from the API server, and updates it with an
+// optimistic lock. It never deletes one.
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoicesequences,verbs=get;list;create;update
 // It asks the API server, not the cache, whether an invoice named in the
 // journal still exists before it frees that invoice's sequence.
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices,verbs=get
+// The credit note series asks the same of credit notes.
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=creditnotes,verbs=get

@@ -60,9 +60,9 @@ type Options struct {
 // most, so a few dead endpoints never hold up the others.
 const DefaultWebhookWorkers = 16
 
-// Setup registers the field indexes, the invoice number allocator and the
-// Invoice, Customer, BillingProfile, IdempotencyKey and WebhookEndpoint
-// controllers with mgr, each with its own event recorder. It is the one
+// Setup registers the field indexes, the invoice and credit note number
+// allocators and the Invoice, CreditNote, Payment, Customer,
+// BillingProfile, IdempotencyKey and WebhookEndpoint controllers with mgr, each with its own event recorder. It is the one
 // wiring of the controllers: the manager binary and every test
 // suite that runs them call it.
 func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
@@ -82,9 +82,24 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("creating the invoice number allocator: %w", err)
 	}
-	// The allocator trims every workspace's journal on the leader.
+	// Credit notes have a gapless series of their own per workspace.
+	creditNumbers, err := numbering.New(numbering.Options{
+		Client:    mgr.GetClient(),
+		APIReader: mgr.GetAPIReader(),
+		Cached:    numbering.CreditNoteReader(mgr.GetClient()),
+		Live:      numbering.CreditNoteReader(mgr.GetAPIReader()),
+		Now:       opts.Clock.Now,
+		Sequence:  billingv1.CreditNoteSequenceName,
+	})
+	if err != nil {
+		return fmt.Errorf("creating the credit note number allocator: %w", err)
+	}
+	// The allocators trim every workspace's journal on the leader.
 	if err := mgr.Add(numbers); err != nil {
 		return fmt.Errorf("adding the invoice number allocator: %w", err)
+	}
+	if err := mgr.Add(creditNumbers); err != nil {
+		return fmt.Errorf("adding the credit note number allocator: %w", err)
 	}
 	for _, c := range []struct {
 		kind       string
@@ -97,6 +112,17 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			Recorder: mgr.GetEventRecorder("invoice-controller"),
 			Clock:    opts.Clock,
 			Numbers:  numbers,
+		}},
+		{"CreditNote", &CreditNoteReconciler{
+			Client:    mgr.GetClient(),
+			APIReader: mgr.GetAPIReader(),
+			Clock:     opts.Clock,
+			Numbers:   creditNumbers,
+		}},
+		{"Payment", &PaymentReconciler{
+			Client:    mgr.GetClient(),
+			APIReader: mgr.GetAPIReader(),
+			Clock:     opts.Clock,
 		}},
 		{"Customer", &CustomerReconciler{
 			Client:    mgr.GetClient(),

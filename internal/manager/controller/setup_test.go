@@ -55,7 +55,8 @@ var _ = Describe("Setup", func() {
 		withoutKeys := runtime.NewScheme()
 		withoutKeys.AddKnownTypes(billingv1.GroupVersion,
 			&billingv1.Invoice{}, &billingv1.InvoiceList{}, &billingv1.Customer{}, &billingv1.CustomerList{},
-			&billingv1.BillingProfile{}, &billingv1.BillingProfileList{})
+			&billingv1.BillingProfile{}, &billingv1.BillingProfileList{},
+			&billingv1.CreditNote{}, &billingv1.CreditNoteList{}, &billingv1.Payment{}, &billingv1.PaymentList{})
 		Expect(Setup(ctx, newManager(withoutKeys), Options{})).
 			To(MatchError(ContainSubstring("setting up the IdempotencyKey controller")))
 	})

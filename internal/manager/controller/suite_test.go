@@ -103,6 +103,9 @@ var _ = BeforeSuite(func() {
 	Expect(Setup(managerCtx, mgr, Options{
 		Webhooks:     delivery.SenderOptions{Policy: delivery.Policy{AllowInsecureLoopback: true}},
 		WebhookBatch: 4,
+		// Several workers per controller, as in production, so racing
+		// credit notes and payments are reconciled in parallel.
+		MaxConcurrentReconciles: 4,
 	})).To(Succeed())
 	apiReader = mgr.GetAPIReader()
 

@@ -86,8 +86,38 @@ func invoiceAwaitingIssue(obj client.Object) []string {
 	return []string{"true"}
 }
 
+// CreditNoteInvoice indexes CreditNotes by the invoice they credit
+// (spec.invoiceRef.name), so a change of an invoice wakes its credit notes.
+const CreditNoteInvoice = "spec.invoiceRef.name" //nolint:gosec // a field path, not a credential
+
+func creditNoteInvoice(obj client.Object) []string {
+	note, ok := obj.(*billingv1.CreditNote)
+	if !ok || note.Spec.InvoiceRef.Name == "" {
+		return nil
+	}
+	return []string{note.Spec.InvoiceRef.Name}
+}
+
+// PaymentInvoice indexes Payments by the invoice they pay
+// (spec.invoiceRef.name), so a change of an invoice wakes its payments.
+const PaymentInvoice = "spec.invoiceRef.name"
+
+func paymentInvoice(obj client.Object) []string {
+	payment, ok := obj.(*billingv1.Payment)
+	if !ok || payment.Spec.InvoiceRef.Name == "" {
+		return nil
+	}
+	return []string{payment.Spec.InvoiceRef.Name}
+}
+
 // Setup registers the indexes with a manager's or cache's field indexer.
 func Setup(ctx context.Context, indexer client.FieldIndexer) error {
+	if err := indexer.IndexField(ctx, &billingv1.CreditNote{}, CreditNoteInvoice, creditNoteInvoice); err != nil {
+		return err
+	}
+	if err := indexer.IndexField(ctx, &billingv1.Payment{}, PaymentInvoice, paymentInvoice); err != nil {
+		return err
+	}
 	if err := indexer.IndexField(ctx, &billingv1.Invoice{}, InvoiceCustomer, invoiceCustomer); err != nil {
 		return err
 	}

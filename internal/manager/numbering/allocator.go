@@ -49,6 +49,14 @@ type Options struct {
 	// sequences of invoices deleted before their numbers were written.
 	Live InvoiceLookup
 
+	// Sequence names the InvoiceSequence object of each workspace that
+	// holds this allocator's series; empty means
+	// billingv1.InvoiceSequenceName ("invoices"). Each series is gapless on
+	// its own: credit notes are numbered by a second allocator whose
+	// Sequence is billingv1.CreditNoteSequenceName and whose lookups read
+	// credit notes.
+	Sequence string
+
 	// MaxBatch is how many invoices one update reserves for at most.
 	// Defaults to 512.
 	MaxBatch int
@@ -131,6 +139,9 @@ func New(opts Options) (*Allocator, error) {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.Sequence == "" {
+		opts.Sequence = billingv1.InvoiceSequenceName
 	}
 	return &Allocator{opts: opts, workspaces: map[string]*workspace{}}, nil
 }
@@ -266,7 +277,7 @@ func (a *Allocator) update(ctx context.Context, ws *workspace, asking []Invoice,
 // readOrCreate reads the workspace's InvoiceSequence from the API server,
 // creating it (next 1) when the workspace has none yet.
 func (a *Allocator) readOrCreate(ctx context.Context, namespace string) (*billingv1.InvoiceSequence, error) {
-	key := types.NamespacedName{Namespace: namespace, Name: billingv1.InvoiceSequenceName}
+	key := types.NamespacedName{Namespace: namespace, Name: a.opts.Sequence}
 	for {
 		seq := &billingv1.InvoiceSequence{}
 		err := a.opts.APIReader.Get(ctx, key, seq)
@@ -277,12 +288,12 @@ func (a *Allocator) readOrCreate(ctx context.Context, namespace string) (*billin
 			return nil, &APIError{Op: "reading", Namespace: namespace, Err: err}
 		}
 		seq = &billingv1.InvoiceSequence{
-			ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: billingv1.InvoiceSequenceName},
+			ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: a.opts.Sequence},
 			Spec:       billingv1.InvoiceSequenceSpec{Next: 1},
 		}
 		err = a.opts.Client.Create(ctx, seq)
 		if err == nil {
-			logf.FromContext(ctx).Info("Started the invoice sequence of a workspace", "namespace", namespace)
+			logf.FromContext(ctx).Info("Started a sequence of a workspace", "namespace", namespace, "sequence", a.opts.Sequence)
 			return seq, nil
 		}
 		if !apierrors.IsAlreadyExists(err) {

@@ -36,7 +36,7 @@ import (
 // themselves; Trim is for what they cannot see, and for quiet workspaces.
 func (a *Allocator) Trim(ctx context.Context, namespace string) error {
 	seq := &billingv1.InvoiceSequence{}
-	key := types.NamespacedName{Namespace: namespace, Name: billingv1.InvoiceSequenceName}
+	key := types.NamespacedName{Namespace: namespace, Name: a.opts.Sequence}
 	if err := a.opts.APIReader.Get(ctx, key, seq); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil // nothing was ever reserved here
@@ -110,7 +110,7 @@ func (a *Allocator) TrimAll(ctx context.Context) {
 		return
 	}
 	for _, seq := range list.Items {
-		if seq.Name != billingv1.InvoiceSequenceName || len(seq.Spec.Reserved) == 0 {
+		if seq.Name != a.opts.Sequence || len(seq.Spec.Reserved) == 0 {
 			continue
 		}
 		if err := a.Trim(ctx, seq.Namespace); err != nil {

@@ -1,0 +1,216 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
+)
+
+// invoiceToCredit is an issued invoice as billing.ComputeCredit sees it:
+// its lines with their effective taxes (status.items), its amounts, and
+// what its ledger says is credited already.
+func invoiceToCredit(inv *billingv1.Invoice) (*billing.InvoiceToCredit, error) {
+	lines := make([]billing.TaxedLine, len(inv.Spec.Items))
+	for i, item := range inv.Spec.Items {
+		lines[i] = billing.TaxedLine{Quantity: item.Quantity, Amount: item.Amount}
+		if i < len(inv.Status.Items) {
+			tax, err := billing.LineTaxOf(inv.Status.Items[i].Tax)
+			if err != nil {
+				return nil, fmt.Errorf("the tax of invoice line %d: %w", i, err)
+			}
+			lines[i].Tax = tax
+		}
+	}
+	// The amounts are those the invoice was issued with: the same
+	// arithmetic on the same lines, in the same order of tax groups as
+	// status.taxBreakdown, which the ledger's creditedGroups follow.
+	amounts, err := billing.ComputeAmounts(lines)
+	if err != nil {
+		return nil, fmt.Errorf("the amounts of invoice %s: %w", inv.Name, err)
+	}
+	out := &billing.InvoiceToCredit{Lines: lines, Amounts: amounts}
+	if ledger := inv.Status.Ledger; ledger != nil {
+		for _, l := range ledger.CreditedLines {
+			out.Credited.Lines = append(out.Credited.Lines, billing.CreditedLine{Quantity: l.Quantity, Net: l.Net})
+		}
+		for _, g := range ledger.CreditedGroups {
+			out.Credited.Groups = append(out.Credited.Groups,
+				billing.CreditedGroup{TaxableAmount: g.TaxableAmount, TaxAmount: g.TaxAmount})
+		}
+	}
+	return out, nil
+}
+
+// creditLines are the lines a credit note credits: its spec's, or for
+// fullCredit all that is left to credit of the invoice.
+func creditLines(note *billingv1.CreditNote, inv *billing.InvoiceToCredit) ([]billing.CreditLine, error) {
+	if note.Spec.FullCredit {
+		return inv.FullCredit()
+	}
+	lines := make([]billing.CreditLine, len(note.Spec.Lines))
+	for i, l := range note.Spec.Lines {
+		lines[i].InvoiceLine = int(l.InvoiceLine)
+		if l.Quantity != nil {
+			lines[i].Quantity = *l.Quantity
+		}
+		if l.Amount != nil {
+			lines[i].Amount = *l.Amount
+		}
+	}
+	return lines, nil
+}
+
+// creditVerdict is why a credit note is rejected: a reason of
+// api/v1/conditions.go and a message.
+type creditVerdict struct {
+	reason, message string
+}
+
+// verdictOf tells whether err, from creditLines or ComputeCredit, rejects
+// the credit note (nil: it is another error, to retry).
+func verdictOf(err error) *creditVerdict {
+	if errors.Is(err, billing.ErrFullyCredited) {
+		return &creditVerdict{billingv1.ReasonExceedsCreditable,
+			"The invoice is fully credited already; nothing is left to credit"}
+	}
+	var lineErr *billing.CreditLineError
+	if !errors.As(err, &lineErr) {
+		return nil
+	}
+	if lineErr.Exceeds {
+		return &creditVerdict{billingv1.ReasonExceedsCreditable,
+			fmt.Sprintf("It exceeds what is left to credit of the invoice: %v", lineErr)}
+	}
+	return &creditVerdict{billingv1.ReasonInvalidLine, fmt.Sprintf("A line is invalid: %v", lineErr)}
+}
+
+// computedCreditNote returns the credit note's status (still Pending) with
+// the lines and amounts it credits of inv: lines as creditLines returned
+// and amounts as ComputeCredit computed them.
+func computedCreditNote(note *billingv1.CreditNote, inv *billingv1.Invoice,
+	lines []billing.CreditLine, amounts billing.CreditedAmounts) billingv1.CreditNoteStatus {
+	status := *note.Status.DeepCopy()
+	status.Phase = billingv1.CreditNotePending
+	status.Lines = make([]billingv1.CreditNoteLineStatus, len(lines))
+	for i, l := range lines {
+		line := billingv1.CreditNoteLineStatus{
+			InvoiceLine: int32(l.InvoiceLine), //nolint:gosec // an index of at most MaxItems lines
+			Description: inv.Spec.Items[l.InvoiceLine].Description,
+			Amount:      amounts.LineNets[i],
+		}
+		if l.Quantity != 0 {
+			quantity := l.Quantity
+			line.Quantity = &quantity
+		}
+		if l.InvoiceLine < len(inv.Status.Items) {
+			line.Tax = inv.Status.Items[l.InvoiceLine].Tax.DeepCopy()
+		}
+		status.Lines[i] = line
+	}
+	subtotal, taxTotal, total := amounts.Subtotal, amounts.TaxTotal, amounts.Total
+	status.Subtotal, status.TaxTotal, status.Total = &subtotal, &taxTotal, &total
+	status.TaxBreakdown = nil
+	if len(amounts.TaxBreakdown) > 0 {
+		status.TaxBreakdown = billing.Breakdown(amounts.TaxBreakdown)
+	}
+	status.ObservedGeneration = note.Generation
+	return status
+}
+
+// enteredLedger returns inv's ledger with the credit note entered: its
+// entry (name, uid, total) and what it credits added to the credited lines
+// and groups. toCredit is inv as invoiceToCredit read it.
+func enteredLedger(inv *billingv1.Invoice, toCredit *billing.InvoiceToCredit, note *billingv1.CreditNote,
+	lines []billing.CreditLine, amounts billing.CreditedAmounts) *billingv1.InvoiceLedger {
+	ledger := &billingv1.InvoiceLedger{}
+	if inv.Status.Ledger != nil {
+		ledger = inv.Status.Ledger.DeepCopy()
+	}
+	ledger.CreditNotes = append(ledger.CreditNotes,
+		billingv1.LedgerEntry{Name: note.Name, UID: string(note.UID), Amount: amounts.Total})
+	credited := *toCredit
+	credited.Credited = billing.Credited{
+		Lines:  append([]billing.CreditedLine(nil), toCredit.Credited.Lines...),
+		Groups: append([]billing.CreditedGroup(nil), toCredit.Credited.Groups...),
+	}
+	credited.Apply(lines, amounts)
+	ledger.CreditedLines = make([]billingv1.CreditedLine, len(credited.Credited.Lines))
+	for i, l := range credited.Credited.Lines {
+		ledger.CreditedLines[i] = billingv1.CreditedLine{Quantity: l.Quantity, Net: l.Net}
+	}
+	ledger.CreditedGroups = make([]billingv1.CreditedGroup, len(credited.Credited.Groups))
+	for i, g := range credited.Credited.Groups {
+		ledger.CreditedGroups[i] = billingv1.CreditedGroup{TaxableAmount: g.TaxableAmount, TaxAmount: g.TaxAmount}
+	}
+	if len(ledger.CreditedGroups) == 0 {
+		ledger.CreditedGroups = nil
+	}
+	return ledger
+}
+
+// hasEntry reports whether entries hold the object named name with uid.
+func hasEntry(entries []billingv1.LedgerEntry, name, uid string) bool {
+	for _, e := range entries {
+		if e.Name == name && e.UID == uid {
+			return true
+		}
+	}
+	return false
+}
+
+// issuedCreditNote returns status (computed, entered in inv's ledger) Issued
+// with its number in the credit-note series under prefix, and the
+// snapshot of inv it credits.
+func issuedCreditNote(status billingv1.CreditNoteStatus, inv *billingv1.Invoice, prefix string,
+	assignment numbering.Assignment, generation int64, now time.Time) (billingv1.CreditNoteStatus, error) {
+	number, err := numbering.Format(prefix, assignment.Sequence)
+	if err != nil {
+		return status, err
+	}
+	status = *status.DeepCopy()
+	sequence := assignment.Sequence
+	issuedAt := metav1.NewTime(assignment.IssuedAt)
+	status.Phase = billingv1.CreditNoteIssued
+	status.Sequence, status.Number, status.IssuedAt = &sequence, number, &issuedAt
+	status.CustomerName = inv.Spec.CustomerRef.Name
+	status.Currency = inv.Spec.Currency
+	status.InvoiceNumber = inv.Status.Number
+	status.InvoiceIssuedAt = inv.Status.IssuedAt.DeepCopy()
+	status.BillTo = inv.Status.BillTo.DeepCopy()
+	status.Issuer = inv.Status.Issuer.DeepCopy()
+	status.ObservedGeneration = generation
+	c := ledgerConditions{conditions: &status.Conditions, generation: generation, now: now}
+	c.ready(billingv1.ReasonIssued, "The credit note is issued")
+	return status, nil
+}
+
+// creditNotePrefix is the profile's credit note prefix (nil profile: the
+// default).
+func creditNotePrefix(profile *billingv1.BillingProfile) string {
+	if profile == nil || profile.Spec.CreditNotePrefix == nil {
+		return billingv1.DefaultCreditNotePrefix
+	}
+	return *profile.Spec.CreditNotePrefix
+}

@@ -1,0 +1,168 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/clock"
+	clocktesting "k8s.io/utils/clock/testing"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
+)
+
+// ledgerClient is a fake client holding objs, with the status subresources
+// of invoices, credit notes and payments.
+func ledgerClient(objs ...client.Object) client.Client {
+	return fake.NewClientBuilder().WithScheme(testScheme).WithObjects(objs...).
+		WithStatusSubresource(&billingv1.Invoice{}, &billingv1.CreditNote{}, &billingv1.Payment{}).Build()
+}
+
+// After a crash between entering a credit note in the ledger and issuing
+// it, the next reconcile issues it with the amounts on its status and
+// enters nothing twice.
+func TestCreditNoteEnteredBeforeACrashIsIssuedWithoutEnteringItAgain(t *testing.T) {
+	g := NewWithT(t)
+	note := builder.CreditNote("ns", "cn-1", "inv-1", builder.WithCreditedAmount(0, 1_000))
+	note.UID = "uid-cn-1"
+	note.Status = billingv1.CreditNoteStatus{Phase: billingv1.CreditNotePending, Total: ptr.To(int64(1_190)),
+		Subtotal: ptr.To(int64(1_000)), TaxTotal: ptr.To(int64(190))}
+	ledger := &billingv1.InvoiceLedger{
+		CreditNotes:   []billingv1.LedgerEntry{{Name: "cn-1", UID: "uid-cn-1", Amount: 1_190}},
+		CreditedLines: []billingv1.CreditedLine{{Net: 1_000}, {}},
+	}
+	inv := creditableInvoice(ledger)
+	inv.Namespace = "ns"
+	c := ledgerClient(note, inv)
+	numbers := &fixedNumbers{assignment: numbering.Assignment{Sequence: 1, IssuedAt: now}}
+	r := &CreditNoteReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now), Numbers: numbers}
+
+	_, err := r.Reconcile(context.Background(), request("cn-1"))
+	g.Expect(err).NotTo(HaveOccurred())
+	got := &billingv1.CreditNote{}
+	g.Expect(c.Get(context.Background(), request("cn-1").NamespacedName, got)).To(Succeed())
+	g.Expect(got.Status.Phase).To(Equal(billingv1.CreditNoteIssued))
+	g.Expect(got.Status.Number).To(Equal("CN-000001"))
+	g.Expect(got.Status.Total).To(HaveValue(Equal(int64(1_190))))
+	after := &billingv1.Invoice{}
+	g.Expect(c.Get(context.Background(), request("inv-1").NamespacedName, after)).To(Succeed())
+	g.Expect(after.Status.Ledger).To(Equal(ledger))
+}
+
+// A credit note of an invoice that is not issued waits (Reconciling) and
+// takes no number.
+func TestCreditNoteWaitsForItsInvoiceToBeIssued(t *testing.T) {
+	g := NewWithT(t)
+	note := builder.CreditNote("ns", "cn-1", "inv-1", builder.WithFullCredit())
+	c := ledgerClient(note, invoiceInPhase("ns", "inv-1", "acme", billingv1.InvoiceInvalid))
+	numbers := &fixedNumbers{}
+	r := &CreditNoteReconciler{Client: c, APIReader: c,
+		Clock: clocktesting.NewFakePassiveClock(now.Add(time.Minute)), Numbers: numbers}
+	_, err := r.Reconcile(context.Background(), request("cn-1"))
+	g.Expect(err).NotTo(HaveOccurred())
+	got := &billingv1.CreditNote{}
+	g.Expect(c.Get(context.Background(), request("cn-1").NamespacedName, got)).To(Succeed())
+	g.Expect(got.Status.Phase).To(Equal(billingv1.CreditNotePending))
+	g.Expect(got.Status.Conditions).To(haveCondition(billingv1.ConditionReconciling, metav1.ConditionTrue,
+		billingv1.ReasonInvoiceNotIssued))
+	g.Expect(numbers.calls).To(BeZero())
+}
+
+// A payment entered before a crash is recorded once, with the same split.
+func TestPaymentEnteredBeforeACrashIsRecordedWithoutEnteringItAgain(t *testing.T) {
+	g := NewWithT(t)
+	payment := builder.Payment("ns", "pay-1", "inv-1", 50_000)
+	payment.UID = "uid-pay-1"
+	ledger := &billingv1.InvoiceLedger{Payments: []billingv1.LedgerEntry{{Name: "pay-1", UID: "uid-pay-1", Amount: 50_000}}}
+	inv := creditableInvoice(ledger)
+	inv.Namespace = "ns"
+	c := ledgerClient(payment, inv)
+	r := &PaymentReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now)}
+	_, err := r.Reconcile(context.Background(), request("pay-1"))
+	g.Expect(err).NotTo(HaveOccurred())
+	got := &billingv1.Payment{}
+	g.Expect(c.Get(context.Background(), request("pay-1").NamespacedName, got)).To(Succeed())
+	g.Expect(got.Status.Phase).To(Equal(billingv1.PaymentRecorded))
+	g.Expect(got.Status.AppliedAmount).To(HaveValue(Equal(int64(41_650))))
+	g.Expect(got.Status.OverpaidAmount).To(HaveValue(Equal(int64(50_000 - 41_650))))
+	after := &billingv1.Invoice{}
+	g.Expect(c.Get(context.Background(), request("inv-1").NamespacedName, after)).To(Succeed())
+	g.Expect(after.Status.Ledger).To(Equal(ledger))
+}
+
+func TestLedgerReconcilersNeedTheirParts(t *testing.T) {
+	reader := fake.NewClientBuilder().WithScheme(testScheme).Build()
+	numbers := &fixedNumbers{}
+	for _, tc := range []struct {
+		name  string
+		setup func() error
+		want  error
+	}{
+		{"a credit note reconciler without a clock is refused",
+			func() error {
+				return (&CreditNoteReconciler{APIReader: reader, Numbers: numbers}).SetupWithManager(nil, 0)
+			}, errNoClock},
+		{"a credit note reconciler without an allocator is refused",
+			func() error {
+				return (&CreditNoteReconciler{APIReader: reader, Clock: clock.RealClock{}}).SetupWithManager(nil, 0)
+			}, errNoNumbers},
+		{"a credit note reconciler without an API reader is refused",
+			func() error {
+				return (&CreditNoteReconciler{Numbers: numbers, Clock: clock.RealClock{}}).SetupWithManager(nil, 0)
+			}, errNoAPIReader},
+		{"a payment reconciler without a clock is refused",
+			func() error { return (&PaymentReconciler{APIReader: reader}).SetupWithManager(nil, 0) }, errNoClock},
+		{"a payment reconciler without an API reader is refused",
+			func() error { return (&PaymentReconciler{Clock: clock.RealClock{}}).SetupWithManager(nil, 0) }, errNoAPIReader},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			NewWithT(t).Expect(tc.setup()).To(MatchError(tc.want))
+		})
+	}
+}
+
+// A payment of an invoice whose ledger is full stalls instead of failing
+// the invoice's status patch again and again.
+func TestPaymentOfAnInvoiceWithAFullLedgerStalls(t *testing.T) {
+	g := NewWithT(t)
+	ledger := &billingv1.InvoiceLedger{Payments: make([]billingv1.LedgerEntry, billingv1.MaxLedgerEntries)}
+	for i := range ledger.Payments {
+		ledger.Payments[i] = billingv1.LedgerEntry{Name: fmt.Sprintf("p-%d", i), UID: fmt.Sprintf("u-%d", i), Amount: 1}
+	}
+	inv := creditableInvoice(ledger)
+	inv.Namespace = "ns"
+	payment := builder.Payment("ns", "pay-1", "inv-1", 1_000)
+	c := ledgerClient(payment, inv)
+	r := &PaymentReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now)}
+	_, err := r.Reconcile(context.Background(), request("pay-1"))
+	g.Expect(err).NotTo(HaveOccurred())
+	got := &billingv1.Payment{}
+	g.Expect(c.Get(context.Background(), request("pay-1").NamespacedName, got)).To(Succeed())
+	g.Expect(got.Status.Phase).To(Equal(billingv1.PaymentPending))
+	g.Expect(got.Status.Conditions).To(haveCondition(billingv1.ConditionStalled, metav1.ConditionTrue,
+		billingv1.ReasonLedgerFull))
+}
