@@ -156,7 +156,7 @@ func (p *jsonParser) value(depth int) (*node, error) {
 		}
 		return &node{kind: kindString, s: s}, nil
 	case 't':
-		return p.literal("true", &node{kind: kindBool})
+		return p.literal("true", &node{kind: kindBool, s: "true"})
 	case 'f':
 		return p.literal("false", &node{kind: kindBool})
 	case 'n':
