@@ -32,8 +32,10 @@ type CreditNote struct {
 	Object     string `json:"object"`
 	InvoiceID  string `json:"invoice_id"`
 	CustomerID string `json:"customer_id"`
-	Currency   string `json:"currency"`
-	Status     string `json:"status"`
+	// Currency is the invoice's; null only while the controller has not
+	// looked at a credit note whose invoice cannot be read.
+	Currency *string `json:"currency"`
+	Status   string  `json:"status"`
 	// StatusReason says why a rejected credit note is rejected; null
 	// otherwise.
 	StatusReason *string `json:"status_reason"`
@@ -81,7 +83,7 @@ func CreditNoteOf(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote {
 	}
 	out := CreditNote{
 		ID: cn.Name, Object: "credit_note", InvoiceID: cn.Spec.InvoiceRef.Name,
-		CustomerID: st.CustomerName, Currency: st.Currency,
+		CustomerID: st.CustomerName, Currency: optional(st.Currency),
 		Status: strings.ToLower(string(phase)), Number: optional(st.Number), Sequence: st.Sequence,
 		InvoiceNumber: optional(st.InvoiceNumber), Reason: string(cn.Spec.Reason), Memo: optional(cn.Spec.Memo),
 		Lines: []CreditNoteLine{}, TaxBreakdown: []TaxBreakdownEntry{},
@@ -91,8 +93,8 @@ func CreditNoteOf(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote {
 		if out.CustomerID == "" {
 			out.CustomerID = inv.Spec.CustomerRef.Name
 		}
-		if out.Currency == "" {
-			out.Currency = invoiceCurrency(inv)
+		if out.Currency == nil {
+			out.Currency = optional(invoiceCurrency(inv))
 		}
 		if out.InvoiceNumber == nil {
 			out.InvoiceNumber = optional(inv.Status.Number)

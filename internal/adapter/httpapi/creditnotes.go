@@ -170,10 +170,11 @@ func (a *Adapter) pathCreditNote(r *http.Request, c *call) (*billingv1.CreditNot
 }
 
 // invoiceOf reads the invoice of a credit note whose status is st, when
-// its representation needs it: while it is pending. nil when it need not
+// its representation needs it: while it is pending, or when the controller
+// did not record the invoice's customer and currency. nil when it need not
 // or cannot be read; the representation then shows less.
 func (a *Adapter) invoiceOf(r *http.Request, ns, name string, st *billingv1.CreditNoteStatus) *billingv1.Invoice {
-	if st != nil && st.Phase != "" && st.Phase != billingv1.CreditNotePending {
+	if st.Phase != "" && st.Phase != billingv1.CreditNotePending && st.Currency != "" && st.CustomerName != "" {
 		return nil
 	}
 	inv := &billingv1.Invoice{}

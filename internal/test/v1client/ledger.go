@@ -48,7 +48,7 @@ type CreditNote struct {
 	Object        string              `json:"object"`
 	InvoiceID     string              `json:"invoice_id"`
 	CustomerID    string              `json:"customer_id"`
-	Currency      string              `json:"currency"`
+	Currency      *string             `json:"currency"`
 	Status        string              `json:"status"`
 	StatusReason  *string             `json:"status_reason"`
 	Number        *string             `json:"number"`
