@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
 )
 
 // Selection names the objects of a list: those of a workspace, or of one
@@ -127,15 +128,17 @@ func invoiceSets(o client.Object) []string {
 		sel.Phase = phase
 		sets = append(sets, sel.key())
 		sel.Phase = ""
-		b := inv.Status.Balance
-		if b == nil || phase != billingv1.InvoiceIssued {
+		if phase != billingv1.InvoiceIssued {
 			continue
 		}
-		if b.PaymentStatus != "" {
-			sel.PaymentStatus = b.PaymentStatus
+		// The balance as the API shows it: the controller's, or that of an
+		// issued invoice it has not looked at since balances existed.
+		b := apiobject.BalanceOf(inv, inv.Status.Total)
+		if b.PaymentStatus != nil {
+			sel.PaymentStatus = billingv1.InvoicePaymentStatus(*b.PaymentStatus)
 			sets = append(sets, sel.key())
 		}
-		if b.Overdue {
+		if b.Overdue != nil && *b.Overdue {
 			sel.Overdue = true
 			sets = append(sets, sel.key())
 			if sel.PaymentStatus != "" {
