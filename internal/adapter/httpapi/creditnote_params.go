@@ -24,6 +24,10 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
+// fieldAmount is the name of the amount of an item, a credit note's line
+// and a payment.
+const fieldAmount = "amount"
+
 // Bounds of a credit note's body, as the CreditNote CRD has them.
 const (
 	maxCreditNoteLines = 500
@@ -56,7 +60,7 @@ type CreditNoteLineParams struct {
 	Amount      int64 `json:"amount,omitempty"`
 }
 
-var creditNoteLineFields = map[string]kind{"invoice_line": kindNumber, "quantity": kindNumber, "amount": kindNumber}
+var creditNoteLineFields = map[string]kind{"invoice_line": kindNumber, "quantity": kindNumber, fieldAmount: kindNumber}
 
 // DecodeCreditNote parses and validates a POST /v1/credit_notes body, with
 // the same guarantees as DecodeInvoice: structure and JSON types first
@@ -99,7 +103,7 @@ func DecodeCreditNote(body []byte) (*CreditNoteParams, *Error) {
 		return nil, e
 	}
 	full := fields["full_credit"]
-	p.FullCredit = full != nil && full.s == "true"
+	p.FullCredit = full != nil && full.s == literalTrue
 	switch {
 	case p.FullCredit && fields["lines"] != nil:
 		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "full_credit",
@@ -132,13 +136,13 @@ func decodeCreditNoteLine(fields map[string]*node, path string) (CreditNoteLineP
 	}
 	l.InvoiceLine = int(n)
 	switch {
-	case fields["quantity"] != nil && fields["amount"] != nil:
-		return l, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, join(path, "amount"),
+	case fields["quantity"] != nil && fields[fieldAmount] != nil:
+		return l, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, join(path, fieldAmount),
 			"%s: send either quantity or amount, not both.", path)
 	case fields["quantity"] != nil:
 		l.Quantity, e = requiredWhole(fields, path, "quantity", billing.MinQuantity, billing.MaxQuantity)
-	case fields["amount"] != nil:
-		l.Amount, e = requiredWhole(fields, path, "amount", 1, billing.MaxTotal)
+	case fields[fieldAmount] != nil:
+		l.Amount, e = requiredWhole(fields, path, fieldAmount, 1, billing.MaxTotal)
 	default:
 		return l, errorf(http.StatusUnprocessableEntity, CodeParameterMissing, join(path, "quantity"),
 			"%s: send quantity (units of the invoice line) or amount (net, in minor units).", path)

@@ -53,7 +53,7 @@ const (
 	CodeIdempotencyReused    = "idempotency_key_reused"
 	CodeIdempotencyInUse     = "idempotency_key_in_use"
 	CodeInvoiceNotIssued     = "invoice_not_issued"
-	CodeInvoiceFullyCredited = "invoice_fully_credited"
+	CodeInvoiceFullyCredited = "invoice_fully_credited" //nolint:gosec // an error code, not a credential
 	CodeInvoiceVoid          = "invoice_void"
 	CodeExceedsCreditable    = "amount_exceeds_creditable"
 	CodeExceedsRemaining     = "amount_exceeds_remaining"

@@ -50,7 +50,7 @@ func invoiceSelection(q url.Values, ns string, f *listFilters, phase billingv1.I
 		}
 	}
 	if q.Has(queryOverdue) {
-		if q.Get(queryOverdue) != "true" {
+		if q.Get(queryOverdue) != literalTrue {
 			return sel, errorf(http.StatusBadRequest, CodeParameterInvalid, queryOverdue,
 				"overdue must be true (or left out, for every invoice).")
 		}

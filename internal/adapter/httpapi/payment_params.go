@@ -60,7 +60,7 @@ func DecodePayment(body []byte, now time.Time) (*PaymentParams, *Error) {
 		return nil, e
 	}
 	fields, e := checkObject(root, "", map[string]kind{
-		"invoice_id": kindString, "amount": kindNumber, "currency": kindString, "paid_at": kindString,
+		"invoice_id": kindString, fieldAmount: kindNumber, "currency": kindString, "paid_at": kindString,
 		"method": kindString, "reference": kindString,
 	})
 	if e != nil {
@@ -70,7 +70,7 @@ func DecodePayment(body []byte, now time.Time) (*PaymentParams, *Error) {
 	if p.InvoiceID, e = requiredString(fields, "", "invoice_id", maxObjectNameLength); e != nil {
 		return nil, e
 	}
-	if p.Amount, e = requiredWhole(fields, "", "amount", 1, billing.MaxTotal); e != nil {
+	if p.Amount, e = requiredWhole(fields, "", fieldAmount, 1, billing.MaxTotal); e != nil {
 		return nil, e
 	}
 	if c := fields["currency"]; c != nil {
