@@ -61,6 +61,10 @@ type view struct {
 	Subtotal  string
 	TaxTotal  string
 	Total     string
+	// Paid and Remaining are the amount paid and what remains to be paid,
+	// shown once a payment is recorded (status.balance); empty before.
+	Paid      string
+	Remaining string
 	Footer    string
 }
 
@@ -138,6 +142,10 @@ func newView(inv *billingv1.Invoice, footer string) (*view, error) {
 	v.Subtotal = formatMoney(cur, *a.Subtotal)
 	v.TaxTotal = formatMoney(cur, *a.TaxTotal)
 	v.Total = formatMoney(cur, *a.Total)
+	if b := st.Balance; b != nil && b.AmountPaid > 0 {
+		v.Paid = formatMoney(cur, b.AmountPaid)
+		v.Remaining = formatMoney(cur, b.AmountRemaining)
+	}
 	return v, nil
 }
 
