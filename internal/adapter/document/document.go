@@ -45,7 +45,11 @@ const dateLayout = "2006-01-02"
 // view is what both renderings show, every amount and date already
 // formatted. Its strings are the user's text, unescaped.
 type view struct {
-	Number   string
+	// Title is "Invoice" or "Credit note".
+	Title  string
+	Number string
+	// Meta are rows shown under the dates: what a credit note credits.
+	Meta     [][2]string
 	IssuedAt string
 	DueAt    string
 	Currency string
@@ -104,6 +108,7 @@ func newView(inv *billingv1.Invoice, footer string) (*view, error) {
 		cur = billing.Currency{Code: strings.ToUpper(code), Digits: 2}
 	}
 	v := &view{
+		Title:    "Invoice",
 		Number:   st.Number,
 		IssuedAt: st.IssuedAt.UTC().Format(dateLayout),
 		Currency: cur.Code,

@@ -91,6 +91,8 @@ func TestCreditNotesAndPaymentsMatchTheDocument(t *testing.T) {
 			`{"error":{"type":"invalid_request_error","code":"invoice_fully_credited","message":"m","param":"invoice_id","request_id":"r1"}}`, true},
 		{"a 422 amount_exceeds_creditable is valid", "POST", "/v1/credit_notes", 422,
 			`{"error":{"type":"invalid_request_error","code":"amount_exceeds_creditable","message":"m","param":"lines[1].quantity","request_id":"r1"}}`, true},
+		{"a 409 credit_note_not_issued of a document is valid", "GET", "/v1/credit_notes/cn-1/document", 409,
+			`{"error":{"type":"invalid_request_error","code":"credit_note_not_issued","message":"m","param":"credit_note_id","request_id":"r1"}}`, true},
 		{"a 409 invoice_void is valid", "POST", "/v1/payments", 409,
 			`{"error":{"type":"invalid_request_error","code":"invoice_void","message":"m","param":"invoice_id","request_id":"r1"}}`, true},
 		{"a 422 currency_mismatch is valid", "POST", "/v1/payments", 422,

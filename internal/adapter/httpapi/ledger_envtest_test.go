@@ -90,6 +90,9 @@ var _ = Describe("Credit notes and payments", func() {
 
 		read := send(http.MethodGet, "/v1/credit_notes/"+cn.ID, inWorkspace(ns))
 		Expect(read.status).To(Equal(http.StatusOK))
+		doc := send(http.MethodGet, "/v1/credit_notes/"+cn.ID+"/document", inWorkspace(ns))
+		Expect(doc.status).To(Equal(http.StatusConflict), "a pending credit note has no document: %s", doc.body)
+		Expect(doc.apiErr().Code).To(Equal(CodeCreditNoteNotIssued))
 		list := send(http.MethodGet, "/v1/credit_notes?invoice_id="+invoiceID, inWorkspace(ns))
 		Expect(list.status).To(Equal(http.StatusOK))
 		Expect(list.body).To(ContainSubstring(cn.ID))
@@ -185,6 +188,9 @@ var _ = Describe("Credit notes and payments", func() {
 			g.Expect(read.Number).NotTo(BeNil())
 			g.Expect(*read.Total).To(Equal(int64(4105)))
 		}).Should(Succeed())
+		doc := send(http.MethodGet, "/v1/credit_notes/"+cn.ID+"/document", inWorkspace(ns), withHeader("Accept", "application/pdf"))
+		Expect(doc.status).To(Equal(http.StatusOK))
+		Expect(doc.header.Get("Content-Type")).To(Equal("application/pdf"))
 		Eventually(func(g Gomega) {
 			inv := send(http.MethodGet, "/v1/invoices/"+invoiceID, inWorkspace(ns)).invoice()
 			g.Expect(*inv.PaymentStatus).To(Equal("void"))

@@ -67,6 +67,8 @@ func (a *Adapter) routes() *http.ServeMux {
 		[]string{queryLimit, queryCursor, queryInvoiceID, queryCustomerID, queryStatus}, a.listCreditNotes))
 	mux.Handle("GET /v1/credit_notes/{credit_note_id}",
 		a.api("get", resourceCreditNotes, "credit_note_id", nil, a.getCreditNote))
+	mux.Handle("GET /v1/credit_notes/{credit_note_id}/document",
+		a.api("get", resourceCreditNotes, "credit_note_id", nil, a.getCreditNoteDocument))
 
 	mux.Handle("POST /v1/payments", a.api("create", resourcePayments, "", nil, a.createPayment))
 	mux.Handle("GET /v1/payments", a.api("list", resourcePayments, "",
