@@ -65,8 +65,9 @@ func install(ctx context.Context, kubectl, kubeconfig, dir string) error {
 }
 
 // provision makes the demo workspace, a client ServiceAccount in it allowed
-// to get, list and create customers and invoices there, and returns a fresh
-// token for that account and for the operator's (installed by config/local).
+// to get, list and create customers, invoices, credit notes and payments
+// there, and returns a fresh token for that account and for the operator's
+// (installed by config/local).
 func provision(ctx context.Context, cs kubernetes.Interface, workspace string) (operatorToken, clientToken string, err error) {
 	if err := ensure(ctx, cs.CoreV1().Namespaces(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: workspace}}); err != nil {
 		return "", "", err
@@ -75,7 +76,7 @@ func provision(ctx context.Context, cs kubernetes.Interface, workspace string) (
 		ObjectMeta: metav1.ObjectMeta{Name: clientRole, Namespace: workspace},
 		Rules: []rbacv1.PolicyRule{{
 			APIGroups: []string{"billing.invoicing.dev"},
-			Resources: []string{"customers", "invoices"},
+			Resources: []string{"customers", "invoices", "creditnotes", "payments"},
 			Verbs:     []string{"get", "list", "create"},
 		}},
 	}

@@ -63,7 +63,7 @@ func (s *installSuite) rendersAndApplies() {
 		kinds[obj.GetKind()]++
 	}
 	Expect(kinds).To(HaveKeyWithValue("Namespace", 1))
-	Expect(kinds).To(HaveKeyWithValue("CustomResourceDefinition", 6))
+	Expect(kinds).To(HaveKeyWithValue("CustomResourceDefinition", 8))
 	Expect(kinds).To(HaveKeyWithValue("Deployment", 1))
 	Expect(kinds).To(HaveKeyWithValue("ServiceAccount", 1))
 	Expect(kinds).To(HaveKeyWithValue("Service", 2))
@@ -74,10 +74,11 @@ func (s *installSuite) rendersAndApplies() {
 	// each for the controller and the adapter.
 	Expect(kinds).To(HaveKeyWithValue("FlowSchema", 2))
 	Expect(kinds).To(HaveKeyWithValue("PriorityLevelConfiguration", 2))
-	// Retention (config/policy): issued invoices and invoice sequences
-	// are not deleted but with their namespace.
-	Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicy", 2))
-	Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicyBinding", 2))
+	// Retention (config/policy): issued invoices, invoice sequences,
+	// issued credit notes and recorded payments are not deleted but with
+	// their namespace.
+	Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicy", 4))
+	Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicyBinding", 4))
 
 	By("applying the optional NetworkPolicies as a server-side dry run")
 	policies := s.c.kubectl("kustomize", filepath.Join(repoRoot, "config", "network-policy"))

@@ -39,17 +39,19 @@ import (
 // aggregatesRoles: aggregates the viewer and editor roles into the built-in view and edit roles.
 func (s *installSuite) aggregatesRoles() {
 	for role, verb := range map[string]string{"view": "list", "edit": "create"} {
-		Eventually(func() ([]rbacv1.PolicyRule, error) {
-			cr, err := s.c.admin.RbacV1().ClusterRoles().Get(context.Background(), role, metav1.GetOptions{})
-			if err != nil {
-				return nil, err
-			}
-			return cr.Rules, nil
-		}, time.Minute).Should(ContainElement(SatisfyAll(
-			HaveField("APIGroups", ContainElement("billing.invoicing.dev")),
-			HaveField("Resources", ContainElement("invoices")),
-			HaveField("Verbs", ContainElement(verb)),
-		)), "the built-in %s role", role)
+		for _, resource := range []string{"invoices", "creditnotes", "payments"} {
+			Eventually(func() ([]rbacv1.PolicyRule, error) {
+				cr, err := s.c.admin.RbacV1().ClusterRoles().Get(context.Background(), role, metav1.GetOptions{})
+				if err != nil {
+					return nil, err
+				}
+				return cr.Rules, nil
+			}, time.Minute).Should(ContainElement(SatisfyAll(
+				HaveField("APIGroups", ContainElement("billing.invoicing.dev")),
+				HaveField("Resources", ContainElement(resource)),
+				HaveField("Verbs", ContainElement(verb)),
+			)), "the built-in %s role on %s", role, resource)
+		}
 	}
 
 	s.teamA = s.c.token("team-a", "ci")

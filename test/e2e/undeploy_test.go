@@ -144,6 +144,8 @@ spec:
 			"customresourcedefinition.apiextensions.k8s.io/billingprofiles.billing.invoicing.dev",
 			"customresourcedefinition.apiextensions.k8s.io/invoicesequences.billing.invoicing.dev",
 			"customresourcedefinition.apiextensions.k8s.io/webhookendpoints.billing.invoicing.dev",
+			"customresourcedefinition.apiextensions.k8s.io/creditnotes.billing.invoicing.dev",
+			"customresourcedefinition.apiextensions.k8s.io/payments.billing.invoicing.dev",
 		))
 	})
 

@@ -36,6 +36,25 @@ func retained(name string) OmegaMatcher {
 	)
 }
 
+// creditNoteRetained is the refusal of the policy for the credit note named
+// name.
+func creditNoteRetained(name string) OmegaMatcher {
+	return SatisfyAll(
+		WithTransform(apierrors.IsForbidden, BeTrue()),
+		MatchError(ContainSubstring("credit note "+name+" is issued and is retained as a legal record")),
+		MatchError(ContainSubstring("docs/design.md#retention-of-issued-invoices")),
+	)
+}
+
+// paymentRetained is the refusal of the policy for the payment named name.
+func paymentRetained(name string) OmegaMatcher {
+	return SatisfyAll(
+		WithTransform(apierrors.IsForbidden, BeTrue()),
+		MatchError(ContainSubstring("payment "+name+" is recorded and is retained as a legal record")),
+		MatchError(ContainSubstring("docs/design.md#retention-of-issued-invoices")),
+	)
+}
+
 var _ = Describe("The retention policies (config/policy)", func() {
 	It("refuses to delete an issued invoice, with a message that says why, even forced with no grace period", func() {
 		ns := newNamespace()
@@ -132,5 +151,81 @@ var _ = Describe("The retention policies (config/policy)", func() {
 		Expect(k8s.Delete(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})).To(Succeed())
 		Eventually(func() error { return k8s.Delete(ctx, seq) }).Should(Succeed())
 		Expect(apierrors.IsNotFound(exists(seq)())).To(BeTrue())
+	})
+
+	Describe("of credit notes and payments", func() {
+		It("refuses to delete an issued credit note, even forced with no grace period", func() {
+			ns := newNamespace()
+			createInvoice(ns, creditedInvoice, billingv1.InvoiceIssued)
+			cn := createCreditNote(ns, "cn-issued", billingv1.CreditNoteIssued)
+
+			Eventually(func() error { return k8s.Delete(ctx, cn) }).Should(creditNoteRetained("cn-issued"))
+			Expect(k8s.Delete(ctx, cn, client.GracePeriodSeconds(0))).To(creditNoteRetained("cn-issued"),
+				"kubectl delete --force --grace-period=0")
+			Expect(k8s.DeleteAllOf(ctx, &billingv1.CreditNote{}, client.InNamespace(ns))).
+				To(creditNoteRetained("cn-issued"))
+			Expect(exists(cn)()).To(Succeed())
+			Expect(cn.DeletionTimestamp).To(BeNil(), "not even marked for deletion")
+		})
+
+		It("refuses to delete a recorded payment, even forced with no grace period", func() {
+			ns := newNamespace()
+			createInvoice(ns, creditedInvoice, billingv1.InvoiceIssued)
+			pay := createPayment(ns, "pay-recorded", billingv1.PaymentRecorded)
+
+			Eventually(func() error { return k8s.Delete(ctx, pay) }).Should(paymentRetained("pay-recorded"))
+			Expect(k8s.Delete(ctx, pay, client.GracePeriodSeconds(0))).To(paymentRetained("pay-recorded"),
+				"kubectl delete --force --grace-period=0")
+			Expect(k8s.DeleteAllOf(ctx, &billingv1.Payment{}, client.InNamespace(ns))).
+				To(paymentRetained("pay-recorded"))
+			Expect(exists(pay)()).To(Succeed())
+			Expect(pay.DeletionTimestamp).To(BeNil(), "not even marked for deletion")
+		})
+
+		It("deletes credit notes never issued (Pending, Rejected) and payments not recorded (Pending)", func() {
+			ns := newNamespace()
+			createInvoice(ns, creditedInvoice, billingv1.InvoiceIssued)
+			cnProbe := createCreditNote(ns, "cn-probe", billingv1.CreditNoteIssued)
+			payProbe := createPayment(ns, "pay-probe", billingv1.PaymentRecorded)
+			Eventually(func() error { return k8s.Delete(ctx, cnProbe) }).Should(creditNoteRetained("cn-probe"),
+				"the credit notes' policy is in effect in this namespace")
+			Eventually(func() error { return k8s.Delete(ctx, payProbe) }).Should(paymentRetained("pay-probe"),
+				"the payments' policy is in effect in this namespace")
+
+			for _, obj := range []client.Object{
+				createCreditNote(ns, "cn-new", ""),
+				createCreditNote(ns, "cn-pending", billingv1.CreditNotePending),
+				createCreditNote(ns, "cn-rejected", billingv1.CreditNoteRejected),
+				createPayment(ns, "pay-new", ""),
+				createPayment(ns, "pay-pending", billingv1.PaymentPending),
+			} {
+				Expect(k8s.Delete(ctx, obj)).To(Succeed(), obj.GetName())
+				Expect(apierrors.IsNotFound(exists(obj)())).To(BeTrue(), "%s is gone", obj.GetName())
+			}
+		})
+
+		It("lets a workspace being deleted take its issued credit notes and recorded payments", func() {
+			ns := newNamespace()
+			inv := createInvoice(ns, creditedInvoice, billingv1.InvoiceIssued)
+			cn := createCreditNote(ns, "cn-kept", billingv1.CreditNoteIssued)
+			pay := createPayment(ns, "pay-kept", billingv1.PaymentRecorded)
+			Eventually(func() error { return k8s.Delete(ctx, cn) }).Should(creditNoteRetained("cn-kept"))
+			Eventually(func() error { return k8s.Delete(ctx, pay) }).Should(paymentRetained("pay-kept"))
+
+			By("deleting the namespace, which stays Terminating without a namespace controller")
+			Expect(k8s.Delete(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})).To(Succeed())
+
+			By("deleting its contents as the namespace controller would: collections, whatever their state")
+			Eventually(func() error {
+				return k8s.DeleteAllOf(ctx, &billingv1.CreditNote{}, client.InNamespace(ns), client.GracePeriodSeconds(0))
+			}).Should(Succeed())
+			Expect(k8s.DeleteAllOf(ctx, &billingv1.Payment{}, client.InNamespace(ns), client.GracePeriodSeconds(0))).
+				To(Succeed())
+			Expect(k8s.DeleteAllOf(ctx, &billingv1.Invoice{}, client.InNamespace(ns), client.GracePeriodSeconds(0))).
+				To(Succeed())
+			for _, obj := range []client.Object{cn, pay, inv} {
+				Expect(apierrors.IsNotFound(exists(obj)())).To(BeTrue(), "%s is gone", obj.GetName())
+			}
+		})
 	})
 })

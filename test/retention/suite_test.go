@@ -15,10 +15,11 @@ limitations under the License.
 */
 
 // Package retention proves config/policy against a real kube-apiserver:
-// the API server itself refuses to delete an issued invoice or a
-// workspace's invoice sequence, whoever asks, and still lets a whole
-// workspace (namespace) go. No controller runs here:
-// a spec makes an invoice issued by writing its status subresource, as the
+// the API server itself refuses to delete an issued invoice, an issued
+// credit note, a recorded payment or a workspace's invoice sequence,
+// whoever asks, and still lets a whole workspace (namespace) go. No
+// controller runs here: a spec makes an invoice or a credit note issued,
+// or a payment recorded, by writing its status subresource, as the
 // controller does.
 package retention
 
@@ -114,7 +115,8 @@ func policyObjects() []client.Object {
 			}
 		}
 	}
-	Expect(policies).To(HaveLen(2), "the invoices' and the invoice sequences' retention")
+	Expect(policies).To(HaveLen(4),
+		"the retention of invoices, invoice sequences, credit notes and payments")
 	for _, p := range policies {
 		Expect(bound).To(HaveKey(p.GetName()), "a binding binds %s", p.GetName())
 	}
@@ -139,6 +141,51 @@ func createInvoice(namespace, name string, phase billingv1.InvoicePhase) *billin
 		Expect(k8s.Status().Update(ctx, inv)).To(Succeed())
 	}
 	return inv
+}
+
+// creditedInvoice is the invoice that the credit notes and payments of
+// the specs are for: the policies do not read it, nor does the API server.
+const creditedInvoice = "inv-issued"
+
+// createCreditNote creates a full credit note of creditedInvoice and,
+// unless phase is empty (Pending), writes that phase to its status
+// subresource as the controller would.
+func createCreditNote(namespace, name string, phase billingv1.CreditNotePhase) *billingv1.CreditNote {
+	GinkgoHelper()
+	cn := &billingv1.CreditNote{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		Spec: billingv1.CreditNoteSpec{
+			InvoiceRef: billingv1.InvoiceReference{Name: creditedInvoice},
+			Reason:     "issued_in_error",
+			FullCredit: true,
+		},
+	}
+	Expect(k8s.Create(ctx, cn)).To(Succeed())
+	if phase != "" {
+		cn.Status.Phase = phase
+		Expect(k8s.Status().Update(ctx, cn)).To(Succeed())
+	}
+	return cn
+}
+
+// createPayment creates a payment of creditedInvoice and, unless phase is
+// empty (Pending), writes that phase to its status subresource as the
+// controller would.
+func createPayment(namespace, name string, phase billingv1.PaymentPhase) *billingv1.Payment {
+	GinkgoHelper()
+	pay := &billingv1.Payment{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		Spec: billingv1.PaymentSpec{
+			InvoiceRef: billingv1.InvoiceReference{Name: creditedInvoice},
+			Amount:     15000,
+		},
+	}
+	Expect(k8s.Create(ctx, pay)).To(Succeed())
+	if phase != "" {
+		pay.Status.Phase = phase
+		Expect(k8s.Status().Update(ctx, pay)).To(Succeed())
+	}
+	return pay
 }
 
 // exists tells whether obj is still there.
