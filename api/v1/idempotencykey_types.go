@@ -36,9 +36,10 @@ type IdempotencyKeySpec struct {
 	// +kubebuilder:validation:Pattern=`^[0-9a-f]{64}$`
 	RequestHash string `json:"requestHash"` //nolint:kubeapilinter // the pattern bounds the length
 
-	// resource is the plural resource the request created: "customers" or "invoices".
+	// resource is the plural resource the request created: "customers",
+	// "invoices", "creditnotes" or "payments".
 	// +required
-	// +kubebuilder:validation:Enum=customers;invoices
+	// +kubebuilder:validation:Enum=customers;invoices;creditnotes;payments
 	Resource string `json:"resource"`
 
 	// objectName is the metadata.name (the /v1 id) of the object the request

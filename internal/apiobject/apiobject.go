@@ -27,7 +27,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
 // Customer is the /v1 representation of a Customer. Address and TaxID are
@@ -122,12 +121,19 @@ type Invoice struct {
 	Number *string `json:"number"`
 	// Sequence is the number's position in the workspace's gapless
 	// sequence (1, 2, ...): where the feed (order=sequence) resumes.
-	Sequence  *int64  `json:"sequence"`
-	IssuedAt  *string `json:"issued_at"`
-	DueAt     *string `json:"due_at"`
-	BillTo    *BillTo `json:"bill_to"`
-	Issuer    *Issuer `json:"issuer"`
-	CreatedAt string  `json:"created_at"`
+	Sequence *int64  `json:"sequence"`
+	IssuedAt *string `json:"issued_at"`
+	DueAt    *string `json:"due_at"`
+	BillTo   *BillTo `json:"bill_to"`
+	Issuer   *Issuer `json:"issuer"`
+	// The balance (BalanceOf) is null until the invoice is issued.
+	AmountCredited  *int64  `json:"amount_credited"`
+	AmountPaid      *int64  `json:"amount_paid"`
+	AmountRemaining *int64  `json:"amount_remaining"`
+	AmountOverpaid  *int64  `json:"amount_overpaid"`
+	PaymentStatus   *string `json:"payment_status"`
+	Overdue         *bool   `json:"overdue"`
+	CreatedAt       string  `json:"created_at"`
 }
 
 // Values of an invoice's status_reason, from the Ready condition's reason.
@@ -197,10 +203,7 @@ func InvoiceOf(inv *billingv1.Invoice) Invoice {
 		items[i] = Item{Description: it.Description, Quantity: it.Quantity, Amount: it.Amount, Tax: taxJSON(taxes[i])}
 	}
 	amounts := InvoiceAmounts(inv, taxes)
-	currency := inv.Spec.Currency
-	if currency == "" {
-		currency = billing.DefaultCurrency
-	}
+	currency := invoiceCurrency(inv)
 	phase := inv.EffectivePhase()
 	out := Invoice{
 		ID:           inv.Name,
@@ -220,6 +223,9 @@ func InvoiceOf(inv *billingv1.Invoice) Invoice {
 		DueAt:        optionalTimestamp(inv.Status.DueAt),
 		CreatedAt:    timestamp(inv.CreationTimestamp.Time),
 	}
+	b := BalanceOf(inv, amounts.Total)
+	out.AmountCredited, out.AmountPaid, out.AmountRemaining = b.AmountCredited, b.AmountPaid, b.AmountRemaining
+	out.AmountOverpaid, out.PaymentStatus, out.Overdue = b.AmountOverpaid, b.PaymentStatus, b.Overdue
 	if phase == billingv1.InvoiceInvalid {
 		if ready := meta.FindStatusCondition(inv.Status.Conditions, billingv1.ConditionReady); ready != nil {
 			if reason, ok := statusReasons[ready.Reason]; ok {

@@ -24,8 +24,10 @@ import (
 
 // Prefixes of the ids the HTTP adapter makes.
 const (
-	CustomerIDPrefix = "cus-"
-	InvoiceIDPrefix  = "inv-"
+	CustomerIDPrefix   = "cus-"
+	InvoiceIDPrefix    = "inv-"
+	CreditNoteIDPrefix = "cn-"
+	PaymentIDPrefix    = "pay-"
 )
 
 // NewID returns a new object id: prefix followed by a lower-case ULID, for

@@ -35,6 +35,8 @@ func TestNewID(t *testing.T) {
 	}{
 		{"a customer id starts with cus-", billing.CustomerIDPrefix},
 		{"an invoice id starts with inv-", billing.InvoiceIDPrefix},
+		{"a credit note id starts with cn-", billing.CreditNoteIDPrefix},
+		{"a payment id starts with pay-", billing.PaymentIDPrefix},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -93,7 +93,7 @@ func restMapper() meta.RESTMapper {
 	m := meta.NewDefaultRESTMapper([]schema.GroupVersion{billingv1.GroupVersion})
 	for kind, plural := range map[string]string{
 		"Customer": "customers", "Invoice": "invoices", "IdempotencyKey": "idempotencykeys",
-		"BillingProfile": "billingprofiles",
+		"BillingProfile": "billingprofiles", "CreditNote": "creditnotes", "Payment": "payments",
 	} {
 		gv := billingv1.GroupVersion
 		m.AddSpecific(gv.WithKind(kind), gv.WithResource(plural), gv.WithResource(strings.ToLower(kind)),

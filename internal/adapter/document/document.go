@@ -45,7 +45,11 @@ const dateLayout = "2006-01-02"
 // view is what both renderings show, every amount and date already
 // formatted. Its strings are the user's text, unescaped.
 type view struct {
-	Number   string
+	// Title is "Invoice" or "Credit note".
+	Title  string
+	Number string
+	// Meta are rows shown under the dates: what a credit note credits.
+	Meta     [][2]string
 	IssuedAt string
 	DueAt    string
 	Currency string
@@ -61,6 +65,10 @@ type view struct {
 	Subtotal  string
 	TaxTotal  string
 	Total     string
+	// Paid and Remaining are the amount paid and what remains to be paid,
+	// shown once a payment is recorded (status.balance); empty before.
+	Paid      string
+	Remaining string
 	Footer    string
 }
 
@@ -100,6 +108,7 @@ func newView(inv *billingv1.Invoice, footer string) (*view, error) {
 		cur = billing.Currency{Code: strings.ToUpper(code), Digits: 2}
 	}
 	v := &view{
+		Title:    "Invoice",
 		Number:   st.Number,
 		IssuedAt: st.IssuedAt.UTC().Format(dateLayout),
 		Currency: cur.Code,
@@ -138,6 +147,10 @@ func newView(inv *billingv1.Invoice, footer string) (*view, error) {
 	v.Subtotal = formatMoney(cur, *a.Subtotal)
 	v.TaxTotal = formatMoney(cur, *a.TaxTotal)
 	v.Total = formatMoney(cur, *a.Total)
+	if b := st.Balance; b != nil && b.AmountPaid > 0 {
+		v.Paid = formatMoney(cur, b.AmountPaid)
+		v.Remaining = formatMoney(cur, b.AmountRemaining)
+	}
 	return v, nil
 }
 

@@ -40,6 +40,11 @@ func HTML(inv *billingv1.Invoice, footer string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return renderHTML(v)
+}
+
+// renderHTML executes the template on v.
+func renderHTML(v *view) ([]byte, error) {
 	var b bytes.Buffer
 	if err := htmlTemplate.Execute(&b, v); err != nil {
 		return nil, err

@@ -60,13 +60,18 @@ func PDF(inv *billingv1.Invoice, footer string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return renderPDF(v, inv.Status.Issuer)
+}
+
+// renderPDF lays v out on the paper of issuer's country.
+func renderPDF(v *view, issuer *billingv1.Issuer) ([]byte, error) {
 	size := gopdf.PageSizeA4
-	if is := inv.Status.Issuer; is != nil && is.Address != nil && (is.Address.Country == "US" || is.Address.Country == "CA") {
+	if is := issuer; is != nil && is.Address != nil && (is.Address.Country == "US" || is.Address.Country == "CA") {
 		size = gopdf.PageSizeLetter
 	}
 	r := &pdfWriter{pageW: size.W, pageH: size.H, number: v.Number}
 	r.pdf.Start(gopdf.Config{PageSize: *size, Unit: gopdf.UnitPT})
-	r.pdf.SetInfo(gopdf.PdfInfo{Title: "Invoice " + v.Number, Creator: "invoicing"})
+	r.pdf.SetInfo(gopdf.PdfInfo{Title: v.Title + " " + v.Number, Creator: "invoicing"})
 	substitute := gopdf.TtfOption{OnGlyphNotFoundSubstitute: func(rune) rune { return '?' }}
 	if err := r.pdf.AddTTFFontDataWithOption(fontRegular, goregular.TTF, substitute); err != nil {
 		return nil, fmt.Errorf("loading the font: %w", err)
@@ -108,11 +113,12 @@ func (r *pdfWriter) write(v *view) {
 	left := r.y
 	r.y = top
 	r.font(fontBold, 20)
-	r.text(margin, width, "Invoice", gopdf.Right, 26)
+	r.text(margin, width, v.Title, gopdf.Right, 26)
 	meta := [][2]string{{"Number", v.Number}, {"Issued", v.IssuedAt}}
 	if v.DueAt != "" {
 		meta = append(meta, [2]string{"Due", v.DueAt})
 	}
+	meta = append(meta, v.Meta...)
 	meta = append(meta, [2]string{"Currency", v.Currency})
 	for _, m := range meta {
 		r.font(fontRegular, fontSize)

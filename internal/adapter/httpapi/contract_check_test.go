@@ -49,12 +49,16 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 			items + `,` + fields + `,"created_at":"2026-11-21T07:00:00Z"}`
 	}
 	invoice := func(fields string) string { return withItems(untaxed, fields) }
-	const pending = `"status":"pending","status_reason":null,"number":null,"sequence":null,"issued_at":null,"due_at":null,"bill_to":null,"issuer":null`
+	const unsettled = `"amount_credited":null,"amount_paid":null,"amount_remaining":null,"amount_overpaid":null,` +
+		`"payment_status":null,"overdue":null`
+	const pending = `"status":"pending","status_reason":null,"number":null,"sequence":null,"issued_at":null,"due_at":null,` +
+		`"bill_to":null,"issuer":null,` + unsettled
 	const issued = `"status":"issued","status_reason":null,"number":"INV-000042","sequence":42,` +
 		`"issued_at":"2026-11-21T07:00:00Z",` +
 		`"due_at":"2026-12-21T07:00:00Z","bill_to":{"name":"Ada","email":"ada@example.com","address":{"line1":null,` +
 		`"line2":null,"city":"Berlin","postal_code":null,"state":null,"country":"DE"},"tax_id":"DE1"},` +
-		`"issuer":{"name":"Example GmbH","email":null,"address":null,"tax_id":null}`
+		`"issuer":{"name":"Example GmbH","email":null,"address":null,"tax_id":null},"amount_credited":0,"amount_paid":500,` +
+		`"amount_remaining":0,"amount_overpaid":0,"payment_status":"paid","overdue":false`
 	badRequest := `{"error":{"type":"invalid_request_error","code":"parameter_invalid","message":"m","param":"limit","request_id":"r1"}}`
 	hdr := func(kv ...string) http.Header {
 		h := http.Header{"Content-Type": {"application/json"}, "Request-Id": {"r1"}}
@@ -89,6 +93,10 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 			strings.Replace(customer, `"address":null`, `"address":{"line1":null,"line2":null,"city":null,"postal_code":null,"state":null,"country":"de"}`, 1), false},
 		{"a pending invoice is valid", "GET", "/v1/invoices/inv-1", 200, hdr(), invoice(pending), true},
 		{"an issued invoice is valid", "GET", "/v1/invoices/inv-1", 200, hdr(), invoice(issued), true},
+		{"an issued invoice without its balance is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			invoice(strings.Replace(issued, `"amount_paid":500,`, "", 1)), false},
+		{"an unknown payment_status is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			invoice(strings.Replace(issued, `"payment_status":"paid"`, `"payment_status":"settled"`, 1)), false},
 		{"an invalid invoice with its reason is valid", "GET", "/v1/invoices/inv-1", 200, hdr(),
 			invoice(strings.Replace(strings.Replace(pending, "pending", "invalid", 1), `"status_reason":null`, `"status_reason":"customer_not_found"`, 1)), true},
 		{"an invoice without number is not", "GET", "/v1/invoices/inv-1", 200, hdr(),

@@ -156,7 +156,7 @@ func (p *jsonParser) value(depth int) (*node, error) {
 		}
 		return &node{kind: kindString, s: s}, nil
 	case 't':
-		return p.literal("true", &node{kind: kindBool})
+		return p.literal(literalTrue, &node{kind: kindBool, s: literalTrue})
 	case 'f':
 		return p.literal("false", &node{kind: kindBool})
 	case 'n':
@@ -256,6 +256,9 @@ func (p *jsonParser) string() (string, error) {
 	err := json.Unmarshal(p.data[start:end], &s)
 	return s, err
 }
+
+// literalTrue is the JSON literal true, and the s of a node that holds it.
+const literalTrue = "true"
 
 func (p *jsonParser) literal(word string, n *node) (*node, error) {
 	if !bytes.HasPrefix(p.data[p.i:], []byte(word)) {

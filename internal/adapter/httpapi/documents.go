@@ -59,10 +59,46 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 		logFrom(r.Context()).Error(err, "Unable to render an invoice", "invoice", c.id)
 		return internalError()
 	}
+	writeDocument(w, r, media, document.Filename(inv, ext), body)
+	return nil
+}
+
+// getCreditNoteDocument serves GET /v1/credit_notes/{credit_note_id}/document
+// as getInvoiceDocument does an invoice's. It is authorized as a get of the
+// credit note. One that is not issued (pending or rejected) has no document:
+// 409 credit_note_not_issued.
+func (a *Adapter) getCreditNoteDocument(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	cn, e := a.pathCreditNote(r, c)
+	if e != nil {
+		return e
+	}
+	if cn.Status.Phase != billingv1.CreditNoteIssued {
+		return errorf(http.StatusConflict, CodeCreditNoteNotIssued, "credit_note_id",
+			"Credit note %q is not issued; it has a document once it is.", c.id)
+	}
+	profile, err := a.store.Profile(r.Context(), c.ns)
+	if err != nil {
+		return apiError(r.Context(), err, "Unable to read the billing profile")
+	}
+	media, ext, render := mediaHTML+"; charset=utf-8", "html", document.CreditNoteHTML
+	if prefersPDF(r.Header.Values("Accept")) {
+		media, ext, render = mediaPDF, "pdf", document.CreditNotePDF
+	}
+	body, err := render(cn, profile.Footer)
+	if err != nil {
+		logFrom(r.Context()).Error(err, "Unable to render a credit note", "credit_note", c.id)
+		return internalError()
+	}
+	writeDocument(w, r, media, document.CreditNoteFilename(cn, ext), body)
+	return nil
+}
+
+// writeDocument answers a document of media type media, saved as filename.
+func writeDocument(w http.ResponseWriter, r *http.Request, media, filename string, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", media)
 	h.Set("Content-Length", strconv.Itoa(len(body)))
-	h.Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": document.Filename(inv, ext)}))
+	h.Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": filename}))
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 	// The page needs nothing but its own style sheet.
@@ -72,7 +108,6 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
 	}
-	return nil
 }
 
 // prefersPDF reports whether an Accept header asks for application/pdf

@@ -53,6 +53,12 @@ const (
 	CodeIdempotencyReused    = "idempotency_key_reused"
 	CodeIdempotencyInUse     = "idempotency_key_in_use"
 	CodeInvoiceNotIssued     = "invoice_not_issued"
+	CodeInvoiceFullyCredited = "invoice_fully_credited" //nolint:gosec // an error code, not a credential
+	CodeInvoiceVoid          = "invoice_void"
+	CodeCreditNoteNotIssued  = "credit_note_not_issued"
+	CodeExceedsCreditable    = "amount_exceeds_creditable"
+	CodeExceedsRemaining     = "amount_exceeds_remaining"
+	CodeCurrencyMismatch     = "currency_mismatch"
 	CodeAuthRequired         = "authentication_required"
 	CodeTokenInvalid         = "token_invalid"
 	CodePermissionDenied     = "permission_denied"

@@ -93,6 +93,10 @@ func (s *fakeStore) Get(_ context.Context, ns, name string, obj client.Object) (
 		found.(*billingv1.Customer).DeepCopyInto(dst)
 	case *billingv1.Invoice:
 		found.(*billingv1.Invoice).DeepCopyInto(dst)
+	case *billingv1.CreditNote:
+		found.(*billingv1.CreditNote).DeepCopyInto(dst)
+	case *billingv1.Payment:
+		found.(*billingv1.Payment).DeepCopyInto(dst)
 	default:
 		return false, fmt.Errorf("the fake store holds no %T", obj)
 	}
@@ -104,6 +108,14 @@ func (s *fakeStore) Customers(context.Context, store.Selection, string, int) ([]
 }
 
 func (s *fakeStore) Invoices(context.Context, store.Selection, string, int) ([]*billingv1.Invoice, bool, error) {
+	return nil, false, errors.New("the fake store does not list")
+}
+
+func (s *fakeStore) CreditNotes(context.Context, store.Selection, string, int) ([]*billingv1.CreditNote, bool, error) {
+	return nil, false, errors.New("the fake store does not list")
+}
+
+func (s *fakeStore) Payments(context.Context, store.Selection, string, int) ([]*billingv1.Payment, bool, error) {
 	return nil, false, errors.New("the fake store does not list")
 }
 

@@ -121,10 +121,14 @@ func (a *Adapter) pathInvoice(r *http.Request, c *call) (*billingv1.Invoice, *Er
 }
 
 // listInvoices serves GET /v1/invoices: a page of the workspace's invoices,
-// or of one customer's (customer_id), optionally in one status, ordered by
-// id.
+// or of one customer's (customer_id), optionally in one status, one payment
+// status and overdue, ordered by id.
 func (a *Adapter) listInvoices(w http.ResponseWriter, r *http.Request, c *call) *Error {
 	filters, phase, e := invoiceFilters(c.query)
+	if e != nil {
+		return e
+	}
+	sel, e := invoiceSelection(c.query, c.ns, &filters, phase)
 	if e != nil {
 		return e
 	}
@@ -139,7 +143,6 @@ func (a *Adapter) listInvoices(w http.ResponseWriter, r *http.Request, c *call) 
 		}
 		return a.listInvoiceFeed(w, r, c, scope, after, limit)
 	}
-	sel := store.Selection{Namespace: c.ns, CustomerID: filters.CustomerID, Phase: phase}
 	page, more, err := a.store.Invoices(r.Context(), sel, after, limit)
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to list invoices")

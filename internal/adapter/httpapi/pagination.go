@@ -62,10 +62,13 @@ type cursor struct {
 
 // listFilters are the filters of a list, by query parameter.
 type listFilters struct {
-	CustomerID string `json:"customer_id,omitempty"`
-	Status     string `json:"status,omitempty"`
-	Email      string `json:"email,omitempty"`
-	Order      string `json:"order,omitempty"`
+	CustomerID    string `json:"customer_id,omitempty"`
+	InvoiceID     string `json:"invoice_id,omitempty"`
+	Status        string `json:"status,omitempty"`
+	PaymentStatus string `json:"payment_status,omitempty"`
+	Overdue       bool   `json:"overdue,omitempty"`
+	Email         string `json:"email,omitempty"`
+	Order         string `json:"order,omitempty"`
 }
 
 // listScope is the list a cursor belongs to.

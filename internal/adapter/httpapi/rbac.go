@@ -22,8 +22,8 @@ package httpapi
 // identity, so its role is the union of what its two containers need. The
 // adapter acts for a caller only after a TokenReview (who is calling) and a
 // SubjectAccessReview (may they do this in this workspace), so RBAC stays
-// the one place that grants access to invoices. It watches customers and
-// invoices for its cache, reads one from the API server when the cache
+// the one place that grants access to invoices. It watches customers,
+// invoices, credit notes and payments for its cache, reads one from the API server when the cache
 // misses it, creates them for callers, and claims Idempotency-Keys with
 // IdempotencyKey objects (deleting a claim whose create was refused). It
 // lists the workspace's BillingProfile "default" (by a field selector on its
@@ -31,7 +31,7 @@ package httpapi
 // billing profiles, so this adds no rule to the ClusterRole. The review
 // rules also serve both containers' metrics endpoints.
 //
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers;invoices,verbs=get;list;watch;create
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers;invoices;creditnotes;payments,verbs=get;list;watch;create
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=idempotencykeys,verbs=get;create;delete
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles,verbs=list
 // +kubebuilder:rbac:groups=authentication.k8s.io,resources=tokenreviews,verbs=create

@@ -25,8 +25,10 @@ import (
 
 // Resources, as named in SubjectAccessReviews and IdempotencyKeys.
 const (
-	resourceCustomers = "customers"
-	resourceInvoices  = "invoices"
+	resourceCustomers   = "customers"
+	resourceInvoices    = "invoices"
+	resourceCreditNotes = "creditnotes"
+	resourcePayments    = "payments"
 )
 
 // Query parameters.
@@ -36,6 +38,9 @@ const (
 	queryStatus, queryEmail = "status", "email"
 	queryOrder              = "order"
 	queryAfterSequence      = "after_sequence"
+	queryInvoiceID          = "invoice_id"
+	queryPaymentStatus      = "payment_status"
+	queryOverdue            = "overdue"
 )
 
 // routes is the one route table.
@@ -52,9 +57,23 @@ func (a *Adapter) routes() *http.ServeMux {
 
 	mux.Handle("POST /v1/invoices", a.api("create", resourceInvoices, "", nil, a.createInvoice))
 	mux.Handle("GET /v1/invoices", a.api("list", resourceInvoices, "",
-		[]string{queryLimit, queryCursor, queryCustomerID, queryStatus, queryOrder, queryAfterSequence}, a.listInvoices))
+		[]string{queryLimit, queryCursor, queryCustomerID, queryStatus, queryPaymentStatus, queryOverdue, queryOrder,
+			queryAfterSequence}, a.listInvoices))
 	mux.Handle("GET /v1/invoices/{invoice_id}", a.api("get", resourceInvoices, "invoice_id", nil, a.getInvoice))
 	mux.Handle("GET /v1/invoices/{invoice_id}/document", a.api("get", resourceInvoices, "invoice_id", nil, a.getInvoiceDocument))
+
+	mux.Handle("POST /v1/credit_notes", a.api("create", resourceCreditNotes, "", nil, a.createCreditNote))
+	mux.Handle("GET /v1/credit_notes", a.api("list", resourceCreditNotes, "",
+		[]string{queryLimit, queryCursor, queryInvoiceID, queryCustomerID, queryStatus}, a.listCreditNotes))
+	mux.Handle("GET /v1/credit_notes/{credit_note_id}",
+		a.api("get", resourceCreditNotes, "credit_note_id", nil, a.getCreditNote))
+	mux.Handle("GET /v1/credit_notes/{credit_note_id}/document",
+		a.api("get", resourceCreditNotes, "credit_note_id", nil, a.getCreditNoteDocument))
+
+	mux.Handle("POST /v1/payments", a.api("create", resourcePayments, "", nil, a.createPayment))
+	mux.Handle("GET /v1/payments", a.api("list", resourcePayments, "",
+		[]string{queryLimit, queryCursor, queryInvoiceID, queryCustomerID}, a.listPayments))
+	mux.Handle("GET /v1/payments/{payment_id}", a.api("get", resourcePayments, "payment_id", nil, a.getPayment))
 	return mux
 }
 

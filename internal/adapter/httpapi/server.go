@@ -50,6 +50,9 @@ type Store interface {
 	// most limit objects, and whether more follow.
 	Customers(ctx context.Context, sel store.Selection, after string, limit int) ([]*billingv1.Customer, bool, error)
 	Invoices(ctx context.Context, sel store.Selection, after string, limit int) ([]*billingv1.Invoice, bool, error)
+	// CreditNotes and Payments read pages the same way.
+	CreditNotes(ctx context.Context, sel store.Selection, after string, limit int) ([]*billingv1.CreditNote, bool, error)
+	Payments(ctx context.Context, sel store.Selection, after string, limit int) ([]*billingv1.Payment, bool, error)
 	// Feed reads the issued invoices of ns after a sequence, in order;
 	// FeedChanged is closed once another one is seen.
 	Feed(ctx context.Context, ns string, after int64, limit int) ([]*billingv1.Invoice, bool, error)

@@ -224,14 +224,14 @@ func serviceAccountToken(ns, name string) string {
 	return token
 }
 
-// grant lets the ServiceAccount saNS/sa use verbs on customers and invoices
-// in ns, with a Role and RoleBinding there.
+// grant lets the ServiceAccount saNS/sa use verbs on customers, invoices,
+// credit notes and payments in ns, with a Role and RoleBinding there.
 func grant(saNS, sa, ns string, verbs ...string) {
 	name := "billing-" + saNS + "-" + sa
 	Expect(k8s.Create(ctx, &rbacv1.Role{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
 		Rules: []rbacv1.PolicyRule{{
-			APIGroups: []string{"billing.invoicing.dev"}, Resources: []string{"customers", "invoices"}, Verbs: verbs,
+			APIGroups: []string{"billing.invoicing.dev"}, Resources: grantedResources, Verbs: verbs,
 		}},
 	})).To(Succeed())
 	Expect(k8s.Create(ctx, &rbacv1.RoleBinding{
@@ -241,12 +241,15 @@ func grant(saNS, sa, ns string, verbs ...string) {
 	})).To(Succeed())
 
 	user := "system:serviceaccount:" + saNS + ":" + sa
-	for _, resource := range []string{"customers", "invoices"} {
+	for _, resource := range grantedResources {
 		for _, verb := range verbs {
 			awaitAllowed(user, ns, verb, resource)
 		}
 	}
 }
+
+// grantedResources are the resources grant grants.
+var grantedResources = []string{"customers", "invoices", "creditnotes", "payments"}
 
 // awaitAllowed waits until the API server's authorizer allows user to verb
 // resource in ns. It sees new RBAC objects through its own informers, a

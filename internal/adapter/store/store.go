@@ -15,9 +15,10 @@ limitations under the License.
 */
 
 // Package store is the /v1 adapter's read side, and the one way its handlers
-// read: the informer cache of Customers and Invoices, a read from the API
-// server when the cache misses an object, an ordered index of names per
-// workspace (and per customer) for keyset pagination, and the objects this
+// read: the informer cache of Customers, Invoices, CreditNotes and
+// Payments, a read from the API server when the cache misses an object, an
+// ordered index of names per workspace (and per customer, invoice and
+// filter) for keyset pagination, and the objects this
 // replica has just created, so that a client reads its own writes at once;
 // and the workspace's billing profile: its footer, for invoice documents,
 // and its default tax, for creates.
@@ -67,84 +68,8 @@ type Object[T any] interface {
 	client.Object
 }
 
-// Selection names the objects of a list: those of a workspace, or, for
-// invoices, those of one customer in it; each optionally narrowed by a
-// filter that the name index keeps a set for, so that a filtered page costs
-// what an unfiltered one does.
-type Selection struct {
-	Namespace string
-	// CustomerID, when set, narrows a list of invoices to the customer's.
-	CustomerID string
-	// Phase, when set, narrows a list of invoices to those in that phase
-	// (an invoice without a phase is Pending).
-	Phase billingv1.InvoicePhase
-	// Email, when set, narrows a list of customers to those whose
-	// spec.email is exactly Email.
-	Email string
-}
-
-// key is the selection's set key in the name index. Namespaces and object
-// names hold neither "|" nor "=", so keys of different selections differ;
-// the e-mail, which may hold anything, comes last.
-func (s Selection) key() string {
-	k := s.Namespace
-	if s.CustomerID != "" {
-		k += "/" + s.CustomerID
-	}
-	if s.Phase != "" {
-		k += "|phase=" + string(s.Phase)
-	}
-	if s.Email != "" {
-		k += "|email=" + s.Email
-	}
-	return k
-}
-
-// matchable reports whether any object can be in the selection: a
-// customer id that no object can have selects nothing, without asking the
-// API server.
-func (s Selection) matchable() bool {
-	return s.CustomerID == "" || len(validation.IsDNS1123Subdomain(s.CustomerID)) == 0
-}
-
-// kind is one type the store holds: its name index and the sets an object
-// of it belongs to.
-type kind struct {
-	obj   client.Object
-	names *nameIndex
-	sets  func(client.Object) []string
-	// listKind is the kind of a list of obj, for metadata-only lists.
-	listKind string
-}
-
-// customerSets and invoiceSets name the index sets an object belongs to;
-// the first is always the workspace's.
-func customerSets(o client.Object) []string {
-	sets := []string{Selection{Namespace: o.GetNamespace()}.key()}
-	if c, ok := o.(*billingv1.Customer); ok && c.Spec.Email != "" {
-		sets = append(sets, Selection{Namespace: o.GetNamespace(), Email: c.Spec.Email}.key())
-	}
-	return sets
-}
-
-func invoiceSets(o client.Object) []string {
-	ns := o.GetNamespace()
-	sets := []string{Selection{Namespace: ns}.key()}
-	inv, ok := o.(*billingv1.Invoice)
-	if !ok {
-		return sets
-	}
-	phase := inv.EffectivePhase()
-	sets = append(sets, Selection{Namespace: ns, Phase: phase}.key())
-	if c := inv.Spec.CustomerRef.Name; c != "" {
-		sets = append(sets,
-			Selection{Namespace: ns, CustomerID: c}.key(),
-			Selection{Namespace: ns, CustomerID: c, Phase: phase}.key())
-	}
-	return sets
-}
-
-// Store reads Customers and Invoices for the adapter.
+// Store reads Customers, Invoices, CreditNotes and Payments for the
+// adapter.
 type Store struct {
 	cache cache.Cache
 	live  client.Reader
@@ -167,6 +92,8 @@ func New(c cache.Cache, live client.Reader, opts Options) *Store {
 	for _, k := range []*kind{
 		{obj: &billingv1.Customer{}, sets: customerSets, listKind: "CustomerList"},
 		{obj: &billingv1.Invoice{}, sets: invoiceSets, listKind: "InvoiceList"},
+		{obj: &billingv1.CreditNote{}, sets: creditNoteSets, listKind: "CreditNoteList"},
+		{obj: &billingv1.Payment{}, sets: paymentSets, listKind: "PaymentList"},
 	} {
 		k.names = newNameIndex()
 		s.kinds[reflect.TypeOf(k.obj)] = k
@@ -332,6 +259,18 @@ func (s *Store) Customers(ctx context.Context, sel Selection, after string, limi
 func (s *Store) Invoices(ctx context.Context, sel Selection, after string, limit int) (
 	[]*billingv1.Invoice, bool, error) {
 	return Page[billingv1.Invoice](ctx, s, sel, after, limit)
+}
+
+// CreditNotes is Page of credit notes.
+func (s *Store) CreditNotes(ctx context.Context, sel Selection, after string, limit int) (
+	[]*billingv1.CreditNote, bool, error) {
+	return Page[billingv1.CreditNote](ctx, s, sel, after, limit)
+}
+
+// Payments is Page of payments.
+func (s *Store) Payments(ctx context.Context, sel Selection, after string, limit int) (
+	[]*billingv1.Payment, bool, error) {
+	return Page[billingv1.Payment](ctx, s, sel, after, limit)
 }
 
 // Feed reads the issued invoices of workspace ns whose sequences follow

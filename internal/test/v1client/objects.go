@@ -93,6 +93,14 @@ type ListParams struct {
 	Order string
 	// AfterSequence, when not nil, starts the feed after this sequence.
 	AfterSequence *int64
+	// InvoiceID narrows a list of credit notes or payments to one
+	// invoice's.
+	InvoiceID string
+	// PaymentStatus narrows a list of invoices to those in one payment
+	// status: void, paid, partially_paid or open.
+	PaymentStatus string
+	// Overdue lists the overdue invoices only.
+	Overdue bool
 }
 
 func (p ListParams) query() string {
@@ -114,6 +122,15 @@ func (p ListParams) query() string {
 	}
 	if p.Order != "" {
 		q.Set("order", p.Order)
+	}
+	if p.InvoiceID != "" {
+		q.Set("invoice_id", p.InvoiceID)
+	}
+	if p.PaymentStatus != "" {
+		q.Set("payment_status", p.PaymentStatus)
+	}
+	if p.Overdue {
+		q.Set("overdue", "true")
 	}
 	if p.AfterSequence != nil {
 		q.Set("after_sequence", strconv.FormatInt(*p.AfterSequence, 10))
@@ -186,7 +203,14 @@ type Invoice struct {
 	DueAt        *string             `json:"due_at"`
 	BillTo       *BillTo             `json:"bill_to"`
 	Issuer       *Issuer             `json:"issuer"`
-	CreatedAt    string              `json:"created_at"`
+	// The balance is nil until the invoice is issued.
+	AmountCredited  *int64  `json:"amount_credited"`
+	AmountPaid      *int64  `json:"amount_paid"`
+	AmountRemaining *int64  `json:"amount_remaining"`
+	AmountOverpaid  *int64  `json:"amount_overpaid"`
+	PaymentStatus   *string `json:"payment_status"`
+	Overdue         *bool   `json:"overdue"`
+	CreatedAt       string  `json:"created_at"`
 }
 
 // List is a page of a list.

@@ -1,0 +1,226 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"net/http"
+	"net/url"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+)
+
+// fieldAmount is the name of the amount of an item, a credit note's line
+// and a payment.
+const fieldAmount = "amount"
+
+// Bounds of a credit note's body, as the CreditNote CRD has them.
+const (
+	maxCreditNoteLines = 500
+	maxMemo            = 1000
+	maxInvoiceLine     = 499
+)
+
+// creditNoteReasons are the values of a credit note's reason.
+var creditNoteReasons = []string{
+	"duplicate", "fraudulent", "order_change", "product_unsatisfactory", "issued_in_error", "other",
+}
+
+// CreditNoteParams is a validated POST /v1/credit_notes body: Lines, or
+// FullCredit true. Its JSON is what the request's fingerprint is computed
+// from.
+type CreditNoteParams struct {
+	InvoiceID  string                 `json:"invoice_id"`
+	Reason     string                 `json:"reason"`
+	Memo       string                 `json:"memo,omitempty"`
+	Lines      []CreditNoteLineParams `json:"lines,omitempty"`
+	FullCredit bool                   `json:"full_credit,omitempty"`
+}
+
+// CreditNoteLineParams is a validated line of a credit note's body: a
+// Quantity or an Amount (net, in minor units) of an invoice line; the
+// other is 0.
+type CreditNoteLineParams struct {
+	InvoiceLine int   `json:"invoice_line"`
+	Quantity    int64 `json:"quantity,omitempty"`
+	Amount      int64 `json:"amount,omitempty"`
+}
+
+var creditNoteLineFields = map[string]kind{"invoice_line": kindNumber, "quantity": kindNumber, fieldAmount: kindNumber}
+
+// DecodeCreditNote parses and validates a POST /v1/credit_notes body, with
+// the same guarantees as DecodeInvoice: structure and JSON types first
+// (400), then values (422). Whether the lines fit what is left of the
+// invoice is the handler's to check, against the invoice.
+func DecodeCreditNote(body []byte) (*CreditNoteParams, *Error) {
+	root, e := parseBody(body)
+	if e != nil {
+		return nil, e
+	}
+	fields, e := checkObject(root, "", map[string]kind{
+		"invoice_id": kindString, "reason": kindString, "memo": kindString, "lines": kindArray, "full_credit": kindBool,
+	})
+	if e != nil {
+		return nil, e
+	}
+	var lines []map[string]*node
+	if list := fields["lines"]; list != nil {
+		lines = make([]map[string]*node, len(list.elems))
+		for i, el := range list.elems {
+			path := elem("lines", i)
+			if el.kind != kindObject {
+				return nil, errorf(http.StatusBadRequest, CodeParameterInvalid, path,
+					"%s must be an object with invoice_line and quantity or amount.", path)
+			}
+			if lines[i], e = checkObject(el, path, creditNoteLineFields); e != nil {
+				return nil, e
+			}
+		}
+	}
+
+	p := &CreditNoteParams{}
+	if p.InvoiceID, e = requiredString(fields, "", "invoice_id", maxObjectNameLength); e != nil {
+		return nil, e
+	}
+	if p.Reason, e = oneOf(fields, "reason", creditNoteReasons, ""); e != nil {
+		return nil, e
+	}
+	if p.Memo, e = optionalString(fields, "", "memo", maxMemo); e != nil {
+		return nil, e
+	}
+	full := fields["full_credit"]
+	p.FullCredit = full != nil && full.s == literalTrue
+	switch {
+	case p.FullCredit && fields["lines"] != nil:
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "full_credit",
+			"Send either lines or full_credit: true, not both.")
+	case p.FullCredit:
+		return p, nil
+	case fields["lines"] == nil:
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "full_credit",
+			"Send the lines to credit, or full_credit: true to credit everything that is left.")
+	}
+	if n := len(lines); n < 1 || n > maxCreditNoteLines {
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "lines",
+			"lines must have 1 to %d lines; it has %d.", maxCreditNoteLines, n)
+	}
+	p.Lines = make([]CreditNoteLineParams, len(lines))
+	for i, line := range lines {
+		if p.Lines[i], e = decodeCreditNoteLine(line, elem("lines", i)); e != nil {
+			return nil, e
+		}
+	}
+	return p, nil
+}
+
+// decodeCreditNoteLine validates the values of the line at path.
+func decodeCreditNoteLine(fields map[string]*node, path string) (CreditNoteLineParams, *Error) {
+	var l CreditNoteLineParams
+	n, e := requiredWhole(fields, path, "invoice_line", 0, maxInvoiceLine)
+	if e != nil {
+		return l, e
+	}
+	l.InvoiceLine = int(n)
+	switch {
+	case fields["quantity"] != nil && fields[fieldAmount] != nil:
+		return l, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, join(path, fieldAmount),
+			"%s: send either quantity or amount, not both.", path)
+	case fields["quantity"] != nil:
+		l.Quantity, e = requiredWhole(fields, path, "quantity", billing.MinQuantity, billing.MaxQuantity)
+	case fields[fieldAmount] != nil:
+		l.Amount, e = requiredWhole(fields, path, fieldAmount, 1, billing.MaxTotal)
+	default:
+		return l, errorf(http.StatusUnprocessableEntity, CodeParameterMissing, join(path, "quantity"),
+			"%s: send quantity (units of the invoice line) or amount (net, in minor units).", path)
+	}
+	return l, e
+}
+
+// oneOf returns the string field name of fields, which must be one of
+// values; def when it is absent, or 422 parameter_missing when def is "".
+func oneOf(fields map[string]*node, name string, values []string, def string) (string, *Error) {
+	v := fields[name]
+	if v == nil {
+		if def == "" {
+			return "", errorf(http.StatusUnprocessableEntity, CodeParameterMissing, name, "%s is required.", name)
+		}
+		return def, nil
+	}
+	for _, ok := range values {
+		if v.s == ok {
+			return v.s, nil
+		}
+	}
+	return "", errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, name,
+		"%s must be one of %s.", name, joinValues(values))
+}
+
+// joinValues writes values as "a, b or c".
+func joinValues(values []string) string {
+	out := ""
+	for i, v := range values {
+		switch {
+		case i == 0:
+		case i == len(values)-1:
+			out += " or "
+		default:
+			out += ", "
+		}
+		out += v
+	}
+	return out
+}
+
+// spec is the CreditNote spec of p.
+func (p *CreditNoteParams) spec() billingv1.CreditNoteSpec {
+	spec := billingv1.CreditNoteSpec{
+		InvoiceRef: billingv1.InvoiceReference{Name: p.InvoiceID},
+		Reason:     billingv1.CreditNoteReason(p.Reason), Memo: p.Memo, FullCredit: p.FullCredit,
+	}
+	for _, l := range p.Lines {
+		line := billingv1.CreditNoteLine{InvoiceLine: int32(l.InvoiceLine)} //nolint:gosec // at most 499
+		if l.Quantity > 0 {
+			q := l.Quantity
+			line.Quantity = &q
+		}
+		if l.Amount > 0 {
+			a := l.Amount
+			line.Amount = &a
+		}
+		spec.Lines = append(spec.Lines, line)
+	}
+	return spec
+}
+
+// creditNoteStatusFilters are the values of the status filter of GET
+// /v1/credit_notes, and the phases they select.
+var creditNoteStatusFilters = map[string]billingv1.CreditNotePhase{
+	"pending": billingv1.CreditNotePending, "issued": billingv1.CreditNoteIssued, "rejected": billingv1.CreditNoteRejected,
+}
+
+// idFilter reads the query parameter name, an id that must not be empty
+// (one that is no object name selects nothing).
+func idFilter(q url.Values, name string) (string, *Error) {
+	if !q.Has(name) {
+		return "", nil
+	}
+	v := q.Get(name)
+	if v == "" {
+		return "", errorf(http.StatusBadRequest, CodeParameterInvalid, name, "%s must not be empty.", name)
+	}
+	return v, nil
+}

@@ -1,0 +1,221 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"errors"
+	"net/http"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/adapter/idempotency"
+	"github.com/invoicing-dev/invoicing/internal/adapter/store"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+)
+
+// createCreditNote serves POST /v1/credit_notes. The invoice must be
+// issued and have what the credit note credits left to credit, counting its
+// issued credit notes (status.ledger): the controller issues the credit
+// note, or rejects it when another took what was left meanwhile. The
+// answer shows the amounts computed now, as the controller will.
+func (a *Adapter) createCreditNote(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	key, e := idempotencyKey(r.Header)
+	if e != nil {
+		return e
+	}
+	body, e := readBody(w, r)
+	if e != nil {
+		return e
+	}
+	p, e := DecodeCreditNote(body)
+	if e != nil {
+		return e
+	}
+	inv, e := a.creditableInvoice(r, c, p.InvoiceID)
+	if e != nil {
+		return e
+	}
+	spec := p.spec()
+	if e := checkCredit(inv, &spec); e != nil {
+		return e
+	}
+	obj, replayed, err := a.claims.Create(r.Context(), idempotency.Request{
+		Namespace: c.ns,
+		Key:       key,
+		Resource:  resourceCreditNotes,
+		Hash:      keyHash(key, r, p),
+		Prefix:    billing.CreditNoteIDPrefix,
+		Build: func(id string) client.Object {
+			return &billingv1.CreditNote{
+				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns, Labels: store.CreatedLabels(a.now())},
+				Spec:       *spec.DeepCopy(),
+			}
+		},
+		Empty: func() client.Object { return &billingv1.CreditNote{} },
+	})
+	if err != nil {
+		return createError(r.Context(), err)
+	}
+	a.store.Created(obj)
+	writeCreated(w, r, "/v1/credit_notes/"+obj.GetName(), replayed, apiobject.CreditNoteOf(obj.(*billingv1.CreditNote), inv))
+	return nil
+}
+
+// creditableInvoice reads the invoice a credit note or payment names: 422
+// resource_missing when the workspace has none of that id, 409
+// invoice_not_issued when it is not issued.
+func (a *Adapter) creditableInvoice(r *http.Request, c *call, id string) (*billingv1.Invoice, *Error) {
+	inv := &billingv1.Invoice{}
+	found, err := a.store.Get(r.Context(), c.ns, id, inv)
+	if err != nil {
+		return nil, apiError(r.Context(), err, "Unable to read an invoice")
+	}
+	if !found {
+		return nil, errorf(http.StatusUnprocessableEntity, CodeResourceMissing, "invoice_id",
+			"There is no invoice %q in workspace %q.", id, c.ns)
+	}
+	if phase := inv.EffectivePhase(); phase != billingv1.InvoiceIssued {
+		return nil, errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
+			"Invoice %q is %s; only an issued invoice can be credited or paid.", id, apiobject.Status(phase))
+	}
+	return inv, nil
+}
+
+// checkCredit checks a credit note of spec against what is left to credit
+// of inv: 409 invoice_fully_credited when nothing is, 422
+// amount_exceeds_creditable on the first line that credits more than is
+// left of its invoice line, 422 parameter_invalid on a line that names no
+// line of the invoice.
+func checkCredit(inv *billingv1.Invoice, spec *billingv1.CreditNoteSpec) *Error {
+	toCredit, err := apiobject.ToCredit(inv)
+	if err != nil {
+		return errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
+			"Invoice %q cannot be credited: %v.", inv.Name, err)
+	}
+	if toCredit.Remaining() <= 0 {
+		return fullyCredited(inv.Name)
+	}
+	lines, err := apiobject.CreditLines(spec, toCredit)
+	if errors.Is(err, billing.ErrFullyCredited) {
+		return fullyCredited(inv.Name)
+	}
+	if err != nil {
+		return internalError()
+	}
+	_, err = billing.ComputeCredit(toCredit, lines)
+	var lineErr *billing.CreditLineError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &lineErr):
+		code, path := CodeParameterInvalid, elem("lines", lineErr.Index)
+		if lineErr.Exceeds {
+			code = CodeExceedsCreditable
+		}
+		if lineErr.Field != "lines" {
+			path = join(path, lineErr.Field)
+		}
+		return errorf(http.StatusUnprocessableEntity, code, path, "%s %s.", path, lineErr.Message)
+	default:
+		return errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "lines",
+			"The credit note's amounts cannot be computed: %v.", err)
+	}
+}
+
+func fullyCredited(id string) *Error {
+	return errorf(http.StatusConflict, CodeInvoiceFullyCredited, "invoice_id",
+		"Invoice %q is fully credited: nothing is left to credit.", id)
+}
+
+// getCreditNote serves GET /v1/credit_notes/{credit_note_id}.
+func (a *Adapter) getCreditNote(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	cn, e := a.pathCreditNote(r, c)
+	if e != nil {
+		return e
+	}
+	writeJSON(w, r, http.StatusOK, apiobject.CreditNoteOf(cn, a.invoiceOf(r, c.ns, cn.Spec.InvoiceRef.Name, &cn.Status)))
+	return nil
+}
+
+// pathCreditNote reads the credit note the path names: 404
+// resource_missing when the workspace has none of that id.
+func (a *Adapter) pathCreditNote(r *http.Request, c *call) (*billingv1.CreditNote, *Error) {
+	cn := &billingv1.CreditNote{}
+	found, err := a.store.Get(r.Context(), c.ns, c.id, cn)
+	if err != nil {
+		return nil, apiError(r.Context(), err, "Unable to read a credit note")
+	}
+	if !found {
+		return nil, errorf(http.StatusNotFound, CodeResourceMissing, "credit_note_id",
+			"There is no credit note %q in workspace %q.", c.id, c.ns)
+	}
+	return cn, nil
+}
+
+// invoiceOf reads the invoice of a credit note whose status is st, when
+// its representation needs it: while it is pending, or when the controller
+// did not record the invoice's customer and currency. nil when it need not
+// or cannot be read; the representation then shows less.
+func (a *Adapter) invoiceOf(r *http.Request, ns, name string, st *billingv1.CreditNoteStatus) *billingv1.Invoice {
+	if st.Phase != "" && st.Phase != billingv1.CreditNotePending && st.Currency != "" && st.CustomerName != "" {
+		return nil
+	}
+	inv := &billingv1.Invoice{}
+	if found, err := a.store.Get(r.Context(), ns, name, inv); err != nil || !found {
+		return nil
+	}
+	return inv
+}
+
+// listCreditNotes serves GET /v1/credit_notes: a page of the workspace's
+// credit notes, optionally of one invoice, one customer and one status,
+// ordered by id.
+func (a *Adapter) listCreditNotes(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	var f listFilters
+	var e *Error
+	if f.InvoiceID, e = idFilter(c.query, queryInvoiceID); e != nil {
+		return e
+	}
+	if f.CustomerID, e = idFilter(c.query, queryCustomerID); e != nil {
+		return e
+	}
+	sel := store.Selection{Namespace: c.ns, InvoiceID: f.InvoiceID, CustomerID: f.CustomerID}
+	if c.query.Has(queryStatus) {
+		f.Status = c.query.Get(queryStatus)
+		var ok bool
+		if sel.CreditNotePhase, ok = creditNoteStatusFilters[f.Status]; !ok {
+			return errorf(http.StatusBadRequest, CodeParameterInvalid, queryStatus,
+				"status must be pending, issued or rejected.")
+		}
+	}
+	scope := listScope{workspace: c.ns, resource: resourceCreditNotes, filters: f}
+	limit, after, e := pageParams(c.query, scope)
+	if e != nil {
+		return e
+	}
+	page, more, err := a.store.CreditNotes(r.Context(), sel, after, limit)
+	if err != nil {
+		return apiError(r.Context(), err, "Unable to list credit notes")
+	}
+	writePage(w, r, scope, page, more, func(cn *billingv1.CreditNote) apiobject.CreditNote {
+		return apiobject.CreditNoteOf(cn, a.invoiceOf(r, c.ns, cn.Spec.InvoiceRef.Name, &cn.Status))
+	})
+	return nil
+}

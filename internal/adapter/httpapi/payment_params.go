@@ -1,0 +1,117 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+)
+
+// Bounds of a payment's body.
+const (
+	maxReference = 128
+	// maxPaidAtAhead is how far in the future paid_at may be: clocks differ.
+	maxPaidAtAhead = 5 * time.Minute
+)
+
+// paymentMethods are the values of a payment's method; the last is the
+// default.
+var paymentMethods = []string{"bank_transfer", "card", "cash", "cheque", "direct_debit", "other"}
+
+// PaymentParams is a validated POST /v1/payments body. Currency is
+// upper-case, "" when the body has none (the invoice's); PaidAt is in UTC,
+// nil when the body has none (when the payment is created); Method is
+// "other" when the body has none. Its JSON is the request's fingerprint.
+type PaymentParams struct {
+	InvoiceID string     `json:"invoice_id"`
+	Amount    int64      `json:"amount"`
+	Currency  string     `json:"currency,omitempty"`
+	PaidAt    *time.Time `json:"paid_at,omitempty"`
+	Method    string     `json:"method"`
+	Reference string     `json:"reference,omitempty"`
+}
+
+// DecodePayment parses and validates a POST /v1/payments body at now, with
+// the same guarantees as DecodeInvoice. paid_at is an RFC 3339 time not
+// more than 5 minutes after now.
+func DecodePayment(body []byte, now time.Time) (*PaymentParams, *Error) {
+	root, e := parseBody(body)
+	if e != nil {
+		return nil, e
+	}
+	fields, e := checkObject(root, "", map[string]kind{
+		"invoice_id": kindString, fieldAmount: kindNumber, "currency": kindString, "paid_at": kindString,
+		"method": kindString, "reference": kindString,
+	})
+	if e != nil {
+		return nil, e
+	}
+	p := &PaymentParams{}
+	if p.InvoiceID, e = requiredString(fields, "", "invoice_id", maxObjectNameLength); e != nil {
+		return nil, e
+	}
+	if p.Amount, e = requiredWhole(fields, "", fieldAmount, 1, billing.MaxTotal); e != nil {
+		return nil, e
+	}
+	if c := fields["currency"]; c != nil {
+		if !billing.ValidCurrency(c.s) {
+			return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "currency",
+				"currency must be an ISO 4217 currency code such as USD.")
+		}
+		p.Currency = strings.ToUpper(c.s)
+	}
+	if v := fields["paid_at"]; v != nil {
+		t, err := time.Parse(time.RFC3339, v.s)
+		if err != nil {
+			return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "paid_at",
+				"paid_at must be an RFC 3339 time such as 2026-11-23T09:30:00Z.")
+		}
+		if t.After(now.Add(maxPaidAtAhead)) {
+			return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "paid_at",
+				"paid_at must not be in the future.")
+		}
+		t = t.UTC().Truncate(time.Second)
+		p.PaidAt = &t
+	}
+	if p.Method, e = oneOf(fields, "method", paymentMethods, paymentMethods[len(paymentMethods)-1]); e != nil {
+		return nil, e
+	}
+	if p.Reference, e = optionalString(fields, "", "reference", maxReference); e != nil {
+		return nil, e
+	}
+	return p, nil
+}
+
+// spec is the Payment spec of p; the currency is the invoice's when the
+// body has none.
+func (p *PaymentParams) spec(currency string) billingv1.PaymentSpec {
+	spec := billingv1.PaymentSpec{
+		InvoiceRef: billingv1.InvoiceReference{Name: p.InvoiceID}, Amount: p.Amount, Currency: currency,
+		Method: billingv1.PaymentMethod(p.Method), Reference: p.Reference,
+	}
+	if p.PaidAt != nil {
+		t := metav1.NewTime(*p.PaidAt)
+		spec.PaidAt = &t
+	}
+	return spec
+}

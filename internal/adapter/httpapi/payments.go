@@ -1,0 +1,157 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"net/http"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/adapter/idempotency"
+	"github.com/invoicing-dev/invoicing/internal/adapter/store"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+)
+
+// createPayment serves POST /v1/payments. The invoice must be issued, not
+// void, in the payment's currency, and have at least the amount left to
+// pay (status.balance): the controller records the payment in its ledger.
+func (a *Adapter) createPayment(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	key, e := idempotencyKey(r.Header)
+	if e != nil {
+		return e
+	}
+	body, e := readBody(w, r)
+	if e != nil {
+		return e
+	}
+	p, e := DecodePayment(body, a.now())
+	if e != nil {
+		return e
+	}
+	inv, e := a.creditableInvoice(r, c, p.InvoiceID)
+	if e != nil {
+		return e
+	}
+	currency := apiobject.InvoiceOf(inv).Currency
+	if p.Currency != "" && p.Currency != currency {
+		return errorf(http.StatusUnprocessableEntity, CodeCurrencyMismatch, "currency",
+			"currency must be the invoice's, %s.", currency)
+	}
+	if e := checkPayment(inv, p.Amount); e != nil {
+		return e
+	}
+	obj, replayed, err := a.claims.Create(r.Context(), idempotency.Request{
+		Namespace: c.ns,
+		Key:       key,
+		Resource:  resourcePayments,
+		Hash:      keyHash(key, r, p),
+		Prefix:    billing.PaymentIDPrefix,
+		Build: func(id string) client.Object {
+			spec := p.spec(currency)
+			return &billingv1.Payment{
+				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns, Labels: store.CreatedLabels(a.now())},
+				Spec:       *spec.DeepCopy(),
+			}
+		},
+		Empty: func() client.Object { return &billingv1.Payment{} },
+	})
+	if err != nil {
+		return createError(r.Context(), err)
+	}
+	a.store.Created(obj)
+	writeCreated(w, r, "/v1/payments/"+obj.GetName(), replayed, apiobject.PaymentOf(obj.(*billingv1.Payment), inv))
+	return nil
+}
+
+// checkPayment checks a payment of amount against inv's balance: 409
+// invoice_void when it is fully credited and unpaid, 422
+// amount_exceeds_remaining when amount is above what remains to be paid.
+func checkPayment(inv *billingv1.Invoice, amount int64) *Error {
+	b := apiobject.InvoiceOf(inv)
+	if b.PaymentStatus == nil || b.AmountRemaining == nil {
+		return errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
+			"Invoice %q has no total to pay.", inv.Name)
+	}
+	if *b.PaymentStatus == string(billingv1.InvoicePaymentVoid) {
+		return errorf(http.StatusConflict, CodeInvoiceVoid, "invoice_id",
+			"Invoice %q is void: it is fully credited, and nothing is to be paid.", inv.Name)
+	}
+	if amount > *b.AmountRemaining {
+		return errorf(http.StatusUnprocessableEntity, CodeExceedsRemaining, "amount",
+			"amount %d exceeds the %d that remains to be paid of invoice %q.", amount, *b.AmountRemaining, inv.Name)
+	}
+	return nil
+}
+
+// getPayment serves GET /v1/payments/{payment_id}.
+func (a *Adapter) getPayment(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	p := &billingv1.Payment{}
+	found, err := a.store.Get(r.Context(), c.ns, c.id, p)
+	if err != nil {
+		return apiError(r.Context(), err, "Unable to read a payment")
+	}
+	if !found {
+		return errorf(http.StatusNotFound, CodeResourceMissing, "payment_id",
+			"There is no payment %q in workspace %q.", c.id, c.ns)
+	}
+	writeJSON(w, r, http.StatusOK, apiobject.PaymentOf(p, a.paymentInvoice(r, c.ns, p)))
+	return nil
+}
+
+// paymentInvoice reads the invoice of p when its representation needs it:
+// until the controller has recorded its customer. nil when it need not or
+// cannot be read.
+func (a *Adapter) paymentInvoice(r *http.Request, ns string, p *billingv1.Payment) *billingv1.Invoice {
+	if p.Status.CustomerName != "" {
+		return nil
+	}
+	inv := &billingv1.Invoice{}
+	if found, err := a.store.Get(r.Context(), ns, p.Spec.InvoiceRef.Name, inv); err != nil || !found {
+		return nil
+	}
+	return inv
+}
+
+// listPayments serves GET /v1/payments: a page of the workspace's
+// payments, optionally of one invoice and one customer, ordered by id.
+func (a *Adapter) listPayments(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	var f listFilters
+	var e *Error
+	if f.InvoiceID, e = idFilter(c.query, queryInvoiceID); e != nil {
+		return e
+	}
+	if f.CustomerID, e = idFilter(c.query, queryCustomerID); e != nil {
+		return e
+	}
+	scope := listScope{workspace: c.ns, resource: resourcePayments, filters: f}
+	limit, after, e := pageParams(c.query, scope)
+	if e != nil {
+		return e
+	}
+	sel := store.Selection{Namespace: c.ns, InvoiceID: f.InvoiceID, CustomerID: f.CustomerID}
+	page, more, err := a.store.Payments(r.Context(), sel, after, limit)
+	if err != nil {
+		return apiError(r.Context(), err, "Unable to list payments")
+	}
+	writePage(w, r, scope, page, more, func(p *billingv1.Payment) apiobject.Payment {
+		return apiobject.PaymentOf(p, a.paymentInvoice(r, c.ns, p))
+	})
+	return nil
+}

@@ -1,0 +1,204 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package apiobject
+
+import (
+	"strings"
+	"unicode"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+)
+
+// CreditNote is the /v1 representation of a CreditNote.
+type CreditNote struct {
+	ID         string `json:"id"`
+	Object     string `json:"object"`
+	InvoiceID  string `json:"invoice_id"`
+	CustomerID string `json:"customer_id"`
+	// Currency is the invoice's; null only while the controller has not
+	// looked at a credit note whose invoice cannot be read.
+	Currency *string `json:"currency"`
+	Status   string  `json:"status"`
+	// StatusReason says why a rejected credit note is rejected; null
+	// otherwise.
+	StatusReason *string `json:"status_reason"`
+	// Number, Sequence, IssuedAt, BillTo and Issuer are null until it is
+	// issued; InvoiceNumber is the credited invoice's.
+	Number        *string          `json:"number"`
+	Sequence      *int64           `json:"sequence"`
+	InvoiceNumber *string          `json:"invoice_number"`
+	Reason        string           `json:"reason"`
+	Memo          *string          `json:"memo"`
+	Lines         []CreditNoteLine `json:"lines"`
+	// Subtotal, TaxTotal and Total are null while they cannot be computed:
+	// a pending credit note whose invoice is gone, or can no longer be
+	// credited that much.
+	Subtotal     *int64              `json:"subtotal"`
+	TaxBreakdown []TaxBreakdownEntry `json:"tax_breakdown"`
+	TaxTotal     *int64              `json:"tax_total"`
+	Total        *int64              `json:"total"`
+	IssuedAt     *string             `json:"issued_at"`
+	BillTo       *BillTo             `json:"bill_to"`
+	Issuer       *Issuer             `json:"issuer"`
+	CreatedAt    string              `json:"created_at"`
+}
+
+// CreditNoteLine is a line of a credit note: the invoice line it credits,
+// the quantity credited (null for a line that credits an amount), its net
+// amount and the invoice line's tax.
+type CreditNoteLine struct {
+	InvoiceLine int32  `json:"invoice_line"`
+	Description string `json:"description"`
+	Quantity    *int64 `json:"quantity"`
+	Amount      int64  `json:"amount"`
+	Tax         *Tax   `json:"tax"`
+}
+
+// CreditNoteOf is the /v1 representation of cn. inv is its invoice, or nil
+// when it cannot be read: an issued or rejected credit note needs none; a
+// pending one shows the amounts it would be issued with, computed as the
+// controller does against inv (ToCredit).
+func CreditNoteOf(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote {
+	st := &cn.Status
+	phase := st.Phase
+	if phase == "" {
+		phase = billingv1.CreditNotePending
+	}
+	out := CreditNote{
+		ID: cn.Name, Object: "credit_note", InvoiceID: cn.Spec.InvoiceRef.Name,
+		CustomerID: st.CustomerName, Currency: optional(st.Currency),
+		Status: strings.ToLower(string(phase)), Number: optional(st.Number), Sequence: st.Sequence,
+		InvoiceNumber: optional(st.InvoiceNumber), Reason: string(cn.Spec.Reason), Memo: optional(cn.Spec.Memo),
+		Lines: []CreditNoteLine{}, TaxBreakdown: []TaxBreakdownEntry{},
+		IssuedAt: optionalTimestamp(st.IssuedAt), CreatedAt: timestamp(cn.CreationTimestamp.Time),
+	}
+	if inv != nil {
+		if out.CustomerID == "" {
+			out.CustomerID = inv.Spec.CustomerRef.Name
+		}
+		if out.Currency == nil {
+			out.Currency = optional(invoiceCurrency(inv))
+		}
+		if out.InvoiceNumber == nil {
+			out.InvoiceNumber = optional(inv.Status.Number)
+		}
+	}
+	if phase == billingv1.CreditNoteRejected {
+		if ready := meta.FindStatusCondition(st.Conditions, billingv1.ConditionReady); ready != nil && ready.Reason != "" {
+			reason := snakeCase(ready.Reason)
+			out.StatusReason = &reason
+		}
+	}
+	if b := st.BillTo; b != nil {
+		out.BillTo = &BillTo{Name: b.Name, Email: b.Email, Address: addressJSON(b.Address), TaxID: optional(b.TaxID)}
+	}
+	if i := st.Issuer; i != nil {
+		out.Issuer = &Issuer{Name: i.Name, Email: optional(i.Email), Address: addressJSON(i.Address), TaxID: optional(i.TaxID)}
+	}
+	if st.Total != nil && st.Subtotal != nil && st.TaxTotal != nil {
+		out.Subtotal, out.TaxTotal, out.Total = copyInt(st.Subtotal), copyInt(st.TaxTotal), copyInt(st.Total)
+		out.TaxBreakdown = breakdownJSON(st.TaxBreakdown)
+		for _, l := range st.Lines {
+			out.Lines = append(out.Lines, CreditNoteLine{InvoiceLine: l.InvoiceLine, Description: l.Description,
+				Quantity: l.Quantity, Amount: l.Amount, Tax: taxJSON(l.Tax)})
+		}
+		return out
+	}
+	if phase == billingv1.CreditNotePending && inv != nil {
+		if computed, ok := PendingCreditNote(cn, inv); ok {
+			out.Lines, out.TaxBreakdown = computed.Lines, computed.TaxBreakdown
+			out.Subtotal, out.TaxTotal, out.Total = computed.Subtotal, computed.TaxTotal, computed.Total
+			return out
+		}
+	}
+	for _, l := range cn.Spec.Lines {
+		line := CreditNoteLine{InvoiceLine: l.InvoiceLine, Quantity: l.Quantity}
+		if l.Amount != nil {
+			line.Amount = *l.Amount
+		}
+		out.Lines = append(out.Lines, line)
+	}
+	return out
+}
+
+// PendingCreditNote computes the lines and amounts cn would be issued with
+// against inv as it is now; ok is false when it cannot be (inv is not
+// issued, or has not that much left to credit).
+func PendingCreditNote(cn *billingv1.CreditNote, inv *billingv1.Invoice) (CreditNote, bool) {
+	if inv.EffectivePhase() != billingv1.InvoiceIssued {
+		return CreditNote{}, false
+	}
+	toCredit, err := ToCredit(inv)
+	if err != nil {
+		return CreditNote{}, false
+	}
+	lines, err := CreditLines(&cn.Spec, toCredit)
+	if err != nil {
+		return CreditNote{}, false
+	}
+	amounts, err := billing.ComputeCredit(toCredit, lines)
+	if err != nil {
+		return CreditNote{}, false
+	}
+	return CreditNoteAmounts(inv, lines, amounts), true
+}
+
+// CreditNoteAmounts renders the lines and amounts of a credit note of
+// lines against inv, whose amounts billing.ComputeCredit returned.
+func CreditNoteAmounts(inv *billingv1.Invoice, lines []billing.CreditLine, amounts billing.CreditedAmounts) CreditNote {
+	taxes := ItemTaxes(inv)
+	out := CreditNote{Lines: make([]CreditNoteLine, len(lines)),
+		TaxBreakdown: breakdownJSON(billing.Breakdown(amounts.TaxBreakdown)),
+		Subtotal:     &amounts.Subtotal, TaxTotal: &amounts.TaxTotal, Total: &amounts.Total}
+	for i, l := range lines {
+		line := CreditNoteLine{InvoiceLine: int32(l.InvoiceLine), Amount: amounts.LineNets[i], //nolint:gosec // at most 499
+			Description: inv.Spec.Items[l.InvoiceLine].Description, Tax: taxJSON(taxes[l.InvoiceLine])}
+		if l.Quantity > 0 {
+			q := l.Quantity
+			line.Quantity = &q
+		}
+		out.Lines[i] = line
+	}
+	return out
+}
+
+// invoiceCurrency is inv's currency, the default when it has none.
+func invoiceCurrency(inv *billingv1.Invoice) string {
+	if inv.Spec.Currency == "" {
+		return billing.DefaultCurrency
+	}
+	return inv.Spec.Currency
+}
+
+// snakeCase writes a condition's reason as /v1 writes codes:
+// "ExceedsCreditable" is "exceeds_creditable".
+func snakeCase(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

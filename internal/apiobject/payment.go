@@ -1,0 +1,127 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package apiobject
+
+import (
+	"strings"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+)
+
+// Payment is the /v1 representation of a Payment. AppliedAmount and
+// OverpaidAmount are null until it is recorded.
+type Payment struct {
+	ID             string  `json:"id"`
+	Object         string  `json:"object"`
+	InvoiceID      string  `json:"invoice_id"`
+	CustomerID     string  `json:"customer_id"`
+	Amount         int64   `json:"amount"`
+	Currency       string  `json:"currency"`
+	PaidAt         string  `json:"paid_at"`
+	Method         string  `json:"method"`
+	Reference      *string `json:"reference"`
+	Status         string  `json:"status"`
+	AppliedAmount  *int64  `json:"applied_amount"`
+	OverpaidAmount *int64  `json:"overpaid_amount"`
+	CreatedAt      string  `json:"created_at"`
+}
+
+// DefaultPaymentMethod is a payment's method when none is given.
+const DefaultPaymentMethod = billingv1.PaymentMethod("other")
+
+// PaymentOf is the /v1 representation of p. inv is its invoice, or nil
+// when it cannot be read; it gives the customer and currency of a payment
+// the controller has not yet recorded.
+func PaymentOf(p *billingv1.Payment, inv *billingv1.Invoice) Payment {
+	st := &p.Status
+	phase := st.Phase
+	if phase == "" {
+		phase = billingv1.PaymentPending
+	}
+	method := p.Spec.Method
+	if method == "" {
+		method = DefaultPaymentMethod
+	}
+	paidAt := p.CreationTimestamp.Time
+	if p.Spec.PaidAt != nil {
+		paidAt = p.Spec.PaidAt.Time
+	}
+	out := Payment{
+		ID: p.Name, Object: "payment", InvoiceID: p.Spec.InvoiceRef.Name, CustomerID: st.CustomerName,
+		Amount: p.Spec.Amount, Currency: p.Spec.Currency, PaidAt: timestamp(paidAt), Method: string(method),
+		Reference: optional(p.Spec.Reference), Status: strings.ToLower(string(phase)),
+		CreatedAt: timestamp(p.CreationTimestamp.Time),
+	}
+	if phase == billingv1.PaymentRecorded {
+		out.AppliedAmount, out.OverpaidAmount = st.AppliedAmount, st.OverpaidAmount
+	}
+	if out.Currency == "" {
+		out.Currency = st.Currency
+	}
+	if inv != nil {
+		if out.CustomerID == "" {
+			out.CustomerID = inv.Spec.CustomerRef.Name
+		}
+		if out.Currency == "" {
+			out.Currency = invoiceCurrency(inv)
+		}
+	}
+	if out.Currency == "" {
+		out.Currency = billing.DefaultCurrency
+	}
+	return out
+}
+
+// Balance is an issued invoice's position as /v1 shows it, on the invoice
+// object; every field is null until the invoice is issued.
+type Balance struct {
+	AmountCredited  *int64  `json:"amount_credited"`
+	AmountPaid      *int64  `json:"amount_paid"`
+	AmountRemaining *int64  `json:"amount_remaining"`
+	AmountOverpaid  *int64  `json:"amount_overpaid"`
+	PaymentStatus   *string `json:"payment_status"`
+	Overdue         *bool   `json:"overdue"`
+}
+
+// BalanceOf is inv's balance: the controller's (status.balance) once it has
+// computed it; for an issued invoice it has not yet looked at since
+// balances existed, nothing credited or paid and the total remaining, not
+// overdue.
+func BalanceOf(inv *billingv1.Invoice, total *int64) Balance {
+	if inv.EffectivePhase() != billingv1.InvoiceIssued {
+		return Balance{}
+	}
+	b := inv.Status.Balance
+	if b == nil {
+		if total == nil {
+			return Balance{}
+		}
+		computed, err := billing.ComputeBalance(*total, nil, nil)
+		if err != nil {
+			return Balance{}
+		}
+		b = &billingv1.InvoiceBalance{AmountRemaining: computed.Remaining,
+			PaymentStatus: billingv1.InvoicePaymentStatus(computed.Status)}
+	}
+	status := string(b.PaymentStatus)
+	overdue := b.Overdue
+	return Balance{
+		AmountCredited: &b.AmountCredited, AmountPaid: &b.AmountPaid, AmountRemaining: &b.AmountRemaining,
+		AmountOverpaid: &b.AmountOverpaid, PaymentStatus: &status, Overdue: &overdue,
+	}
+}
