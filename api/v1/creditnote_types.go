@@ -111,10 +111,10 @@ type CreditNoteSpec struct {
 	// +kubebuilder:validation:MaxItems=500
 	Lines []CreditNoteLine `json:"lines,omitempty"`
 
-	// fullCredit, when true, credits everything of the invoice that is
+	// fullCredit credits, when true, everything of the invoice that is
 	// still creditable: it voids an unpaid invoice.
 	// +optional
-	FullCredit bool `json:"fullCredit,omitempty"`
+	FullCredit bool `json:"fullCredit,omitempty"` //nolint:kubeapilinter // the HTTP API's full_credit: true, a yes or no with no third value
 }
 
 // CreditNoteLineStatus is one line of an issued credit note as printed.
@@ -194,11 +194,14 @@ type CreditNoteStatus struct {
 	// +kubebuilder:validation:MaxLength=3
 	Currency string `json:"currency,omitempty"`
 
-	// invoiceNumber and invoiceIssuedAt are the credited invoice's number
-	// and issue time, printed on the credit note.
+	// invoiceNumber is the credited invoice's number, printed on the
+	// credit note.
 	// +optional
 	// +kubebuilder:validation:MaxLength=64
 	InvoiceNumber string `json:"invoiceNumber,omitempty"`
+
+	// invoiceIssuedAt is the credited invoice's issue time, printed on
+	// the credit note.
 	// +optional
 	InvoiceIssuedAt *metav1.Time `json:"invoiceIssuedAt,omitempty"`
 
@@ -209,28 +212,35 @@ type CreditNoteStatus struct {
 	// +kubebuilder:validation:MaxItems=500
 	Lines []CreditNoteLineStatus `json:"lines,omitempty"`
 
-	// subtotal, taxTotal and total are the credit note's amounts in minor
-	// units; taxBreakdown has one entry per (category, rate) group.
+	// subtotal is the sum of the lines' net amounts, in minor units.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=9007199254740991
 	Subtotal *int64 `json:"subtotal,omitempty"`
+
+	// taxBreakdown has one entry per (category, rate) group of the lines.
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=500
 	TaxBreakdown []TaxBreakdownEntry `json:"taxBreakdown,omitempty"`
+
+	// taxTotal is the sum of the breakdown's tax amounts, in minor units.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=9007199254740991
 	TaxTotal *int64 `json:"taxTotal,omitempty"`
+
+	// total is subtotal plus taxTotal, in minor units.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=9007199254740991
 	Total *int64 `json:"total,omitempty"`
 
-	// billTo and issuer are the credited invoice's, frozen.
+	// billTo is the credited invoice's, frozen.
 	// +optional
 	BillTo *BillTo `json:"billTo,omitempty"`
+
+	// issuer is the credited invoice's, frozen.
 	// +optional
 	Issuer *Issuer `json:"issuer,omitempty"`
 

@@ -33,14 +33,14 @@ const MaxLedgerEntries = 1000
 type InvoicePaymentStatus string
 
 const (
-	// InvoicePaymentVoid: everything credited and nothing paid, the total
+	// InvoicePaymentVoid is everything credited and nothing paid, the total
 	// above 0.
 	InvoicePaymentVoid InvoicePaymentStatus = "void"
-	// InvoicePaymentPaid: nothing remains to be paid.
+	// InvoicePaymentPaid is nothing remaining to be paid.
 	InvoicePaymentPaid InvoicePaymentStatus = "paid"
-	// InvoicePaymentPartiallyPaid: something was paid and something remains.
+	// InvoicePaymentPartiallyPaid is something paid and something remains.
 	InvoicePaymentPartiallyPaid InvoicePaymentStatus = "partially_paid"
-	// InvoicePaymentOpen: nothing paid, something remains.
+	// InvoicePaymentOpen is nothing paid, something remains.
 	InvoicePaymentOpen InvoicePaymentStatus = "open"
 )
 
@@ -155,5 +155,5 @@ type InvoiceBalance struct {
 
 	// overdue is true while dueAt has passed and amountRemaining is above 0.
 	// +optional
-	Overdue bool `json:"overdue,omitempty"`
+	Overdue bool `json:"overdue,omitempty"` //nolint:kubeapilinter // the HTTP API's overdue, true or false, derived
 }

@@ -102,13 +102,14 @@ type PaymentStatus struct {
 	// +kubebuilder:validation:MaxLength=3
 	Currency string `json:"currency,omitempty"`
 
-	// appliedAmount is the part of amount that settled the invoice, and
-	// overpaidAmount the part above what remained to be paid when the
-	// payment was recorded: what is owed back.
+	// appliedAmount is the part of amount that settled the invoice.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=9007199254740991
 	AppliedAmount *int64 `json:"appliedAmount,omitempty"`
+
+	// overpaidAmount is the part of amount above what remained to be paid
+	// when the payment was recorded: what is owed back.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=9007199254740991
