@@ -75,6 +75,27 @@ func (s *installSuite) servesTheWorkspaceOverHTTP() {
 	Expect(resp.Status).To(Equal(http.StatusOK))
 	Expect(v1client.IDs(list)).To(ContainElements("gitops-001", inv.ID), "objects applied as manifests are served over HTTP too")
 
+	By("crediting one unit of the invoice and paying the rest: the controller issues the credit note and records the payment")
+	one := int64(1)
+	cn, resp, err := a.CreateCreditNote(ctx, v1client.CreditNoteParams{InvoiceID: inv.ID, Reason: "order_change",
+		Lines: []v1client.CreditNoteLineParams{{InvoiceLine: 0, Quantity: &one}}})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(resp.Status).To(Equal(http.StatusCreated))
+	pay, resp, err := a.CreatePayment(ctx, v1client.PaymentParams{InvoiceID: inv.ID, Amount: 5000, Method: "bank_transfer"})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(resp.Status).To(Equal(http.StatusCreated))
+	Eventually(func(g Gomega) {
+		gotCN, _, err := a.GetCreditNote(ctx, cn.ID)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(gotCN.Status).To(Equal("issued"))
+		gotPay, _, err := a.GetPayment(ctx, pay.ID)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(gotPay.Status).To(Equal("recorded"))
+		paid, _, err := a.GetInvoice(ctx, inv.ID)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(paid.PaymentStatus).To(HaveValue(Equal("paid")))
+	}, 30*time.Second).Should(Succeed())
+
 	By("answering 404 for ids the workspace does not have (a miss of the cache is read from the API server)")
 	_, resp, _ = a.GetCustomer(ctx, "cus-missing")
 	expectAPIError(resp, http.StatusNotFound, "resource_missing")
