@@ -28,6 +28,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
@@ -90,12 +91,21 @@ var _ = Describe("Credit notes and payments", func() {
 
 		read := send(http.MethodGet, "/v1/credit_notes/"+cn.ID, inWorkspace(ns))
 		Expect(read.status).To(Equal(http.StatusOK))
-		doc := send(http.MethodGet, "/v1/credit_notes/"+cn.ID+"/document", inWorkspace(ns))
-		Expect(doc.status).To(Equal(http.StatusConflict), "a pending credit note has no document: %s", doc.body)
-		Expect(doc.apiErr().Code).To(Equal(CodeCreditNoteNotIssued))
 		list := send(http.MethodGet, "/v1/credit_notes?invoice_id="+invoiceID, inWorkspace(ns))
 		Expect(list.status).To(Equal(http.StatusOK))
 		Expect(list.body).To(ContainSubstring(cn.ID))
+	})
+
+	It("answers 409 for the document of a credit note that is not issued", func() {
+		// Made with kubectl for an invoice that does not exist, it stays
+		// pending, whatever the controller does meanwhile.
+		waiting := builder.CreditNote(ns, "cn-waiting", "inv-missing", builder.WithCreditedQuantity(0, 1))
+		Expect(k8s.Create(ctx, waiting)).To(Succeed())
+		Eventually(func(g Gomega) {
+			doc := send(http.MethodGet, "/v1/credit_notes/cn-waiting/document", inWorkspace(ns))
+			g.Expect(doc.status).To(Equal(http.StatusConflict), "a pending credit note has no document: %s", doc.body)
+			g.Expect(doc.apiErr().Code).To(Equal(CodeCreditNoteNotIssued))
+		}).Should(Succeed())
 	})
 
 	It("creates a payment, pending, in the invoice's currency, and reads and lists it", func() {
