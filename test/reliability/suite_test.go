@@ -32,6 +32,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -142,6 +143,29 @@ var _ = BeforeSuite(func() {
 
 	By("starting the manager")
 	manager = startManager()
+})
+
+// When a spec fails, its report carries the errors the in-process
+// adapters logged, which say why a request got the answer it did; the
+// log file itself goes with the work directory.
+var _ = AfterEach(func() {
+	if !CurrentSpecReport().Failed() || logFile == nil {
+		return
+	}
+	data, err := os.ReadFile(logFile.Name())
+	if err != nil {
+		return
+	}
+	var errs []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.Contains(line, "\tERROR\t") {
+			errs = append(errs, line)
+		}
+	}
+	if len(errs) > 20 {
+		errs = errs[len(errs)-20:]
+	}
+	GinkgoWriter.Printf("Errors logged in process:\n%s\n", strings.Join(errs, "\n"))
 })
 
 var _ = AfterSuite(func() {

@@ -204,6 +204,37 @@ var _ = Describe("The retention policies (config/policy)", func() {
 			}
 		})
 
+		It("refuses to delete a credit note being issued and a payment being recorded, which may be in the "+
+			"invoice's ledger already", func() {
+			ns := newNamespace()
+			createInvoice(ns, creditedInvoice, billingv1.InvoiceIssued)
+			cn := createCreditNote(ns, "cn-entering", "")
+			total := int64(15000)
+			cn.Status.Phase, cn.Status.Total = billingv1.CreditNotePending, &total
+			Expect(k8s.Status().Update(ctx, cn)).To(Succeed())
+			pay := createPayment(ns, "pay-entering", "")
+			pay.Status.Phase, pay.Status.Currency = billingv1.PaymentPending, "USD"
+			Expect(k8s.Status().Update(ctx, pay)).To(Succeed())
+
+			Eventually(func() error { return k8s.Delete(ctx, cn) }).Should(And(
+				MatchError(ContainSubstring("credit note cn-entering is being issued")),
+				MatchError(ContainSubstring("ledger of invoice "+creditedInvoice)),
+				WithTransform(apierrors.IsForbidden, BeTrue())))
+			Eventually(func() error { return k8s.Delete(ctx, pay) }).Should(And(
+				MatchError(ContainSubstring("payment pay-entering is being recorded in the ledger of invoice "+
+					creditedInvoice)),
+				WithTransform(apierrors.IsForbidden, BeTrue())))
+
+			By("letting both go once nothing of them can be in the ledger")
+			cn.Status.Phase = billingv1.CreditNoteRejected
+			Expect(k8s.Status().Update(ctx, cn)).To(Succeed())
+			pay.Status.Conditions = []metav1.Condition{{Type: billingv1.ConditionReady, Status: metav1.ConditionFalse,
+				Reason: billingv1.ReasonLedgerFull, Message: "full", LastTransitionTime: metav1.Now()}}
+			Expect(k8s.Status().Update(ctx, pay)).To(Succeed())
+			Eventually(func() error { return k8s.Delete(ctx, cn) }).Should(Succeed())
+			Eventually(func() error { return k8s.Delete(ctx, pay) }).Should(Succeed())
+		})
+
 		It("lets a workspace being deleted take its issued credit notes and recorded payments", func() {
 			ns := newNamespace()
 			inv := createInvoice(ns, creditedInvoice, billingv1.InvoiceIssued)

@@ -19,13 +19,16 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"syscall"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apiserver/pkg/authentication/serviceaccount"
 	"k8s.io/apiserver/pkg/authentication/user"
@@ -114,7 +117,7 @@ func isAPIFailure(err error) bool {
 	var status apierrors.APIStatus
 	switch {
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled),
-		errors.As(err, &urlErr), errors.As(err, &netErr):
+		errors.As(err, &urlErr), errors.As(err, &netErr), isLostConnection(err):
 		return true
 	case errors.As(err, &status):
 		code := status.Status().Code
@@ -123,6 +126,16 @@ func isAPIFailure(err error) bool {
 	}
 	// k8s.io/apiserver's webhook helper flattens a context error into text.
 	return strings.HasPrefix(err.Error(), "webhook call failed")
+}
+
+// isLostConnection reports whether err says the connection to the API
+// server ended under a request: client-go returns such an error unwrapped
+// when the response's body breaks off (an API server stopping or
+// restarting), with its own "Please retry" message around the cause.
+func isLostConnection(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE) ||
+		utilnet.IsProbableEOF(err) || strings.Contains(err.Error(), "Please retry")
 }
 
 // hasAPIStatus reports whether err, or one of an aggregate's, is an error

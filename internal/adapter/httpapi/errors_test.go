@@ -20,10 +20,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"syscall"
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -65,6 +67,11 @@ func TestClassifyingAPIErrors(t *testing.T) {
 		{"a rejected token's message", errors.New("invalid bearer token"), false, false},
 		{"an aggregate with a refused connection", utilerrors.NewAggregate([]error{errors.New("x"), refused}), true, false},
 		{"an aggregate of messages", utilerrors.NewAggregate([]error{errors.New("x"), errors.New("y")}), false, false},
+		{"a response body cut off", fmt.Errorf("unexpected error when reading response body. Please retry. "+
+			"Original error: %w", io.ErrUnexpectedEOF), true, false},
+		{"a reset connection", fmt.Errorf("creating: %w", syscall.ECONNRESET), true, false},
+		{"an HTTP/2 connection going away", errors.New("http2: server sent GOAWAY and closed the connection"), true, false},
+		{"an error of the adapter's own", errors.New("no kind is registered for the type"), false, false},
 		{"a flattened webhook timeout", errors.New("webhook call failed: context deadline exceeded"), true, false},
 	}
 	for _, tc := range cases {

@@ -122,13 +122,15 @@ func (r *CreditNoteReconciler) reconcileOnce(ctx context.Context, key types.Name
 		return ctrl.Result{}, nil
 	}
 	now := r.Clock.Now()
-	inv, waiting, err := liveIssuedInvoice(ctx, r.APIReader, note.Namespace, note.Spec.InvoiceRef.Name)
+	inv, waiting, err := liveIssuedInvoice(ctx, r.APIReader, note.Namespace, note.Spec.InvoiceRef.Name,
+		"the credit note is issued once it is")
 	if err != nil {
 		return ctrl.Result{}, err
 	}
 	if waiting != nil {
 		return ctrl.Result{}, r.patchStatus(ctx, note, func(s *billingv1.CreditNoteStatus) {
 			s.Phase = billingv1.CreditNotePending
+			s.ObservedGeneration = note.Generation
 			c := ledgerConditions{conditions: &s.Conditions, generation: note.Generation, now: now}
 			c.notReady(waiting.reason, waiting.message, billingv1.ConditionReconciling)
 		})

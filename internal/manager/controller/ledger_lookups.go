@@ -35,8 +35,9 @@ var errNoAPIReader = errors.New("the reconciler needs an APIReader")
 // liveIssuedInvoice reads the invoice named name straight from the API
 // server. A credit note or payment waits while it is missing or not issued
 // (numbered): waiting then says why, with the reason of its Reconciling
-// condition.
-func liveIssuedInvoice(ctx context.Context, reader client.Reader, namespace, name string) (
+// condition; once says what happens when it is issued ("the payment is
+// recorded once it is").
+func liveIssuedInvoice(ctx context.Context, reader client.Reader, namespace, name, once string) (
 	inv *billingv1.Invoice, waiting *creditVerdict, err error) {
 	inv = &billingv1.Invoice{}
 	key := types.NamespacedName{Namespace: namespace, Name: name}
@@ -49,7 +50,7 @@ func liveIssuedInvoice(ctx context.Context, reader client.Reader, namespace, nam
 	}
 	if inv.Status.Phase != billingv1.InvoiceIssued || inv.Status.Sequence == nil || inv.Status.Total == nil {
 		return nil, &creditVerdict{billingv1.ReasonInvoiceNotIssued,
-			fmt.Sprintf("Invoice %q is not issued yet; waiting for it", name)}, nil
+			fmt.Sprintf("Invoice %q is not issued yet; %s", name, once)}, nil
 	}
 	return inv, nil, nil
 }

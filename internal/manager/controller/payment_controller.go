@@ -56,7 +56,9 @@ type PaymentReconciler struct {
 // (CurrencyMismatch). Unless the invoice's status.ledger.payments holds it
 // already (name and uid: entered before a crash), it is entered with the
 // balance recomputed, in one status patch of the invoice with an optimistic
-// lock; a conflict starts again from the live reads. Last it is patched
+// lock; a conflict starts again from the live reads. Just before, the
+// payment is marked as being recorded (markRecording), which the retention
+// policy reads. Last it is patched
 // Recorded, split into applied and overpaid by the ledger alone
 // (paymentSplit), so a retry records the same split.
 func (r *PaymentReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -90,7 +92,8 @@ func (r *PaymentReconciler) reconcileOnce(ctx context.Context, key types.Namespa
 		return nil
 	}
 	now := r.Clock.Now()
-	inv, waiting, err := liveIssuedInvoice(ctx, r.APIReader, payment.Namespace, payment.Spec.InvoiceRef.Name)
+	inv, waiting, err := liveIssuedInvoice(ctx, r.APIReader, payment.Namespace, payment.Spec.InvoiceRef.Name,
+		"the payment is recorded once it is")
 	if err != nil {
 		return err
 	}
@@ -107,6 +110,9 @@ func (r *PaymentReconciler) reconcileOnce(ctx context.Context, key types.Namespa
 			return r.pending(ctx, payment, now, billingv1.ReasonLedgerFull, billingv1.ConditionStalled,
 				fmt.Sprintf("Invoice %q's ledger holds %d payments, the most it can", inv.Name, billingv1.MaxLedgerEntries))
 		}
+		if err := r.markRecording(ctx, payment, inv); err != nil {
+			return err
+		}
 		before := inv.DeepCopy()
 		inv.Status.Ledger = enteredPayment(inv, payment)
 		if inv.Status.Balance, err = invoiceBalance(inv, now); err != nil {
@@ -119,6 +125,20 @@ func (r *PaymentReconciler) reconcileOnce(ctx context.Context, key types.Namespa
 	}
 	recorded := recordedPayment(payment, inv, now)
 	return r.patchStatus(ctx, payment, func(s *billingv1.PaymentStatus) { *s = recorded })
+}
+
+// markRecording writes the invoice's currency and customer on the payment
+// before it enters the invoice's ledger. From then on the retention policy
+// (config/policy/payment_retention.yaml) refuses to delete the payment, so
+// the ledger never counts a payment that no longer exists: a DELETE before
+// this patch makes the patch fail (its optimistic lock), and one after it
+// is refused.
+func (r *PaymentReconciler) markRecording(ctx context.Context, payment *billingv1.Payment,
+	inv *billingv1.Invoice) error {
+	return r.patchStatus(ctx, payment, func(s *billingv1.PaymentStatus) {
+		s.Currency = inv.Spec.Currency
+		s.CustomerName = inv.Spec.CustomerRef.Name
+	})
 }
 
 // pending patches payment Pending and not Ready for reason, with condition

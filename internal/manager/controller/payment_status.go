@@ -75,7 +75,7 @@ func recordedPayment(payment *billingv1.Payment, inv *billingv1.Invoice, now tim
 	}
 	status.ObservedGeneration = payment.Generation
 	c := ledgerConditions{conditions: &status.Conditions, generation: payment.Generation, now: now}
-	c.ready(billingv1.ReasonRecorded, "The payment is recorded")
+	c.ready(billingv1.ReasonRecorded, "The payment is recorded in the invoice's balance")
 	return status
 }
 

@@ -18,6 +18,7 @@ package argocdhealth
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -26,6 +27,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -41,12 +43,8 @@ import (
 // checks the scripts against what the real controller writes: it runs the
 // reconcilers on a control plane (envtest), brings objects into each state,
 // and evaluates the scripts on the live objects as Argo CD would.
-//
-// Credit notes and payments are not brought into their states here yet:
-// it needs their reconcilers (an issued, a waiting and a rejected credit
-// note; a recorded and a waiting payment). Until then
-// TestHealthChecksReadTheStoredTestObjects evaluates their scripts on
-// stored objects whose status the test writes itself.
+// Flux and kubectl read the same live objects through kstatus, which must
+// agree with each script's status.
 func TestHealthChecksReadWhatTheControllerWrites(t *testing.T) {
 	c := startController(t) // skips under -short: it needs a control plane
 	ctx := context.Background()
@@ -74,6 +72,14 @@ func TestHealthChecksReadWhatTheControllerWrites(t *testing.T) {
 		endpoint("paused", "https://erp.example/hooks", "erp-webhook", true),
 		endpoint("no-secret", "https://erp.example/hooks", "missing", false),
 		endpoint("plain-http", "http://erp.example/hooks", "erp-webhook", false),
+		builder.CreditNote(ns, "credited", "issued", builder.WithCreditedQuantity(0, 1)),
+		builder.CreditNote(ns, "too-much", "issued", builder.WithCreditedAmount(1, 1_000_000)),
+		builder.CreditNote(ns, "bad-line", "issued", builder.WithCreditedQuantity(5, 1)),
+		builder.CreditNote(ns, "early-credit", "waiting", builder.WithCreditedQuantity(0, 1)),
+		builder.CreditNote(ns, "no-invoice", "ghost", builder.WithCreditedQuantity(0, 1)),
+		builder.Payment(ns, "paid", "issued", 1000),
+		builder.Payment(ns, "early-payment", "waiting", 1000),
+		builder.Payment(ns, "in-euros", "issued", 1000, builder.WithPaymentCurrency("EUR")),
 	} {
 		if err := c.Create(ctx, obj); err != nil {
 			t.Fatalf("creating %s: %v", obj.GetName(), err)
@@ -92,6 +98,7 @@ func TestHealthChecksReadWhatTheControllerWrites(t *testing.T) {
 			obj.SetGroupVersionKind(billingv1.GroupVersion.WithKind(kind))
 			if err = c.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, obj); err == nil {
 				if got, err = Evaluate(scripts[kind], obj.Object); err == nil && got.Status == want && matches(got.Message) {
+					expectKstatusAgrees(t, kind, name, obj, got.Status)
 					return
 				}
 			}
@@ -123,10 +130,43 @@ func TestHealthChecksReadWhatTheControllerWrites(t *testing.T) {
 		`attempts in a row: Secret "missing" does not exist in namespace books`)
 	expectHealthEndingWith("WebhookEndpoint", "plain-http", Degraded, "attempts in a row: only https URLs receive webhooks")
 
+	hasPrefix := func(prefix string) func(string) bool {
+		return func(message string) bool { return strings.HasPrefix(message, prefix) }
+	}
+	expectHealth("CreditNote", "credited", Status{Healthy, "The credit note is issued"})
+	expectHealthWith("CreditNote", "too-much", Degraded, hasPrefix("It exceeds what is left to credit of the invoice: line 0: amount 1000000 exceeds the 45000 left"),
+		"about what is left to credit of the line")
+	expectHealthWith("CreditNote", "bad-line", Degraded, hasPrefix("A line is invalid: line 0: invoice_line"),
+		"about the invalid line")
+	expectHealth("CreditNote", "early-credit", Status{Progressing,
+		`Invoice "waiting" is not issued yet; the credit note is issued once it is`})
+	expectHealth("CreditNote", "no-invoice", Status{Progressing,
+		`Invoice "ghost" does not exist in namespace "books"; waiting for it`})
+	expectHealth("Payment", "paid", Status{Healthy, "The payment is recorded in the invoice's balance"})
+	expectHealth("Payment", "early-payment", Status{Progressing,
+		`Invoice "waiting" is not issued yet; the payment is recorded once it is`})
+	expectHealth("Payment", "in-euros", Status{Degraded,
+		`The payment is in EUR but invoice "issued" is in USD; create it in USD`})
+
 	if err := c.Delete(ctx, builder.Customer(ns, "acme")); err != nil {
 		t.Fatal(err)
 	}
 	expectHealth("Customer", "acme", Status{Progressing, "Deletion waits for 2 invoice(s) that reference this customer"})
+}
+
+// expectKstatusAgrees checks that kstatus, as Flux and kubectl compute it,
+// reads the live object as the script did.
+func expectKstatusAgrees(t *testing.T, kind, name string, obj *unstructured.Unstructured, health string) {
+	t.Helper()
+	result, err := status.Compute(obj)
+	if err != nil {
+		t.Errorf("%s %s: kstatus: %v", kind, name, err)
+		return
+	}
+	if !slices.Contains(kstatusAsArgoCD[result.Status], health) {
+		t.Errorf("%s %s: Argo CD health %s, but kstatus computes %s (%s)", kind, name, health, result.Status,
+			result.Message)
+	}
 }
 
 // endpoint is a WebhookEndpoint in namespace books that starts after

@@ -176,6 +176,15 @@ func TestEveryConditionReasonHasAHealthTest(t *testing.T) {
 	}
 }
 
+// kstatusAsArgoCD is, for each status kstatus computes, the Argo CD health
+// statuses that say the same.
+var kstatusAsArgoCD = map[status.Status][]string{
+	status.CurrentStatus:     {Healthy},
+	status.InProgressStatus:  {Progressing, Suspended},
+	status.FailedStatus:      {Degraded},
+	status.TerminatingStatus: {Progressing},
+}
+
 // Flux and kubectl read the same conditions through kstatus. Once the
 // controller has written a status, the Argo CD health of every test object
 // must say what kstatus says. (Before that, kstatus reads an object with no
@@ -184,12 +193,7 @@ func TestEveryConditionReasonHasAHealthTest(t *testing.T) {
 // WebhookEndpoint (Ready=False, Paused) as InProgress, where Argo CD has
 // Suspended.
 func TestHealthAgreesWithKstatusOnceTheControllerHasWrittenAStatus(t *testing.T) {
-	want := map[status.Status][]string{
-		status.CurrentStatus:     {Healthy},
-		status.InProgressStatus:  {Progressing, Suspended},
-		status.FailedStatus:      {Degraded},
-		status.TerminatingStatus: {Progressing},
-	}
+	want := kstatusAsArgoCD
 	for _, c := range loadChecks(t) {
 		for _, tc := range readTests(t, c).Tests {
 			obj := readObject(t, filepath.Join(c.Dir, tc.InputPath))
