@@ -113,9 +113,9 @@ func TestHealthChecksReadWhatTheControllerWrites(t *testing.T) {
 	}
 	// A failing endpoint is retried with backoff, and the message counts
 	// the attempts: only the cause at its end is fixed.
-	expectHealthEndingWith := func(kind, name, status, suffix string) {
+	expectHealthEndingWith := func(kind, name, health, suffix string) {
 		t.Helper()
-		expectHealthWith(kind, name, status,
+		expectHealthWith(kind, name, health,
 			func(message string) bool { return strings.HasSuffix(message, suffix) }, "ending with "+strconv.Quote(suffix))
 	}
 	expectHealth("Invoice", "issued", Status{Healthy, "The invoice is issued"})
