@@ -69,6 +69,7 @@ type listFilters struct {
 	Overdue       bool   `json:"overdue,omitempty"`
 	Email         string `json:"email,omitempty"`
 	Order         string `json:"order,omitempty"`
+	Type          string `json:"type,omitempty"`
 }
 
 // listScope is the list a cursor belongs to.
