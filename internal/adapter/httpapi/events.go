@@ -121,7 +121,7 @@ func (a *Adapter) listEvents(w http.ResponseWriter, r *http.Request, c *call) *E
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to list events")
 	}
-	out := apiobject.List[apiobject.Event]{Object: "list", Data: make([]apiobject.Event, len(page)), HasMore: more}
+	out := apiobject.List[apiobject.Event]{Object: listObject, Data: make([]apiobject.Event, len(page)), HasMore: more}
 	for i, ev := range page {
 		out.Data[i] = apiobject.EventOf(c.ns, ev.Sequence, string(ev.Type), ev.CreatedAt, a.eventObject(r, c.ns, ev))
 	}
