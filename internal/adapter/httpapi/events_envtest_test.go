@@ -155,7 +155,7 @@ var _ = Describe("The workspace's events (GET /v1/events)", func() {
 			case "invoice.issued":
 				Expect(o.Object).To(Equal("invoice"))
 			case "payment.recorded", "credit_note.issued":
-				Expect(at).To(HaveKey("invoice.issued/"+o.InvoiceID))
+				Expect(at).To(HaveKey("invoice.issued/" + o.InvoiceID))
 				Expect(e.Sequence).To(BeNumerically(">", at["invoice.issued/"+o.InvoiceID]),
 					"%s %s came before its invoice was issued", e.Type, o.ID)
 			case "invoice.paid":
