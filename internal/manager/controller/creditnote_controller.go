@@ -90,9 +90,11 @@ const maxLedgerAttempts = 20
 //	   conflicts and the reconcile starts again at a: what is left is
 //	   recomputed, so two notes that together exceed the invoice are never
 //	   both entered.
-//	d. The note takes its number (the allocator binds it to the note's name
-//	   and uid, so a retry gets the same one) and is patched Issued with the
-//	   invoice's snapshot, with an optimistic lock.
+//	d. Once the invoice carries its invoice.issued event, the note takes
+//	   its number and its credit_note.issued event (the allocators bind
+//	   both to the note's name and uid, so a retry gets the same ones) and
+//	   is patched Issued with the invoice's snapshot and the event, with an
+//	   optimistic lock.
 func (r *CreditNoteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	note := &billingv1.CreditNote{}
 	if err := r.Get(ctx, req.NamespacedName, note); err != nil {

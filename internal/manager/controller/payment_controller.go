@@ -63,7 +63,9 @@ type PaymentReconciler struct {
 // balance recomputed, in one status patch of the invoice with an optimistic
 // lock; a conflict starts again from the live reads. Last it is patched
 // Recorded, split into applied and overpaid by the ledger alone
-// (paymentSplit), so a retry records the same split.
+// (paymentSplit), so a retry records the same split, together with its
+// payment.recorded event, once its invoice carries invoice.issued (the
+// allocator binds the event to the payment, so a retry gets the same one).
 func (r *PaymentReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	payment := &billingv1.Payment{}
 	if err := r.Get(ctx, req.NamespacedName, payment); err != nil {
