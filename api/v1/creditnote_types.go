@@ -153,6 +153,7 @@ type CreditNoteLineStatus struct {
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.sequence) || (has(self.sequence) && self.sequence == oldSelf.sequence)",message="status.sequence cannot change once assigned"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.number) || (has(self.number) && self.number == oldSelf.number)",message="status.number cannot change once assigned"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.total) || (has(self.total) && self.total == oldSelf.total)",message="status.total cannot change once set"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.events) || (has(self.events) && oldSelf.events.all(e, self.events.exists(n, n.type == e.type && n.sequence == e.sequence && n.createdAt == e.createdAt)))",message="status.events: an event once recorded never changes"
 type CreditNoteStatus struct {
 	// conditions describe the credit note's state in the standard
 	// Kubernetes way: "Ready" is True once it is issued, and False with a
@@ -243,6 +244,15 @@ type CreditNoteStatus struct {
 	// issuer is the credited invoice's, frozen.
 	// +optional
 	Issuer *Issuer `json:"issuer,omitempty"`
+
+	// events are the workspace's events about this credit note:
+	// credit_note.issued, written together with its number. An event once
+	// recorded never changes.
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=1
+	Events []RecordedEvent `json:"events,omitempty"`
 
 	// observedGeneration is the metadata.generation this status was computed for.
 	// +optional

@@ -134,6 +134,7 @@ type BillTo struct {
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.number) || (has(self.number) && self.number == oldSelf.number)",message="status.number cannot change once assigned"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.dueAt) || (has(self.dueAt) && self.dueAt == oldSelf.dueAt)",message="status.dueAt cannot change once set"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.issuer) || (has(self.issuer) && self.issuer == oldSelf.issuer)",message="status.issuer cannot change once set"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.events) || (has(self.events) && oldSelf.events.all(e, self.events.exists(n, n.type == e.type && n.sequence == e.sequence && n.createdAt == e.createdAt)))",message="status.events: an event once recorded never changes"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.sequence) || (has(self.total) == has(oldSelf.total) && (!has(self.total) || self.total == oldSelf.total))",message="status.total cannot change once the invoice is issued"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.sequence) || (has(self.taxTotal) == has(oldSelf.taxTotal) && (!has(self.taxTotal) || self.taxTotal == oldSelf.taxTotal))",message="status.taxTotal cannot change once the invoice is issued"
 type InvoiceStatus struct {
@@ -238,6 +239,16 @@ type InvoiceStatus struct {
 	// it is overdue. Set when the invoice is issued.
 	// +optional
 	Balance *InvoiceBalance `json:"balance,omitempty"`
+
+	// events are the workspace's events about this invoice, each at most
+	// once: invoice.issued (written together with the number),
+	// invoice.paid, invoice.voided and invoice.overdue. An event once
+	// recorded never changes.
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=4
+	Events []RecordedEvent `json:"events,omitempty"`
 
 	// observedGeneration is the metadata.generation this status was computed for.
 	// +optional

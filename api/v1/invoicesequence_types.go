@@ -51,6 +51,13 @@ type SequenceReservation struct {
 	// +kubebuilder:validation:MaxLength=128
 	UID string `json:"uid,omitempty"`
 
+	// fact is the event the sequence is reserved for, in a workspace's
+	// "events" sequence, where one object (invoice, credit note or payment)
+	// takes a sequence for each of its facts; absent in the invoice and
+	// credit note series.
+	// +optional
+	Fact EventType `json:"fact,omitempty"`
+
 	// issuedAt is the issue time that goes with the sequence. Issue times
 	// never decrease along the sequence.
 	// +required

@@ -78,6 +78,7 @@ type PaymentSpec struct {
 // PaymentStatus is the controller's record of a payment. Once recorded,
 // nothing in it changes.
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.recordedAt) || (has(self.recordedAt) && self.recordedAt == oldSelf.recordedAt)",message="status.recordedAt cannot change once set"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.events) || (has(self.events) && oldSelf.events.all(e, self.events.exists(n, n.type == e.type && n.sequence == e.sequence && n.createdAt == e.createdAt)))",message="status.events: an event once recorded never changes"
 type PaymentStatus struct {
 	// conditions describe the payment's state in the standard Kubernetes
 	// way: "Ready" is True once it is recorded.
@@ -118,6 +119,15 @@ type PaymentStatus struct {
 	// recordedAt is when the payment was recorded in the invoice's balance.
 	// +optional
 	RecordedAt *metav1.Time `json:"recordedAt,omitempty"`
+
+	// events are the workspace's events about this payment:
+	// payment.recorded, written together with phase Recorded. An event once
+	// recorded never changes.
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=1
+	Events []RecordedEvent `json:"events,omitempty"`
 
 	// observedGeneration is the metadata.generation this status was computed for.
 	// +optional

@@ -168,7 +168,7 @@ func (a *Adapter) listInvoiceFeed(w http.ResponseWriter, r *http.Request, c *cal
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to list invoices")
 	}
-	out := apiobject.List[apiobject.Invoice]{Object: "list", Data: make([]apiobject.Invoice, len(page)), HasMore: more}
+	out := apiobject.List[apiobject.Invoice]{Object: listObject, Data: make([]apiobject.Invoice, len(page)), HasMore: more}
 	for i, inv := range page {
 		out.Data[i] = apiobject.InvoiceOf(inv)
 	}

@@ -31,6 +31,9 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 )
 
+// listObject is the object of a page: {"object": "list", ...}.
+const listObject = "list"
+
 // Bounds of a page.
 const (
 	listLimitDefault = 20
@@ -69,6 +72,7 @@ type listFilters struct {
 	Overdue       bool   `json:"overdue,omitempty"`
 	Email         string `json:"email,omitempty"`
 	Order         string `json:"order,omitempty"`
+	Type          string `json:"type,omitempty"`
 }
 
 // listScope is the list a cursor belongs to.
@@ -170,7 +174,7 @@ func pageParams(q url.Values, scope listScope) (limit int, after string, e *Erro
 // whether others follow.
 func writePage[O client.Object, R any](w http.ResponseWriter, r *http.Request, scope listScope, page []O, more bool,
 	render func(O) R) {
-	out := apiobject.List[R]{Object: "list", Data: make([]R, len(page)), HasMore: more}
+	out := apiobject.List[R]{Object: listObject, Data: make([]R, len(page)), HasMore: more}
 	for i, item := range page {
 		out.Data[i] = render(item)
 	}

@@ -74,6 +74,9 @@ func (a *Adapter) routes() *http.ServeMux {
 	mux.Handle("GET /v1/payments", a.api("list", resourcePayments, "",
 		[]string{queryLimit, queryCursor, queryInvoiceID, queryCustomerID}, a.listPayments))
 	mux.Handle("GET /v1/payments/{payment_id}", a.api("get", resourcePayments, "payment_id", nil, a.getPayment))
+
+	mux.Handle("GET /v1/events", a.api("list", resourceEvents, "",
+		[]string{queryLimit, queryCursor, queryAfter, queryType}, a.listEvents))
 	return mux
 }
 

@@ -57,6 +57,10 @@ type Store interface {
 	// FeedChanged is closed once another one is seen.
 	Feed(ctx context.Context, ns string, after int64, limit int) ([]*billingv1.Invoice, bool, error)
 	FeedChanged(ns string) <-chan struct{}
+	// Events reads the events of ns after a sequence, in order, of the
+	// types wanted (all when empty); last is the last sequence walked.
+	Events(ctx context.Context, ns string, after int64, limit int,
+		wanted map[billingv1.EventType]bool) (page []store.Event, last int64, more bool, err error)
 	// Profile reads ns's billing profile: its footer, for documents, and
 	// its default tax, for creates.
 	Profile(ctx context.Context, ns string) (store.Profile, error)

@@ -77,8 +77,11 @@ type Store struct {
 	kinds map[reflect.Type]*kind
 	// sequences indexes the issued invoices by sequence, for Feed.
 	sequences *sequenceIndex
-	synced    atomic.Bool
-	syncedCh  chan struct{} // closed once synced
+	// events indexes the events of every workspace by sequence, for
+	// Events.
+	events   *eventIndex
+	synced   atomic.Bool
+	syncedCh chan struct{} // closed once synced
 }
 
 // New returns a store that reads through c, and through live what c does
@@ -88,6 +91,7 @@ func New(c cache.Cache, live client.Reader, opts Options) *Store {
 		opts.Now = time.Now
 	}
 	s := &Store{cache: c, live: live, opts: opts, kinds: map[reflect.Type]*kind{}, sequences: newSequenceIndex(),
+		events:   newEventIndex(),
 		syncedCh: make(chan struct{})}
 	for _, k := range []*kind{
 		{obj: &billingv1.Customer{}, sets: customerSets, listKind: "CustomerList"},
@@ -118,6 +122,14 @@ func (s *Store) Start(ctx context.Context) error {
 		registrations = append(registrations, reg)
 		if _, ok := k.obj.(*billingv1.Invoice); ok {
 			reg, err := informer.AddEventHandler(s.sequences.handler())
+			if err != nil {
+				return fmt.Errorf("watching the informer for %T: %w", k.obj, err)
+			}
+			registrations = append(registrations, reg)
+		}
+		switch k.obj.(type) {
+		case *billingv1.Invoice, *billingv1.CreditNote, *billingv1.Payment:
+			reg, err := informer.AddEventHandler(s.events.handler())
 			if err != nil {
 				return fmt.Errorf("watching the informer for %T: %w", k.obj, err)
 			}

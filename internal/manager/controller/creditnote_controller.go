@@ -35,6 +35,7 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
+	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
 )
 
 // CreditNoteReconciler issues credit notes: it enters each in its invoice's
@@ -50,6 +51,11 @@ type CreditNoteReconciler struct {
 	// Numbers hands out the credit-note series' sequences (a
 	// *numbering.Allocator whose Sequence is "credit-notes").
 	Numbers Numberer
+	// Events hands out the workspace's event sequences: a credit note is
+	// patched Issued together with its credit_note.issued event, which
+	// comes after its invoice's invoice.issued. Nil records no events
+	// (unit tests of other steps); Setup always sets it.
+	Events EventNumberer
 }
 
 // maxLedgerAttempts is how many times one reconcile retries entering a
@@ -84,15 +90,17 @@ const maxLedgerAttempts = 20
 //	   conflicts and the reconcile starts again at a: what is left is
 //	   recomputed, so two notes that together exceed the invoice are never
 //	   both entered.
-//	d. The note takes its number (the allocator binds it to the note's name
-//	   and uid, so a retry gets the same one) and is patched Issued with the
-//	   invoice's snapshot, with an optimistic lock.
+//	d. Once the invoice carries its invoice.issued event, the note takes
+//	   its number and its credit_note.issued event (the allocators bind
+//	   both to the note's name and uid, so a retry gets the same ones) and
+//	   is patched Issued with the invoice's snapshot and the event, with an
+//	   optimistic lock.
 func (r *CreditNoteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	note := &billingv1.CreditNote{}
 	if err := r.Get(ctx, req.NamespacedName, note); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	if creditNoteSettled(note) {
+	if r.settled(note) {
 		return ctrl.Result{}, nil
 	}
 	for attempt := 1; ; attempt++ {
@@ -104,11 +112,12 @@ func (r *CreditNoteReconciler) Reconcile(ctx context.Context, req ctrl.Request) 
 	}
 }
 
-// creditNoteSettled reports whether note is Issued or Rejected, or being
-// deleted: nothing more to do.
-func creditNoteSettled(note *billingv1.CreditNote) bool {
-	return note.Status.Phase == billingv1.CreditNoteIssued || note.Status.Phase == billingv1.CreditNoteRejected ||
-		!note.DeletionTimestamp.IsZero()
+// settled reports whether note is Issued (with its event) or Rejected, or
+// being deleted: nothing more to do.
+func (r *CreditNoteReconciler) settled(note *billingv1.CreditNote) bool {
+	issued := note.Status.Phase == billingv1.CreditNoteIssued &&
+		(r.Events == nil || billingv1.FindEvent(note.Status.Events, billingv1.EventTypeCreditNoteIssued) != nil)
+	return issued || note.Status.Phase == billingv1.CreditNoteRejected || !note.DeletionTimestamp.IsZero()
 }
 
 // reconcileOnce runs the protocol once, from a; a conflict says another
@@ -118,7 +127,7 @@ func (r *CreditNoteReconciler) reconcileOnce(ctx context.Context, key types.Name
 	if err := r.APIReader.Get(ctx, key, note); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	if creditNoteSettled(note) {
+	if r.settled(note) {
 		return ctrl.Result{}, nil
 	}
 	now := r.Clock.Now()
@@ -207,23 +216,53 @@ func (r *CreditNoteReconciler) issue(ctx context.Context, note *billingv1.Credit
 	if note.Status.Total == nil {
 		return ctrl.Result{}, fmt.Errorf("credit note %s is in invoice %s's ledger without its amounts", note.Name, inv.Name)
 	}
-	profile, err := workspaceProfile(ctx, r.Client, note.Namespace)
-	if err != nil {
-		return ctrl.Result{}, err
+	issued := eventSequence(inv.Status.Events, billingv1.EventTypeInvoiceIssued)
+	if r.Events != nil && issued == 0 {
+		// Its event waits for the invoice's invoice.issued; the invoice's
+		// change wakes it.
+		return ctrl.Result{}, nil
 	}
-	assignment, err := r.Numbers.Assign(ctx, note.Namespace, note.Name, note.UID)
+	status, err := r.numbered(ctx, note, inv)
+	if err == nil && r.Events != nil {
+		var assignment numbering.Assignment
+		assignment, err = r.Events.AssignFact(ctx, note.Namespace, note.Name, note.UID,
+			billingv1.EventTypeCreditNoteIssued, issued)
+		if err != nil {
+			err = fmt.Errorf("assigning the credit_note.issued event: %w", err)
+		}
+		status.Events = withEvent(status.Events, billingv1.EventTypeCreditNoteIssued, assignment)
+	}
 	if numberingBusy(err) {
 		logf.FromContext(ctx).V(1).Info("Waiting for a credit note number", "reason", err.Error())
 		return ctrl.Result{RequeueAfter: retryNumbering}, nil
 	}
 	if err != nil {
-		return ctrl.Result{}, fmt.Errorf("assigning a credit note number: %w", err)
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, r.patchStatus(ctx, note, func(s *billingv1.CreditNoteStatus) { *s = status })
+}
+
+// numbered returns note's status Issued with its number: the one it
+// carries when it was issued before it took events, else the one the
+// allocator binds to it.
+func (r *CreditNoteReconciler) numbered(ctx context.Context, note *billingv1.CreditNote,
+	inv *billingv1.Invoice) (billingv1.CreditNoteStatus, error) {
+	if note.Status.Phase == billingv1.CreditNoteIssued && note.Status.Sequence != nil {
+		return *note.Status.DeepCopy(), nil
+	}
+	profile, err := workspaceProfile(ctx, r.Client, note.Namespace)
+	if err != nil {
+		return note.Status, err
+	}
+	assignment, err := r.Numbers.Assign(ctx, note.Namespace, note.Name, note.UID)
+	if err != nil {
+		return note.Status, fmt.Errorf("assigning a credit note number: %w", err)
 	}
 	status, err := issuedCreditNote(note.Status, inv, creditNotePrefix(profile), assignment, note.Generation, r.Clock.Now())
 	if err != nil {
-		return ctrl.Result{}, fmt.Errorf("formatting the credit note number: %w", err)
+		return note.Status, fmt.Errorf("formatting the credit note number: %w", err)
 	}
-	return ctrl.Result{}, r.patchStatus(ctx, note, func(s *billingv1.CreditNoteStatus) { *s = status })
+	return status, nil
 }
 
 // patchStatus patches note's status as change makes it, with an optimistic
@@ -255,6 +294,9 @@ func (r *CreditNoteReconciler) SetupWithManager(mgr ctrl.Manager, concurrency in
 	if r.APIReader == nil {
 		return errNoAPIReader
 	}
+	if r.Events == nil {
+		return errNoEvents
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
 		For(&billingv1.CreditNote{}).
@@ -273,7 +315,7 @@ func (r *CreditNoteReconciler) creditNotesOf(ctx context.Context, obj client.Obj
 	}
 	var requests []reconcile.Request
 	for i := range notes.Items {
-		if !creditNoteSettled(&notes.Items[i]) {
+		if !r.settled(&notes.Items[i]) {
 			requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&notes.Items[i])})
 		}
 	}

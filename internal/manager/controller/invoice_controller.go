@@ -57,6 +57,11 @@ type InvoiceReconciler struct {
 	// Numbers hands out each workspace's invoice sequences and issue times
 	// (a *numbering.Allocator).
 	Numbers Numberer
+	// Events hands out the sequences of each workspace's event sequence (a
+	// *numbering.Allocator of the "events" series): invoice.issued with the
+	// number, then invoice.paid, invoice.voided and invoice.overdue. Nil
+	// records no events (unit tests of other steps); Setup always sets it.
+	Events EventNumberer
 }
 
 // Numberer hands out invoice sequences: numbering.Allocator's contract.
@@ -121,6 +126,19 @@ func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	}
 	inv.Status.Balance = balance
 	result := ctrl.Result{RequeueAfter: untilOverdue(inv, balance, now)}
+	// The facts the invoice has reached take their events, in the same
+	// patch: an invoice is never seen numbered without its invoice.issued.
+	waiting, err := r.recordEvents(ctx, inv)
+	if numberingBusy(err) {
+		logf.FromContext(ctx).V(1).Info("Waiting for an event sequence", "reason", err.Error())
+		return ctrl.Result{RequeueAfter: retryNumbering}, nil
+	}
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if waiting && (result.RequeueAfter == 0 || result.RequeueAfter > retryEvents) {
+		result.RequeueAfter = retryEvents
+	}
 	if equality.Semantic.DeepEqual(before.Status, inv.Status) {
 		return result, nil
 	}
@@ -265,6 +283,7 @@ var (
 	errNoRecorder = errors.New("the reconciler needs a Recorder")
 	errNoClock    = errors.New("the reconciler needs a Clock")
 	errNoNumbers  = errors.New("the reconciler needs Numbers")
+	errNoEvents   = errors.New("the reconciler needs Events")
 )
 
 // SetupWithManager registers the controller, reconciling up to concurrency
@@ -279,6 +298,9 @@ func (r *InvoiceReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) 
 	}
 	if r.Numbers == nil {
 		return errNoNumbers
+	}
+	if r.Events == nil {
+		return errNoEvents
 	}
 	return ctrl.NewControllerManagedBy(mgr).
 		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).

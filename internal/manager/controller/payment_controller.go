@@ -44,6 +44,11 @@ type PaymentReconciler struct {
 	// APIReader reads payments and invoices straight from the API server.
 	APIReader client.Reader
 	Clock     clock.PassiveClock
+	// Events hands out the workspace's event sequences: a payment is
+	// patched Recorded together with its payment.recorded event, which
+	// comes after its invoice's invoice.issued. Nil records no events
+	// (unit tests of other steps); Setup always sets it.
+	Events EventNumberer
 }
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=payments,verbs=get;list;watch
@@ -60,13 +65,15 @@ type PaymentReconciler struct {
 // payment is marked as being recorded (markRecording), which the retention
 // policy reads. Last it is patched
 // Recorded, split into applied and overpaid by the ledger alone
-// (paymentSplit), so a retry records the same split.
+// (paymentSplit), so a retry records the same split, together with its
+// payment.recorded event, once its invoice carries invoice.issued (the
+// allocator binds the event to the payment, so a retry gets the same one).
 func (r *PaymentReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	payment := &billingv1.Payment{}
 	if err := r.Get(ctx, req.NamespacedName, payment); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	if paymentSettled(payment) {
+	if r.settled(payment) {
 		return ctrl.Result{}, nil
 	}
 	for attempt := 1; ; attempt++ {
@@ -78,9 +85,12 @@ func (r *PaymentReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	}
 }
 
-// paymentSettled reports whether payment is Recorded or being deleted.
-func paymentSettled(payment *billingv1.Payment) bool {
-	return payment.Status.Phase == billingv1.PaymentRecorded || !payment.DeletionTimestamp.IsZero()
+// settled reports whether payment is Recorded (with its event) or being
+// deleted.
+func (r *PaymentReconciler) settled(payment *billingv1.Payment) bool {
+	recorded := payment.Status.Phase == billingv1.PaymentRecorded &&
+		(r.Events == nil || billingv1.FindEvent(payment.Status.Events, billingv1.EventTypePaymentRecorded) != nil)
+	return recorded || !payment.DeletionTimestamp.IsZero()
 }
 
 func (r *PaymentReconciler) reconcileOnce(ctx context.Context, key types.NamespacedName) error {
@@ -88,7 +98,7 @@ func (r *PaymentReconciler) reconcileOnce(ctx context.Context, key types.Namespa
 	if err := r.APIReader.Get(ctx, key, payment); err != nil {
 		return client.IgnoreNotFound(err)
 	}
-	if paymentSettled(payment) {
+	if r.settled(payment) {
 		return nil
 	}
 	now := r.Clock.Now()
@@ -124,6 +134,20 @@ func (r *PaymentReconciler) reconcileOnce(ctx context.Context, key types.Namespa
 		}
 	}
 	recorded := recordedPayment(payment, inv, now)
+	if r.Events != nil {
+		issued := eventSequence(inv.Status.Events, billingv1.EventTypeInvoiceIssued)
+		if issued == 0 {
+			// Entered, but its event waits for the invoice's
+			// invoice.issued; the invoice's change wakes it.
+			return nil
+		}
+		assignment, err := r.Events.AssignFact(ctx, payment.Namespace, payment.Name, payment.UID,
+			billingv1.EventTypePaymentRecorded, issued)
+		if err != nil {
+			return fmt.Errorf("assigning the payment.recorded event: %w", err)
+		}
+		recorded.Events = withEvent(recorded.Events, billingv1.EventTypePaymentRecorded, assignment)
+	}
 	return r.patchStatus(ctx, payment, func(s *billingv1.PaymentStatus) { *s = recorded })
 }
 
@@ -179,6 +203,9 @@ func (r *PaymentReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) 
 	if r.APIReader == nil {
 		return errNoAPIReader
 	}
+	if r.Events == nil {
+		return errNoEvents
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
 		For(&billingv1.Payment{}).
@@ -197,7 +224,7 @@ func (r *PaymentReconciler) paymentsOf(ctx context.Context, obj client.Object) [
 	}
 	var requests []reconcile.Request
 	for i := range payments.Items {
-		if !paymentSettled(&payments.Items[i]) {
+		if !r.settled(&payments.Items[i]) {
 			requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&payments.Items[i])})
 		}
 	}

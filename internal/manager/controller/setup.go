@@ -94,12 +94,27 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("creating the credit note number allocator: %w", err)
 	}
-	// The allocators trim every workspace's journal on the leader.
-	if err := mgr.Add(numbers); err != nil {
-		return fmt.Errorf("adding the invoice number allocator: %w", err)
+	// Invoices, credit notes and payments share each workspace's event
+	// sequence: one sequence per fact (docs/events.md).
+	eventNumbers, err := numbering.New(numbering.Options{
+		Client:    mgr.GetClient(),
+		APIReader: mgr.GetAPIReader(),
+		Cached:    numbering.EventReader(mgr.GetClient()),
+		Live:      numbering.EventReader(mgr.GetAPIReader()),
+		Now:       opts.Clock.Now,
+		Sequence:  billingv1.EventSequenceName,
+	})
+	if err != nil {
+		return fmt.Errorf("creating the event sequence allocator: %w", err)
 	}
-	if err := mgr.Add(creditNumbers); err != nil {
-		return fmt.Errorf("adding the credit note number allocator: %w", err)
+	// The allocators trim every workspace's journal on the leader.
+	for _, a := range []struct {
+		what      string
+		allocator *numbering.Allocator
+	}{{"invoice number", numbers}, {"credit note number", creditNumbers}, {"event sequence", eventNumbers}} {
+		if err := mgr.Add(a.allocator); err != nil {
+			return fmt.Errorf("adding the %s allocator: %w", a.what, err)
+		}
 	}
 	for _, c := range []struct {
 		kind       string
@@ -112,17 +127,20 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			Recorder: mgr.GetEventRecorder("invoice-controller"),
 			Clock:    opts.Clock,
 			Numbers:  numbers,
+			Events:   eventNumbers,
 		}},
 		{"CreditNote", &CreditNoteReconciler{
 			Client:    mgr.GetClient(),
 			APIReader: mgr.GetAPIReader(),
 			Clock:     opts.Clock,
 			Numbers:   creditNumbers,
+			Events:    eventNumbers,
 		}},
 		{"Payment", &PaymentReconciler{
 			Client:    mgr.GetClient(),
 			APIReader: mgr.GetAPIReader(),
 			Clock:     opts.Clock,
+			Events:    eventNumbers,
 		}},
 		{"Customer", &CustomerReconciler{
 			Client:    mgr.GetClient(),

@@ -158,10 +158,29 @@ func New(opts Options) (*Allocator, error) {
 // Kubernetes API; the context's error when ctx ends first (the reservation
 // may still be made, and is then returned by the next call).
 func (a *Allocator) Assign(ctx context.Context, namespace, name string, uid types.UID) (Assignment, error) {
-	if namespace == "" || name == "" || uid == "" {
+	return a.assign(ctx, namespace, Invoice{Name: name, UID: uid})
+}
+
+// AssignFact returns the sequence of one fact (event type) of the object
+// named name, with UID uid, in a workspace's event sequence, as Assign does
+// for an invoice: one object takes one sequence per fact. after is the
+// highest sequence of the events the fact depends on (0: none); the fact
+// never takes a sequence at or below it. The caller writes the assignment
+// on the object's status.events with an optimistic lock, and only while
+// the status carries no event of that type.
+func (a *Allocator) AssignFact(ctx context.Context, namespace, name string, uid types.UID,
+	fact billingv1.EventType, after int64) (Assignment, error) {
+	if fact == "" {
 		return Assignment{}, ErrInvalidInvoice
 	}
-	req := &request{invoice: Invoice{Name: name, UID: uid}, done: make(chan result, 1)}
+	return a.assign(ctx, namespace, Invoice{Name: name, UID: uid, Fact: fact, After: after})
+}
+
+func (a *Allocator) assign(ctx context.Context, namespace string, inv Invoice) (Assignment, error) {
+	if namespace == "" || inv.Name == "" || inv.UID == "" {
+		return Assignment{}, ErrInvalidInvoice
+	}
+	req := &request{invoice: inv, done: make(chan result, 1)}
 	ws := a.workspace(namespace)
 	ws.mu.Lock()
 	ws.queue = append(ws.queue, req)
@@ -221,7 +240,7 @@ func (a *Allocator) flush(ctx context.Context, ws *workspace, batch []*request) 
 	}
 	p, err := a.update(ctx, ws, invoices, nil)
 	for _, req := range batch {
-		switch assignment, ok := p.assigned[req.invoice]; {
+		switch assignment, ok := p.assigned[req.invoice.id()]; {
 		case err != nil:
 			req.done <- result{err: err}
 		case ok:
@@ -318,7 +337,7 @@ func (a *Allocator) cachedFates(ctx context.Context, namespace string, entries [
 			fates[key] = f
 			continue
 		}
-		state, found, err := a.opts.Cached.LookupInvoice(ctx, types.NamespacedName{Namespace: namespace, Name: entry.Invoice})
+		state, found, err := lookup(ctx, a.opts.Cached, types.NamespacedName{Namespace: namespace, Name: entry.Invoice}, entry.Fact)
 		if err != nil {
 			continue
 		}

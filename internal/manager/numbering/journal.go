@@ -32,10 +32,26 @@ import (
 // names, and the invoices asking for a sequence. It does no I/O.
 
 // Invoice is one invoice asking for a sequence. The UID tells an invoice
-// apart from one deleted and created again under the same name.
+// apart from one deleted and created again under the same name. In a
+// workspace's event sequence an "invoice" is any object (invoice, credit
+// note or payment) and Fact says which of its events asks: one object takes
+// one sequence per fact.
 type Invoice struct {
 	Name string
 	UID  types.UID
+	// Fact is the event asking, in the event sequence; empty otherwise.
+	Fact billingv1.EventType
+	// After is the highest sequence of the facts this one depends on (0:
+	// none). It takes no free entry at or below After, so that an event
+	// never comes before the events it depends on. It is not part of the
+	// invoice's identity.
+	After int64
+}
+
+// id is inv without After: what identifies it in the journal.
+func (inv Invoice) id() Invoice {
+	inv.After = 0
+	return inv
 }
 
 // Assignment is the sequence an invoice gets and the issue time (in UTC,
@@ -96,10 +112,11 @@ type entryKey struct {
 	sequence int64
 	invoice  string
 	uid      string
+	fact     billingv1.EventType
 }
 
 func keyOf(entry billingv1.SequenceReservation) entryKey {
-	return entryKey{sequence: entry.Sequence, invoice: entry.Invoice, uid: entry.UID}
+	return entryKey{sequence: entry.Sequence, invoice: entry.Invoice, uid: entry.UID, fact: entry.Fact}
 }
 
 // plan is the outcome of planAssignments.
@@ -119,9 +136,9 @@ type plan struct {
 //     become free (they keep their sequence and issue time, and lose their
 //     invoice);
 //  2. an asking invoice that the journal already names gets its entry again;
-//  3. any other asking invoice takes the lowest free entry, else a new entry
-//     with sequence next (next then advances), issued at the later of now
-//     and lastIssuedAt, while the journal has room for it.
+//  3. any other asking invoice takes the lowest free entry above its After,
+//     else a new entry with sequence next (next then advances), issued at
+//     the later of now and lastIssuedAt, while the journal has room for it.
 //
 // Every sequence below next stays either in the journal or written on an
 // invoice, and no sequence is in the journal twice: no gap, no duplicate.
@@ -141,7 +158,7 @@ func planAssignments(current billingv1.InvoiceSequenceSpec, fates map[entryKey]f
 			out.changed = true
 			continue
 		case gone:
-			entry.Invoice, entry.UID = "", ""
+			entry.Invoice, entry.UID, entry.Fact = "", "", ""
 			out.changed = true
 		case pending:
 		}
@@ -162,10 +179,11 @@ func planAssignments(current billingv1.InvoiceSequenceSpec, fates map[entryKey]f
 		if entry.Invoice == "" {
 			free = append(free, i)
 		} else {
-			bound[Invoice{Name: entry.Invoice, UID: types.UID(entry.UID)}] = i
+			bound[Invoice{Name: entry.Invoice, UID: types.UID(entry.UID), Fact: entry.Fact}] = i
 		}
 	}
-	for _, inv := range asking {
+	for _, asker := range asking {
+		inv := asker.id()
 		if _, done := out.assigned[inv]; done {
 			continue
 		}
@@ -173,10 +191,10 @@ func planAssignments(current billingv1.InvoiceSequenceSpec, fates map[entryKey]f
 			out.assigned[inv] = Assignment{Sequence: spec.Reserved[i].Sequence, IssuedAt: spec.Reserved[i].IssuedAt.UTC()}
 			continue
 		}
-		if len(free) > 0 {
-			i := free[0]
-			free = free[1:]
-			spec.Reserved[i].Invoice, spec.Reserved[i].UID = inv.Name, string(inv.UID)
+		if j := firstFreeAbove(spec.Reserved, free, asker.After); j >= 0 {
+			i := free[j]
+			free = slices.Delete(free, j, j+1)
+			spec.Reserved[i].Invoice, spec.Reserved[i].UID, spec.Reserved[i].Fact = inv.Name, string(inv.UID), inv.Fact
 			out.assigned[inv] = Assignment{Sequence: spec.Reserved[i].Sequence, IssuedAt: spec.Reserved[i].IssuedAt.UTC()}
 			out.changed = true
 			continue
@@ -186,7 +204,7 @@ func planAssignments(current billingv1.InvoiceSequenceSpec, fates map[entryKey]f
 			continue
 		}
 		spec.Reserved = append(spec.Reserved, billingv1.SequenceReservation{
-			Sequence: spec.Next, Invoice: inv.Name, UID: string(inv.UID), IssuedAt: issuedAt,
+			Sequence: spec.Next, Invoice: inv.Name, UID: string(inv.UID), Fact: inv.Fact, IssuedAt: issuedAt,
 		})
 		out.assigned[inv] = Assignment{Sequence: spec.Next, IssuedAt: issuedAt.UTC()}
 		spec.Next++
@@ -197,4 +215,16 @@ func planAssignments(current billingv1.InvoiceSequenceSpec, fates map[entryKey]f
 		spec.Reserved = nil
 	}
 	return out
+}
+
+// firstFreeAbove returns the index in free (indexes of free entries of
+// reserved, lowest sequence first) of the first entry whose sequence is
+// above after, or -1 when there is none.
+func firstFreeAbove(reserved []billingv1.SequenceReservation, free []int, after int64) int {
+	for j, i := range free {
+		if reserved[i].Sequence > after {
+			return j
+		}
+	}
+	return -1
 }

@@ -72,6 +72,14 @@ func TestPlanAssignments(t *testing.T) {
 		return billingv1.SequenceReservation{Sequence: seq, Invoice: invoice, UID: uid, IssuedAt: at(issued)}
 	}
 	inv := func(name string) Invoice { return Invoice{Name: name, UID: types.UID("uid-" + name)} }
+	fact := func(name string, t billingv1.EventType, after int64) Invoice {
+		return Invoice{Name: name, UID: types.UID("uid-" + name), Fact: t, After: after}
+	}
+	factEntry := func(seq int64, name string, t billingv1.EventType, issued time.Duration) billingv1.SequenceReservation {
+		e := entry(seq, name, issued)
+		e.Fact = t
+		return e
+	}
 	key := func(seq int64, invoice string) entryKey {
 		return entryKey{sequence: seq, invoice: invoice, uid: "uid-" + invoice}
 	}
@@ -182,6 +190,41 @@ func TestPlanAssignments(t *testing.T) {
 				entry(1, "a", 0), entry(2, "b", 0)}},
 			wantAssigned: map[Invoice]Assignment{inv("a"): {1, t0}},
 			wantFull:     []Invoice{inv("c")},
+		},
+		{
+			name:    "each fact of one object takes its own sequence, and asks again for the same one",
+			current: billingv1.InvoiceSequenceSpec{Next: 1},
+			asking: []Invoice{
+				fact("a", billingv1.EventTypeInvoiceIssued, 0), fact("a", billingv1.EventTypeInvoicePaid, 1),
+				fact("a", billingv1.EventTypeInvoiceIssued, 0)},
+			want: billingv1.InvoiceSequenceSpec{Next: 3, LastIssuedAt: atPtr(0), Reserved: []billingv1.SequenceReservation{
+				factEntry(1, "a", billingv1.EventTypeInvoiceIssued, 0), factEntry(2, "a", billingv1.EventTypeInvoicePaid, 0)}},
+			wantChanged: true,
+			wantAssigned: map[Invoice]Assignment{
+				fact("a", billingv1.EventTypeInvoiceIssued, 0): {1, t0}, fact("a", billingv1.EventTypeInvoicePaid, 0): {2, t0}},
+		},
+		{
+			name: "a fact takes no freed sequence at or below the facts it depends on, and a fact without any takes it",
+			current: billingv1.InvoiceSequenceSpec{Next: 4, LastIssuedAt: atPtr(0), Reserved: []billingv1.SequenceReservation{
+				entry(2, "", -time.Second)}},
+			asking: []Invoice{fact("p", billingv1.EventTypePaymentRecorded, 3), fact("b", billingv1.EventTypeInvoiceIssued, 0)},
+			now:    time.Minute,
+			want: billingv1.InvoiceSequenceSpec{Next: 5, LastIssuedAt: atPtr(time.Minute), Reserved: []billingv1.SequenceReservation{
+				factEntry(2, "b", billingv1.EventTypeInvoiceIssued, -time.Second), factEntry(4, "p", billingv1.EventTypePaymentRecorded, time.Minute)}},
+			wantChanged: true,
+			wantAssigned: map[Invoice]Assignment{
+				fact("p", billingv1.EventTypePaymentRecorded, 0): {4, t0.Add(time.Minute)},
+				fact("b", billingv1.EventTypeInvoiceIssued, 0):   {2, t0.Add(-time.Second)}},
+		},
+		{
+			name: "a freed fact's sequence loses its fact with its object",
+			current: billingv1.InvoiceSequenceSpec{Next: 2, LastIssuedAt: atPtr(0), Reserved: []billingv1.SequenceReservation{
+				factEntry(1, "a", billingv1.EventTypeInvoiceOverdue, 0)}},
+			fates: map[entryKey]fate{{sequence: 1, invoice: "a", uid: "uid-a", fact: billingv1.EventTypeInvoiceOverdue}: gone},
+			want: billingv1.InvoiceSequenceSpec{Next: 2, LastIssuedAt: atPtr(0), Reserved: []billingv1.SequenceReservation{
+				entry(1, "", 0)}},
+			wantChanged:  true,
+			wantAssigned: map[Invoice]Assignment{},
 		},
 		{
 			name:        "the last journal entry trimmed leaves no list behind",

@@ -63,12 +63,12 @@ func (a *Allocator) liveFates(ctx context.Context, namespace string,
 			continue
 		}
 		invoice := types.NamespacedName{Namespace: namespace, Name: entry.Invoice}
-		state, found, err := a.opts.Cached.LookupInvoice(ctx, invoice)
+		state, found, err := lookup(ctx, a.opts.Cached, invoice, entry.Fact)
 		if err == nil && found {
 			fates[keyOf(entry)] = fateOf(entry, state, true, false)
 			continue
 		}
-		state, found, err = a.opts.Live.LookupInvoice(ctx, invoice)
+		state, found, err = lookup(ctx, a.opts.Live, invoice, entry.Fact)
 		if err != nil {
 			return nil, &APIError{Op: "reading an invoice of", Namespace: namespace, Err: err}
 		}

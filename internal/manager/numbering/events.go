@@ -1,0 +1,111 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package numbering
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// FactLookup tells the allocator of a workspace's event sequence what an
+// object carries for one of its facts: its UID and the sequence of that
+// fact's event (0 while none is written). The allocator treats each
+// (object, fact) as the invoice series treats an invoice.
+type FactLookup interface {
+	LookupFact(ctx context.Context, key types.NamespacedName, fact billingv1.EventType) (state InvoiceState, found bool, err error)
+}
+
+// errNoFactLookup is the lookup error of a journal entry that names a fact
+// when the allocator's lookup does not know facts; the entry stays pending.
+var errNoFactLookup = errors.New("numbering: the lookup does not tell facts")
+
+// lookup asks l about the object of a journal entry: about its fact when
+// the entry names one, else about the invoice.
+func lookup(ctx context.Context, l InvoiceLookup, key types.NamespacedName, fact billingv1.EventType) (InvoiceState, bool, error) {
+	if fact == "" {
+		return l.LookupInvoice(ctx, key)
+	}
+	facts, ok := l.(FactLookup)
+	if !ok {
+		return InvoiceState{}, false, errNoFactLookup
+	}
+	return facts.LookupFact(ctx, key, fact)
+}
+
+// EventReader is the lookup of a workspace's event sequence (Options.Cached
+// with the manager's cache, Options.Live with its API reader): the object a
+// fact is about is the invoice, credit note or payment its type names, and
+// what it carries is the sequence in its status.events.
+func EventReader(reader client.Reader) InvoiceLookup {
+	return eventReader{reader: reader}
+}
+
+type eventReader struct {
+	reader client.Reader
+}
+
+// LookupInvoice answers for entries without a fact, which the event
+// sequence never holds.
+func (r eventReader) LookupInvoice(context.Context, types.NamespacedName) (InvoiceState, bool, error) {
+	return InvoiceState{}, false, errNoFactLookup
+}
+
+// LookupFact returns the UID of the object fact is about, named key, and
+// the sequence of its event of that type (0: none yet).
+func (r eventReader) LookupFact(ctx context.Context, key types.NamespacedName, fact billingv1.EventType) (InvoiceState, bool, error) {
+	obj, events, err := objectOf(fact)
+	if err != nil {
+		return InvoiceState{}, false, err
+	}
+	if err := r.reader.Get(ctx, key, obj); err != nil {
+		if apierrors.IsNotFound(err) {
+			return InvoiceState{}, false, nil
+		}
+		return InvoiceState{}, false, err
+	}
+	var sequence int64
+	if e := billingv1.FindEvent(events(), fact); e != nil {
+		sequence = e.Sequence
+	}
+	return InvoiceState{UID: obj.GetUID(), Sequence: sequence}, true, nil
+}
+
+// objectOf returns an empty object of the kind fact is about, and a
+// function that returns its status.events once it is read.
+func objectOf(fact billingv1.EventType) (client.Object, func() []billingv1.RecordedEvent, error) {
+	switch fact {
+	case billingv1.EventTypeInvoiceIssued, billingv1.EventTypeInvoicePaid,
+		billingv1.EventTypeInvoiceVoided, billingv1.EventTypeInvoiceOverdue:
+		inv := &billingv1.Invoice{}
+		return inv, func() []billingv1.RecordedEvent { return inv.Status.Events }, nil
+	case billingv1.EventTypeCreditNoteIssued:
+		note := &billingv1.CreditNote{}
+		return note, func() []billingv1.RecordedEvent { return note.Status.Events }, nil
+	case billingv1.EventTypePaymentRecorded:
+		payment := &billingv1.Payment{}
+		return payment, func() []billingv1.RecordedEvent { return payment.Status.Events }, nil
+	default:
+		return nil, nil, fmt.Errorf("numbering: unknown event type %q", fact)
+	}
+}
