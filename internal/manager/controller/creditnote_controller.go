@@ -278,6 +278,7 @@ func (r *CreditNoteReconciler) patchStatus(ctx context.Context, note *billingv1.
 	if err := r.Status().Patch(ctx, note, patch); err != nil {
 		return fmt.Errorf("patching credit note status: %w", err)
 	}
+	observeEvents(before.Status.Events, note.Status.Events)
 	return nil
 }
 

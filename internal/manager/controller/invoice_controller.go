@@ -151,6 +151,7 @@ func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	}
 	r.recordTransition(ctx, before, inv)
 	observeIssued(before, inv)
+	observeEvents(before.Status.Events, inv.Status.Events)
 	return result, nil
 }
 

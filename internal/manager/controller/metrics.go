@@ -88,7 +88,7 @@ var (
 // reconcilers.
 func RegisterMetrics(reg prometheus.Registerer, reader client.Reader) error {
 	collectors := append([]prometheus.Collector{
-		&invoiceCollector{reader: reader, now: time.Now}, issueLatency, reconcileErrors,
+		&invoiceCollector{reader: reader, now: time.Now}, issueLatency, reconcileErrors, eventsRecorded,
 	}, webhookCollectors...)
 	for _, c := range collectors {
 		if err := reg.Register(c); err != nil {

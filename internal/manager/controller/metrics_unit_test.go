@@ -182,3 +182,39 @@ func TestRegisterMetricsTwiceIsFine(t *testing.T) {
 		}
 	}
 }
+
+func TestObserveEventsCountsOnlyTheEventsAPatchAdded(t *testing.T) {
+	issued := billingv1.RecordedEvent{Type: billingv1.EventTypeInvoiceIssued, Sequence: 1}
+	paid := billingv1.RecordedEvent{Type: billingv1.EventTypeInvoicePaid, Sequence: 7}
+	overdue := billingv1.RecordedEvent{Type: billingv1.EventTypeInvoiceOverdue, Sequence: 5}
+	tests := []struct {
+		name          string
+		before, after []billingv1.RecordedEvent
+		want          map[billingv1.EventType]float64
+	}{
+		{name: "an invoice issued counts invoice.issued once",
+			after: []billingv1.RecordedEvent{issued},
+			want:  map[billingv1.EventType]float64{billingv1.EventTypeInvoiceIssued: 1}},
+		{name: "a status patch that rewrites the events it had counts nothing",
+			before: []billingv1.RecordedEvent{issued}, after: []billingv1.RecordedEvent{issued},
+			want: map[billingv1.EventType]float64{billingv1.EventTypeInvoiceIssued: 0}},
+		{name: "two facts observed in one patch count one each",
+			before: []billingv1.RecordedEvent{issued}, after: []billingv1.RecordedEvent{issued, overdue, paid},
+			want: map[billingv1.EventType]float64{billingv1.EventTypeInvoiceIssued: 0,
+				billingv1.EventTypeInvoiceOverdue: 1, billingv1.EventTypeInvoicePaid: 1}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := map[billingv1.EventType]float64{}
+			for typ := range tc.want {
+				before[typ] = testutil.ToFloat64(eventsRecorded.WithLabelValues(string(typ)))
+			}
+			observeEvents(tc.before, tc.after)
+			for typ, want := range tc.want {
+				if got := testutil.ToFloat64(eventsRecorded.WithLabelValues(string(typ))) - before[typ]; got != want {
+					t.Errorf("%s counted %v, want %v", typ, got, want)
+				}
+			}
+		})
+	}
+}

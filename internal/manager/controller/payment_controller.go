@@ -190,6 +190,7 @@ func (r *PaymentReconciler) patchStatus(ctx context.Context, payment *billingv1.
 	if err := r.Status().Patch(ctx, payment, patch); err != nil {
 		return fmt.Errorf("patching payment status: %w", err)
 	}
+	observeEvents(before.Status.Events, payment.Status.Events)
 	return nil
 }
 
