@@ -234,6 +234,10 @@ var _ = Describe("The live stream of the feed (Accept: text/event-stream)", func
 	It("keeps an idle stream open with heartbeat comments", func() {
 		url := startAdapter(adapterCfg, Options{RateLimit: -1, StreamHeartbeat: 50 * time.Millisecond})
 		client := apiClient(url).With(v1client.Token(writerToken), v1client.Workspace(ns))
+		// Heartbeats begin once the adapter's cache has synced: a list
+		// that answers says it has, so the 500 ms below are all idle.
+		_, _, err := client.ListInvoices(ctx, v1client.ListParams{})
+		Expect(err).NotTo(HaveOccurred())
 		stream, _, err := client.StreamIssuedInvoices(ctx, v1client.ListParams{})
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(stream.Close)
