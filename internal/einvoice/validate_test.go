@@ -1,0 +1,48 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package einvoice_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/invoicing-dev/invoicing/internal/einvoice"
+	"github.com/invoicing-dev/invoicing/internal/test/schematron"
+)
+
+// TestEveryTaxCaseIsAValidEN16931UBLInvoice writes each tax case and checks
+// the batch against the UBL 2.1 schema and CEN's EN 16931 rules. The
+// adapter's envtest suite checks the same documents as served over HTTP.
+func TestEveryTaxCaseIsAValidEN16931UBLInvoice(t *testing.T) {
+	tools := schematron.Require(t)
+	dir := t.TempDir()
+	var docs []schematron.Document
+	for i, c := range taxCases() {
+		b, err := einvoice.Invoice(c.inv, einvoice.UBL, einvoice.EN16931)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		path := filepath.Join(dir, strings.Repeat("x", i+1)+".xml")
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, schematron.Document{Name: c.name, Path: path})
+	}
+	tools.Check(t, schematron.UBLInvoice, schematron.EN16931UBL, docs)
+}
