@@ -67,6 +67,16 @@ var (
 //go:embed validate.js
 var script []byte
 
+// T is what Require and Check need of a test: a *testing.T, or the
+// GinkgoT() of a Ginkgo suite.
+type T interface {
+	Helper()
+	Skip(args ...any)
+	Fatal(args ...any)
+	Errorf(format string, args ...any)
+	TempDir() string
+}
+
 // Tools are the validators installed under a module's bin/.
 type Tools struct {
 	// root is the module's directory.
@@ -83,7 +93,7 @@ type Tools struct {
 //   - When node or the tools under bin/ are missing it fails the test with
 //     one line saying what to run: make test installs them first, and a
 //     test that passes without checking anything would read as checked.
-func Require(t testing.TB) *Tools {
+func Require(t T) *Tools {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("e-invoice validation skipped in -short mode (make test-unit); make test runs it")
@@ -204,7 +214,7 @@ type Document struct {
 // Check validates docs against schema and stylesheet, one batch each, and
 // fails t for every schema error and every fatal or error assertion,
 // naming the document, the rule id and its text.
-func (v *Tools) Check(t testing.TB, schema Schema, stylesheet string, docs []Document) {
+func (v *Tools) Check(t T, schema Schema, stylesheet string, docs []Document) {
 	t.Helper()
 	files := make([]string, len(docs))
 	for i, d := range docs {
