@@ -66,7 +66,7 @@ const (
 var Profiles = []Profile{EN16931}
 
 // Formats are the formats this package writes.
-var Formats = []Format{UBL}
+var Formats = []Format{UBL, CII}
 
 // customizationIDs are the specification identifiers (BT-24).
 var customizationIDs = map[Profile]string{

@@ -37,6 +37,9 @@ const (
 	typeCreditNote = "381"
 )
 
+// taxSchemeVAT is the tax scheme of every tax: VAT.
+const taxSchemeVAT = "VAT"
+
 // unitCode is the unit of every line's quantity (BT-130): C62, "one"
 // (UN/ECE Recommendation 20), as the lines bill units.
 const unitCode = "C62"

@@ -34,7 +34,7 @@ const (
 )
 
 // vatScheme is the tax scheme of every tax category: VAT.
-var vatScheme = &ublTaxScheme{ID: "VAT"}
+var vatScheme = &ublTaxScheme{ID: taxSchemeVAT}
 
 type ublInvoice struct {
 	XMLName          xml.Name         `xml:"Invoice"`
@@ -213,7 +213,7 @@ func ubl(d *document) ([]byte, error) {
 	for _, g := range d.Breakdown {
 		doc.TaxTotal.Subtotals = append(doc.TaxTotal.Subtotals, ublTaxSubtotal{
 			TaxableAmount: money(g.Taxable), TaxAmount: money(g.Tax),
-			Category: ublTaxCategory{ID: g.Category, Percent: ublPercent(g.Category, g.Rate), ExemptionReason: g.Reason, TaxScheme: vatScheme},
+			Category: ublTaxCategory{ID: g.Category, Percent: taxPercent(g.Category, g.Rate), ExemptionReason: g.Reason, TaxScheme: vatScheme},
 		})
 	}
 	for _, l := range d.Lines {
@@ -222,21 +222,13 @@ func ubl(d *document) ([]byte, error) {
 			ID: l.ID, InvoicedQuantity: q, LineExtensionAmount: money(l.Net),
 			Item: ublItem{
 				Name:        l.Name,
-				TaxCategory: ublTaxCategory{ID: l.Category, Percent: ublPercent(l.Category, l.Rate), TaxScheme: vatScheme},
+				TaxCategory: ublTaxCategory{ID: l.Category, Percent: taxPercent(l.Category, l.Rate), TaxScheme: vatScheme},
 			},
 			Price: ublPrice{PriceAmount: money(l.UnitAmount)},
 		}
 		doc.Lines = append(doc.Lines, ln)
 	}
 	return marshal(doc)
-}
-
-// ublPercent is the rate of a tax category: none for O (BR-O-05).
-func ublPercent(category, rate string) string {
-	if category == string(billingv1.TaxNotSubject) {
-		return ""
-	}
-	return rate
 }
 
 func ublPartyOf(p *party) ublParty {

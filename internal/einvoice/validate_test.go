@@ -17,32 +17,42 @@ limitations under the License.
 package einvoice_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/invoicing-dev/invoicing/internal/einvoice"
 	"github.com/invoicing-dev/invoicing/internal/test/schematron"
 )
 
-// TestEveryTaxCaseIsAValidEN16931UBLInvoice writes each tax case and checks
-// the batch against the UBL 2.1 schema and CEN's EN 16931 rules. The
-// adapter's envtest suite checks the same documents as served over HTTP.
-func TestEveryTaxCaseIsAValidEN16931UBLInvoice(t *testing.T) {
+// TestEveryTaxCaseIsAValidEN16931Invoice writes each tax case in each
+// format and checks each batch against the syntax's schema and CEN's EN
+// 16931 rules. The adapter's envtest suite checks the same documents as
+// served over HTTP.
+func TestEveryTaxCaseIsAValidEN16931Invoice(t *testing.T) {
 	tools := schematron.Require(t)
 	dir := t.TempDir()
-	var docs []schematron.Document
-	for i, c := range taxCases() {
-		b, err := einvoice.Invoice(c.inv, einvoice.UBL, einvoice.EN16931)
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
+	for _, f := range []struct {
+		format     einvoice.Format
+		schema     schematron.Schema
+		stylesheet string
+	}{
+		{einvoice.UBL, schematron.UBLInvoice, schematron.EN16931UBL},
+		{einvoice.CII, schematron.CIIInvoice, schematron.EN16931CII},
+	} {
+		var docs []schematron.Document
+		for i, c := range taxCases() {
+			b, err := einvoice.Invoice(c.inv, f.format, einvoice.EN16931)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			path := filepath.Join(dir, fmt.Sprintf("%s-%d.xml", f.format, i))
+			if err := os.WriteFile(path, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			docs = append(docs, schematron.Document{Name: fmt.Sprintf("%s (%s)", c.name, f.format), Path: path})
 		}
-		path := filepath.Join(dir, strings.Repeat("x", i+1)+".xml")
-		if err := os.WriteFile(path, b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		docs = append(docs, schematron.Document{Name: c.name, Path: path})
+		tools.Check(t, f.schema, f.stylesheet, docs)
 	}
-	tools.Check(t, schematron.UBLInvoice, schematron.EN16931UBL, docs)
 }

@@ -36,6 +36,8 @@ func Invoice(inv *billingv1.Invoice, format Format, profile Profile) ([]byte, er
 	switch format {
 	case UBL:
 		return ubl(d)
+	case CII:
+		return cii(d)
 	default:
 		return nil, fmt.Errorf("format %q is not written yet", format)
 	}

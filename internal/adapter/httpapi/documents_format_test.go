@@ -35,6 +35,7 @@ func TestParseDocumentFormatReadsFormatAndProfile(t *testing.T) {
 		{query: "format=pdf", want: documentFormat{format: "pdf"}},
 		{query: "format=ubl", want: documentFormat{format: "ubl", profile: einvoice.EN16931}},
 		{query: "format=ubl&profile=en16931", want: documentFormat{format: "ubl", profile: einvoice.EN16931}},
+		{query: "format=cii", want: documentFormat{format: "cii", profile: einvoice.EN16931}},
 		{query: "format=xlsx", errCode: CodeParameterInvalid, param: queryFormat},
 		{query: "format=ubl&profile=zugferd", errCode: CodeParameterInvalid, param: queryProfile},
 		{query: "format=ubl&profile=", errCode: CodeParameterInvalid, param: queryProfile},

@@ -79,7 +79,7 @@ var _ = Describe("E-invoices", func() {
 		}).Should(Succeed())
 	}
 
-	It("serves every tax case as a UBL invoice that passes the UBL 2.1 schema and CEN's EN 16931 rules", func() {
+	It("serves every tax case in UBL and CII, each passing its syntax's schema and CEN's EN 16931 rules", func() {
 		tools := schematron.Require(GinkgoT())
 		fr := customer("FR40303265045")
 		ids := map[string]string{}
@@ -92,18 +92,27 @@ var _ = Describe("E-invoices", func() {
 			issued(id)
 		}
 		dir := GinkgoT().TempDir()
-		var docs []schematron.Document
-		for i, name := range names {
-			resp, err := api.InvoiceDocumentIn(ctx, ids[name], "ubl", "")
-			Expect(err).NotTo(HaveOccurred(), "%s: %s", name, resp)
-			Expect(resp.Header.Get("Content-Type")).To(Equal("application/xml"))
-			Expect(resp.Header.Get("Content-Disposition")).To(MatchRegexp(`^inline; filename=INV-\d+\.xml$`))
-			path := filepath.Join(dir, fmt.Sprintf("%d.xml", i))
-			Expect(os.WriteFile(path, resp.Body, 0o600)).To(Succeed())
-			docs = append(docs, schematron.Document{Name: name + " (UBL, en16931)", Path: path})
+		for _, f := range []struct {
+			format     string
+			schema     schematron.Schema
+			stylesheet string
+		}{
+			{"ubl", schematron.UBLInvoice, schematron.EN16931UBL},
+			{"cii", schematron.CIIInvoice, schematron.EN16931CII},
+		} {
+			var docs []schematron.Document
+			for i, name := range names {
+				resp, err := api.InvoiceDocumentIn(ctx, ids[name], f.format, "")
+				Expect(err).NotTo(HaveOccurred(), "%s: %s", name, resp)
+				Expect(resp.Header.Get("Content-Type")).To(Equal("application/xml"))
+				Expect(resp.Header.Get("Content-Disposition")).To(MatchRegexp(`^inline; filename=INV-\d+\.xml$`))
+				path := filepath.Join(dir, fmt.Sprintf("%s-%d.xml", f.format, i))
+				Expect(os.WriteFile(path, resp.Body, 0o600)).To(Succeed())
+				docs = append(docs, schematron.Document{Name: fmt.Sprintf("%s (%s, en16931)", name, f.format), Path: path})
+			}
+			tools.Check(GinkgoT(), f.schema, f.stylesheet, docs)
+			GinkgoWriter.Printf("validated %d %s invoices\n", len(docs), f.format)
 		}
-		tools.Check(GinkgoT(), schematron.UBLInvoice, schematron.EN16931UBL, docs)
-		GinkgoWriter.Printf("validated %d UBL invoices\n", len(docs))
 	})
 
 	It("answers 409 einvoice_unavailable naming every missing piece, and the explicit formats and bad parameters", func() {

@@ -62,6 +62,9 @@ var (
 	UBLInvoice = Schema{Dir: "ubl-2.1", Main: "maindoc/UBL-Invoice-2.1.xsd"}
 	// UBLCreditNote is the OASIS UBL 2.1 CreditNote.
 	UBLCreditNote = Schema{Dir: "ubl-2.1", Main: "maindoc/UBL-CreditNote-2.1.xsd"}
+	// CIIInvoice is UN/CEFACT's CrossIndustryInvoice D16B, the subset EN
+	// 16931 uses (its invoices and credit notes alike).
+	CIIInvoice = Schema{Dir: "cii-d16b", Main: "CrossIndustryInvoice_100pD16B.xsd"}
 )
 
 //go:embed validate.js

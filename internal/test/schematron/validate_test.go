@@ -106,18 +106,26 @@ func TestCENsExamplesPassAndBrokenCopiesFailTheEN16931Rules(t *testing.T) {
 	}
 }
 
-func TestCENsUBLExamplePassesTheUBLSchemaAndABrokenCopyFails(t *testing.T) {
+func TestCENsExamplesPassTheirSchemaAndBrokenCopiesFail(t *testing.T) {
 	tools := schematron.Require(t)
-	example := "en16931-1.3.16/ubl-tc434-example1.xml"
-	bad := brokenCopy(t, t.TempDir(), example, "<cbc:IssueDate>", "<cbc:Unknown/><cbc:IssueDate>")
-	errs, err := tools.XSD(context.Background(), schematron.UBLInvoice, []string{filepath.Join("testdata", example), bad})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(errs[0]) != 0 {
-		t.Errorf("CEN's example is not valid UBL: %v", errs[0])
-	}
-	if len(errs[1]) == 0 || !strings.Contains(errs[1][0].Message, "Unknown") {
-		t.Errorf("the broken copy: got %v, want an error naming the element Unknown", errs[1])
+	for _, c := range []struct {
+		schema          schematron.Schema
+		example, before string
+		unknownElement  string
+	}{
+		{schematron.UBLInvoice, "en16931-1.3.16/ubl-tc434-example1.xml", "<cbc:IssueDate>", "<cbc:Unknown/>"},
+		{schematron.CIIInvoice, "en16931-1.3.16/CII_example1.xml", "<ram:TypeCode>380", "<ram:Unknown/>"},
+	} {
+		bad := brokenCopy(t, t.TempDir(), c.example, c.before, c.unknownElement+c.before)
+		errs, err := tools.XSD(context.Background(), c.schema, []string{filepath.Join("testdata", c.example), bad})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(errs[0]) != 0 {
+			t.Errorf("%s does not pass %s: %v", c.example, c.schema.Main, errs[0])
+		}
+		if len(errs[1]) == 0 || !strings.Contains(errs[1][0].Message, "Unknown") {
+			t.Errorf("the broken copy of %s: got %v, want an error naming the element Unknown", c.example, errs[1])
+		}
 	}
 }
