@@ -18,6 +18,7 @@ package einvoice
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -131,42 +132,19 @@ func fromInvoice(inv *billingv1.Invoice, profile Profile) (*document, error) {
 	if code == "" {
 		code = billing.DefaultCurrency
 	}
-	cur, err := billing.ParseCurrency(code)
-	switch {
-	case err != nil:
-		lack.add("an ISO 4217 currency (%q is not one)", code)
-	case cur.Digits > 2:
-		lack.add("a currency with at most 2 decimals (%s has %d; EN 16931 amounts have at most 2)", cur.Code, cur.Digits)
-	}
 	d := &document{
 		Profile:   profile,
 		TypeCode:  typeInvoice,
 		Number:    st.Number,
 		IssueDate: st.IssuedAt.UTC().Format(dateLayout),
-		Currency:  cur,
+		Currency:  currencyOf(code, &lack),
 	}
 	if st.DueAt != nil {
 		d.DueDate = st.DueAt.UTC().Format(dateLayout)
 	}
 	taxes := apiobject.ItemTaxes(inv)
-	var untaxed []string
-	categories := map[billingv1.TaxCategory]bool{}
 	for i, it := range inv.Spec.Items {
-		l := line{
-			ID: fmt.Sprint(i + 1), Name: it.Description,
-			Quantity: it.Quantity, UnitAmount: it.Amount, Net: it.Quantity * it.Amount,
-		}
-		if tax := taxes[i]; tax != nil {
-			categories[tax.Category] = true
-			l.Category = string(tax.Category)
-			l.Rate = shortRate(tax.Rate)
-		} else {
-			untaxed = append(untaxed, l.ID)
-		}
-		d.Lines = append(d.Lines, l)
-	}
-	if len(untaxed) > 0 {
-		lack.add("a tax category on every line (line %s has none)", strings.Join(untaxed, ", "))
+		d.Lines = append(d.Lines, newLine(i, it.Description, it.Quantity, it.Amount, it.Quantity*it.Amount, taxes[i]))
 	}
 	a := apiobject.InvoiceAmounts(inv, taxes)
 	if a.Subtotal == nil || a.TaxTotal == nil || a.Total == nil {
@@ -180,21 +158,109 @@ func fromInvoice(inv *billingv1.Invoice, profile Profile) (*document, error) {
 		}
 		d.Breakdown = append(d.Breakdown, g)
 	}
-	d.Seller, d.Buyer = parties(inv, categories, &lack)
+	return finish(d, st.Issuer, st.BillTo, lack)
+}
+
+// fromCreditNote gathers the e-invoice of an issued credit note under
+// profile: a document of type 381 that refers to the credited invoice.
+func fromCreditNote(cn *billingv1.CreditNote, profile Profile) (*document, error) {
+	st := &cn.Status
+	if st.Phase != billingv1.CreditNoteIssued || st.Number == "" || st.BillTo == nil || st.IssuedAt == nil ||
+		st.Subtotal == nil || st.TaxTotal == nil || st.Total == nil {
+		return nil, ErrNotIssued
+	}
+	var lack missing
+	d := &document{
+		Profile:   profile,
+		TypeCode:  typeCreditNote,
+		Number:    st.Number,
+		IssueDate: st.IssuedAt.UTC().Format(dateLayout),
+		Currency:  currencyOf(st.Currency, &lack),
+		Subtotal:  *st.Subtotal,
+		TaxTotal:  *st.TaxTotal,
+		Total:     *st.Total,
+	}
+	if st.InvoiceNumber == "" {
+		lack.add("the credited invoice's number (status.invoiceNumber)")
+	} else {
+		d.Preceding = &reference{Number: st.InvoiceNumber}
+		if st.InvoiceIssuedAt != nil {
+			d.Preceding.IssueDate = st.InvoiceIssuedAt.UTC().Format(dateLayout)
+		}
+	}
+	for i, l := range st.Lines {
+		// A line credits a quantity at the invoice line's unit price, or
+		// a net amount: that is one unit at that amount. A quantity whose
+		// amount it does not divide is written as one unit too, so that
+		// quantity times price is the line's net amount.
+		qty, price := int64(1), l.Amount
+		if l.Quantity != nil && *l.Quantity > 0 && l.Amount%*l.Quantity == 0 {
+			qty, price = *l.Quantity, l.Amount / *l.Quantity
+		}
+		d.Lines = append(d.Lines, newLine(i, l.Description, qty, price, l.Amount, l.Tax))
+	}
+	for _, e := range st.TaxBreakdown {
+		d.Breakdown = append(d.Breakdown, group{
+			Category: string(e.Category), Rate: shortRate(e.Rate), Taxable: e.TaxableAmount, Tax: e.TaxAmount,
+			Reason: e.ExemptionReason,
+		})
+	}
+	return finish(d, st.Issuer, st.BillTo, lack)
+}
+
+// currencyOf is the currency of code, adding to lack what it lacks.
+func currencyOf(code string, lack *missing) billing.Currency {
+	cur, err := billing.ParseCurrency(code)
+	switch {
+	case err != nil:
+		lack.add("an ISO 4217 currency (%q is not one)", code)
+	case cur.Digits > 2:
+		lack.add("a currency with at most 2 decimals (%s has %d; EN 16931 amounts have at most 2)", cur.Code, cur.Digits)
+	}
+	return cur
+}
+
+// newLine is the i-th line (from 0), with its tax.
+func newLine(i int, name string, qty, price, net int64, tax *billingv1.Tax) line {
+	l := line{ID: strconv.Itoa(i + 1), Name: name, Quantity: qty, UnitAmount: price, Net: net}
+	if tax != nil {
+		l.Category = string(tax.Category)
+		l.Rate = shortRate(tax.Rate)
+	}
+	return l
+}
+
+// finish adds the parties to d and checks what it lacks: a tax category on
+// each line, and what the parties lack for the lines' categories.
+func finish(d *document, issuer *billingv1.Issuer, billTo *billingv1.BillTo, lack missing) (*document, error) {
+	var untaxed []string
+	categories := map[billingv1.TaxCategory]bool{}
+	for _, l := range d.Lines {
+		if l.Category == "" {
+			untaxed = append(untaxed, l.ID)
+			continue
+		}
+		categories[billingv1.TaxCategory(l.Category)] = true
+	}
+	if len(untaxed) > 0 {
+		lack.add("a tax category on every line (line %s has none)", strings.Join(untaxed, ", "))
+	}
+	d.Seller, d.Buyer = parties(issuer, billTo, categories, &lack)
 	if categories[billingv1.TaxIntraCommunity] {
 		d.Delivery = &delivery{Date: d.IssueDate, Country: d.Buyer.Address.Country}
 	}
 	if len(lack) > 0 {
-		return nil, &UnavailableError{Profile: profile, Missing: lack}
+		return nil, &UnavailableError{Profile: d.Profile, Missing: lack}
 	}
 	return d, nil
 }
 
-// parties are the seller (the issuer frozen on the invoice) and the buyer
-// (its bill-to), with what they lack for the invoice's tax categories.
-func parties(inv *billingv1.Invoice, categories map[billingv1.TaxCategory]bool, lack *missing) (seller, buyer party) {
+// parties are the seller (the issuer frozen on the document) and the buyer
+// (its bill-to), with what they lack for the document's tax categories.
+func parties(is *billingv1.Issuer, bt *billingv1.BillTo, categories map[billingv1.TaxCategory]bool,
+	lack *missing) (seller, buyer party) {
 	outOfScope := categories[billingv1.TaxNotSubject]
-	if is := inv.Status.Issuer; is != nil {
+	if is != nil {
 		seller = party{Name: is.Name, Email: is.Email}
 		if is.Address != nil {
 			seller.Address = *is.Address
@@ -223,7 +289,6 @@ func parties(inv *billingv1.Invoice, categories map[billingv1.TaxCategory]bool, 
 			lack.add("the issuer's VAT id (spec.issuer.taxId with its country prefix), which tax category %s needs", c)
 		}
 	}
-	bt := inv.Status.BillTo
 	buyer = party{Name: bt.Name, Email: bt.Email}
 	if bt.Address != nil {
 		buyer.Address = *bt.Address

@@ -28,9 +28,10 @@ import (
 
 // Namespaces of UBL 2.1.
 const (
-	ublInvoiceNS = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
-	ublCACNS     = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"
-	ublCBCNS     = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"
+	ublInvoiceNS    = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
+	ublCACNS        = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"
+	ublCBCNS        = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"
+	ublCreditNoteNS = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2" //nolint:gosec // a namespace, not a credential
 )
 
 // vatScheme is the tax scheme of every tax category: VAT.
@@ -56,6 +57,29 @@ type ublInvoice struct {
 	TaxTotal         ublTaxTotal      `xml:"cac:TaxTotal"`
 	MonetaryTotal    ublMonetaryTotal `xml:"cac:LegalMonetaryTotal"`
 	Lines            []ublInvoiceLine `xml:"cac:InvoiceLine"`
+}
+
+// ublCreditNote is a UBL CreditNote: the parts of an Invoice in the order
+// of its own schema, without a due date.
+type ublCreditNote struct {
+	XMLName          xml.Name         `xml:"CreditNote"`
+	NS               string           `xml:"xmlns,attr"`
+	CAC              string           `xml:"xmlns:cac,attr"`
+	CBC              string           `xml:"xmlns:cbc,attr"`
+	CustomizationID  string           `xml:"cbc:CustomizationID"`
+	ProfileID        string           `xml:"cbc:ProfileID,omitempty"`
+	ID               string           `xml:"cbc:ID"`
+	IssueDate        string           `xml:"cbc:IssueDate"`
+	TypeCode         string           `xml:"cbc:CreditNoteTypeCode"`
+	DocumentCurrency string           `xml:"cbc:DocumentCurrencyCode"`
+	BuyerReference   string           `xml:"cbc:BuyerReference,omitempty"`
+	BillingReference *ublBillingRef   `xml:"cac:BillingReference,omitempty"`
+	Supplier         ublPartyRole     `xml:"cac:AccountingSupplierParty"`
+	Customer         ublPartyRole     `xml:"cac:AccountingCustomerParty"`
+	Delivery         *ublDelivery     `xml:"cac:Delivery,omitempty"`
+	TaxTotal         ublTaxTotal      `xml:"cac:TaxTotal"`
+	MonetaryTotal    ublMonetaryTotal `xml:"cac:LegalMonetaryTotal"`
+	Lines            []ublInvoiceLine `xml:"cac:CreditNoteLine"`
 }
 
 type ublBillingRef struct {
@@ -182,10 +206,31 @@ type ublPrice struct {
 
 // ubl writes d as a UBL Invoice.
 func ubl(d *document) ([]byte, error) {
+	return marshal(ublInvoiceOf(d))
+}
+
+// ublCredit writes d as a UBL CreditNote.
+func ublCredit(d *document) ([]byte, error) {
+	inv := ublInvoiceOf(d)
+	for i := range inv.Lines {
+		inv.Lines[i].CreditedQuantity, inv.Lines[i].InvoicedQuantity = inv.Lines[i].InvoicedQuantity, nil
+	}
+	return marshal(ublCreditNote{
+		NS: ublCreditNoteNS, CAC: inv.CAC, CBC: inv.CBC,
+		CustomizationID: inv.CustomizationID, ProfileID: inv.ProfileID,
+		ID: inv.ID, IssueDate: inv.IssueDate, TypeCode: inv.TypeCode, DocumentCurrency: inv.DocumentCurrency,
+		BuyerReference: inv.BuyerReference, BillingReference: inv.BillingReference,
+		Supplier: inv.Supplier, Customer: inv.Customer, Delivery: inv.Delivery,
+		TaxTotal: inv.TaxTotal, MonetaryTotal: inv.MonetaryTotal, Lines: inv.Lines,
+	})
+}
+
+// ublInvoiceOf is d as a UBL Invoice.
+func ublInvoiceOf(d *document) *ublInvoice {
 	money := func(minor int64) ublAmount {
 		return ublAmount{Currency: d.Currency.Code, Value: amount(d.Currency, minor)}
 	}
-	doc := ublInvoice{
+	doc := &ublInvoice{
 		NS: ublInvoiceNS, CAC: ublCACNS, CBC: ublCBCNS,
 		CustomizationID:  customizationIDs[d.Profile],
 		ID:               d.Number,
@@ -204,6 +249,9 @@ func ubl(d *document) ([]byte, error) {
 	if d.Profile == Peppol {
 		doc.ProfileID = peppolProfileID
 	}
+	if p := d.Preceding; p != nil {
+		doc.BillingReference = &ublBillingRef{InvoiceDocumentReference: ublDocumentRef{ID: p.Number, IssueDate: p.IssueDate}}
+	}
 	if d.Delivery != nil {
 		doc.Delivery = &ublDelivery{
 			ActualDeliveryDate: d.Delivery.Date,
@@ -217,18 +265,16 @@ func ubl(d *document) ([]byte, error) {
 		})
 	}
 	for _, l := range d.Lines {
-		q := &ublQuantity{UnitCode: unitCode, Value: l.Quantity}
-		ln := ublInvoiceLine{
-			ID: l.ID, InvoicedQuantity: q, LineExtensionAmount: money(l.Net),
+		doc.Lines = append(doc.Lines, ublInvoiceLine{
+			ID: l.ID, InvoicedQuantity: &ublQuantity{UnitCode: unitCode, Value: l.Quantity}, LineExtensionAmount: money(l.Net),
 			Item: ublItem{
 				Name:        l.Name,
 				TaxCategory: ublTaxCategory{ID: l.Category, Percent: taxPercent(l.Category, l.Rate), TaxScheme: vatScheme},
 			},
 			Price: ublPrice{PriceAmount: money(l.UnitAmount)},
-		}
-		doc.Lines = append(doc.Lines, ln)
+		})
 	}
-	return marshal(doc)
+	return doc
 }
 
 func ublPartyOf(p *party) ublParty {

@@ -26,20 +26,21 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/test/schematron"
 )
 
-// TestEveryTaxCaseIsAValidEN16931Invoice writes each tax case in each
-// format and checks each batch against the syntax's schema and CEN's EN
+// TestEveryTaxCaseAndCreditNoteIsAValidEN16931Document writes each tax
+// case and each credit note in each format and checks each batch against the syntax's schema and CEN's EN
 // 16931 rules. The adapter's envtest suite checks the same documents as
 // served over HTTP.
-func TestEveryTaxCaseIsAValidEN16931Invoice(t *testing.T) {
+func TestEveryTaxCaseAndCreditNoteIsAValidEN16931Document(t *testing.T) {
 	tools := schematron.Require(t)
 	dir := t.TempDir()
 	for _, f := range []struct {
 		format     einvoice.Format
 		schema     schematron.Schema
+		creditNote schematron.Schema
 		stylesheet string
 	}{
-		{einvoice.UBL, schematron.UBLInvoice, schematron.EN16931UBL},
-		{einvoice.CII, schematron.CIIInvoice, schematron.EN16931CII},
+		{einvoice.UBL, schematron.UBLInvoice, schematron.UBLCreditNote, schematron.EN16931UBL},
+		{einvoice.CII, schematron.CIIInvoice, schematron.CIIInvoice, schematron.EN16931CII},
 	} {
 		var docs []schematron.Document
 		for i, c := range taxCases() {
@@ -54,5 +55,19 @@ func TestEveryTaxCaseIsAValidEN16931Invoice(t *testing.T) {
 			docs = append(docs, schematron.Document{Name: fmt.Sprintf("%s (%s)", c.name, f.format), Path: path})
 		}
 		tools.Check(t, f.schema, f.stylesheet, docs)
+
+		docs = nil
+		for i, c := range creditNoteCases() {
+			b, err := einvoice.CreditNote(c.cn, f.format, einvoice.EN16931)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			path := filepath.Join(dir, fmt.Sprintf("%s-cn-%d.xml", f.format, i))
+			if err := os.WriteFile(path, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			docs = append(docs, schematron.Document{Name: fmt.Sprintf("%s (%s)", c.name, f.format), Path: path})
+		}
+		tools.Check(t, f.creditNote, f.stylesheet, docs)
 	}
 }

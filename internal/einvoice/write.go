@@ -42,3 +42,25 @@ func Invoice(inv *billingv1.Invoice, format Format, profile Profile) ([]byte, er
 		return nil, fmt.Errorf("format %q is not written yet", format)
 	}
 }
+
+// CreditNote writes an issued credit note as an e-invoice in format under
+// profile: a UBL CreditNote or a CII CrossIndustryInvoice of type code 381,
+// referring to the credited invoice's number and issue date (BT-25,
+// BT-26). Its errors are those of Invoice.
+func CreditNote(cn *billingv1.CreditNote, format Format, profile Profile) ([]byte, error) {
+	if !format.Supported() || !profile.Supported() {
+		return nil, fmt.Errorf("format %q under profile %q is not written", format, profile)
+	}
+	d, err := fromCreditNote(cn, profile)
+	if err != nil {
+		return nil, err
+	}
+	switch format {
+	case UBL:
+		return ublCredit(d)
+	case CII:
+		return cii(d)
+	default:
+		return nil, fmt.Errorf("format %q is not written yet", format)
+	}
+}

@@ -79,7 +79,8 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 }
 
 // getCreditNoteDocument serves GET /v1/credit_notes/{credit_note_id}/document
-// as getInvoiceDocument does an invoice's. It is authorized as a get of the
+// as getInvoiceDocument does an invoice's, its e-invoice a credit note of
+// type 381 that refers to the credited invoice. It is authorized as a get of the
 // credit note. One that is not issued (pending or rejected) has no document:
 // 409 credit_note_not_issued.
 func (a *Adapter) getCreditNoteDocument(w http.ResponseWriter, r *http.Request, c *call) *Error {
@@ -91,12 +92,24 @@ func (a *Adapter) getCreditNoteDocument(w http.ResponseWriter, r *http.Request, 
 		return errorf(http.StatusConflict, CodeCreditNoteNotIssued, "credit_note_id",
 			"Credit note %q is not issued; it has a document once it is.", c.id)
 	}
+	df, e := parseDocumentFormat(c.query)
+	if e != nil {
+		return e
+	}
+	if df.einvoice() {
+		body, err := einvoice.CreditNote(cn, einvoice.Format(df.format), df.profile)
+		if err != nil {
+			return einvoiceError(r.Context(), err, "credit_note_id", "Credit note", c.id)
+		}
+		writeDocument(w, r, mediaXML, document.CreditNoteFilename(cn, "xml"), body)
+		return nil
+	}
 	profile, err := a.store.Profile(r.Context(), c.ns)
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to read the billing profile")
 	}
 	media, ext, render := mediaHTML+"; charset=utf-8", "html", document.CreditNoteHTML
-	if prefersPDF(r.Header.Values("Accept")) {
+	if df.format == formatPDF || (df.format == "" && prefersPDF(r.Header.Values("Accept"))) {
 		media, ext, render = mediaPDF, "pdf", document.CreditNotePDF
 	}
 	body, err := render(cn, profile.Footer)

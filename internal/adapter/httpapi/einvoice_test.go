@@ -115,6 +115,55 @@ var _ = Describe("E-invoices", func() {
 		}
 	})
 
+	It("serves a partial and a full credit note in UBL and CII, each passing its schema and CEN's rules", func() {
+		tools := schematron.Require(GinkgoT())
+		fr := customer("FR40303265045")
+		twoRates := einvoiceTaxCases()["S 19% and S 7%"]
+		partialOf := createInvoice(fr, twoRates.currency, twoRates.items)
+		reverse := einvoiceTaxCases()["AE"]
+		fullOf := createInvoice(fr, reverse.currency, reverse.items)
+		issued(partialOf, fullOf)
+		one, amount := int64(1), int64(1_000)
+		partial, resp, err := api.CreateCreditNote(ctx, v1client.CreditNoteParams{
+			InvoiceID: partialOf, Reason: "order_change",
+			Lines: []v1client.CreditNoteLineParams{{InvoiceLine: 0, Quantity: &one}, {InvoiceLine: 1, Amount: &amount}},
+		})
+		Expect(err).NotTo(HaveOccurred(), "body: %v", resp)
+		full, resp, err := api.CreateCreditNote(ctx, v1client.CreditNoteParams{InvoiceID: fullOf, Reason: "duplicate", FullCredit: true})
+		Expect(err).NotTo(HaveOccurred(), "body: %v", resp)
+		credits := map[string]string{"partial credit note": partial.ID, "full credit note": full.ID}
+		Eventually(func(g Gomega) {
+			for _, id := range credits {
+				cn, _, err := api.GetCreditNote(ctx, id)
+				g.Expect(err).NotTo(HaveOccurred())
+				g.Expect(cn.Status).To(Equal("issued"), id)
+			}
+		}).Should(Succeed())
+		dir := GinkgoT().TempDir()
+		for _, f := range []struct {
+			format     string
+			schema     schematron.Schema
+			stylesheet string
+			typeCode   string
+		}{
+			{"ubl", schematron.UBLCreditNote, schematron.EN16931UBL, "<cbc:CreditNoteTypeCode>381</cbc:CreditNoteTypeCode>"},
+			{"cii", schematron.CIIInvoice, schematron.EN16931CII, "<ram:TypeCode>381</ram:TypeCode>"},
+		} {
+			var docs []schematron.Document
+			for name, id := range credits {
+				resp, err := api.CreditNoteDocumentIn(ctx, id, f.format, "en16931")
+				Expect(err).NotTo(HaveOccurred(), "%s: %s", name, resp)
+				Expect(resp.Header.Get("Content-Type")).To(Equal("application/xml"))
+				Expect(string(resp.Body)).To(ContainSubstring(f.typeCode))
+				path := filepath.Join(dir, fmt.Sprintf("cn-%s-%s.xml", f.format, id))
+				Expect(os.WriteFile(path, resp.Body, 0o600)).To(Succeed())
+				docs = append(docs, schematron.Document{Name: fmt.Sprintf("%s (%s, en16931)", name, f.format), Path: path})
+			}
+			tools.Check(GinkgoT(), f.schema, f.stylesheet, docs)
+			GinkgoWriter.Printf("validated %d %s credit notes\n", len(docs), f.format)
+		}
+	})
+
 	It("answers 409 einvoice_unavailable naming every missing piece, and the explicit formats and bad parameters", func() {
 		noCountry, resp, err := api.CreateCustomer(ctx, v1client.CustomerParams{Name: "Nowhere Ltd", Email: "a@nowhere.example"})
 		Expect(err).NotTo(HaveOccurred(), "body: %v", resp)

@@ -69,7 +69,7 @@ func (a *Adapter) routes() *http.ServeMux {
 	mux.Handle("GET /v1/credit_notes/{credit_note_id}",
 		a.api("get", resourceCreditNotes, "credit_note_id", nil, a.getCreditNote))
 	mux.Handle("GET /v1/credit_notes/{credit_note_id}/document",
-		a.api("get", resourceCreditNotes, "credit_note_id", nil, a.getCreditNoteDocument))
+		a.api("get", resourceCreditNotes, "credit_note_id", documentQuery, a.getCreditNoteDocument))
 
 	mux.Handle("POST /v1/payments", a.api("create", resourcePayments, "", nil, a.createPayment))
 	mux.Handle("GET /v1/payments", a.api("list", resourcePayments, "",

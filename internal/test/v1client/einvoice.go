@@ -48,3 +48,9 @@ func (c *Client) documentIn(ctx context.Context, path, format, profile string, o
 	}
 	return resp, nil
 }
+
+// CreditNoteDocumentIn sends GET /v1/credit_notes/{id}/document with
+// format and profile, as InvoiceDocumentIn does.
+func (c *Client) CreditNoteDocumentIn(ctx context.Context, id, format, profile string, opts ...Option) (*Response, error) {
+	return c.documentIn(ctx, "/v1/credit_notes/"+url.PathEscape(id)+"/document", format, profile, opts)
+}
