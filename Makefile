@@ -302,8 +302,14 @@ XMLTOOLS_DIR = $(XMLTOOLS)-xslt3-$(XSLT3_VERSION)-xmllint-wasm-$(XMLLINT_WASM_VE
 EINVOICE_RULES = internal/test/schematron/testdata
 EINVOICE_SEF = $(LOCALBIN)/einvoice-sef
 EINVOICE_STYLESHEETS = $(patsubst $(EINVOICE_RULES)/%.xslt,$(EINVOICE_SEF)/%.sef.json,$(wildcard $(EINVOICE_RULES)/*/*.xslt))
+# Schematron published as .sch (Peppol, XRechnung) is compiled to XSLT first,
+# with SchXslt (vendored under testdata too). A schema that others include
+# (XRechnung's common.sch) is not compiled on its own.
+EINVOICE_SCHEMATRON = peppol-bis-3.0.19/PEPPOL-EN16931-UBL peppol-bis-3.0.19/PEPPOL-EN16931-CII \
+	xrechnung-schematron-2.5.0/ubl/XRechnung-UBL-validation xrechnung-schematron-2.5.0/cii/XRechnung-CII-validation
+SCHXSLT = $(EINVOICE_RULES)/schxslt-1.10.1/pipeline-for-svrl.xsl
 .PHONY: einvoice-validators
-einvoice-validators: xmltools $(EINVOICE_STYLESHEETS) ## Install the e-invoice validators (xslt3, xmllint-wasm) into bin/ and compile the Schematron stylesheets (cached).
+einvoice-validators: xmltools $(EINVOICE_STYLESHEETS) $(patsubst %,$(EINVOICE_SEF)/%.sch.sef.json,$(EINVOICE_SCHEMATRON)) ## Install the e-invoice validators (xslt3, xmllint-wasm) into bin/ and compile the Schematron stylesheets (cached).
 .PHONY: xmltools
 xmltools: $(XMLTOOLS_DIR)/node_modules/.bin/xslt3
 	@ln -sfn "$(XMLTOOLS_DIR)" "$(XMLTOOLS)"
@@ -315,6 +321,12 @@ $(EINVOICE_SEF)/%.sef.json: $(EINVOICE_RULES)/%.xslt | xmltools
 	@echo "Compiling $< (once; about a minute)"
 	"$(XMLTOOLS_DIR)/node_modules/.bin/xslt3" -xsl:"$<" -export:"$@.tmp" -nogo -relocate:on
 	mv "$@.tmp" "$@"
+$(EINVOICE_SEF)/%.sch.sef.json: $(EINVOICE_RULES)/%.sch $(wildcard $(EINVOICE_RULES)/*/*.sch) | xmltools
+	@mkdir -p "$(dir $@)"
+	@echo "Compiling $< with SchXslt, then to SEF (once; about a minute)"
+	"$(XMLTOOLS_DIR)/node_modules/.bin/xslt3" -xsl:"$(SCHXSLT)" -s:"$<" -o:"$@.xslt"
+	"$(XMLTOOLS_DIR)/node_modules/.bin/xslt3" -xsl:"$@.xslt" -export:"$@.tmp" -nogo -relocate:on
+	mv "$@.tmp" "$@" && rm -f "$@.xslt"
 
 # promtool cannot be go-installed (prometheus's go.mod has a replace
 # directive), so it is built from the module hack/promtool pins.

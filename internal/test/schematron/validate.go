@@ -40,13 +40,22 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
-// Stylesheets, by their path under testdata without ".xslt"; the compiled
-// one is bin/einvoice-sef/<path>.sef.json.
+// Stylesheets, by their path under testdata without ".xslt", or with
+// ".sch" for Schematron that make einvoice-validators compiles to XSLT
+// first; the compiled one is bin/einvoice-sef/<path>.sef.json.
 const (
 	// EN16931UBL is CEN's validation of EN 16931 in UBL 2.1.
 	EN16931UBL = "en16931-1.3.16/EN16931-UBL-validation"
 	// EN16931CII is CEN's validation of EN 16931 in UN/CEFACT CII D16B.
 	EN16931CII = "en16931-1.3.16/EN16931-CII-validation"
+	// PeppolUBL and PeppolCII are OpenPEPPOL's rules of Peppol BIS
+	// Billing 3.0, on top of EN16931UBL and EN16931CII.
+	PeppolUBL = "peppol-bis-3.0.19/PEPPOL-EN16931-UBL.sch"
+	PeppolCII = "peppol-bis-3.0.19/PEPPOL-EN16931-CII.sch"
+	// XRechnungUBL and XRechnungCII are KoSIT's rules of XRechnung 3.0,
+	// on top of EN16931UBL and EN16931CII.
+	XRechnungUBL = "xrechnung-schematron-2.5.0/ubl/XRechnung-UBL-validation.sch"
+	XRechnungCII = "xrechnung-schematron-2.5.0/cii/XRechnung-CII-validation.sch"
 )
 
 // Schema is an XML Schema: the directory under testdata that holds it and

@@ -106,6 +106,50 @@ func TestCENsExamplesPassAndBrokenCopiesFailTheEN16931Rules(t *testing.T) {
 	}
 }
 
+func TestThePeppolAndXRechnungExamplesPassTheirRulesAndBrokenCopiesFail(t *testing.T) {
+	tools := schematron.Require(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	cases := []struct {
+		stylesheet string
+		example    string
+		broken     []string
+		wantRules  []string
+	}{{
+		stylesheet: schematron.PeppolUBL,
+		example:    "peppol-bis-3.0.19/base-example.xml",
+		broken:     []string{"<cbc:ProfileID>urn:fdc:peppol.eu:2017:poacc:billing:01:1.0</cbc:ProfileID>", ""},
+		wantRules:  []string{"PEPPOL-EN16931-R001"},
+	}, {
+		stylesheet: schematron.XRechnungUBL,
+		example:    "xrechnung-schematron-2.5.0/ubl-inv-br-de-1-test.xml",
+		broken:     []string{"<cbc:BuyerReference>90000000-03083-12</cbc:BuyerReference>", ""},
+		wantRules:  []string{"BR-DE-15"},
+	}, {
+		stylesheet: schematron.XRechnungCII,
+		example:    "xrechnung-schematron-2.5.0/cii-br-de-1-test.xml",
+		broken:     []string{"<ram:BuyerReference>04011000-12345-34</ram:BuyerReference>", ""},
+		wantRules:  []string{"BR-DE-15"},
+	}}
+	for _, c := range cases {
+		good := filepath.Join("testdata", c.example)
+		bad := brokenCopy(t, dir, c.example, c.broken...)
+		failures, err := tools.Schematron(ctx, c.stylesheet, []string{good, bad})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(failures[0]) != 0 {
+			t.Errorf("%s: the example fails %s: %v", c.example, c.stylesheet, failures[0])
+		}
+		got := ruleIDs(failures[1])
+		for _, id := range c.wantRules {
+			if !slices.Contains(got, id) {
+				t.Errorf("%s broken: got failures %v, want %s among them", c.example, failures[1], id)
+			}
+		}
+	}
+}
+
 func TestCENsExamplesPassTheirSchemaAndBrokenCopiesFail(t *testing.T) {
 	tools := schematron.Require(t)
 	for _, c := range []struct {
