@@ -72,7 +72,7 @@ test-unit: ## Run the tests that need no control plane (go test -short ./...): t
 # binaries that test/e2e builds and runs (manager, adapter, localenv) covered.
 E2E_COVERDIR = $(CURDIR)/cover/e2e
 .PHONY: test
-test: verify-generated vet lint test-rules envtest-binaries ## Verify generated files, lint, check the alerts, then run unit and envtest suites with coverage.
+test: verify-generated vet lint test-rules envtest-binaries einvoice-validators ## Verify generated files, lint, check the alerts, then run unit and envtest suites with coverage.
 	rm -rf "$(E2E_COVERDIR)" && mkdir -p "$(E2E_COVERDIR)"
 	KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" E2E_COVERDIR="$(E2E_COVERDIR)" \
 		go test -p 1 -race -timeout 30m ./... -coverprofile cover/unit.out -covermode atomic
@@ -290,6 +290,44 @@ envtest-build:
 setup-envtest: $(SETUP_ENVTEST) ## Download setup-envtest locally if necessary.
 $(SETUP_ENVTEST): $(LOCALBIN)
 	$(call go-install-tool,$(SETUP_ENVTEST),sigs.k8s.io/controller-runtime/tools/setup-envtest,$(SETUP_ENVTEST_VERSION))
+# The e-invoice validators (internal/test/schematron): SaxonJS (npm xslt3)
+# runs the Schematron rules compiled to XSLT, libxml2 built to WebAssembly
+# (npm xmllint-wasm) the XML Schemas; both need node. Each stylesheet under
+# internal/test/schematron/testdata is compiled once to a SaxonJS SEF in
+# bin/einvoice-sef, under its versioned path.
+XSLT3_VERSION ?= 2.7.0
+XMLLINT_WASM_VERSION ?= 5.3.0
+XMLTOOLS ?= $(LOCALBIN)/xmltools
+XMLTOOLS_DIR = $(XMLTOOLS)-xslt3-$(XSLT3_VERSION)-xmllint-wasm-$(XMLLINT_WASM_VERSION)
+EINVOICE_RULES = internal/test/schematron/testdata
+EINVOICE_SEF = $(LOCALBIN)/einvoice-sef
+EINVOICE_STYLESHEETS = $(patsubst $(EINVOICE_RULES)/%.xslt,$(EINVOICE_SEF)/%.sef.json,$(wildcard $(EINVOICE_RULES)/*/*.xslt))
+# Schematron published as .sch (Peppol, XRechnung) is compiled to XSLT first,
+# with SchXslt (vendored under testdata too). A schema that others include
+# (XRechnung's common.sch) is not compiled on its own.
+EINVOICE_SCHEMATRON = peppol-bis-3.0.19/PEPPOL-EN16931-UBL peppol-bis-3.0.19/PEPPOL-EN16931-CII \
+	xrechnung-schematron-2.5.0/ubl/XRechnung-UBL-validation xrechnung-schematron-2.5.0/cii/XRechnung-CII-validation
+SCHXSLT = $(EINVOICE_RULES)/schxslt-1.10.1/pipeline-for-svrl.xsl
+.PHONY: einvoice-validators
+einvoice-validators: xmltools $(EINVOICE_STYLESHEETS) $(patsubst %,$(EINVOICE_SEF)/%.sch.sef.json,$(EINVOICE_SCHEMATRON)) ## Install the e-invoice validators (xslt3, xmllint-wasm) into bin/ and compile the Schematron stylesheets (cached).
+.PHONY: xmltools
+xmltools: $(XMLTOOLS_DIR)/node_modules/.bin/xslt3
+	@ln -sfn "$(XMLTOOLS_DIR)" "$(XMLTOOLS)"
+$(XMLTOOLS_DIR)/node_modules/.bin/xslt3: | $(LOCALBIN)
+	npm install --prefix "$(XMLTOOLS_DIR)" --no-audit --no-fund --no-save \
+		"xslt3@$(XSLT3_VERSION)" "xmllint-wasm@$(XMLLINT_WASM_VERSION)"
+$(EINVOICE_SEF)/%.sef.json: $(EINVOICE_RULES)/%.xslt | xmltools
+	@mkdir -p "$(dir $@)"
+	@echo "Compiling $< (once; about a minute)"
+	"$(XMLTOOLS_DIR)/node_modules/.bin/xslt3" -xsl:"$<" -export:"$@.tmp" -nogo -relocate:on
+	mv "$@.tmp" "$@"
+$(EINVOICE_SEF)/%.sch.sef.json: $(EINVOICE_RULES)/%.sch $(wildcard $(EINVOICE_RULES)/*/*.sch) | xmltools
+	@mkdir -p "$(dir $@)"
+	@echo "Compiling $< with SchXslt, then to SEF (once; about a minute)"
+	"$(XMLTOOLS_DIR)/node_modules/.bin/xslt3" -xsl:"$(SCHXSLT)" -s:"$<" -o:"$@.xslt"
+	"$(XMLTOOLS_DIR)/node_modules/.bin/xslt3" -xsl:"$@.xslt" -export:"$@.tmp" -nogo -relocate:on
+	mv "$@.tmp" "$@" && rm -f "$@.xslt"
+
 # promtool cannot be go-installed (prometheus's go.mod has a replace
 # directive), so it is built from the module hack/promtool pins.
 .PHONY: promtool

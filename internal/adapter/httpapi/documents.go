@@ -25,6 +25,7 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/document"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/einvoice"
 )
 
 // Media types of an invoice's document.
@@ -35,7 +36,9 @@ const (
 
 // getInvoiceDocument serves GET /v1/invoices/{invoice_id}/document: the
 // issued invoice as a print-ready HTML page, or as a PDF when the Accept
-// header prefers application/pdf. It is authorized as a get of the invoice.
+// header prefers application/pdf; format=html or pdf chooses without it,
+// format=ubl an EN 16931 e-invoice under profile (package einvoice). It is
+// authorized as a get of the invoice.
 // An invoice that is not issued has no document yet: 409.
 func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *call) *Error {
 	inv, e := a.pathInvoice(r, c)
@@ -46,12 +49,24 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 		return errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
 			"Invoice %q is %s; it has a document once it is issued.", c.id, apiobject.Status(inv.Status.Phase))
 	}
+	df, e := parseDocumentFormat(c.query)
+	if e != nil {
+		return e
+	}
+	if df.einvoice() {
+		body, err := einvoice.Invoice(inv, einvoice.Format(df.format), df.profile)
+		if err != nil {
+			return einvoiceError(r.Context(), err, "invoice_id", "Invoice", c.id)
+		}
+		writeDocument(w, r, mediaXML, document.Filename(inv, "xml"), body)
+		return nil
+	}
 	profile, err := a.store.Profile(r.Context(), c.ns)
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to read the billing profile")
 	}
 	media, ext, render := mediaHTML+"; charset=utf-8", "html", document.HTML
-	if prefersPDF(r.Header.Values("Accept")) {
+	if df.format == formatPDF || (df.format == "" && prefersPDF(r.Header.Values("Accept"))) {
 		media, ext, render = mediaPDF, "pdf", document.PDF
 	}
 	body, err := render(inv, profile.Footer)
@@ -64,7 +79,8 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 }
 
 // getCreditNoteDocument serves GET /v1/credit_notes/{credit_note_id}/document
-// as getInvoiceDocument does an invoice's. It is authorized as a get of the
+// as getInvoiceDocument does an invoice's, its e-invoice a credit note of
+// type 381 that refers to the credited invoice. It is authorized as a get of the
 // credit note. One that is not issued (pending or rejected) has no document:
 // 409 credit_note_not_issued.
 func (a *Adapter) getCreditNoteDocument(w http.ResponseWriter, r *http.Request, c *call) *Error {
@@ -76,12 +92,24 @@ func (a *Adapter) getCreditNoteDocument(w http.ResponseWriter, r *http.Request, 
 		return errorf(http.StatusConflict, CodeCreditNoteNotIssued, "credit_note_id",
 			"Credit note %q is not issued; it has a document once it is.", c.id)
 	}
+	df, e := parseDocumentFormat(c.query)
+	if e != nil {
+		return e
+	}
+	if df.einvoice() {
+		body, err := einvoice.CreditNote(cn, einvoice.Format(df.format), df.profile)
+		if err != nil {
+			return einvoiceError(r.Context(), err, "credit_note_id", "Credit note", c.id)
+		}
+		writeDocument(w, r, mediaXML, document.CreditNoteFilename(cn, "xml"), body)
+		return nil
+	}
 	profile, err := a.store.Profile(r.Context(), c.ns)
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to read the billing profile")
 	}
 	media, ext, render := mediaHTML+"; charset=utf-8", "html", document.CreditNoteHTML
-	if prefersPDF(r.Header.Values("Accept")) {
+	if df.format == formatPDF || (df.format == "" && prefersPDF(r.Header.Values("Accept"))) {
 		media, ext, render = mediaPDF, "pdf", document.CreditNotePDF
 	}
 	body, err := render(cn, profile.Footer)
@@ -106,7 +134,7 @@ func writeDocument(w http.ResponseWriter, r *http.Request, media, filename strin
 	h.Add("Vary", "Accept")
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
-		_, _ = w.Write(body)
+		_, _ = w.Write(body) //nolint:gosec // the API's own rendering, served with nosniff and a CSP
 	}
 }
 

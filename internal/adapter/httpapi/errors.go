@@ -22,11 +22,13 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/invoicing-dev/invoicing/internal/adapter/idempotency"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
+	"github.com/invoicing-dev/invoicing/internal/einvoice"
 )
 
 // Error types, one per family of HTTP status (see the contract).
@@ -59,6 +61,7 @@ const (
 	CodeExceedsCreditable    = "amount_exceeds_creditable"
 	CodeExceedsRemaining     = "amount_exceeds_remaining"
 	CodeCurrencyMismatch     = "currency_mismatch"
+	CodeEInvoiceUnavailable  = "einvoice_unavailable"
 	CodeAuthRequired         = "authentication_required"
 	CodeTokenInvalid         = "token_invalid"
 	CodePermissionDenied     = "permission_denied"
@@ -210,4 +213,19 @@ func createError(ctx context.Context, err error) *Error {
 		// ErrUnknownOutcome wraps the API's error, which says what to answer.
 		return apiError(ctx, err, "Unable to create an object")
 	}
+}
+
+// einvoiceError turns an error of writing the e-invoice of a document
+// (kind "Invoice" or "Credit note", id) into the answer: 409
+// einvoice_unavailable, naming every missing piece, when the document
+// lacks what its profile needs; 500, logged, otherwise.
+func einvoiceError(ctx context.Context, err error, param, kind, id string) *Error {
+	var unavailable *einvoice.UnavailableError
+	if errors.As(err, &unavailable) {
+		return errorf(http.StatusConflict, CodeEInvoiceUnavailable, queryProfile,
+			"%s %q cannot be written as an e-invoice under profile %s; it lacks: %s.",
+			kind, id, unavailable.Profile, strings.Join(unavailable.Missing, "; "))
+	}
+	logFrom(ctx).Error(err, "Unable to write an e-invoice", param, id)
+	return internalError()
 }

@@ -236,8 +236,10 @@ var _ = Describe("The live stream of the feed (Accept: text/event-stream)", func
 		client := apiClient(url).With(v1client.Token(writerToken), v1client.Workspace(ns))
 		// Heartbeats begin once the adapter's cache has synced: a list
 		// that answers says it has, so the 500 ms below are all idle.
-		_, _, err := client.ListInvoices(ctx, v1client.ListParams{})
-		Expect(err).NotTo(HaveOccurred())
+		Eventually(func() error {
+			_, _, err := client.ListInvoices(ctx, v1client.ListParams{})
+			return err
+		}).Should(Succeed())
 		stream, _, err := client.StreamIssuedInvoices(ctx, v1client.ListParams{})
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(stream.Close)

@@ -60,7 +60,8 @@ func (a *Adapter) routes() *http.ServeMux {
 		[]string{queryLimit, queryCursor, queryCustomerID, queryStatus, queryPaymentStatus, queryOverdue, queryOrder,
 			queryAfterSequence}, a.listInvoices))
 	mux.Handle("GET /v1/invoices/{invoice_id}", a.api("get", resourceInvoices, "invoice_id", nil, a.getInvoice))
-	mux.Handle("GET /v1/invoices/{invoice_id}/document", a.api("get", resourceInvoices, "invoice_id", nil, a.getInvoiceDocument))
+	mux.Handle("GET /v1/invoices/{invoice_id}/document",
+		a.api("get", resourceInvoices, "invoice_id", documentQuery, a.getInvoiceDocument))
 
 	mux.Handle("POST /v1/credit_notes", a.api("create", resourceCreditNotes, "", nil, a.createCreditNote))
 	mux.Handle("GET /v1/credit_notes", a.api("list", resourceCreditNotes, "",
@@ -68,7 +69,7 @@ func (a *Adapter) routes() *http.ServeMux {
 	mux.Handle("GET /v1/credit_notes/{credit_note_id}",
 		a.api("get", resourceCreditNotes, "credit_note_id", nil, a.getCreditNote))
 	mux.Handle("GET /v1/credit_notes/{credit_note_id}/document",
-		a.api("get", resourceCreditNotes, "credit_note_id", nil, a.getCreditNoteDocument))
+		a.api("get", resourceCreditNotes, "credit_note_id", documentQuery, a.getCreditNoteDocument))
 
 	mux.Handle("POST /v1/payments", a.api("create", resourcePayments, "", nil, a.createPayment))
 	mux.Handle("GET /v1/payments", a.api("list", resourcePayments, "",

@@ -1,0 +1,96 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/invoicing-dev/invoicing/internal/einvoice"
+)
+
+// Query parameters of a document.
+const (
+	queryFormat  = "format"
+	queryProfile = "profile"
+)
+
+// documentQuery are the query parameters of a document's route.
+var documentQuery = []string{queryFormat, queryProfile}
+
+// mediaXML is the media type of an e-invoice.
+const mediaXML = "application/xml"
+
+// Formats of a document besides the e-invoice formats of package einvoice.
+const (
+	formatHTML = "html"
+	formatPDF  = "pdf"
+)
+
+// documentFormat is what a document's query asks for: format "" (the
+// Accept header decides between HTML and PDF), html, pdf or an e-invoice
+// format, and for an e-invoice its profile.
+type documentFormat struct {
+	format  string
+	profile einvoice.Profile
+}
+
+// einvoice reports whether the format is an e-invoice's.
+func (f documentFormat) einvoice() bool {
+	return f.format != "" && f.format != formatHTML && f.format != formatPDF
+}
+
+// parseDocumentFormat reads format and profile. profile applies to an
+// e-invoice only, and defaults to en16931.
+func parseDocumentFormat(q url.Values) (documentFormat, *Error) {
+	f := documentFormat{format: q.Get(queryFormat)}
+	formats := make([]string, 0, 2+len(einvoice.Formats))
+	formats = append(formats, formatHTML, formatPDF)
+	for _, ef := range einvoice.Formats {
+		formats = append(formats, string(ef))
+	}
+	known := f.format == ""
+	for _, name := range formats {
+		known = known || f.format == name
+	}
+	if !known {
+		return f, errorf(http.StatusBadRequest, CodeParameterInvalid, queryFormat,
+			"format must be one of %s.", strings.Join(formats, ", "))
+	}
+	profile, given := q.Get(queryProfile), q.Has(queryProfile)
+	if !f.einvoice() {
+		if given {
+			return f, errorf(http.StatusBadRequest, CodeParameterInvalid, queryProfile,
+				"profile applies to an e-invoice only: send it with format %s.", strings.Join(formats[2:], " or "))
+		}
+		return f, nil
+	}
+	f.profile = einvoice.EN16931
+	if given {
+		f.profile = einvoice.Profile(profile)
+	}
+	if !f.profile.Supported() {
+		names := make([]string, 0, len(einvoice.Profiles))
+		for _, p := range einvoice.Profiles {
+			names = append(names, string(p))
+		}
+		return f, errorf(http.StatusBadRequest, CodeParameterInvalid, queryProfile,
+			"profile must be one of %s.", strings.Join(names, ", "))
+	}
+	return f, nil
+}

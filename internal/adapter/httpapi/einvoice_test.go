@@ -1,0 +1,251 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/schematron"
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
+)
+
+var _ = Describe("E-invoices", func() {
+	var (
+		ns  string
+		api *v1client.Client
+	)
+
+	BeforeEach(func() {
+		ns = newWorkspace()
+		api = apiClient(mainURL).With(v1client.Token(writerToken), v1client.Workspace(ns))
+		Expect(k8s.Create(ctx, &billingv1.BillingProfile{
+			ObjectMeta: metav1.ObjectMeta{Name: billingv1.DefaultBillingProfileName, Namespace: ns},
+			Spec: billingv1.BillingProfileSpec{
+				Issuer: &billingv1.Issuer{
+					Name: "Example Invoicing GmbH", Email: "billing@example.com", TaxID: "DE123456789",
+					Address: &billingv1.Address{Line1: "Friedrichstraße 1", PostalCode: "10117", City: "Berlin", Country: "DE"},
+				},
+			},
+		})).To(Succeed())
+	})
+
+	customer := func(taxID string) string {
+		cust, resp, err := api.CreateCustomer(ctx, v1client.CustomerParams{
+			Name: "Acme SARL", Email: "compta@acme.example", TaxID: taxID,
+			Address: &v1client.AddressParams{Line1: "1 rue de Rivoli", City: "Paris", PostalCode: "75001", Country: "FR"},
+		})
+		ExpectWithOffset(1, err).NotTo(HaveOccurred(), "body: %v", resp)
+		return cust.ID
+	}
+
+	// createInvoice creates an invoice over HTTP; issued waits until the
+	// controller has issued each.
+	createInvoice := func(customerID, currency string, items []v1client.Item) string {
+		inv, resp, err := api.CreateInvoice(ctx, v1client.InvoiceParams{CustomerID: customerID, Currency: currency, Items: items})
+		ExpectWithOffset(1, err).NotTo(HaveOccurred(), "body: %v", resp)
+		return inv.ID
+	}
+	issued := func(ids ...string) {
+		EventuallyWithOffset(1, func(g Gomega) {
+			for _, id := range ids {
+				inv, _, err := api.GetInvoice(ctx, id)
+				g.Expect(err).NotTo(HaveOccurred())
+				g.Expect(inv.Status).To(Equal("issued"), id)
+			}
+		}).Should(Succeed())
+	}
+
+	It("serves every tax case in UBL and CII, each passing its syntax's schema and CEN's EN 16931 rules", func() {
+		tools := schematron.Require(GinkgoT())
+		fr := customer("FR40303265045")
+		ids := map[string]string{}
+		for name, c := range einvoiceTaxCases() {
+			ids[name] = createInvoice(fr, c.currency, c.items)
+		}
+		names := make([]string, 0, len(ids))
+		for name, id := range ids {
+			names = append(names, name)
+			issued(id)
+		}
+		dir := GinkgoT().TempDir()
+		for _, f := range []struct {
+			format     string
+			schema     schematron.Schema
+			stylesheet string
+		}{
+			{"ubl", schematron.UBLInvoice, schematron.EN16931UBL},
+			{"cii", schematron.CIIInvoice, schematron.EN16931CII},
+		} {
+			var docs []schematron.Document
+			for i, name := range names {
+				resp, err := api.InvoiceDocumentIn(ctx, ids[name], f.format, "")
+				Expect(err).NotTo(HaveOccurred(), "%s: %s", name, resp)
+				Expect(resp.Header.Get("Content-Type")).To(Equal("application/xml"))
+				Expect(resp.Header.Get("Content-Disposition")).To(MatchRegexp(`^inline; filename=INV-\d+\.xml$`))
+				path := filepath.Join(dir, fmt.Sprintf("%s-%d.xml", f.format, i))
+				Expect(os.WriteFile(path, resp.Body, 0o600)).To(Succeed())
+				docs = append(docs, schematron.Document{Name: fmt.Sprintf("%s (%s, en16931)", name, f.format), Path: path})
+			}
+			tools.Check(GinkgoT(), f.schema, f.stylesheet, docs)
+			GinkgoWriter.Printf("validated %d %s invoices\n", len(docs), f.format)
+		}
+	})
+
+	It("serves a partial and a full credit note in UBL and CII, each passing its schema and CEN's rules", func() {
+		tools := schematron.Require(GinkgoT())
+		fr := customer("FR40303265045")
+		twoRates := einvoiceTaxCases()["S 19% and S 7%"]
+		partialOf := createInvoice(fr, twoRates.currency, twoRates.items)
+		reverse := einvoiceTaxCases()["AE"]
+		fullOf := createInvoice(fr, reverse.currency, reverse.items)
+		issued(partialOf, fullOf)
+		one, amount := int64(1), int64(1_000)
+		partial, resp, err := api.CreateCreditNote(ctx, v1client.CreditNoteParams{
+			InvoiceID: partialOf, Reason: "order_change",
+			Lines: []v1client.CreditNoteLineParams{{InvoiceLine: 0, Quantity: &one}, {InvoiceLine: 1, Amount: &amount}},
+		})
+		Expect(err).NotTo(HaveOccurred(), "body: %v", resp)
+		full, resp, err := api.CreateCreditNote(ctx, v1client.CreditNoteParams{InvoiceID: fullOf, Reason: "duplicate", FullCredit: true})
+		Expect(err).NotTo(HaveOccurred(), "body: %v", resp)
+		credits := map[string]string{"partial credit note": partial.ID, "full credit note": full.ID}
+		Eventually(func(g Gomega) {
+			for _, id := range credits {
+				cn, _, err := api.GetCreditNote(ctx, id)
+				g.Expect(err).NotTo(HaveOccurred())
+				g.Expect(cn.Status).To(Equal("issued"), id)
+			}
+		}).Should(Succeed())
+		dir := GinkgoT().TempDir()
+		for _, f := range []struct {
+			format     string
+			schema     schematron.Schema
+			stylesheet string
+			typeCode   string
+		}{
+			{"ubl", schematron.UBLCreditNote, schematron.EN16931UBL, "<cbc:CreditNoteTypeCode>381</cbc:CreditNoteTypeCode>"},
+			{"cii", schematron.CIIInvoice, schematron.EN16931CII, "<ram:TypeCode>381</ram:TypeCode>"},
+		} {
+			var docs []schematron.Document
+			for name, id := range credits {
+				resp, err := api.CreditNoteDocumentIn(ctx, id, f.format, "en16931")
+				Expect(err).NotTo(HaveOccurred(), "%s: %s", name, resp)
+				Expect(resp.Header.Get("Content-Type")).To(Equal("application/xml"))
+				Expect(string(resp.Body)).To(ContainSubstring(f.typeCode))
+				path := filepath.Join(dir, fmt.Sprintf("cn-%s-%s.xml", f.format, id))
+				Expect(os.WriteFile(path, resp.Body, 0o600)).To(Succeed())
+				docs = append(docs, schematron.Document{Name: fmt.Sprintf("%s (%s, en16931)", name, f.format), Path: path})
+			}
+			tools.Check(GinkgoT(), f.schema, f.stylesheet, docs)
+			GinkgoWriter.Printf("validated %d %s credit notes\n", len(docs), f.format)
+		}
+	})
+
+	It("answers 409 einvoice_unavailable naming every missing piece, and the explicit formats and bad parameters", func() {
+		noCountry, resp, err := api.CreateCustomer(ctx, v1client.CustomerParams{Name: "Nowhere Ltd", Email: "a@nowhere.example"})
+		Expect(err).NotTo(HaveOccurred(), "body: %v", resp)
+		untaxed := createInvoice(noCountry.ID, "EUR", []v1client.Item{{Description: "Consulting", Quantity: 1, Amount: 100}})
+		issued(untaxed)
+
+		resp, err = api.InvoiceDocumentIn(ctx, untaxed, "ubl", "en16931")
+		Expect(resp.Status).To(Equal(http.StatusConflict), "%v", err)
+		var e struct {
+			Error v1client.Error `json:"error"`
+		}
+		Expect(json.Unmarshal(resp.Body, &e)).To(Succeed())
+		Expect(e.Error.Code).To(Equal(CodeEInvoiceUnavailable))
+		Expect(e.Error.Message).To(And(
+			ContainSubstring("a tax category on every line (line 1 has none)"),
+			ContainSubstring("the customer's country")))
+
+		resp, err = api.InvoiceDocumentIn(ctx, untaxed, "pdf", "")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.Header.Get("Content-Type")).To(Equal("application/pdf"))
+		resp, err = api.InvoiceDocumentIn(ctx, untaxed, "html", "", v1client.Header("Accept", "application/pdf"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.Header.Get("Content-Type")).To(HavePrefix("text/html"))
+
+		for _, q := range [][2]string{{"xlsx", ""}, {"ubl", "zugferd"}, {"html", "en16931"}} {
+			resp, err = api.InvoiceDocumentIn(ctx, untaxed, q[0], q[1])
+			Expect(resp.Status).To(Equal(http.StatusBadRequest), "%v: %v", q, err)
+			Expect(strings.Contains(string(resp.Body), CodeParameterInvalid)).To(BeTrue(), "%s", resp.Body)
+		}
+	})
+})
+
+type einvoiceCase struct {
+	currency string
+	items    []v1client.Item
+}
+
+func strp(s string) *string { return &s }
+
+func vatTax(category, rate, reason string) *v1client.Tax {
+	t := &v1client.Tax{Category: category}
+	if category != "O" {
+		t.Rate = strp(rate)
+	}
+	if reason != "" {
+		t.ExemptionReason = strp(reason)
+	}
+	return t
+}
+
+// einvoiceTaxCases are an invoice for each tax case of EN 16931: S at
+// 19% and 7%, Z, E with its exemption reason, AE, K, G, O, JPY, and 500
+// lines.
+func einvoiceTaxCases() map[string]einvoiceCase {
+	many := make([]v1client.Item, 500)
+	for i := range many {
+		r := "19"
+		if i%3 == 0 {
+			r = "7"
+		}
+		many[i] = v1client.Item{Description: fmt.Sprintf("Item %d", i+1), Quantity: int64(i%7 + 1), Amount: int64(333 * (i + 1)),
+			Tax: vatTax("S", r, "")}
+	}
+	return map[string]einvoiceCase{
+		"S 19% and S 7%": {"EUR", []v1client.Item{
+			{Description: "Consulting, March", Quantity: 3, Amount: 12_345, Tax: vatTax("S", "19", "")},
+			{Description: "Book & <manual>", Quantity: 2, Amount: 1_999, Tax: vatTax("S", "7", "")},
+			{Description: "Support", Quantity: 1, Amount: 333, Tax: vatTax("S", "19", "")}}},
+		"Z": {"EUR", []v1client.Item{{Description: "Printed matter", Quantity: 4, Amount: 2_500, Tax: vatTax("Z", "0", "")}}},
+		"E": {"EUR", []v1client.Item{{Description: "Medical care", Quantity: 1, Amount: 80_000,
+			Tax: vatTax("E", "0", "Exempt under Article 132(1)(c) of Directive 2006/112/EC")}}},
+		"AE": {"EUR", []v1client.Item{{Description: "Construction work", Quantity: 1, Amount: 500_000,
+			Tax: vatTax("AE", "0", "Reverse charge")}}},
+		"K": {"EUR", []v1client.Item{{Description: "Machine parts", Quantity: 10, Amount: 4_999,
+			Tax: vatTax("K", "0", "Intra-community supply")}}},
+		"G": {"USD", []v1client.Item{{Description: "Machine", Quantity: 1, Amount: 1_250_000,
+			Tax: vatTax("G", "0", "Export outside the EU")}}},
+		"O": {"EUR", []v1client.Item{{Description: "Membership fee", Quantity: 1, Amount: 10_000,
+			Tax: vatTax("O", "", "Not subject to VAT")}}},
+		"JPY": {"JPY", []v1client.Item{
+			{Description: "Licence", Quantity: 3, Amount: 1_333, Tax: vatTax("S", "10", "")},
+			{Description: "Food", Quantity: 7, Amount: 999, Tax: vatTax("S", "8", "")}}},
+		"500 lines": {"EUR", many},
+	}
+}

@@ -1,0 +1,107 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package einvoice_test
+
+import (
+	"fmt"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// The invoices of these tests: one for each tax case EN 16931 knows.
+
+func rate(r string) *string { return &r }
+
+func tax(category billingv1.TaxCategory, r string, reason string) *billingv1.Tax {
+	t := &billingv1.Tax{Category: category, ExemptionReason: reason}
+	if category != billingv1.TaxNotSubject {
+		t.Rate = rate(r)
+	}
+	return t
+}
+
+func item(desc string, qty, amount int64, t *billingv1.Tax) billingv1.LineItem {
+	return billingv1.LineItem{Description: desc, Quantity: qty, Amount: amount, Tax: t}
+}
+
+// issued is an invoice issued on 2026-03-01 by a German company to a
+// French one, its amounts left for apiobject to compute from the items.
+func issued(currency string, items ...billingv1.LineItem) *billingv1.Invoice {
+	at := metav1.NewTime(time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC))
+	due := metav1.NewTime(at.AddDate(0, 0, 30))
+	return &billingv1.Invoice{
+		ObjectMeta: metav1.ObjectMeta{Name: "inv-1", Namespace: "acme"},
+		Spec: billingv1.InvoiceSpec{
+			CustomerRef: billingv1.CustomerReference{Name: "cus-1"}, Currency: currency, Items: items,
+			DefaultTaxFrom: billingv1.DefaultTaxNone,
+		},
+		Status: billingv1.InvoiceStatus{
+			Phase: billingv1.InvoiceIssued, Number: "INV-000042", IssuedAt: &at, DueAt: &due,
+			Issuer: &billingv1.Issuer{
+				Name: "Example Invoicing GmbH", Email: "billing@example.com", TaxID: "DE123456789",
+				Address: &billingv1.Address{Line1: "Friedrichstraße 1", PostalCode: "10117", City: "Berlin", Country: "DE"},
+			},
+			BillTo: &billingv1.BillTo{
+				Name: "Acme SARL", Email: "compta@acme.example", TaxID: "FR40303265045",
+				Address: &billingv1.Address{Line1: "1 rue de Rivoli", PostalCode: "75001", City: "Paris", Country: "FR"},
+			},
+		},
+	}
+}
+
+type taxCase struct {
+	name string
+	inv  *billingv1.Invoice
+}
+
+// taxCases are an invoice for each tax case: S at 19% and 7%, Z, E with
+// its exemption reason, AE reverse charge, K, G, O, JPY and 500 lines.
+func taxCases() []taxCase {
+	many := make([]billingv1.LineItem, 500)
+	for i := range many {
+		r := "19"
+		if i%3 == 0 {
+			r = "7"
+		}
+		many[i] = item(fmt.Sprintf("Item %d", i+1), int64(i%7+1), int64(333*(i+1)), tax(billingv1.TaxStandard, r, ""))
+	}
+	return []taxCase{
+		{"S 19% and S 7%", issued("EUR",
+			item("Consulting, March", 3, 12_345, tax(billingv1.TaxStandard, "19", "")),
+			item("Book & <manual>", 2, 1_999, tax(billingv1.TaxStandard, "7", "")),
+			item("Support", 1, 333, tax(billingv1.TaxStandard, "19", "")))},
+		{"Z zero rated", issued("EUR",
+			item("Printed matter", 4, 2_500, tax(billingv1.TaxZeroRated, "0", "")))},
+		{"E exempt with its reason", issued("EUR",
+			item("Medical care", 1, 80_000, tax(billingv1.TaxExempt, "0", "Exempt under Article 132(1)(c) of Directive 2006/112/EC")))},
+		{"AE reverse charge", issued("EUR",
+			item("Construction work", 1, 500_000, tax(billingv1.TaxReverseCharge, "0", "Reverse charge")))},
+		{"K intra-community supply", issued("EUR",
+			item("Machine parts", 10, 4_999, tax(billingv1.TaxIntraCommunity, "0", "Intra-community supply")))},
+		{"G export outside the EU", issued("USD",
+			item("Machine", 1, 1_250_000, tax(billingv1.TaxExport, "0", "Export outside the EU")))},
+		{"O not subject to tax", issued("EUR",
+			item("Membership fee", 1, 10_000, tax(billingv1.TaxNotSubject, "", "Not subject to VAT")))},
+		{"JPY without decimals", issued("JPY",
+			item("Licence", 3, 1_333, tax(billingv1.TaxStandard, "10", "")),
+			item("Food", 7, 999, tax(billingv1.TaxStandard, "8", "")))},
+		{"500 lines", issued("EUR", many...)},
+	}
+}

@@ -1,0 +1,311 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package einvoice
+
+import (
+	"encoding/xml"
+	"strings"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// This file writes a document in UN/CEFACT Cross Industry Invoice D16B, as
+// EN 16931's CII binding (CEN/TS 16931-3-3) uses it. The elements of each
+// type are in the order of the D16B schema.
+
+// Namespaces of CII D16B.
+const (
+	ciiRSMNS = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
+	ciiRAMNS = "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"
+	ciiUDTNS = "urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100"
+	ciiQDTNS = "urn:un:unece:uncefact:data:standard:QualifiedDataType:100"
+)
+
+// ciiDateFormat is the format code of a date, 102: CCYYMMDD.
+const ciiDateFormat = "102"
+
+type ciiInvoice struct {
+	XMLName     xml.Name       `xml:"rsm:CrossIndustryInvoice"`
+	RSM         string         `xml:"xmlns:rsm,attr"`
+	RAM         string         `xml:"xmlns:ram,attr"`
+	UDT         string         `xml:"xmlns:udt,attr"`
+	QDT         string         `xml:"xmlns:qdt,attr"`
+	Context     ciiContext     `xml:"rsm:ExchangedDocumentContext"`
+	Document    ciiDocument    `xml:"rsm:ExchangedDocument"`
+	Transaction ciiTransaction `xml:"rsm:SupplyChainTradeTransaction"`
+}
+
+type ciiContext struct {
+	BusinessProcess *ciiID `xml:"ram:BusinessProcessSpecifiedDocumentContextParameter,omitempty"`
+	Guideline       ciiID  `xml:"ram:GuidelineSpecifiedDocumentContextParameter"`
+}
+
+type ciiID struct {
+	ID string `xml:"ram:ID"`
+}
+
+type ciiDocument struct {
+	ID        string      `xml:"ram:ID"`
+	TypeCode  string      `xml:"ram:TypeCode"`
+	IssueDate ciiDateTime `xml:"ram:IssueDateTime"`
+}
+
+type ciiDateTime struct {
+	DateTimeString ciiDateString `xml:"udt:DateTimeString"`
+}
+
+type ciiQualifiedDateTime struct {
+	DateTimeString ciiDateString `xml:"qdt:DateTimeString"`
+}
+
+type ciiDateString struct {
+	Format string `xml:"format,attr"`
+	Value  string `xml:",chardata"`
+}
+
+type ciiTransaction struct {
+	Lines      []ciiLine           `xml:"ram:IncludedSupplyChainTradeLineItem"`
+	Agreement  ciiHeaderAgreement  `xml:"ram:ApplicableHeaderTradeAgreement"`
+	Delivery   ciiHeaderDelivery   `xml:"ram:ApplicableHeaderTradeDelivery"`
+	Settlement ciiHeaderSettlement `xml:"ram:ApplicableHeaderTradeSettlement"`
+}
+
+type ciiLine struct {
+	Document   ciiLineDocument   `xml:"ram:AssociatedDocumentLineDocument"`
+	Product    ciiProduct        `xml:"ram:SpecifiedTradeProduct"`
+	Agreement  ciiLineAgreement  `xml:"ram:SpecifiedLineTradeAgreement"`
+	Delivery   ciiLineDelivery   `xml:"ram:SpecifiedLineTradeDelivery"`
+	Settlement ciiLineSettlement `xml:"ram:SpecifiedLineTradeSettlement"`
+}
+
+type ciiLineDocument struct {
+	LineID string `xml:"ram:LineID"`
+}
+
+type ciiProduct struct {
+	Name string `xml:"ram:Name"`
+}
+
+type ciiLineAgreement struct {
+	NetPrice ciiPrice `xml:"ram:NetPriceProductTradePrice"`
+}
+
+type ciiPrice struct {
+	ChargeAmount string `xml:"ram:ChargeAmount"`
+}
+
+type ciiLineDelivery struct {
+	BilledQuantity ciiQuantity `xml:"ram:BilledQuantity"`
+}
+
+type ciiQuantity struct {
+	UnitCode string `xml:"unitCode,attr"`
+	Value    int64  `xml:",chardata"`
+}
+
+type ciiLineSettlement struct {
+	Tax       ciiTax           `xml:"ram:ApplicableTradeTax"`
+	Summation ciiLineSummation `xml:"ram:SpecifiedTradeSettlementLineMonetarySummation"`
+}
+
+type ciiLineSummation struct {
+	LineTotalAmount string `xml:"ram:LineTotalAmount"`
+}
+
+// ciiTax is a TradeTax: a line's tax or a group of the breakdown.
+type ciiTax struct {
+	CalculatedAmount string `xml:"ram:CalculatedAmount,omitempty"`
+	TypeCode         string `xml:"ram:TypeCode"`
+	ExemptionReason  string `xml:"ram:ExemptionReason,omitempty"`
+	BasisAmount      string `xml:"ram:BasisAmount,omitempty"`
+	CategoryCode     string `xml:"ram:CategoryCode"`
+	Rate             string `xml:"ram:RateApplicablePercent,omitempty"`
+}
+
+type ciiHeaderAgreement struct {
+	BuyerReference string   `xml:"ram:BuyerReference,omitempty"`
+	Seller         ciiParty `xml:"ram:SellerTradeParty"`
+	Buyer          ciiParty `xml:"ram:BuyerTradeParty"`
+}
+
+type ciiParty struct {
+	ID            string            `xml:"ram:ID,omitempty"`
+	Name          string            `xml:"ram:Name"`
+	Contact       *ciiContact       `xml:"ram:DefinedTradeContact,omitempty"`
+	Address       ciiAddress        `xml:"ram:PostalTradeAddress"`
+	Registrations []ciiRegistration `xml:"ram:SpecifiedTaxRegistration"`
+}
+
+type ciiContact struct {
+	Email ciiURI `xml:"ram:EmailURIUniversalCommunication"`
+}
+
+type ciiURI struct {
+	URIID string `xml:"ram:URIID"`
+}
+
+type ciiAddress struct {
+	PostcodeCode           string `xml:"ram:PostcodeCode,omitempty"`
+	LineOne                string `xml:"ram:LineOne,omitempty"`
+	LineTwo                string `xml:"ram:LineTwo,omitempty"`
+	CityName               string `xml:"ram:CityName,omitempty"`
+	CountryID              string `xml:"ram:CountryID"`
+	CountrySubDivisionName string `xml:"ram:CountrySubDivisionName,omitempty"`
+}
+
+type ciiRegistration struct {
+	ID ciiSchemeID `xml:"ram:ID"`
+}
+
+type ciiSchemeID struct {
+	SchemeID string `xml:"schemeID,attr"`
+	Value    string `xml:",chardata"`
+}
+
+type ciiHeaderDelivery struct {
+	ShipTo *ciiShipTo `xml:"ram:ShipToTradeParty,omitempty"`
+	Event  *ciiEvent  `xml:"ram:ActualDeliverySupplyChainEvent,omitempty"`
+}
+
+type ciiShipTo struct {
+	Address ciiAddress `xml:"ram:PostalTradeAddress"`
+}
+
+type ciiEvent struct {
+	Occurrence ciiDateTime `xml:"ram:OccurrenceDateTime"`
+}
+
+type ciiHeaderSettlement struct {
+	Currency   string                `xml:"ram:InvoiceCurrencyCode"`
+	Taxes      []ciiTax              `xml:"ram:ApplicableTradeTax"`
+	Terms      *ciiTerms             `xml:"ram:SpecifiedTradePaymentTerms,omitempty"`
+	Summation  ciiHeaderSummation    `xml:"ram:SpecifiedTradeSettlementHeaderMonetarySummation"`
+	Referenced *ciiReferencedInvoice `xml:"ram:InvoiceReferencedDocument,omitempty"`
+}
+
+type ciiTerms struct {
+	DueDate ciiDateTime `xml:"ram:DueDateDateTime"`
+}
+
+type ciiHeaderSummation struct {
+	LineTotalAmount     string    `xml:"ram:LineTotalAmount"`
+	TaxBasisTotalAmount string    `xml:"ram:TaxBasisTotalAmount"`
+	TaxTotalAmount      ciiAmount `xml:"ram:TaxTotalAmount"`
+	GrandTotalAmount    string    `xml:"ram:GrandTotalAmount"`
+	DuePayableAmount    string    `xml:"ram:DuePayableAmount"`
+}
+
+type ciiAmount struct {
+	Currency string `xml:"currencyID,attr"`
+	Value    string `xml:",chardata"`
+}
+
+type ciiReferencedInvoice struct {
+	IssuerAssignedID string                `xml:"ram:IssuerAssignedID"`
+	IssueDate        *ciiQualifiedDateTime `xml:"ram:FormattedIssueDateTime,omitempty"`
+}
+
+// ciiDate writes a day of dateLayout as format 102.
+func ciiDate(day string) ciiDateTime {
+	return ciiDateTime{DateTimeString: ciiDateString{Format: ciiDateFormat, Value: strings.ReplaceAll(day, "-", "")}}
+}
+
+// cii writes d as a CrossIndustryInvoice.
+func cii(d *document) ([]byte, error) {
+	money := func(minor int64) string { return amount(d.Currency, minor) }
+	doc := ciiInvoice{
+		RSM: ciiRSMNS, RAM: ciiRAMNS, UDT: ciiUDTNS, QDT: ciiQDTNS,
+		Context:  ciiContext{Guideline: ciiID{ID: customizationIDs[d.Profile]}},
+		Document: ciiDocument{ID: d.Number, TypeCode: d.TypeCode, IssueDate: ciiDate(d.IssueDate)},
+	}
+	if d.Profile == Peppol {
+		doc.Context.BusinessProcess = &ciiID{ID: peppolProfileID}
+	}
+	tr := &doc.Transaction
+	for _, l := range d.Lines {
+		tr.Lines = append(tr.Lines, ciiLine{
+			Document:  ciiLineDocument{LineID: l.ID},
+			Product:   ciiProduct{Name: l.Name},
+			Agreement: ciiLineAgreement{NetPrice: ciiPrice{ChargeAmount: money(l.UnitAmount)}},
+			Delivery:  ciiLineDelivery{BilledQuantity: ciiQuantity{UnitCode: unitCode, Value: l.Quantity}},
+			Settlement: ciiLineSettlement{
+				Tax:       ciiTax{TypeCode: taxSchemeVAT, CategoryCode: l.Category, Rate: taxPercent(l.Category, l.Rate)},
+				Summation: ciiLineSummation{LineTotalAmount: money(l.Net)},
+			},
+		})
+	}
+	tr.Agreement = ciiHeaderAgreement{Seller: ciiPartyOf(&d.Seller), Buyer: ciiPartyOf(&d.Buyer)}
+	if d.Delivery != nil {
+		tr.Delivery.ShipTo = &ciiShipTo{Address: ciiAddress{CountryID: d.Delivery.Country}}
+		tr.Delivery.Event = &ciiEvent{Occurrence: ciiDate(d.Delivery.Date)}
+	}
+	st := &tr.Settlement
+	st.Currency = d.Currency.Code
+	for _, g := range d.Breakdown {
+		st.Taxes = append(st.Taxes, ciiTax{
+			CalculatedAmount: money(g.Tax), TypeCode: taxSchemeVAT, ExemptionReason: g.Reason,
+			BasisAmount: money(g.Taxable), CategoryCode: g.Category, Rate: taxPercent(g.Category, g.Rate),
+		})
+	}
+	if d.DueDate != "" {
+		st.Terms = &ciiTerms{DueDate: ciiDate(d.DueDate)}
+	}
+	st.Summation = ciiHeaderSummation{
+		LineTotalAmount: money(d.Subtotal), TaxBasisTotalAmount: money(d.Subtotal),
+		TaxTotalAmount:   ciiAmount{Currency: d.Currency.Code, Value: money(d.TaxTotal)},
+		GrandTotalAmount: money(d.Total), DuePayableAmount: money(d.Total),
+	}
+	if p := d.Preceding; p != nil {
+		st.Referenced = &ciiReferencedInvoice{IssuerAssignedID: p.Number}
+		if p.IssueDate != "" {
+			st.Referenced.IssueDate = &ciiQualifiedDateTime{
+				DateTimeString: ciiDateString{Format: ciiDateFormat, Value: strings.ReplaceAll(p.IssueDate, "-", "")},
+			}
+		}
+	}
+	return marshal(doc)
+}
+
+func ciiPartyOf(p *party) ciiParty {
+	a := &p.Address
+	c := ciiParty{
+		ID: p.ID, Name: p.Name,
+		Address: ciiAddress{
+			PostcodeCode: a.PostalCode, LineOne: a.Line1, LineTwo: a.Line2, CityName: a.City,
+			CountryID: a.Country, CountrySubDivisionName: a.State,
+		},
+	}
+	if p.Email != "" {
+		c.Contact = &ciiContact{Email: ciiURI{URIID: p.Email}}
+	}
+	if p.VATID != "" {
+		c.Registrations = append(c.Registrations, ciiRegistration{ID: ciiSchemeID{SchemeID: "VA", Value: p.VATID}})
+	}
+	if p.TaxRegistrationID != "" {
+		c.Registrations = append(c.Registrations, ciiRegistration{ID: ciiSchemeID{SchemeID: "FC", Value: p.TaxRegistrationID}})
+	}
+	return c
+}
+
+// taxPercent is the rate of a tax category in either syntax: none for O
+// (BR-O-05).
+func taxPercent(category, rate string) string {
+	if category == string(billingv1.TaxNotSubject) {
+		return ""
+	}
+	return rate
+}

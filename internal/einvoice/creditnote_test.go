@@ -1,0 +1,90 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package einvoice_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/einvoice"
+)
+
+func TestACreditNoteIsOfType381AndRefersToTheCreditedInvoice(t *testing.T) {
+	cn := creditNoteCases()[0].cn
+	for format, wants := range map[einvoice.Format][]string{
+		einvoice.UBL: {
+			`<CreditNote xmlns="urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"`,
+			"<cbc:CreditNoteTypeCode>381</cbc:CreditNoteTypeCode>",
+			"<cac:BillingReference>\n    <cac:InvoiceDocumentReference>\n      <cbc:ID>INV-000042</cbc:ID>\n      <cbc:IssueDate>2026-03-01</cbc:IssueDate>",
+			`<cbc:CreditedQuantity unitCode="C62">1</cbc:CreditedQuantity>`,
+			`<cbc:PriceAmount currencyID="EUR">123.45</cbc:PriceAmount>`,
+			`<cbc:PriceAmount currencyID="EUR">10.00</cbc:PriceAmount>`,
+		},
+		einvoice.CII: {
+			"<ram:TypeCode>381</ram:TypeCode>",
+			"<ram:InvoiceReferencedDocument>\n        <ram:IssuerAssignedID>INV-000042</ram:IssuerAssignedID>",
+			`<qdt:DateTimeString format="102">20260301</qdt:DateTimeString>`,
+		},
+	} {
+		b, err := einvoice.CreditNote(cn, format, einvoice.EN16931)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range wants {
+			if !strings.Contains(string(b), want) {
+				t.Errorf("%s: no %s in\n%s", format, want, b)
+			}
+		}
+		if strings.Contains(string(b), "InvoicedQuantity") || strings.Contains(string(b), "DueDate") {
+			t.Errorf("%s: a credit note with an invoiced quantity or a due date:\n%s", format, b)
+		}
+	}
+}
+
+func TestACreditedQuantityWhoseAmountItDoesNotDivideIsOneUnit(t *testing.T) {
+	cn := creditNoteCases()[0].cn
+	q := int64(3)
+	cn.Status.Lines[0].Quantity, cn.Status.Lines[0].Amount = &q, 1000
+	b, err := einvoice.CreditNote(cn, einvoice.UBL, einvoice.EN16931)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<cbc:CreditedQuantity unitCode="C62">1</cbc:CreditedQuantity>
+    <cbc:LineExtensionAmount currencyID="EUR">10.00</cbc:LineExtensionAmount>`
+	if !strings.Contains(string(b), want) {
+		t.Errorf("no %s in\n%s", want, b)
+	}
+}
+
+func TestACreditNoteThatIsNotIssuedOrLacksTaxHasNoEInvoice(t *testing.T) {
+	cn := creditNoteCases()[0].cn
+	cn.Status.Phase = billingv1.CreditNotePending
+	if _, err := einvoice.CreditNote(cn, einvoice.UBL, einvoice.EN16931); !errors.Is(err, einvoice.ErrNotIssued) {
+		t.Errorf("pending: got %v, want ErrNotIssued", err)
+	}
+	cn = creditNoteCases()[0].cn
+	cn.Status.Lines[1].Tax = nil
+	cn.Status.InvoiceNumber = ""
+	_, err := einvoice.CreditNote(cn, einvoice.CII, einvoice.EN16931)
+	var unavailable *einvoice.UnavailableError
+	if !errors.As(err, &unavailable) || len(unavailable.Missing) != 2 ||
+		!strings.Contains(err.Error(), "line 2 has none") || !strings.Contains(err.Error(), "the credited invoice's number") {
+		t.Errorf("got %v, want the untaxed line 2 and the invoice number", err)
+	}
+}

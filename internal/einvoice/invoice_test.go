@@ -1,0 +1,173 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package einvoice_test
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/einvoice"
+)
+
+func TestEveryTaxCaseIsWrittenAsAUBLInvoiceWithItsOwnTotals(t *testing.T) {
+	for _, c := range taxCases() {
+		b, err := einvoice.Invoice(c.inv, einvoice.UBL, einvoice.EN16931)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		s := string(b)
+		for _, want := range []string{
+			`<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"`,
+			"<cbc:CustomizationID>urn:cen.eu:en16931:2017</cbc:CustomizationID>",
+			"<cbc:ID>INV-000042</cbc:ID>", "<cbc:IssueDate>2026-03-01</cbc:IssueDate>",
+			"<cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode>",
+		} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%s: no %s in\n%s", c.name, want, s)
+			}
+		}
+		if got := strings.Count(s, "<cac:InvoiceLine>"); got != len(c.inv.Spec.Items) {
+			t.Errorf("%s: %d lines, want %d", c.name, got, len(c.inv.Spec.Items))
+		}
+	}
+}
+
+func TestTheTotalsAreTheInvoicesFrozenFigures(t *testing.T) {
+	inv := issued("EUR", item("Consulting", 1, 10_000, tax(billingv1.TaxStandard, "19", "")))
+	// Figures frozen at issue win over what the items would give today.
+	sub, taxTotal, total := int64(10_000), int64(1_900), int64(11_900)
+	r := "19"
+	inv.Status.Subtotal, inv.Status.TaxTotal, inv.Status.Total = &sub, &taxTotal, &total
+	inv.Status.TaxBreakdown = []billingv1.TaxBreakdownEntry{{Category: billingv1.TaxStandard, Rate: &r, TaxableAmount: 10_000, TaxAmount: 1_900}}
+	b, err := einvoice.Invoice(inv, einvoice.UBL, einvoice.EN16931)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`<cbc:TaxAmount currencyID="EUR">19.00</cbc:TaxAmount>`,
+		`<cbc:TaxInclusiveAmount currencyID="EUR">119.00</cbc:TaxInclusiveAmount>`,
+		`<cbc:PayableAmount currencyID="EUR">119.00</cbc:PayableAmount>`,
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("no %s in\n%s", want, b)
+		}
+	}
+}
+
+func TestAnInvoiceThatLacksWhatEN16931NeedsIsUnavailableNamingEveryPiece(t *testing.T) {
+	s19 := tax(billingv1.TaxStandard, "19", "")
+	cases := []struct {
+		name   string
+		change func(*billingv1.Invoice)
+		want   []string
+	}{{
+		name: "lines without tax",
+		change: func(inv *billingv1.Invoice) {
+			inv.Spec.Items = append(inv.Spec.Items, item("b", 1, 1, nil), item("c", 1, 1, nil))
+		},
+		want: []string{"a tax category on every line (line 2, 3 has none)"},
+	}, {
+		name:   "no issuer",
+		change: func(inv *billingv1.Invoice) { inv.Status.Issuer = nil },
+		want:   []string{"an issuer", "the issuer's country", "the issuer's tax id"},
+	}, {
+		name: "no addresses",
+		change: func(inv *billingv1.Invoice) {
+			inv.Status.Issuer.Address = nil
+			inv.Status.BillTo.Address.Country = ""
+		},
+		want: []string{"the issuer's country", "the customer's country"},
+	}, {
+		name:   "a currency with 3 decimals",
+		change: func(inv *billingv1.Invoice) { inv.Spec.Currency = "BHD" },
+		want:   []string{"a currency with at most 2 decimals (BHD has 3"},
+	}, {
+		name: "reverse charge to a customer without a VAT id",
+		change: func(inv *billingv1.Invoice) {
+			inv.Spec.Items[0].Tax = tax(billingv1.TaxReverseCharge, "0", "Reverse charge")
+			inv.Status.BillTo.TaxID = "12-3456789"
+		},
+		want: []string{"the customer's VAT id"},
+	}, {
+		name: "an export by an issuer without a VAT id",
+		change: func(inv *billingv1.Invoice) {
+			inv.Spec.Items[0].Tax = tax(billingv1.TaxExport, "0", "Export")
+			inv.Status.Issuer.TaxID = "US-12-3456789"
+		},
+		want: []string{"the issuer's VAT id"},
+	}}
+	for _, c := range cases {
+		inv := issued("EUR", item("a", 1, 100, s19))
+		c.change(inv)
+		_, err := einvoice.Invoice(inv, einvoice.UBL, einvoice.EN16931)
+		var unavailable *einvoice.UnavailableError
+		if !errors.As(err, &unavailable) {
+			t.Errorf("%s: got %v, want an UnavailableError", c.name, err)
+			continue
+		}
+		if len(unavailable.Missing) != len(c.want) {
+			t.Errorf("%s: missing %q, want %d pieces", c.name, unavailable.Missing, len(c.want))
+		}
+		for _, w := range c.want {
+			if !slices.ContainsFunc(unavailable.Missing, func(m string) bool { return strings.HasPrefix(m, w) }) {
+				t.Errorf("%s: missing %q, want one starting %q", c.name, unavailable.Missing, w)
+			}
+		}
+	}
+}
+
+func TestAnInvoiceThatIsNotIssuedHasNoEInvoice(t *testing.T) {
+	inv := issued("EUR", item("a", 1, 100, tax(billingv1.TaxStandard, "19", "")))
+	inv.Status.Phase = billingv1.InvoicePending
+	if _, err := einvoice.Invoice(inv, einvoice.UBL, einvoice.EN16931); !errors.Is(err, einvoice.ErrNotIssued) {
+		t.Errorf("got %v, want ErrNotIssued", err)
+	}
+}
+
+func TestAnIssuerTaxIDThatIsNotAVATNumberIdentifiesTheSellerAndIsItsTaxRegistration(t *testing.T) {
+	inv := issued("USD", item("a", 1, 100, tax(billingv1.TaxStandard, "8.875", "")))
+	inv.Status.Issuer.TaxID = "US-12-3456789"
+	b, err := einvoice.Invoice(inv, einvoice.UBL, einvoice.EN16931)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"<cac:PartyIdentification>\n        <cbc:ID>US-12-3456789</cbc:ID>",
+		"<cbc:CompanyID>US-12-3456789</cbc:CompanyID>\n        <cac:TaxScheme>\n          <cbc:ID>FC</cbc:ID>",
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("no %s in\n%s", want, b)
+		}
+	}
+}
+
+func TestOnlyTheProfilesAndFormatsWrittenAreSupported(t *testing.T) {
+	if !einvoice.EN16931.Supported() || !einvoice.UBL.Supported() {
+		t.Error("en16931 in UBL is not supported")
+	}
+	if einvoice.Profile("zugferd").Supported() || einvoice.Format("pdf").Supported() {
+		t.Error("an unknown profile or format is supported")
+	}
+	inv := issued("EUR", item("a", 1, 100, tax(billingv1.TaxStandard, "19", "")))
+	if _, err := einvoice.Invoice(inv, "pdf", einvoice.EN16931); err == nil {
+		t.Error("format pdf: got no error")
+	}
+}

@@ -1,0 +1,319 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package einvoice
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+)
+
+// This file gathers what an e-invoice says, in either syntax, from an
+// issued invoice, and what it lacks for its profile.
+
+// dateLayout is the calendar date of UBL (xs:date without a zone).
+const dateLayout = "2006-01-02"
+
+// Type codes of the document (BT-3, UNTDID 1001).
+const (
+	typeInvoice    = "380"
+	typeCreditNote = "381"
+)
+
+// taxSchemeVAT is the tax scheme of every tax: VAT.
+const taxSchemeVAT = "VAT"
+
+// unitCode is the unit of every line's quantity (BT-130): C62, "one"
+// (UN/ECE Recommendation 20), as the lines bill units.
+const unitCode = "C62"
+
+// document is an e-invoice, independent of its syntax. Amounts are in
+// minor units of Currency.
+type document struct {
+	Profile   Profile
+	TypeCode  string
+	Number    string
+	IssueDate string
+	DueDate   string
+	Currency  billing.Currency
+	Seller    party
+	Buyer     party
+	// Delivery is the actual delivery date (BT-72) and the deliver-to
+	// address (BG-15), set for an intra-community supply (category K),
+	// which needs them (BR-IC-11, BR-IC-12): the issue date and the
+	// buyer's address.
+	Delivery *delivery
+	// Preceding is the invoice a credit note credits (BG-3).
+	Preceding *reference
+	Lines     []line
+	Breakdown []group
+	Subtotal  int64
+	TaxTotal  int64
+	Total     int64
+}
+
+type party struct {
+	Name    string
+	Email   string
+	Address billingv1.Address
+	// VATID is the VAT identifier (BT-31, BT-48): the party's tax id when
+	// it is written as a VAT number and the invoice has no line outside
+	// the scope of VAT (category O forbids it, BR-O-02).
+	VATID string
+	// ID is the seller identifier (BT-29), and TaxRegistrationID the
+	// seller's tax registration identifier (BT-32): the issuer's tax id
+	// when it is not used as its VAT identifier, so that the seller is
+	// identified (BR-CO-26) and, for a tax other than VAT, registered
+	// (BR-S-02 and the like).
+	ID                string
+	TaxRegistrationID string
+}
+
+type delivery struct {
+	Date    string
+	Country string
+}
+
+type reference struct {
+	Number    string
+	IssueDate string
+}
+
+type line struct {
+	ID         string
+	Name       string
+	Quantity   int64
+	UnitAmount int64
+	Net        int64
+	Category   string
+	// Rate is the percentage in its shortest form; "" for category O.
+	Rate string
+}
+
+type group struct {
+	Category string
+	Rate     string
+	Taxable  int64
+	Tax      int64
+	Reason   string
+}
+
+// missing collects what a document lacks.
+type missing []string
+
+func (m *missing) add(format string, args ...any) { *m = append(*m, fmt.Sprintf(format, args...)) }
+
+// fromInvoice gathers the e-invoice of an issued invoice under profile.
+func fromInvoice(inv *billingv1.Invoice, profile Profile) (*document, error) {
+	st := &inv.Status
+	if st.Phase != billingv1.InvoiceIssued || st.Number == "" || st.BillTo == nil || st.IssuedAt == nil {
+		return nil, ErrNotIssued
+	}
+	var lack missing
+	code := inv.Spec.Currency
+	if code == "" {
+		code = billing.DefaultCurrency
+	}
+	d := &document{
+		Profile:   profile,
+		TypeCode:  typeInvoice,
+		Number:    st.Number,
+		IssueDate: st.IssuedAt.UTC().Format(dateLayout),
+		Currency:  currencyOf(code, &lack),
+	}
+	if st.DueAt != nil {
+		d.DueDate = st.DueAt.UTC().Format(dateLayout)
+	}
+	taxes := apiobject.ItemTaxes(inv)
+	for i, it := range inv.Spec.Items {
+		d.Lines = append(d.Lines, newLine(i, it.Description, it.Quantity, it.Amount, it.Quantity*it.Amount, taxes[i]))
+	}
+	a := apiobject.InvoiceAmounts(inv, taxes)
+	if a.Subtotal == nil || a.TaxTotal == nil || a.Total == nil {
+		return nil, fmt.Errorf("the amounts of invoice %s cannot be computed", inv.Name)
+	}
+	d.Subtotal, d.TaxTotal, d.Total = *a.Subtotal, *a.TaxTotal, *a.Total
+	for _, e := range a.TaxBreakdown {
+		g := group{Category: e.Category, Rate: shortRate(e.Rate), Taxable: e.TaxableAmount, Tax: e.TaxAmount}
+		if e.ExemptionReason != nil {
+			g.Reason = *e.ExemptionReason
+		}
+		d.Breakdown = append(d.Breakdown, g)
+	}
+	return finish(d, st.Issuer, st.BillTo, lack)
+}
+
+// fromCreditNote gathers the e-invoice of an issued credit note under
+// profile: a document of type 381 that refers to the credited invoice.
+func fromCreditNote(cn *billingv1.CreditNote, profile Profile) (*document, error) {
+	st := &cn.Status
+	if st.Phase != billingv1.CreditNoteIssued || st.Number == "" || st.BillTo == nil || st.IssuedAt == nil ||
+		st.Subtotal == nil || st.TaxTotal == nil || st.Total == nil {
+		return nil, ErrNotIssued
+	}
+	var lack missing
+	d := &document{
+		Profile:   profile,
+		TypeCode:  typeCreditNote,
+		Number:    st.Number,
+		IssueDate: st.IssuedAt.UTC().Format(dateLayout),
+		Currency:  currencyOf(st.Currency, &lack),
+		Subtotal:  *st.Subtotal,
+		TaxTotal:  *st.TaxTotal,
+		Total:     *st.Total,
+	}
+	if st.InvoiceNumber == "" {
+		lack.add("the credited invoice's number (status.invoiceNumber)")
+	} else {
+		d.Preceding = &reference{Number: st.InvoiceNumber}
+		if st.InvoiceIssuedAt != nil {
+			d.Preceding.IssueDate = st.InvoiceIssuedAt.UTC().Format(dateLayout)
+		}
+	}
+	for i, l := range st.Lines {
+		// A line credits a quantity at the invoice line's unit price, or
+		// a net amount: that is one unit at that amount. A quantity whose
+		// amount it does not divide is written as one unit too, so that
+		// quantity times price is the line's net amount.
+		qty, price := int64(1), l.Amount
+		if l.Quantity != nil && *l.Quantity > 0 && l.Amount%*l.Quantity == 0 {
+			qty, price = *l.Quantity, l.Amount / *l.Quantity
+		}
+		d.Lines = append(d.Lines, newLine(i, l.Description, qty, price, l.Amount, l.Tax))
+	}
+	for _, e := range st.TaxBreakdown {
+		d.Breakdown = append(d.Breakdown, group{
+			Category: string(e.Category), Rate: shortRate(e.Rate), Taxable: e.TaxableAmount, Tax: e.TaxAmount,
+			Reason: e.ExemptionReason,
+		})
+	}
+	return finish(d, st.Issuer, st.BillTo, lack)
+}
+
+// currencyOf is the currency of code, adding to lack what it lacks.
+func currencyOf(code string, lack *missing) billing.Currency {
+	cur, err := billing.ParseCurrency(code)
+	switch {
+	case err != nil:
+		lack.add("an ISO 4217 currency (%q is not one)", code)
+	case cur.Digits > 2:
+		lack.add("a currency with at most 2 decimals (%s has %d; EN 16931 amounts have at most 2)", cur.Code, cur.Digits)
+	}
+	return cur
+}
+
+// newLine is the i-th line (from 0), with its tax.
+func newLine(i int, name string, qty, price, net int64, tax *billingv1.Tax) line {
+	l := line{ID: strconv.Itoa(i + 1), Name: name, Quantity: qty, UnitAmount: price, Net: net}
+	if tax != nil {
+		l.Category = string(tax.Category)
+		l.Rate = shortRate(tax.Rate)
+	}
+	return l
+}
+
+// finish adds the parties to d and checks what it lacks: a tax category on
+// each line, and what the parties lack for the lines' categories.
+func finish(d *document, issuer *billingv1.Issuer, billTo *billingv1.BillTo, lack missing) (*document, error) {
+	var untaxed []string
+	categories := map[billingv1.TaxCategory]bool{}
+	for _, l := range d.Lines {
+		if l.Category == "" {
+			untaxed = append(untaxed, l.ID)
+			continue
+		}
+		categories[billingv1.TaxCategory(l.Category)] = true
+	}
+	if len(untaxed) > 0 {
+		lack.add("a tax category on every line (line %s has none)", strings.Join(untaxed, ", "))
+	}
+	d.Seller, d.Buyer = parties(issuer, billTo, categories, &lack)
+	if categories[billingv1.TaxIntraCommunity] {
+		d.Delivery = &delivery{Date: d.IssueDate, Country: d.Buyer.Address.Country}
+	}
+	if len(lack) > 0 {
+		return nil, &UnavailableError{Profile: d.Profile, Missing: lack}
+	}
+	return d, nil
+}
+
+// parties are the seller (the issuer frozen on the document) and the buyer
+// (its bill-to), with what they lack for the document's tax categories.
+func parties(is *billingv1.Issuer, bt *billingv1.BillTo, categories map[billingv1.TaxCategory]bool,
+	lack *missing) (seller, buyer party) {
+	outOfScope := categories[billingv1.TaxNotSubject]
+	if is != nil {
+		seller = party{Name: is.Name, Email: is.Email}
+		if is.Address != nil {
+			seller.Address = *is.Address
+		}
+		switch {
+		case is.TaxID == "":
+		case vatIDOf(is.TaxID) != "" && !outOfScope:
+			seller.VATID = vatIDOf(is.TaxID)
+		default:
+			seller.ID = is.TaxID
+			if !outOfScope {
+				seller.TaxRegistrationID = is.TaxID
+			}
+		}
+	} else {
+		lack.add("an issuer (the billing profile's spec.issuer when the invoice was issued)")
+	}
+	if seller.Address.Country == "" {
+		lack.add("the issuer's country (spec.issuer.address.country of the billing profile when the invoice was issued)")
+	}
+	if seller.VATID == "" && seller.ID == "" {
+		lack.add("the issuer's tax id (spec.issuer.taxId), which identifies the seller (BR-CO-26)")
+	}
+	for _, c := range []billingv1.TaxCategory{billingv1.TaxIntraCommunity, billingv1.TaxExport} {
+		if categories[c] && seller.VATID == "" {
+			lack.add("the issuer's VAT id (spec.issuer.taxId with its country prefix), which tax category %s needs", c)
+		}
+	}
+	buyer = party{Name: bt.Name, Email: bt.Email}
+	if bt.Address != nil {
+		buyer.Address = *bt.Address
+	}
+	if buyer.Address.Country == "" {
+		lack.add("the customer's country (address.country when the invoice was issued)")
+	}
+	if !outOfScope {
+		buyer.VATID = vatIDOf(bt.TaxID)
+	}
+	for _, c := range []billingv1.TaxCategory{billingv1.TaxReverseCharge, billingv1.TaxIntraCommunity} {
+		if categories[c] && buyer.VATID == "" {
+			lack.add("the customer's VAT id (tax_id with its country prefix), which tax category %s needs", c)
+		}
+	}
+	return seller, buyer
+}
+
+// shortRate writes a rate in its shortest form, "" for none.
+func shortRate(rate *string) string {
+	if rate == nil {
+		return ""
+	}
+	if r, err := billing.ParseRate(*rate); err == nil {
+		return r.String()
+	}
+	return *rate
+}

@@ -1,0 +1,315 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package einvoice
+
+import (
+	"encoding/xml"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// This file writes a document in UBL 2.1. The elements of each type are
+// in the order of the UBL schema, which fixes it; the names are those of
+// EN 16931's UBL binding (CEN/TS 16931-3-2).
+
+// Namespaces of UBL 2.1.
+const (
+	ublInvoiceNS    = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
+	ublCACNS        = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"
+	ublCBCNS        = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"
+	ublCreditNoteNS = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2" //nolint:gosec // a namespace, not a credential
+)
+
+// vatScheme is the tax scheme of every tax category: VAT.
+var vatScheme = &ublTaxScheme{ID: taxSchemeVAT}
+
+type ublInvoice struct {
+	XMLName          xml.Name         `xml:"Invoice"`
+	NS               string           `xml:"xmlns,attr"`
+	CAC              string           `xml:"xmlns:cac,attr"`
+	CBC              string           `xml:"xmlns:cbc,attr"`
+	CustomizationID  string           `xml:"cbc:CustomizationID"`
+	ProfileID        string           `xml:"cbc:ProfileID,omitempty"`
+	ID               string           `xml:"cbc:ID"`
+	IssueDate        string           `xml:"cbc:IssueDate"`
+	DueDate          string           `xml:"cbc:DueDate,omitempty"`
+	TypeCode         string           `xml:"cbc:InvoiceTypeCode"`
+	DocumentCurrency string           `xml:"cbc:DocumentCurrencyCode"`
+	BuyerReference   string           `xml:"cbc:BuyerReference,omitempty"`
+	BillingReference *ublBillingRef   `xml:"cac:BillingReference,omitempty"`
+	Supplier         ublPartyRole     `xml:"cac:AccountingSupplierParty"`
+	Customer         ublPartyRole     `xml:"cac:AccountingCustomerParty"`
+	Delivery         *ublDelivery     `xml:"cac:Delivery,omitempty"`
+	TaxTotal         ublTaxTotal      `xml:"cac:TaxTotal"`
+	MonetaryTotal    ublMonetaryTotal `xml:"cac:LegalMonetaryTotal"`
+	Lines            []ublInvoiceLine `xml:"cac:InvoiceLine"`
+}
+
+// ublCreditNote is a UBL CreditNote: the parts of an Invoice in the order
+// of its own schema, without a due date.
+type ublCreditNote struct {
+	XMLName          xml.Name         `xml:"CreditNote"`
+	NS               string           `xml:"xmlns,attr"`
+	CAC              string           `xml:"xmlns:cac,attr"`
+	CBC              string           `xml:"xmlns:cbc,attr"`
+	CustomizationID  string           `xml:"cbc:CustomizationID"`
+	ProfileID        string           `xml:"cbc:ProfileID,omitempty"`
+	ID               string           `xml:"cbc:ID"`
+	IssueDate        string           `xml:"cbc:IssueDate"`
+	TypeCode         string           `xml:"cbc:CreditNoteTypeCode"`
+	DocumentCurrency string           `xml:"cbc:DocumentCurrencyCode"`
+	BuyerReference   string           `xml:"cbc:BuyerReference,omitempty"`
+	BillingReference *ublBillingRef   `xml:"cac:BillingReference,omitempty"`
+	Supplier         ublPartyRole     `xml:"cac:AccountingSupplierParty"`
+	Customer         ublPartyRole     `xml:"cac:AccountingCustomerParty"`
+	Delivery         *ublDelivery     `xml:"cac:Delivery,omitempty"`
+	TaxTotal         ublTaxTotal      `xml:"cac:TaxTotal"`
+	MonetaryTotal    ublMonetaryTotal `xml:"cac:LegalMonetaryTotal"`
+	Lines            []ublInvoiceLine `xml:"cac:CreditNoteLine"`
+}
+
+type ublBillingRef struct {
+	InvoiceDocumentReference ublDocumentRef `xml:"cac:InvoiceDocumentReference"`
+}
+
+type ublDocumentRef struct {
+	ID        string `xml:"cbc:ID"`
+	IssueDate string `xml:"cbc:IssueDate,omitempty"`
+}
+
+type ublPartyRole struct {
+	Party ublParty `xml:"cac:Party"`
+}
+
+type ublParty struct {
+	Identification *ublID         `xml:"cac:PartyIdentification,omitempty"`
+	Name           *ublName       `xml:"cac:PartyName,omitempty"`
+	Address        ublAddress     `xml:"cac:PostalAddress"`
+	TaxSchemes     []ublPartyTax  `xml:"cac:PartyTaxScheme"`
+	LegalEntity    ublLegalEntity `xml:"cac:PartyLegalEntity"`
+	Contact        *ublContact    `xml:"cac:Contact,omitempty"`
+}
+
+type ublID struct {
+	ID string `xml:"cbc:ID"`
+}
+
+type ublName struct {
+	Name string `xml:"cbc:Name"`
+}
+
+type ublAddress struct {
+	StreetName           string     `xml:"cbc:StreetName,omitempty"`
+	AdditionalStreetName string     `xml:"cbc:AdditionalStreetName,omitempty"`
+	CityName             string     `xml:"cbc:CityName,omitempty"`
+	PostalZone           string     `xml:"cbc:PostalZone,omitempty"`
+	CountrySubentity     string     `xml:"cbc:CountrySubentity,omitempty"`
+	Country              ublCountry `xml:"cac:Country"`
+}
+
+type ublCountry struct {
+	IdentificationCode string `xml:"cbc:IdentificationCode"`
+}
+
+type ublPartyTax struct {
+	CompanyID string        `xml:"cbc:CompanyID"`
+	TaxScheme *ublTaxScheme `xml:"cac:TaxScheme"`
+}
+
+type ublTaxScheme struct {
+	ID string `xml:"cbc:ID"`
+}
+
+type ublLegalEntity struct {
+	RegistrationName string `xml:"cbc:RegistrationName"`
+}
+
+type ublContact struct {
+	ElectronicMail string `xml:"cbc:ElectronicMail,omitempty"`
+}
+
+type ublDelivery struct {
+	ActualDeliveryDate string              `xml:"cbc:ActualDeliveryDate"`
+	Location           ublDeliveryLocation `xml:"cac:DeliveryLocation"`
+}
+
+type ublDeliveryLocation struct {
+	Address ublAddress `xml:"cac:Address"`
+}
+
+type ublAmount struct {
+	Currency string `xml:"currencyID,attr"`
+	Value    string `xml:",chardata"`
+}
+
+type ublTaxTotal struct {
+	TaxAmount ublAmount        `xml:"cbc:TaxAmount"`
+	Subtotals []ublTaxSubtotal `xml:"cac:TaxSubtotal"`
+}
+
+type ublTaxSubtotal struct {
+	TaxableAmount ublAmount      `xml:"cbc:TaxableAmount"`
+	TaxAmount     ublAmount      `xml:"cbc:TaxAmount"`
+	Category      ublTaxCategory `xml:"cac:TaxCategory"`
+}
+
+type ublTaxCategory struct {
+	ID              string        `xml:"cbc:ID"`
+	Percent         string        `xml:"cbc:Percent,omitempty"`
+	ExemptionReason string        `xml:"cbc:TaxExemptionReason,omitempty"`
+	TaxScheme       *ublTaxScheme `xml:"cac:TaxScheme"`
+}
+
+type ublMonetaryTotal struct {
+	LineExtension ublAmount `xml:"cbc:LineExtensionAmount"`
+	TaxExclusive  ublAmount `xml:"cbc:TaxExclusiveAmount"`
+	TaxInclusive  ublAmount `xml:"cbc:TaxInclusiveAmount"`
+	Payable       ublAmount `xml:"cbc:PayableAmount"`
+}
+
+type ublQuantity struct {
+	UnitCode string `xml:"unitCode,attr"`
+	Value    int64  `xml:",chardata"`
+}
+
+type ublInvoiceLine struct {
+	ID                  string       `xml:"cbc:ID"`
+	InvoicedQuantity    *ublQuantity `xml:"cbc:InvoicedQuantity,omitempty"`
+	CreditedQuantity    *ublQuantity `xml:"cbc:CreditedQuantity,omitempty"`
+	LineExtensionAmount ublAmount    `xml:"cbc:LineExtensionAmount"`
+	Item                ublItem      `xml:"cac:Item"`
+	Price               ublPrice     `xml:"cac:Price"`
+}
+
+type ublItem struct {
+	Name        string         `xml:"cbc:Name"`
+	TaxCategory ublTaxCategory `xml:"cac:ClassifiedTaxCategory"`
+}
+
+type ublPrice struct {
+	PriceAmount ublAmount `xml:"cbc:PriceAmount"`
+}
+
+// ubl writes d as a UBL Invoice.
+func ubl(d *document) ([]byte, error) {
+	return marshal(ublInvoiceOf(d))
+}
+
+// ublCredit writes d as a UBL CreditNote.
+func ublCredit(d *document) ([]byte, error) {
+	inv := ublInvoiceOf(d)
+	for i := range inv.Lines {
+		inv.Lines[i].CreditedQuantity, inv.Lines[i].InvoicedQuantity = inv.Lines[i].InvoicedQuantity, nil
+	}
+	return marshal(ublCreditNote{
+		NS: ublCreditNoteNS, CAC: inv.CAC, CBC: inv.CBC,
+		CustomizationID: inv.CustomizationID, ProfileID: inv.ProfileID,
+		ID: inv.ID, IssueDate: inv.IssueDate, TypeCode: inv.TypeCode, DocumentCurrency: inv.DocumentCurrency,
+		BuyerReference: inv.BuyerReference, BillingReference: inv.BillingReference,
+		Supplier: inv.Supplier, Customer: inv.Customer, Delivery: inv.Delivery,
+		TaxTotal: inv.TaxTotal, MonetaryTotal: inv.MonetaryTotal, Lines: inv.Lines,
+	})
+}
+
+// ublInvoiceOf is d as a UBL Invoice.
+func ublInvoiceOf(d *document) *ublInvoice {
+	money := func(minor int64) ublAmount {
+		return ublAmount{Currency: d.Currency.Code, Value: amount(d.Currency, minor)}
+	}
+	doc := &ublInvoice{
+		NS: ublInvoiceNS, CAC: ublCACNS, CBC: ublCBCNS,
+		CustomizationID:  customizationIDs[d.Profile],
+		ID:               d.Number,
+		IssueDate:        d.IssueDate,
+		DueDate:          d.DueDate,
+		TypeCode:         d.TypeCode,
+		DocumentCurrency: d.Currency.Code,
+		Supplier:         ublPartyRole{Party: ublPartyOf(&d.Seller)},
+		Customer:         ublPartyRole{Party: ublPartyOf(&d.Buyer)},
+		TaxTotal:         ublTaxTotal{TaxAmount: money(d.TaxTotal)},
+		MonetaryTotal: ublMonetaryTotal{
+			LineExtension: money(d.Subtotal), TaxExclusive: money(d.Subtotal),
+			TaxInclusive: money(d.Total), Payable: money(d.Total),
+		},
+	}
+	if d.Profile == Peppol {
+		doc.ProfileID = peppolProfileID
+	}
+	if p := d.Preceding; p != nil {
+		doc.BillingReference = &ublBillingRef{InvoiceDocumentReference: ublDocumentRef{ID: p.Number, IssueDate: p.IssueDate}}
+	}
+	if d.Delivery != nil {
+		doc.Delivery = &ublDelivery{
+			ActualDeliveryDate: d.Delivery.Date,
+			Location:           ublDeliveryLocation{Address: ublAddress{Country: ublCountry{IdentificationCode: d.Delivery.Country}}},
+		}
+	}
+	for _, g := range d.Breakdown {
+		doc.TaxTotal.Subtotals = append(doc.TaxTotal.Subtotals, ublTaxSubtotal{
+			TaxableAmount: money(g.Taxable), TaxAmount: money(g.Tax),
+			Category: ublTaxCategory{ID: g.Category, Percent: taxPercent(g.Category, g.Rate), ExemptionReason: g.Reason, TaxScheme: vatScheme},
+		})
+	}
+	for _, l := range d.Lines {
+		doc.Lines = append(doc.Lines, ublInvoiceLine{
+			ID: l.ID, InvoicedQuantity: &ublQuantity{UnitCode: unitCode, Value: l.Quantity}, LineExtensionAmount: money(l.Net),
+			Item: ublItem{
+				Name:        l.Name,
+				TaxCategory: ublTaxCategory{ID: l.Category, Percent: taxPercent(l.Category, l.Rate), TaxScheme: vatScheme},
+			},
+			Price: ublPrice{PriceAmount: money(l.UnitAmount)},
+		})
+	}
+	return doc
+}
+
+func ublPartyOf(p *party) ublParty {
+	u := ublParty{
+		Address:     ublAddressOf(&p.Address),
+		LegalEntity: ublLegalEntity{RegistrationName: p.Name},
+	}
+	if p.ID != "" {
+		u.Identification = &ublID{ID: p.ID}
+	}
+	if p.VATID != "" {
+		u.TaxSchemes = append(u.TaxSchemes, ublPartyTax{CompanyID: p.VATID, TaxScheme: vatScheme})
+	}
+	if p.TaxRegistrationID != "" {
+		// BT-32: a tax registration whose scheme is not VAT.
+		u.TaxSchemes = append(u.TaxSchemes, ublPartyTax{CompanyID: p.TaxRegistrationID, TaxScheme: &ublTaxScheme{ID: "FC"}})
+	}
+	if p.Email != "" {
+		u.Contact = &ublContact{ElectronicMail: p.Email}
+	}
+	return u
+}
+
+func ublAddressOf(a *billingv1.Address) ublAddress {
+	return ublAddress{
+		StreetName: a.Line1, AdditionalStreetName: a.Line2, CityName: a.City, PostalZone: a.PostalCode,
+		CountrySubentity: a.State, Country: ublCountry{IdentificationCode: a.Country},
+	}
+}
+
+// marshal writes v as an indented XML document with its declaration.
+func marshal(v any) ([]byte, error) {
+	body, err := xml.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(append([]byte(xml.Header), body...), '\n'), nil
+}

@@ -1,0 +1,254 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package schematron checks e-invoices (UBL and CII XML) with the official
+// validation artifacts vendored under testdata: the Schematron rules of
+// EN 16931 and its profiles, compiled to XSLT, and the XML Schemas of the
+// syntaxes. Each check runs one node process for a whole batch of
+// documents: the stylesheets with SaxonJS (npm xslt3), the schemas with
+// libxml2 compiled to WebAssembly (npm xmllint-wasm). make
+// einvoice-validators installs both, pinned, into bin/ and compiles each
+// stylesheet once into bin/einvoice-sef; make test runs it first.
+package schematron
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
+)
+
+// Stylesheets, by their path under testdata without ".xslt", or with
+// ".sch" for Schematron that make einvoice-validators compiles to XSLT
+// first; the compiled one is bin/einvoice-sef/<path>.sef.json.
+const (
+	// EN16931UBL is CEN's validation of EN 16931 in UBL 2.1.
+	EN16931UBL = "en16931-1.3.16/EN16931-UBL-validation"
+	// EN16931CII is CEN's validation of EN 16931 in UN/CEFACT CII D16B.
+	EN16931CII = "en16931-1.3.16/EN16931-CII-validation"
+	// PeppolUBL and PeppolCII are OpenPEPPOL's rules of Peppol BIS
+	// Billing 3.0, on top of EN16931UBL and EN16931CII.
+	PeppolUBL = "peppol-bis-3.0.19/PEPPOL-EN16931-UBL.sch"
+	PeppolCII = "peppol-bis-3.0.19/PEPPOL-EN16931-CII.sch"
+	// XRechnungUBL and XRechnungCII are KoSIT's rules of XRechnung 3.0,
+	// on top of EN16931UBL and EN16931CII.
+	XRechnungUBL = "xrechnung-schematron-2.5.0/ubl/XRechnung-UBL-validation.sch"
+	XRechnungCII = "xrechnung-schematron-2.5.0/cii/XRechnung-CII-validation.sch"
+)
+
+// Schema is an XML Schema: the directory under testdata that holds it and
+// what it imports, and its main file in that directory.
+type Schema struct {
+	Dir  string
+	Main string
+}
+
+// Schemas of the documents.
+var (
+	// UBLInvoice is the OASIS UBL 2.1 Invoice.
+	UBLInvoice = Schema{Dir: "ubl-2.1", Main: "maindoc/UBL-Invoice-2.1.xsd"}
+	// UBLCreditNote is the OASIS UBL 2.1 CreditNote.
+	UBLCreditNote = Schema{Dir: "ubl-2.1", Main: "maindoc/UBL-CreditNote-2.1.xsd"}
+	// CIIInvoice is UN/CEFACT's CrossIndustryInvoice D16B, the subset EN
+	// 16931 uses (its invoices and credit notes alike).
+	CIIInvoice = Schema{Dir: "cii-d16b", Main: "CrossIndustryInvoice_100pD16B.xsd"}
+)
+
+//go:embed validate.js
+var script []byte
+
+// T is what Require and Check need of a test: a *testing.T, or the
+// GinkgoT() of a Ginkgo suite.
+type T interface {
+	Helper()
+	Skip(args ...any)
+	Fatal(args ...any)
+	Errorf(format string, args ...any)
+	TempDir() string
+}
+
+// Tools are the validators installed under a module's bin/.
+type Tools struct {
+	// root is the module's directory.
+	root string
+	// modules is the node_modules directory with saxon-js and xmllint-wasm.
+	modules string
+	// script is validate.js, written to a temporary file.
+	script string
+}
+
+// Require returns the validators, for a test that checks documents.
+//
+//   - With -short (make test-unit) it skips the test.
+//   - When node or the tools under bin/ are missing it fails the test with
+//     one line saying what to run: make test installs them first, and a
+//     test that passes without checking anything would read as checked.
+func Require(t T) *Tools {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("e-invoice validation skipped in -short mode (make test-unit); make test runs it")
+	}
+	tools, err := find(testenv.ModuleRoot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools.script = filepath.Join(t.TempDir(), "validate.js")
+	if err := os.WriteFile(tools.script, script, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return tools
+}
+
+// find checks that node and the npm packages are installed for root.
+func find(root string) (*Tools, error) {
+	const hint = "run `make einvoice-validators` (make test runs it), which installs the pinned validators into bin/"
+	if root == "" {
+		return nil, errors.New("e-invoice validation: no go.mod at or above the working directory")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		return nil, fmt.Errorf("e-invoice validation needs node (v20 or later) on PATH: %w", err)
+	}
+	modules := filepath.Join(root, "bin", "xmltools", "node_modules")
+	for _, pkg := range []string{"saxon-js", "xmllint-wasm"} {
+		if _, err := os.Stat(filepath.Join(modules, pkg, "package.json")); err != nil {
+			return nil, fmt.Errorf("e-invoice validation: %s is not installed in %s: %s", pkg, modules, hint)
+		}
+	}
+	return &Tools{root: root, modules: modules}, nil
+}
+
+// testdata is this package's testdata directory.
+func (v *Tools) testdata(name string) string {
+	return filepath.Join(v.root, "internal", "test", "schematron", "testdata", name)
+}
+
+// node runs validate.js with args and returns what it printed.
+func (v *Tools) node(ctx context.Context, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "node", append([]string{v.script}, args...)...) //nolint:gosec // the embedded script, a test's files
+	cmd.Env = append(os.Environ(), "NODE_PATH="+v.modules)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("node validate.js %s: %w: %s", args[0], err, stderr.Bytes())
+	}
+	return stdout.Bytes(), nil
+}
+
+// Schematron applies stylesheet (EN16931UBL, ...) to files and returns,
+// for each file, its failures (empty when it passes).
+func (v *Tools) Schematron(ctx context.Context, stylesheet string, files []string) ([][]Failure, error) {
+	sef := filepath.Join(v.root, "bin", "einvoice-sef", stylesheet+".sef.json")
+	if _, err := os.Stat(sef); err != nil {
+		return nil, fmt.Errorf("the compiled stylesheet %s is missing: run `make einvoice-validators`", sef)
+	}
+	out, err := os.MkdirTemp("", "svrl-")
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = os.RemoveAll(out) }()
+	if _, err := v.node(ctx, append([]string{"schematron", sef, out}, files...)...); err != nil {
+		return nil, err
+	}
+	failures := make([][]Failure, len(files))
+	for i, file := range files {
+		f, err := os.Open(filepath.Join(out, strconv.Itoa(i)+".svrl")) //nolint:gosec // a report the script wrote
+		if err != nil {
+			return nil, err
+		}
+		failures[i], err = ParseSVRL(f)
+		_ = f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+	}
+	return failures, nil
+}
+
+// SchemaError is a file's error against an XML Schema.
+type SchemaError struct {
+	Line    int
+	Message string
+}
+
+// XSD validates files against schema and returns, for each file, its
+// errors (empty when it is valid).
+func (v *Tools) XSD(ctx context.Context, schema Schema, files []string) ([][]SchemaError, error) {
+	out, err := v.node(ctx, append([]string{"xsd", v.testdata(schema.Dir), schema.Main}, files...)...)
+	if err != nil {
+		return nil, err
+	}
+	var errs []struct {
+		File    int    `json:"file"`
+		Line    int    `json:"line"`
+		Message string `json:"message"`
+	}
+	if err := json.Unmarshal(out, &errs); err != nil {
+		return nil, fmt.Errorf("reading xmllint's errors: %w", err)
+	}
+	result := make([][]SchemaError, len(files))
+	for _, e := range errs {
+		if e.File < 0 || e.File >= len(files) {
+			return nil, fmt.Errorf("xmllint: %s", e.Message)
+		}
+		result[e.File] = append(result[e.File], SchemaError{Line: e.Line, Message: e.Message})
+	}
+	return result, nil
+}
+
+// Document is a file to check, and the name a failure calls it by.
+type Document struct {
+	Name string
+	Path string
+}
+
+// Check validates docs against schema and stylesheet, one batch each, and
+// fails t for every schema error and every fatal or error assertion,
+// naming the document, the rule id and its text.
+func (v *Tools) Check(t T, schema Schema, stylesheet string, docs []Document) {
+	t.Helper()
+	files := make([]string, len(docs))
+	for i, d := range docs {
+		files[i] = d.Path
+	}
+	ctx := context.Background()
+	schemaErrs, err := v.XSD(ctx, schema, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, errs := range schemaErrs {
+		for _, e := range errs {
+			t.Errorf("%s: %s line %d: %s", docs[i].Name, schema.Main, e.Line, e.Message)
+		}
+	}
+	failures, err := v.Schematron(ctx, stylesheet, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, fs := range failures {
+		for _, f := range fs {
+			t.Errorf("%s: %s: %s", docs[i].Name, stylesheet, f)
+		}
+	}
+}
