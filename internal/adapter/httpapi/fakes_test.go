@@ -125,6 +125,8 @@ func (s *fakeStore) Feed(context.Context, string, int64, int) ([]*billingv1.Invo
 
 func (s *fakeStore) FeedChanged(string) <-chan struct{} { return make(chan struct{}) }
 
+func (s *fakeStore) EventsChanged(string) <-chan struct{} { return make(chan struct{}) }
+
 func (s *fakeStore) Events(context.Context, string, int64, int, map[billingv1.EventType]bool) (
 	[]store.Event, int64, bool, error) {
 	return nil, 0, false, errors.New("the fake store has no events")
