@@ -33,13 +33,13 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
-// readStreamEvents reads one event of s per type in types, checks each
+// readStreamEvents reads one event of s per type in typs, checks each
 // against the contract, that its frame ends with its id, and that the ids
 // are the sequences from first on; it returns the events.
-func readStreamEvents(s *v1client.EventStream, first int64, types ...string) []eventJSON {
+func readStreamEvents(s *v1client.EventStream, first int64, typs ...string) []eventJSON {
 	GinkgoHelper()
-	out := make([]eventJSON, len(types))
-	for i, typ := range types {
+	out := make([]eventJSON, len(typs))
+	for i, typ := range typs {
 		e, err := s.Next()
 		Expect(err).NotTo(HaveOccurred())
 		Expect(e.Fields).To(Equal([]string{"event", "data", "id"}), "the id line must come last, after the data")
