@@ -16,7 +16,12 @@ limitations under the License.
 
 package httpapi
 
-import "testing"
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
 
 func TestAnEventFrameEndsWithItsIDAfterItsData(t *testing.T) {
 	for _, tt := range []struct {
@@ -41,5 +46,51 @@ func TestAnEventFrameIsAppendedToWhatIsThere(t *testing.T) {
 	got := string(appendSSE([]byte(": c\n\n"), sse{typ: "t", id: 2, data: []byte(`1`)}))
 	if want := ": c\n\nevent: t\ndata: 1\nid: 2\n\n"; got != want {
 		t.Errorf("appendSSE = %q, want %q", got, want)
+	}
+}
+
+// A client that stops reading is dropped once a write has blocked for
+// StreamWriteTimeout, which frees its place under the caller's bound.
+func TestAStreamDropsAClientThatStopsReading(t *testing.T) {
+	s := newFakeStore()
+	s.endless = issuedFakeInvoice(nil, 0)
+	a, err := New(Deps{Store: s, Claims: &fakeClaims{}, Authn: fakeAuthn, Authz: allowAll},
+		Options{RateLimit: -1, MaxStreamsPerCaller: 1, StreamWriteTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(a.Handler())
+	t.Cleanup(srv.Close)
+	open := func() *http.Response {
+		t.Helper()
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL+"/v1/events", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+fakeToken)
+		req.Header.Set("Invoicing-Workspace", fakeWorkspace)
+		req.Header.Set("Accept", eventStreamType)
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	stalled := open() // never read: the connection's buffers fill up
+	defer func() { _ = stalled.Body.Close() }()
+	if stalled.StatusCode != http.StatusOK {
+		t.Fatalf("the first stream answered %d", stalled.StatusCode)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp := open()
+		_ = resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			return
+		}
+		if resp.StatusCode != http.StatusTooManyRequests || time.Now().After(deadline) {
+			t.Fatalf("another stream answered %d; the stalled one was not dropped", resp.StatusCode)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
