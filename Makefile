@@ -311,7 +311,7 @@ TYPEDCLIENT ?= $(LOCALBIN)/typedclient
 TYPEDCLIENT_DIR = $(TYPEDCLIENT)-openapi-typescript-$(OPENAPI_TYPESCRIPT_VERSION)-openapi-fetch-$(OPENAPI_FETCH_VERSION)-typescript-$(TYPESCRIPT_VERSION)
 .PHONY: typedclient
 typedclient: $(TYPEDCLIENT_DIR)/node_modules/.bin/tsc ## Install openapi-typescript, openapi-fetch and typescript into bin/ (cached).
-	@ln -sfn "$(TYPEDCLIENT_DIR)" "$(TYPEDCLIENT)"
+	@ln -sfn "$(notdir $(TYPEDCLIENT_DIR))" "$(TYPEDCLIENT)"
 $(TYPEDCLIENT_DIR)/node_modules/.bin/tsc: | $(LOCALBIN)
 	npm install --prefix "$(TYPEDCLIENT_DIR)" --no-audit --no-fund --no-save \
 		"openapi-typescript@$(OPENAPI_TYPESCRIPT_VERSION)" "openapi-fetch@$(OPENAPI_FETCH_VERSION)" "typescript@$(TYPESCRIPT_VERSION)"
