@@ -179,7 +179,9 @@ func (a *Adapter) serveStream(w http.ResponseWriter, r *http.Request, c *call, a
 		changed := src.changed()
 		events, next, again, err := src.read(ctx, after)
 		if err != nil {
-			logFrom(r.Context()).Error(err, "Reading the stream failed; ending it", "stream", src.name)
+			if ctx.Err() == nil { // else the client went away
+				logFrom(r.Context()).Error(err, "Reading the stream failed; ending it", "stream", src.name)
+			}
 			return nil
 		}
 		after = next
