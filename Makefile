@@ -72,7 +72,7 @@ test-unit: ## Run the tests that need no control plane (go test -short ./...): t
 # binaries that test/e2e builds and runs (manager, adapter, localenv) covered.
 E2E_COVERDIR = $(CURDIR)/cover/e2e
 .PHONY: test
-test: verify-generated vet lint test-rules envtest-binaries einvoice-validators ## Verify generated files, lint, check the alerts, then run unit and envtest suites with coverage.
+test: verify-generated vet lint test-rules envtest-binaries einvoice-validators typedclient ## Verify generated files, lint, check the alerts, then run unit and envtest suites with coverage.
 	rm -rf "$(E2E_COVERDIR)" && mkdir -p "$(E2E_COVERDIR)"
 	KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" E2E_COVERDIR="$(E2E_COVERDIR)" \
 		go test -p 1 -race -timeout 30m ./... -coverprofile cover/unit.out -covermode atomic
@@ -337,6 +337,22 @@ $(PROMTOOL)-$(PROMTOOL_VERSION): hack/promtool/go.mod hack/promtool/go.sum | $(L
 	@grep -qE "github.com/prometheus/prometheus $(PROMTOOL_VERSION)( |$$)" hack/promtool/go.mod || { echo "hack/promtool/go.mod does not require github.com/prometheus/prometheus $(PROMTOOL_VERSION)"; exit 1; }
 	@echo "Building promtool $(PROMTOOL_VERSION) (first time only, a few minutes)"
 	cd hack/promtool && go build -trimpath -ldflags "-s -w" -o "$@" github.com/prometheus/prometheus/cmd/promtool
+
+# The typed client check (internal/adapter/httpapi/typedclient_test.go):
+# openapi-typescript generates types from the served OpenAPI document, and
+# tsc type-checks test/typedclient/client.ts against them through
+# openapi-fetch; all three need node.
+OPENAPI_TYPESCRIPT_VERSION ?= 7.13.0
+OPENAPI_FETCH_VERSION ?= 0.17.0
+TYPESCRIPT_VERSION ?= 5.9.3
+TYPEDCLIENT ?= $(LOCALBIN)/typedclient
+TYPEDCLIENT_DIR = $(TYPEDCLIENT)-openapi-typescript-$(OPENAPI_TYPESCRIPT_VERSION)-openapi-fetch-$(OPENAPI_FETCH_VERSION)-typescript-$(TYPESCRIPT_VERSION)
+.PHONY: typedclient
+typedclient: $(TYPEDCLIENT_DIR)/node_modules/.bin/tsc ## Install openapi-typescript, openapi-fetch and typescript into bin/ (cached).
+	@ln -sfn "$(notdir $(TYPEDCLIENT_DIR))" "$(TYPEDCLIENT)"
+$(TYPEDCLIENT_DIR)/node_modules/.bin/tsc: | $(LOCALBIN)
+	npm install --prefix "$(TYPEDCLIENT_DIR)" --no-audit --no-fund --no-save \
+		"openapi-typescript@$(OPENAPI_TYPESCRIPT_VERSION)" "openapi-fetch@$(OPENAPI_FETCH_VERSION)" "typescript@$(TYPESCRIPT_VERSION)"
 
 .PHONY: kustomize
 kustomize: $(KUSTOMIZE) ## Download kustomize locally if necessary.

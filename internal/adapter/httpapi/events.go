@@ -103,6 +103,7 @@ func eventsStart(q url.Values, cursorAfter string) (int64, *Error) {
 // replica has not seen yet, with has_more true when it has seen a higher
 // one, so that a consumer that stores the last sequence it processed never
 // skips one; next_cursor is always set, to where the next page starts.
+// With Accept: text/event-stream it answers a stream (events_stream.go).
 func (a *Adapter) listEvents(w http.ResponseWriter, r *http.Request, c *call) *Error {
 	wanted, types, e := eventTypesParam(c.query)
 	if e != nil {
@@ -112,6 +113,9 @@ func (a *Adapter) listEvents(w http.ResponseWriter, r *http.Request, c *call) *E
 	limit, cursorAfter, e := pageParams(c.query, scope)
 	if e != nil {
 		return e
+	}
+	if wantsEventStream(r) {
+		return a.streamEvents(w, r, c, wanted, cursorAfter)
 	}
 	after, e := eventsStart(c.query, cursorAfter)
 	if e != nil {

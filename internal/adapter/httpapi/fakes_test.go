@@ -58,6 +58,10 @@ type fakeStore struct {
 	profile      store.Profile
 	profileReads int
 	profileErr   error
+	// endless, when set, is the object of an event sequence that never
+	// ends: Events answers a full page of invoice.issued events about it
+	// after any sequence.
+	endless *billingv1.Invoice
 }
 
 func newFakeStore(objs ...client.Object) *fakeStore {
@@ -125,9 +129,18 @@ func (s *fakeStore) Feed(context.Context, string, int64, int) ([]*billingv1.Invo
 
 func (s *fakeStore) FeedChanged(string) <-chan struct{} { return make(chan struct{}) }
 
-func (s *fakeStore) Events(context.Context, string, int64, int, map[billingv1.EventType]bool) (
+func (s *fakeStore) EventsChanged(string) <-chan struct{} { return make(chan struct{}) }
+
+func (s *fakeStore) Events(_ context.Context, _ string, after int64, limit int, _ map[billingv1.EventType]bool) (
 	[]store.Event, int64, bool, error) {
-	return nil, 0, false, errors.New("the fake store has no events")
+	if s.endless == nil {
+		return nil, 0, false, errors.New("the fake store has no events")
+	}
+	page := make([]store.Event, limit)
+	for i := range page {
+		page[i] = store.Event{Sequence: after + 1 + int64(i), Type: billingv1.EventTypeInvoiceIssued, Object: s.endless}
+	}
+	return page, after + int64(limit), true, nil
 }
 
 func (s *fakeStore) Profile(context.Context, string) (store.Profile, error) {

@@ -147,13 +147,15 @@ var _ = Describe("The feed of issued invoices (order=sequence)", func() {
 	})
 })
 
-// readEvents reads n events of s, checks each against the contract and
-// that their ids are the sequences from first on, and returns the ids.
+// readEvents reads n events of s and checks each against the contract,
+// that its frame ends with its id, and that the ids are the sequences from
+// first on.
 func readEvents(s *v1client.EventStream, first int64, n int) {
 	GinkgoHelper()
 	for i := range n {
 		e, err := s.Next()
 		Expect(err).NotTo(HaveOccurred())
+		Expect(e.Fields).To(Equal([]string{"event", "data", "id"}), "the id line must come last, after the data")
 		Expect(e.Type).To(Equal("invoice.issued"))
 		Expect(apiContract.checkEvent(e.Data)).To(Succeed())
 		var inv v1client.Invoice

@@ -75,7 +75,7 @@ type Options struct {
 	// ShutdownTimeout bounds the graceful shutdown of Run.
 	ShutdownTimeout time.Duration
 
-	// MaxStreamsPerCaller bounds the open event streams of the feed per
+	// MaxStreamsPerCaller bounds the open event streams (of all kinds) per
 	// caller identity; one more is answered 429.
 	MaxStreamsPerCaller int
 	// StreamHeartbeat is how often an idle stream sends a comment, so that

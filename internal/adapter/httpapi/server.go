@@ -59,8 +59,10 @@ type Store interface {
 	FeedChanged(ns string) <-chan struct{}
 	// Events reads the events of ns after a sequence, in order, of the
 	// types wanted (all when empty); last is the last sequence walked.
+	// EventsChanged is closed once another one is seen.
 	Events(ctx context.Context, ns string, after int64, limit int,
 		wanted map[billingv1.EventType]bool) (page []store.Event, last int64, more bool, err error)
+	EventsChanged(ns string) <-chan struct{}
 	// Profile reads ns's billing profile: its footer, for documents, and
 	// its default tax, for creates.
 	Profile(ctx context.Context, ns string) (store.Profile, error)
@@ -100,7 +102,7 @@ type Adapter struct {
 	limiter *limiter
 	handler http.Handler
 	metrics *metrics
-	// streams are the open event streams of the feed.
+	// streams are the open event streams (the feed's and the events').
 	streams *streams
 	now     func() time.Time
 }

@@ -17,29 +17,56 @@ limitations under the License.
 package httpapi
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
 	"net/http"
 	"sync"
 	"time"
-
-	"github.com/invoicing-dev/invoicing/internal/apiobject"
 )
 
-// The live stream of the feed: GET /v1/invoices?status=issued&order=sequence
-// with Accept: text/event-stream answers Server-Sent Events, every issued
-// invoice after the start in sequence order, then each one as it is seen.
+// Server-Sent Events: GET of a sequence-ordered list (the invoice feed,
+// feed_stream.go; the events, events_stream.go) with Accept:
+// text/event-stream answers every item after the start in sequence order,
+// then each one as it is seen, until the client goes away.
 
 const (
 	eventStreamType = "text/event-stream"
 	// lastEventIDHeader is where an EventSource that reconnects says the id
 	// (the sequence) of the last event it received.
 	lastEventIDHeader = "Last-Event-ID"
-	// eventInvoiceIssued is the type of the stream's events.
-	eventInvoiceIssued = "invoice.issued"
-	// streamPage is how many invoices a stream reads from the store at once.
+	// streamPage is how many items a stream reads from the store at once.
 	streamPage = 100
 )
+
+// sse is one Server-Sent Event: its type, its id (a sequence) and its data,
+// one line of JSON.
+type sse struct {
+	typ  string
+	id   int64
+	data []byte
+}
+
+// appendSSE appends the frame of e to b. The id line comes last, just
+// before the blank line that ends the event: some clients (the eventsource
+// npm package before v3) take the id as soon as they read its line, so with
+// the id first a connection cut within the event would resume after an
+// event they never delivered.
+func appendSSE(b []byte, e sse) []byte {
+	return fmt.Appendf(b, "event: %s\ndata: %s\nid: %d\n\n", e.typ, e.data, e.id)
+}
+
+// streamSource is what a stream sends.
+type streamSource struct {
+	// name is the comment that opens the stream.
+	name string
+	// changed returns a channel closed once there may be more to read;
+	// called before each read, so that nothing is missed in between.
+	changed func() <-chan struct{}
+	// read returns the events after after, in order, the sequence to read
+	// after next time, and whether to read again at once rather than wait
+	// for changed.
+	read func(ctx context.Context, after int64) (events []sse, next int64, again bool, err error)
+}
 
 // wantsEventStream reports whether the request's Accept header asks for
 // text/event-stream (with a quality above 0).
@@ -92,8 +119,8 @@ func (s *streams) shutdown() {
 }
 
 // streamStart is where a stream starts: after Last-Event-ID when an
-// EventSource reconnects, else as the feed's page would.
-func streamStart(r *http.Request, c *call, cursorAfter string) (int64, *Error) {
+// EventSource reconnects, else where the list's page would (start).
+func streamStart(r *http.Request, start func() (int64, *Error)) (int64, *Error) {
 	if id := r.Header.Get(lastEventIDHeader); id != "" {
 		n, ok := parseSequence(id)
 		if !ok {
@@ -102,18 +129,15 @@ func streamStart(r *http.Request, c *call, cursorAfter string) (int64, *Error) {
 		}
 		return n, nil
 	}
-	return feedStart(c.query, cursorAfter)
+	return start()
 }
 
-// streamInvoiceFeed serves the feed as Server-Sent Events until the client
-// goes away, stops reading (a write blocked for StreamWriteTimeout), or the
-// server shuts down. Comments every StreamHeartbeat keep idle connections
-// open through proxies.
-func (a *Adapter) streamInvoiceFeed(w http.ResponseWriter, r *http.Request, c *call, cursorAfter string) *Error {
-	after, e := streamStart(r, c, cursorAfter)
-	if e != nil {
-		return e
-	}
+// serveStream serves src as Server-Sent Events after after until the
+// client goes away, stops reading (a write blocked for
+// StreamWriteTimeout), or the server shuts down. Comments every
+// StreamHeartbeat keep idle connections open through proxies. A caller has
+// at most MaxStreamsPerCaller streams open, of all kinds together.
+func (a *Adapter) serveStream(w http.ResponseWriter, r *http.Request, c *call, after int64, src streamSource) *Error {
 	caller := callerKey(c.user)
 	if !a.streams.acquire(caller, a.opts.MaxStreamsPerCaller) {
 		return &Error{Status: http.StatusTooManyRequests, Code: CodeRateLimited, RetryAfter: 10,
@@ -145,30 +169,28 @@ func (a *Adapter) streamInvoiceFeed(w http.ResponseWriter, r *http.Request, c *c
 		}
 		return rc.Flush() == nil
 	}
-	if !write([]byte(": invoice feed\n\n")) {
+	if !write([]byte(": " + src.name + "\n\n")) {
 		return nil
 	}
 	heartbeat := time.NewTicker(a.opts.StreamHeartbeat)
 	defer heartbeat.Stop()
+	var frames []byte
 	for {
-		changed := a.store.FeedChanged(c.ns)
-		page, _, err := a.store.Feed(ctx, c.ns, after, streamPage)
+		changed := src.changed()
+		events, next, again, err := src.read(ctx, after)
 		if err != nil {
-			logFrom(r.Context()).Error(err, "Reading the feed failed; ending the stream")
+			if ctx.Err() == nil { // else the client went away
+				logFrom(r.Context()).Error(err, "Reading the stream failed; ending it", "stream", src.name)
+			}
 			return nil
 		}
-		for _, inv := range page {
-			data, err := json.Marshal(apiobject.InvoiceOf(inv))
-			if err != nil {
-				return nil
-			}
-			after = *inv.Status.Sequence
-			event := fmt.Appendf(nil, "event: %s\nid: %d\ndata: %s\n\n", eventInvoiceIssued, after, data)
-			if !write(event) {
+		after = next
+		for _, e := range events {
+			if frames = appendSSE(frames[:0], e); !write(frames) {
 				return nil
 			}
 		}
-		if len(page) == streamPage {
+		if again {
 			continue
 		}
 		select {

@@ -44,6 +44,8 @@ type eventIndex struct {
 type workspaceEvents struct {
 	refs map[int64]eventRef
 	max  int64
+	// changed is closed, and replaced, when an event is added.
+	changed chan struct{}
 }
 
 // eventRef names the object an event is about: its name, and the event
@@ -82,15 +84,39 @@ func (x *eventIndex) put(obj any) {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	ws := x.workspace(ns)
+	added := false
+	for _, e := range events {
+		ref := eventRef{name: name, typ: e.Type}
+		if ws.refs[e.Sequence] == ref {
+			continue
+		}
+		ws.refs[e.Sequence] = ref
+		ws.max = max(ws.max, e.Sequence)
+		added = true
+	}
+	if added {
+		close(ws.changed)
+		ws.changed = make(chan struct{})
+	}
+}
+
+// workspace returns the index of ns, making it. Called with mu held.
+func (x *eventIndex) workspace(ns string) *workspaceEvents {
 	ws, ok := x.workspaces[ns]
 	if !ok {
-		ws = &workspaceEvents{refs: map[int64]eventRef{}}
+		ws = &workspaceEvents{refs: map[int64]eventRef{}, changed: make(chan struct{})}
 		x.workspaces[ns] = ws
 	}
-	for _, e := range events {
-		ws.refs[e.Sequence] = eventRef{name: name, typ: e.Type}
-		ws.max = max(ws.max, e.Sequence)
-	}
+	return ws
+}
+
+// changed returns a channel that is closed when the next event of ns is
+// added.
+func (x *eventIndex) changed(ns string) <-chan struct{} {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.workspace(ns).changed
 }
 
 // drop forgets the events of an object that was deleted (only with its
@@ -192,6 +218,10 @@ func (s *Store) Events(ctx context.Context, ns string, after int64, limit int,
 	}
 	return page, last, highest > last, nil
 }
+
+// EventsChanged returns a channel that is closed once another event of
+// workspace ns is seen, for streams that wait for the next one.
+func (s *Store) EventsChanged(ns string) <-chan struct{} { return s.events.changed(ns) }
 
 // event reads the object of ref from the cache and returns its event of
 // sequence seq; ok is false when the cache no longer holds it.

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -99,5 +100,38 @@ func TestEventsOfSomeTypesWalkPastTheOthers(t *testing.T) {
 	page, last, more, err = f.store.Events(t.Context(), "ws", 0, 10, overdue)
 	if err != nil || eventsOf(page) != "2:invoice.overdue:inv-a" || last != 4 || more {
 		t.Fatalf("overdue = %s, last %d, %v, %v; want 2 and the walk to reach 4", eventsOf(page), last, more, err)
+	}
+}
+
+func TestAnEventsConsumerIsWokenWhenAnEventIsSeenAndOnlyThen(t *testing.T) {
+	f := newFixture(t)
+	f.start(t)
+	changed := f.store.EventsChanged("ws")
+	other := f.store.EventsChanged("other")
+	issued := withEvents(invoice("inv-a", "acme"), recorded(billingv1.EventTypeInvoiceIssued, 1))
+	f.cached(t, issued)
+	select {
+	case <-changed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the consumer of ws was not woken")
+	}
+	select {
+	case <-other:
+		t.Fatal("the consumer of another workspace was woken")
+	default:
+	}
+	next := f.store.EventsChanged("ws")
+	f.informer(t, issued).Update(issued, issued.DeepCopy())
+	select {
+	case <-next:
+		t.Fatal("an update that adds no event woke the consumer")
+	default:
+	}
+	paid := withEvents(issued, recorded(billingv1.EventTypeInvoiceIssued, 1), recorded(billingv1.EventTypeInvoicePaid, 2))
+	f.informer(t, issued).Update(issued, paid)
+	select {
+	case <-next:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the consumer was not woken by the next event")
 	}
 }

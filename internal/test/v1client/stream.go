@@ -25,11 +25,14 @@ import (
 	"strings"
 )
 
-// Event is one Server-Sent Event of the feed's stream.
+// Event is one Server-Sent Event of a stream.
 type Event struct {
 	Type string
 	ID   string
 	Data []byte
+	// Fields are the names of the event's fields (event, data, id), in the
+	// order they came.
+	Fields []string
 }
 
 // EventStream reads the events of a stream, in order. Close it when done.
@@ -46,7 +49,19 @@ type EventStream struct {
 // the whole response.
 func (c *Client) StreamIssuedInvoices(ctx context.Context, p ListParams, opts ...Option) (*EventStream, *Response, error) {
 	p.Status, p.Order = "issued", "sequence"
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/v1/invoices"+p.query(), nil)
+	return c.stream(ctx, "/v1/invoices"+p.query(), opts)
+}
+
+// StreamEvents opens GET /v1/events with Accept: text/event-stream; query
+// is the query string, such as "?after=3&type=invoice.paid" (or "").
+func (c *Client) StreamEvents(ctx context.Context, query string, opts ...Option) (*EventStream, *Response, error) {
+	return c.stream(ctx, "/v1/events"+query, opts)
+}
+
+// stream opens the stream of GET path, or returns the answer other than 200
+// as the *Error, with the whole response.
+func (c *Client) stream(ctx context.Context, path string, opts []Option) (*EventStream, *Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+path, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -98,6 +113,7 @@ func (s *EventStream) Next() (Event, error) {
 			field, value, _ := strings.Cut(line, ":")
 			value = strings.TrimPrefix(value, " ")
 			started = true
+			e.Fields = append(e.Fields, field)
 			switch field {
 			case "event":
 				e.Type = value
