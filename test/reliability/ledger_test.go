@@ -34,7 +34,8 @@ import (
 
 var _ = Describe("The controller killed during a burst of credit notes and payments", func() {
 	It("issues or rejects every credit note as the invoice allows, records every payment, enters each in its "+
-		"invoice's ledger exactly once, and numbers the credit notes 1..N without a gap", func() {
+		"invoice's ledger exactly once, numbers the credit notes 1..N without a gap, and gives each fact one "+
+		"event of a gapless event sequence", func() {
 		ws := newWorkspace("ledger")
 		Expect(k8s.Create(ctx, builder.Customer(ws, "payer"))).To(Succeed())
 		awaitFinalizer(ws, "payer")
@@ -171,8 +172,72 @@ var _ = Describe("The controller killed during a burst of credit notes and payme
 				g.Expect(b.PaymentStatus).To(Equal(billingv1.InvoicePaymentPaid), "invoice %s", inv.Name)
 			}
 		}).Should(Succeed())
+
+		By("checking the workspace's event sequence: 1..N without a gap, each fact once, after what it depends on")
+		// The invoices are paid (remaining 0 once everything is credited),
+		// which they became after every entry of their ledgers.
+		Eventually(func(g Gomega) {
+			var invs billingv1.InvoiceList
+			g.Expect(k8s.List(ctx, &invs, crclient.InNamespace(ws))).To(Succeed())
+			g.Expect(k8s.List(ctx, &notes, crclient.InNamespace(ws))).To(Succeed())
+			g.Expect(k8s.List(ctx, &payments, crclient.InNamespace(ws))).To(Succeed())
+			var all []int64
+			issuedAt := map[string]int64{}
+			for _, inv := range invs.Items {
+				g.Expect(eventTypes(inv.Status.Events)).To(ConsistOf(
+					billingv1.EventTypeInvoiceIssued, billingv1.EventTypeInvoicePaid), "invoice %s", inv.Name)
+				issuedAt[inv.Name] = billingv1.FindEvent(inv.Status.Events, billingv1.EventTypeInvoiceIssued).Sequence
+				all = append(all, eventSequences(inv.Status.Events)...)
+			}
+			latest := map[string]int64{} // the last ledger event of each invoice
+			for _, note := range notes.Items {
+				if note.Status.Phase != billingv1.CreditNoteIssued {
+					g.Expect(note.Status.Events).To(BeEmpty(), "rejected credit note %s", note.Name)
+					continue
+				}
+				g.Expect(eventTypes(note.Status.Events)).To(ConsistOf(billingv1.EventTypeCreditNoteIssued),
+					"credit note %s", note.Name)
+				seq := note.Status.Events[0].Sequence
+				g.Expect(seq).To(BeNumerically(">", issuedAt[note.Spec.InvoiceRef.Name]), "credit note %s", note.Name)
+				latest[note.Spec.InvoiceRef.Name] = max(latest[note.Spec.InvoiceRef.Name], seq)
+				all = append(all, seq)
+			}
+			for _, p := range payments.Items {
+				g.Expect(eventTypes(p.Status.Events)).To(ConsistOf(billingv1.EventTypePaymentRecorded), "payment %s", p.Name)
+				seq := p.Status.Events[0].Sequence
+				g.Expect(seq).To(BeNumerically(">", issuedAt[p.Spec.InvoiceRef.Name]), "payment %s", p.Name)
+				latest[p.Spec.InvoiceRef.Name] = max(latest[p.Spec.InvoiceRef.Name], seq)
+				all = append(all, seq)
+			}
+			for _, inv := range invs.Items {
+				paid := billingv1.FindEvent(inv.Status.Events, billingv1.EventTypeInvoicePaid).Sequence
+				g.Expect(paid).To(BeNumerically(">", latest[inv.Name]), "invoice %s paid before its ledger", inv.Name)
+			}
+			slices.Sort(all)
+			for i, seq := range all {
+				g.Expect(seq).To(Equal(int64(i+1)), "the event sequences are not exactly 1..%d: %v", len(all), all)
+			}
+		}).Should(Succeed())
 	})
 })
+
+// eventTypes are the types of events, in order.
+func eventTypes(events []billingv1.RecordedEvent) []billingv1.EventType {
+	out := make([]billingv1.EventType, 0, len(events))
+	for _, e := range events {
+		out = append(out, e.Type)
+	}
+	return out
+}
+
+// eventSequences are the sequences of events, in order.
+func eventSequences(events []billingv1.RecordedEvent) []int64 {
+	seqs := make([]int64, 0, len(events))
+	for _, e := range events {
+		seqs = append(seqs, e.Sequence)
+	}
+	return seqs
+}
 
 // entryUIDs are the uids of a ledger's entries, in order, duplicates kept.
 func entryUIDs(entries []billingv1.LedgerEntry) []string {
