@@ -160,7 +160,7 @@ var _ = Describe("Two adapters behind one address", func() {
 		}
 	})
 
-	It("misses a create in the lagging adapter's list when reading others' writes is off, so the story above can fail", func() {
+	It("misses a create in the lagging adapter's list when the read barrier is off, so the story above can fail", func() {
 		rr, client, customerID := startPair(Options{RateLimit: -1, NoReadOthersWrites: true})
 		rr.nextTo(0, client)
 		inv, _, err := client.CreateInvoice(ctx, v1client.InvoiceParams{CustomerID: customerID,
