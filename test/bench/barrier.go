@@ -58,8 +58,11 @@ func (b *bench) scrapeBarrier(ctx context.Context) (barrierStats, error) {
 	}
 	defer func() { _ = resp.Body.Close() }()
 	data, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		return barrierStats{}, fmt.Errorf("reading the adapter's metrics: %s, %v", resp.Status, err)
+	if err != nil {
+		return barrierStats{}, fmt.Errorf("reading the adapter's metrics: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return barrierStats{}, fmt.Errorf("reading the adapter's metrics: %s", resp.Status)
 	}
 	return parseBarrier(data), nil
 }

@@ -128,7 +128,7 @@ func (b *readBarrier) currentVersion(ctx context.Context) (string, error) {
 		f = &rvFetch{done: make(chan struct{})}
 		if b.running == nil {
 			b.running = f
-			go b.run(f)
+			go b.run(context.WithoutCancel(ctx), f)
 		} else {
 			b.queued = f
 		}
@@ -142,10 +142,11 @@ func (b *readBarrier) currentVersion(ctx context.Context) (string, error) {
 	}
 }
 
-// run fetches f, then each fetch queued meanwhile.
-func (b *readBarrier) run(f *rvFetch) {
+// run fetches f, then each fetch queued meanwhile. ctx carries the first
+// request's values, not its end: the fetches serve other requests too.
+func (b *readBarrier) run(ctx context.Context, f *rvFetch) {
 	for f != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), fetchTimeout)
+		ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
 		f.rv, f.err = b.current(ctx)
 		cancel()
 		close(f.done)

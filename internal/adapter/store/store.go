@@ -175,6 +175,10 @@ func (s *Store) Synced() bool { return s.synced.Load() }
 // kubectl or through another replica) from the API server. It reports
 // whether the object exists; a name no object can have does not, without
 // asking anyone.
+//
+// A get that misses takes no read barrier (barrier.go): the barrier costs
+// a call to the API server too, and then a wait, where the read of the one
+// object is a single call, correct at any lag, that needs no wait.
 func (s *Store) Get(ctx context.Context, ns, name string, obj client.Object) (bool, error) {
 	if len(validation.IsDNS1123Subdomain(name)) > 0 {
 		return false, nil
