@@ -83,8 +83,8 @@ func main() {
 		"How long an object this adapter created is served from its own memory while its cache has not received it "+
 			"(normally milliseconds); after that, one the cache never received is taken to be gone.")
 	flag.Func("read-others-writes", "Whether the last page of a list waits for this replica's cache to hold what "+
-		"any replica wrote before (a read barrier: the API server's current resource version, one coalesced "+
-		"one-item list), else reads the page from the API server, so that a client behind a Service reads its own "+
+		"any replica wrote before (a read barrier: the API server's current resource version, one coalesced, "+
+		"single-name list), else reads the page from the API server, so that a client behind a Service reads its own "+
 		"writes whichever replica answers (default true; false saves the barrier with one replica).",
 		func(v string) error {
 			on, err := strconv.ParseBool(v)

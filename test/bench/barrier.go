@@ -33,12 +33,12 @@ import (
 )
 
 const (
-	barrierWait      = "invoicing_store_read_barrier_wait_seconds"
+	barrierTime      = "invoicing_store_read_barrier_seconds"
 	barrierFallbacks = "invoicing_store_read_barrier_fallbacks_total"
 )
 
 // barrierStats are the adapter's read barrier series at one moment: the
-// wait histogram's cumulative buckets (by upper bound, in seconds) and
+// time histogram's cumulative buckets (by upper bound, in seconds) and
 // count, and the fallbacks to the API server by reason.
 type barrierStats struct {
 	buckets   map[float64]float64
@@ -82,12 +82,12 @@ func parseBarrier(data []byte) barrierStats {
 			continue
 		}
 		switch {
-		case strings.HasPrefix(series, barrierWait+`_bucket{le="`):
-			le := strings.TrimSuffix(strings.TrimPrefix(series, barrierWait+`_bucket{le="`), `"}`)
+		case strings.HasPrefix(series, barrierTime+`_bucket{le="`):
+			le := strings.TrimSuffix(strings.TrimPrefix(series, barrierTime+`_bucket{le="`), `"}`)
 			if bound, err := strconv.ParseFloat(le, 64); err == nil {
 				s.buckets[bound] = v
 			}
-		case series == barrierWait+"_count":
+		case series == barrierTime+"_count":
 			s.count = v
 		case strings.HasPrefix(series, barrierFallbacks+`{reason="`):
 			s.fallbacks[strings.TrimSuffix(strings.TrimPrefix(series, barrierFallbacks+`{reason="`), `"}`)] = v
@@ -111,7 +111,7 @@ func (s barrierStats) since(prev barrierStats) barrierStats {
 }
 
 // quantileMs is the upper bound, in milliseconds, of the bucket that holds
-// quantile q of the waits: an upper estimate, as precise as the buckets.
+// quantile q of the barriers: an upper estimate, as precise as the buckets.
 func (s barrierStats) quantileMs(q float64) float64 {
 	if s.count == 0 {
 		return 0

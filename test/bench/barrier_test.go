@@ -22,19 +22,19 @@ import (
 )
 
 func TestTheBarriersCostIsReadFromTwoScrapes(t *testing.T) {
-	before := parseBarrier([]byte(`# HELP invoicing_store_read_barrier_wait_seconds ...
-invoicing_store_read_barrier_wait_seconds_bucket{le="0.001"} 10
-invoicing_store_read_barrier_wait_seconds_bucket{le="0.01"} 10
-invoicing_store_read_barrier_wait_seconds_bucket{le="0.1"} 10
-invoicing_store_read_barrier_wait_seconds_bucket{le="+Inf"} 10
-invoicing_store_read_barrier_wait_seconds_count 10
+	before := parseBarrier([]byte(`# HELP invoicing_store_read_barrier_seconds ...
+invoicing_store_read_barrier_seconds_bucket{le="0.001"} 10
+invoicing_store_read_barrier_seconds_bucket{le="0.01"} 10
+invoicing_store_read_barrier_seconds_bucket{le="0.1"} 10
+invoicing_store_read_barrier_seconds_bucket{le="+Inf"} 10
+invoicing_store_read_barrier_seconds_count 10
 invoicing_store_read_barrier_fallbacks_total{reason="idle"} 2
 `))
-	after := parseBarrier([]byte(`invoicing_store_read_barrier_wait_seconds_bucket{le="0.001"} 60
-invoicing_store_read_barrier_wait_seconds_bucket{le="0.01"} 109
-invoicing_store_read_barrier_wait_seconds_bucket{le="0.1"} 110
-invoicing_store_read_barrier_wait_seconds_bucket{le="+Inf"} 110
-invoicing_store_read_barrier_wait_seconds_count 110
+	after := parseBarrier([]byte(`invoicing_store_read_barrier_seconds_bucket{le="0.001"} 60
+invoicing_store_read_barrier_seconds_bucket{le="0.01"} 109
+invoicing_store_read_barrier_seconds_bucket{le="0.1"} 110
+invoicing_store_read_barrier_seconds_bucket{le="+Inf"} 110
+invoicing_store_read_barrier_seconds_count 110
 invoicing_store_read_barrier_fallbacks_total{reason="idle"} 2
 invoicing_store_read_barrier_fallbacks_total{reason="timeout"} 3
 invoicing_http_requests_total{route="GET /v1/invoices",code="200"} 7

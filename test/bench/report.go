@@ -92,16 +92,17 @@ type Details struct {
 	PageP99Ms      float64 `json:"list_adapter_page_p99_ms"`
 	PageDirP50Ms   float64 `json:"list_direct_page_p50_ms"`
 	PageDirP99Ms   float64 `json:"list_direct_page_p99_ms"`
-	// The read barrier of measurement 3's last pages (read your writes
-	// across replicas): the waits for the informer per second of the
-	// adapter's rounds, their p50 and p99 (bucket upper bounds), and the
-	// last pages read from the API server instead, by reason.
-	BarrierWaitsPerSec float64            `json:"list_barrier_waits_per_s"`
-	BarrierWaitP50Ms   float64            `json:"list_barrier_wait_p50_ms"`
-	BarrierWaitP99Ms   float64            `json:"list_barrier_wait_p99_ms"`
-	BarrierFallbacks   map[string]float64 `json:"list_barrier_fallbacks"`
-	IssueLagP50Ms      float64            `json:"issue_lag_p50_ms"`
-	IssueLagP50MsAPF   float64            `json:"issue_lag_p50_ms_apf"`
+	// The read barriers of measurement 3's last pages (read your writes
+	// across replicas): barriers per second of the adapter's rounds, the
+	// p50 and p99 of their time (the call for the API server's resource
+	// version, then the wait for the informer; bucket upper bounds), and
+	// the last pages read from the API server instead, by reason.
+	BarriersPerSec   float64            `json:"list_barriers_per_s"`
+	BarrierP50Ms     float64            `json:"list_barrier_p50_ms"`
+	BarrierP99Ms     float64            `json:"list_barrier_p99_ms"`
+	BarrierFallbacks map[string]float64 `json:"list_barrier_fallbacks"`
+	IssueLagP50Ms    float64            `json:"issue_lag_p50_ms"`
+	IssueLagP50MsAPF float64            `json:"issue_lag_p50_ms_apf"`
 	// Measurement 6's create-to-number p50, and each allocator's p99 per
 	// number.
 	NumberingLagP50Ms float64 `json:"numbering_lag_p50_ms"`

@@ -155,8 +155,8 @@ func (b *bench) measureList(ctx context.Context, r *Report) error {
 		return err
 	}
 	barrier := after.since(before)
-	r.Details.BarrierWaitsPerSec = barrier.count / a.elapsed.Seconds()
-	r.Details.BarrierWaitP50Ms, r.Details.BarrierWaitP99Ms = barrier.quantileMs(0.5), barrier.quantileMs(0.99)
+	r.Details.BarriersPerSec = barrier.count / a.elapsed.Seconds()
+	r.Details.BarrierP50Ms, r.Details.BarrierP99Ms = barrier.quantileMs(0.5), barrier.quantileMs(0.99)
 	r.Details.BarrierFallbacks = barrier.fallbacks
 	r.ListAdapterPerSec = float64(a.ops*want) / a.elapsed.Seconds()
 	r.ListDirectPerSec = float64(d.ops*want) / d.elapsed.Seconds()

@@ -50,8 +50,9 @@ import (
 // even tried when the informer has been idle for that long; the caller
 // then reads the API server (recent.go), which is correct at any lag.
 type readBarrier struct {
-	// current asks the API server for its current resource version.
-	current func(context.Context) (string, error)
+	// current asks the API server for its current resource version, of a
+	// list in a namespace (any: the version is the kind's).
+	current func(ctx context.Context, ns string) (string, error)
 	// timeout bounds a wait.
 	timeout time.Duration
 
@@ -70,6 +71,7 @@ type readBarrier struct {
 
 // rvFetch is one call of current, shared by the requests that joined it.
 type rvFetch struct {
+	ns   string // the namespace of the request that created it
 	done chan struct{}
 	rv   string
 	err  error
@@ -96,7 +98,7 @@ const (
 	barrierIncomparable barrierOutcome = "incomparable"
 )
 
-func newReadBarrier(current func(context.Context) (string, error), timeout time.Duration) *readBarrier {
+func newReadBarrier(current func(ctx context.Context, ns string) (string, error), timeout time.Duration) *readBarrier {
 	return &readBarrier{current: current, timeout: timeout, advanced: make(chan struct{}), advancedAt: time.Now()}
 }
 
@@ -121,11 +123,11 @@ func (b *readBarrier) observe(rv string) {
 // fetch that starts after the call: the next one, shared by every request
 // that arrives while one is under way. However many requests wait, at most
 // one fetch runs and one more waits to.
-func (b *readBarrier) currentVersion(ctx context.Context) (string, error) {
+func (b *readBarrier) currentVersion(ctx context.Context, ns string) (string, error) {
 	b.mu.Lock()
 	f := b.queued
 	if f == nil {
-		f = &rvFetch{done: make(chan struct{})}
+		f = &rvFetch{ns: ns, done: make(chan struct{})}
 		if b.running == nil {
 			b.running = f
 			go b.run(context.WithoutCancel(ctx), f)
@@ -147,7 +149,7 @@ func (b *readBarrier) currentVersion(ctx context.Context) (string, error) {
 func (b *readBarrier) run(ctx context.Context, f *rvFetch) {
 	for f != nil {
 		ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
-		f.rv, f.err = b.current(ctx)
+		f.rv, f.err = b.current(ctx, f.ns)
 		cancel()
 		close(f.done)
 		b.mu.Lock()
@@ -157,20 +159,20 @@ func (b *readBarrier) run(ctx context.Context, f *rvFetch) {
 	}
 }
 
-// await takes the barrier (target) and waits until the informer has delivered it,
-// at most the timeout. waited is how long it waited for the informer
-// (the fetch not included). err is the fetch's, or the request's context's
+// await takes the barrier (target) and waits until the informer has
+// delivered it, at most the timeout. took is how long it took, the fetch
+// of the barrier included. err is the fetch's, or the request's context's
 // when it ends first; any outcome but barrierReached means the cache may
 // lack a write that completed before the call.
-func (b *readBarrier) await(ctx context.Context) (target string, outcome barrierOutcome, waited time.Duration,
-	err error) {
-	if target, err = b.currentVersion(ctx); err != nil {
-		return "", "", 0, err
+func (b *readBarrier) await(ctx context.Context, ns string) (target string, outcome barrierOutcome,
+	took time.Duration, err error) {
+	start := time.Now()
+	if target, err = b.currentVersion(ctx, ns); err != nil {
+		return "", "", time.Since(start), err
 	}
 	if _, err := resourceversion.CompareResourceVersion(target, target); err != nil {
-		return target, barrierIncomparable, 0, nil
+		return target, barrierIncomparable, time.Since(start), nil
 	}
-	start := time.Now()
 	var timer *time.Timer
 	for {
 		b.mu.Lock()
@@ -185,7 +187,7 @@ func (b *readBarrier) await(ctx context.Context) (target string, outcome barrier
 		case c >= 0:
 			return target, barrierReached, time.Since(start), nil
 		case timer == nil && idle:
-			return target, barrierIdle, 0, nil
+			return target, barrierIdle, time.Since(start), nil
 		case timer == nil:
 			timer = time.NewTimer(b.timeout)
 			defer timer.Stop()

@@ -25,8 +25,8 @@ import (
 	"time"
 )
 
-func fixedVersion(rv string) func(context.Context) (string, error) {
-	return func(context.Context) (string, error) { return rv, nil }
+func fixedVersion(rv string) func(context.Context, string) (string, error) {
+	return func(context.Context, string) (string, error) { return rv, nil }
 }
 
 func TestTheBarrierKeepsTheHighestWellFormedVersionDelivered(t *testing.T) {
@@ -74,7 +74,7 @@ func TestTheBarrierEndsAsTheInformerAllows(t *testing.T) {
 			if tc.idle {
 				b.advancedAt = time.Now().Add(-time.Minute)
 			}
-			rv, outcome, _, err := b.await(t.Context())
+			rv, outcome, _, err := b.await(t.Context(), "ws")
 			if err != nil || outcome != tc.want || rv != tc.barrier {
 				t.Errorf("await = %q, %s, %v; want %q, %s", rv, outcome, err, tc.barrier, tc.want)
 			}
@@ -89,7 +89,7 @@ func TestTheBarrierReturnsOnceTheInformerDeliversIt(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 		b.observe("10")
 	}()
-	_, outcome, waited, err := b.await(t.Context())
+	_, outcome, waited, err := b.await(t.Context(), "ws")
 	if err != nil || outcome != barrierReached || waited <= 0 {
 		t.Fatalf("await = %s after %v, %v; want reached", outcome, waited, err)
 	}
@@ -100,7 +100,7 @@ func TestTheBarrierStopsWaitingWithTheRequest(t *testing.T) {
 	b.observe("9")
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
 	defer cancel()
-	if _, _, _, err := b.await(ctx); err == nil {
+	if _, _, _, err := b.await(ctx, "ws"); err == nil {
 		t.Fatal("await returned no error after the request ended")
 	}
 }
@@ -112,7 +112,7 @@ func TestTheBarrierStopsWaitingWithTheRequest(t *testing.T) {
 func TestConcurrentBarriersShareOneFetch(t *testing.T) {
 	var calls atomic.Int64
 	release := make(chan struct{})
-	b := newReadBarrier(func(context.Context) (string, error) {
+	b := newReadBarrier(func(context.Context, string) (string, error) {
 		n := calls.Add(1)
 		<-release
 		return strconv.FormatInt(n, 10), nil
@@ -120,7 +120,7 @@ func TestConcurrentBarriersShareOneFetch(t *testing.T) {
 
 	first := make(chan string, 1)
 	go func() {
-		rv, _ := b.currentVersion(t.Context())
+		rv, _ := b.currentVersion(t.Context(), "ws")
 		first <- rv
 	}()
 	for calls.Load() != 1 {
@@ -129,7 +129,7 @@ func TestConcurrentBarriersShareOneFetch(t *testing.T) {
 	var wg sync.WaitGroup
 	got := make([]string, 50)
 	for i := range got {
-		wg.Go(func() { got[i], _ = b.currentVersion(t.Context()) })
+		wg.Go(func() { got[i], _ = b.currentVersion(t.Context(), "ws") })
 	}
 	time.Sleep(20 * time.Millisecond) // all 50 are waiting
 	close(release)

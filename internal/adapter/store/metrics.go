@@ -25,8 +25,8 @@ import (
 
 // metrics are the store's Prometheus series: what the read barrier costs.
 type metrics struct {
-	// wait is how long last pages waited for the informer to deliver the
-	// barrier, those that did.
+	// wait is how long the barriers of last pages took: the fetch of the
+	// API server's resource version, then the wait for the informer.
 	wait prometheus.Histogram
 	// fallbacks counts the last pages read from the API server instead, by
 	// the barrier's outcome (timeout, idle, incomparable).
@@ -38,9 +38,9 @@ func newMetrics() *metrics {
 		wait: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Namespace: "invoicing",
 			Subsystem: "store",
-			Name:      "read_barrier_wait_seconds",
-			Help: "Time the last page of a list waited for the informer to deliver the API server's " +
-				"current resource version (read your writes across replicas), when it did.",
+			Name:      "read_barrier_seconds",
+			Help: "Time the read barrier of the last page of a list took (read your writes across replicas): " +
+				"reading the API server's current resource version, then waiting for the informer to deliver it.",
 			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1},
 		}),
 		fallbacks: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -83,10 +83,9 @@ func (m *metrics) register(reg prometheus.Registerer) error {
 }
 
 // observe counts one barrier.
-func (m *metrics) observe(outcome barrierOutcome, waited time.Duration) {
-	if outcome == barrierReached {
-		m.wait.Observe(waited.Seconds())
-		return
+func (m *metrics) observe(outcome barrierOutcome, took time.Duration) {
+	m.wait.Observe(took.Seconds())
+	if outcome != barrierReached {
+		m.fallbacks.WithLabelValues(string(outcome)).Inc()
 	}
-	m.fallbacks.WithLabelValues(string(outcome)).Inc()
 }

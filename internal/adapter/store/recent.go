@@ -25,6 +25,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apiserver/pkg/storage"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -58,20 +59,27 @@ import (
 // answers at once from the API server.
 const DefaultBarrierTimeout = 250 * time.Millisecond
 
+// barrierName is the name the barrier's list selects: any name will do.
+const barrierName = "read-barrier"
+
 // currentVersion returns the API server's current resource version of k:
-// the resource version of a one-item, metadata-only list of the kind in
-// every namespace. A list without a resource version is a consistent read:
-// the API server answers from its watch cache once that has caught up with
-// etcd's current revision (KEP-2340), or from etcd with a quorum read, and
-// its ListMeta.ResourceVersion is at least that of every write that
-// completed before it. With a limit of one it costs the same whatever the
-// number of objects, and cluster-wide one fetch serves every workspace's
-// requests (the informers are cluster-wide too).
-func (s *Store) currentVersion(k *kind) func(context.Context) (string, error) {
-	return func(ctx context.Context) (string, error) {
+// the resource version of a metadata-only list of the kind in namespace ns
+// (any namespace will do: the version is the kind's, not the namespace's)
+// selected by one name. A list without a resource version is a consistent
+// read: the API server answers from its watch cache once that has caught
+// up with etcd's current revision (KEP-2340), or from etcd with a quorum
+// read, and its ListMeta.ResourceVersion is at least that of every write
+// that completed before it. Selected by namespace and name it is one key
+// lookup in the watch cache, and API Priority and Fairness counts it as a
+// get (one seat): a list with only a limit would be counted by the number
+// of objects of the kind, up to the maximum, and queue behind the heavy
+// lists of its priority level.
+func (s *Store) currentVersion(k *kind) func(ctx context.Context, ns string) (string, error) {
+	return func(ctx context.Context, ns string) (string, error) {
 		list := &metav1.PartialObjectMetadataList{}
 		list.SetGroupVersionKind(billingv1.GroupVersion.WithKind(k.listKind))
-		if err := s.live.List(ctx, list, client.Limit(1)); err != nil {
+		if err := s.live.List(ctx, list, client.InNamespace(ns),
+			client.MatchingFieldsSelector{Selector: fields.OneTermEqualSelector("metadata.name", barrierName)}); err != nil {
 			return "", fmt.Errorf("reading the current resource version: %w", err)
 		}
 		return list.ResourceVersion, nil
@@ -83,17 +91,17 @@ func (s *Store) currentVersion(k *kind) func(context.Context) (string, error) {
 // from the cache behind the barrier, else from the API server.
 func othersWrites[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel Selection, after string,
 	limit int) ([]PT, error) {
-	rv, outcome, waited, err := k.barrier.await(ctx)
+	rv, outcome, took, err := k.barrier.await(ctx, sel.Namespace)
 	if err != nil {
 		return nil, err
 	}
-	s.metrics.observe(outcome, waited)
+	s.metrics.observe(outcome, took)
 	if outcome == barrierReached {
 		// Read the page again: the informer has delivered more since.
 		return cachedPage[T, PT](ctx, s, k, sel, after, limit)
 	}
 	logf.FromContext(ctx).V(1).Info("Reading the last page from the API server", "kind", k.listKind,
-		"barrier", outcome, "waited", waited)
+		"barrier", outcome, "took", took)
 	return livePage[T, PT](ctx, s, k, sel, after, rv, limit)
 }
 

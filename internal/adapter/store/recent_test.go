@@ -37,8 +37,9 @@ import (
 // read barrier (recent.go, barrier.go).
 
 // apiServer makes f.live answer lists as the API server does for the
-// store: a one-item metadata list with the current resource version (rv),
-// and typed lists from a continue token the store built, with a limit.
+// store: a metadata-only list (the barrier) with the current resource
+// version (rv), and typed lists from a continue token the store built,
+// with a limit.
 type apiServer struct {
 	rv          atomic.Value // string
 	barriers    atomic.Int64 // metadata lists: barrier fetches

@@ -56,7 +56,7 @@ type Options struct {
 	ReadYourWritesTimeout time.Duration
 	// ReadOthersWrites makes the last page of a list show what was written
 	// through any replica before it was asked for: it takes a read barrier
-	// (one coalesced, one-item list per kind) and waits for the informer to
+	// (one coalesced single-name list per kind) and waits for the informer to
 	// deliver it, else reads the page from the API server (recent.go).
 	ReadOthersWrites bool
 	// BarrierTimeout bounds that wait; DefaultBarrierTimeout when zero.
