@@ -52,7 +52,7 @@ type Options struct {
 	// client's next get or list through this replica sees the object.
 	ReadYourWritesTimeout time.Duration
 	// NoReadOthersWrites turns off the read barrier on the last page of a
-	// list: one coalesced one-item list per kind from the API server, a
+	// list: one coalesced single-name list per kind from the API server, a
 	// wait for the informer (bounded) and, when it lags or its kind is
 	// idle, the page read from the API server. With one replica it saves
 	// that; with several, a client may then not see its own create in a
