@@ -59,6 +59,10 @@ import (
 // answers at once from the API server.
 const DefaultBarrierTimeout = 250 * time.Millisecond
 
+// filteredChunk is the size of the lists that read a filtered selection's
+// last page from the API server.
+const filteredChunk = 500
+
 // barrierName is the name the barrier's list selects: any name will do.
 const barrierName = "read-barrier"
 
@@ -106,14 +110,22 @@ func othersWrites[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, s
 }
 
 // livePage reads from the API server the objects of sel that follow after,
-// at most limit+1, at resource version rv or later. It lists the namespace from after on, with a continue
-// token built as the API server builds its own (the key after the last one
-// listed, at a resource version): the list starts at the cursor instead of
-// at the namespace's first object, and is consistent at that resource
-// version, which is the API server's current one.
+// at most limit+1, at resource version rv or later. It lists the namespace
+// from after on, with a continue token built as the API server builds its
+// own (the key after the last one listed, at a resource version): the list
+// starts at the cursor instead of at the namespace's first object, and is
+// consistent at that resource version, which is the API server's current
+// one. A workspace's page costs one list of limit+1 objects. A filtered
+// selection (a customer's, a phase) is filtered here, so it reads as many
+// of the workspace's objects as follow after until the page is full, in
+// lists of filteredChunk: the cost the barrier saves when it is reached.
 func livePage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel Selection, after, rv string,
 	limit int) ([]PT, error) {
 	set := sel.key()
+	chunk := int64(limit + 1)
+	if set != (Selection{Namespace: sel.Namespace}).key() {
+		chunk = max(chunk, filteredChunk)
+	}
 	token := ""
 	if after != "" {
 		if n, err := strconv.ParseInt(rv, 10, 64); err == nil && n > 0 {
@@ -127,7 +139,7 @@ func livePage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel S
 	page := make([]PT, 0, limit+1)
 	for {
 		list := k.newList()
-		opts := []client.ListOption{client.InNamespace(sel.Namespace), client.Limit(int64(limit + 1))}
+		opts := []client.ListOption{client.InNamespace(sel.Namespace), client.Limit(chunk)}
 		if token != "" {
 			opts = append(opts, client.Continue(token))
 		}
