@@ -16,10 +16,13 @@ limitations under the License.
 
 package v1
 
-// LabelCreatedBucket is on every Customer and Invoice the HTTP adapter
-// creates: the ten-second bucket of its creation time (Unix seconds / 10).
-// An adapter replica that has not yet seen an object created through
-// another replica finds it by this label, so that a client reads its own
-// writes whichever replica answers. It means nothing else; objects applied
-// with kubectl do not need it.
+// LabelCreatedBucket was on every Customer, Invoice, CreditNote and Payment
+// the HTTP adapter created: the ten-second bucket of its creation time
+// (Unix seconds / 10), by which a replica found the objects created through
+// another one.
+//
+// Deprecated: the adapter no longer writes or reads it; a read barrier on
+// resource versions gives read-your-writes across replicas instead
+// (docs/design.md). Objects created before carry it, and it means nothing;
+// it may be removed from them.
 const LabelCreatedBucket = "billing.invoicing.dev/created-bucket"

@@ -82,9 +82,10 @@ func main() {
 	flag.DurationVar(&o.ReadYourWritesTimeout, "read-your-writes-timeout", d.ReadYourWritesTimeout,
 		"How long an object this adapter created is served from its own memory while its cache has not received it "+
 			"(normally milliseconds); after that, one the cache never received is taken to be gone.")
-	flag.Func("read-others-writes", "Whether the last page of a list also reads, from the API server, what other "+
-		"replicas created in the last seconds, so that a client behind a Service reads its own writes whichever "+
-		"replica answers (default true; false saves one metadata-only list per last page with one replica).",
+	flag.Func("read-others-writes", "Whether the last page of a list waits for this replica's cache to hold what "+
+		"any replica wrote before (a read barrier: the API server's current resource version, one coalesced, "+
+		"single-name list), else reads the page from the API server, so that a client behind a Service reads its own "+
+		"writes whichever replica answers (default true; false saves the barrier with one replica).",
 		func(v string) error {
 			on, err := strconv.ParseBool(v)
 			o.NoReadOthersWrites = !on

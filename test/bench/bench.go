@@ -85,13 +85,15 @@ type bench struct {
 	neighbour *noisyNeighbour
 	direct    client.Client // as the benchmark's ServiceAccount, like the HTTP client
 	http      *http.Client
-	apiURL    string           // the adapter's base URL
-	api       *v1client.Client // the adapter's /v1 API, as the benchmark's ServiceAccount
-	token     string
-	manager   *process
-	adapter   *process
-	created   atomic.Int64 // invoices in the cluster
-	ids       []string     // the invoices created through the adapter, in bench-0
+	apiURL    string // the adapter's base URL
+	// metricsURL is the adapter's metrics endpoint (plain HTTP).
+	metricsURL string
+	api        *v1client.Client // the adapter's /v1 API, as the benchmark's ServiceAccount
+	token      string
+	manager    *process
+	adapter    *process
+	created    atomic.Int64 // invoices in the cluster
+	ids        []string     // the invoices created through the adapter, in bench-0
 }
 
 // Run starts everything, measures, writes report.json and stops everything.

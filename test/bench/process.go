@@ -43,7 +43,7 @@ import (
 // (the benchmark has one caller).
 func (b *bench) startBinaries(ctx context.Context, kubeconfig string) error {
 	var err error
-	addrs := make([]string, 4)
+	addrs := make([]string, 5)
 	for i := range addrs {
 		if addrs[i], err = netutil.FreeAddr(ctx); err != nil {
 			return err
@@ -58,8 +58,10 @@ func (b *bench) startBinaries(ctx context.Context, kubeconfig string) error {
 	if err != nil {
 		return err
 	}
+	b.metricsURL = "http://" + addrs[4] + "/metrics"
 	adapterArgs := append([]string{"--kubeconfig", kubeconfig, "--listen-address", addrs[0], "--rate-limit", "-1",
-		"--pprof-address", addrs[3]}, b.cfg.AdapterArgs...)
+		"--pprof-address", addrs[3], "--metrics-bind-address", addrs[4], "--metrics-secure=false"},
+		b.cfg.AdapterArgs...)
 	b.adapter, err = startProcess(b.cfg.Adapter, filepath.Join(b.cfg.OutDir, "adapter.log"), addrs[3],
 		b.install.env("adapter"), adapterArgs...)
 	if err != nil {

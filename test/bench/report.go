@@ -78,22 +78,31 @@ type Report struct {
 
 // Details are the rest of what was measured, for reading the figures.
 type Details struct {
-	Invoices         int     `json:"invoices"`
-	Workers          int     `json:"workers"`
-	MemoryInvoices   int     `json:"memory_invoices"`
-	Workspaces       int     `json:"memory_workspaces"`
-	CreateP50Ms      float64 `json:"create_adapter_p50_ms"`
-	CreateDirP50Ms   float64 `json:"create_direct_p50_ms"`
-	CreateDirP99Ms   float64 `json:"create_direct_p99_ms"`
-	GetP50Ms         float64 `json:"get_adapter_p50_ms"`
-	GetDirP50Ms      float64 `json:"get_direct_p50_ms"`
-	GetDirP99Ms      float64 `json:"get_direct_p99_ms"`
-	PageP50Ms        float64 `json:"list_adapter_page_p50_ms"`
-	PageP99Ms        float64 `json:"list_adapter_page_p99_ms"`
-	PageDirP50Ms     float64 `json:"list_direct_page_p50_ms"`
-	PageDirP99Ms     float64 `json:"list_direct_page_p99_ms"`
-	IssueLagP50Ms    float64 `json:"issue_lag_p50_ms"`
-	IssueLagP50MsAPF float64 `json:"issue_lag_p50_ms_apf"`
+	Invoices       int     `json:"invoices"`
+	Workers        int     `json:"workers"`
+	MemoryInvoices int     `json:"memory_invoices"`
+	Workspaces     int     `json:"memory_workspaces"`
+	CreateP50Ms    float64 `json:"create_adapter_p50_ms"`
+	CreateDirP50Ms float64 `json:"create_direct_p50_ms"`
+	CreateDirP99Ms float64 `json:"create_direct_p99_ms"`
+	GetP50Ms       float64 `json:"get_adapter_p50_ms"`
+	GetDirP50Ms    float64 `json:"get_direct_p50_ms"`
+	GetDirP99Ms    float64 `json:"get_direct_p99_ms"`
+	PageP50Ms      float64 `json:"list_adapter_page_p50_ms"`
+	PageP99Ms      float64 `json:"list_adapter_page_p99_ms"`
+	PageDirP50Ms   float64 `json:"list_direct_page_p50_ms"`
+	PageDirP99Ms   float64 `json:"list_direct_page_p99_ms"`
+	// The read barriers of measurement 3's last pages (read your writes
+	// across replicas): barriers per second of the adapter's rounds, the
+	// p50 and p99 of their time (the call for the API server's resource
+	// version, then the wait for the informer; bucket upper bounds), and
+	// the last pages read from the API server instead, by reason.
+	BarriersPerSec   float64            `json:"list_barriers_per_s"`
+	BarrierP50Ms     float64            `json:"list_barrier_p50_ms"`
+	BarrierP99Ms     float64            `json:"list_barrier_p99_ms"`
+	BarrierFallbacks map[string]float64 `json:"list_barrier_fallbacks"`
+	IssueLagP50Ms    float64            `json:"issue_lag_p50_ms"`
+	IssueLagP50MsAPF float64            `json:"issue_lag_p50_ms_apf"`
 	// Measurement 6's create-to-number p50, and each allocator's p99 per
 	// number.
 	NumberingLagP50Ms float64 `json:"numbering_lag_p50_ms"`

@@ -142,10 +142,22 @@ func (b *bench) measureList(ctx context.Context, r *Report) error {
 	}
 	var mu sync.Mutex
 	var adapterPages, directPages []time.Duration
+	before, err := b.scrapeBarrier(ctx)
+	if err != nil {
+		return err
+	}
 	a, d, err := b.pair(ctx, 1, b.cfg.Workers, walk(b.pageHTTP, &adapterPages, &mu), walk(b.pageDirect, &directPages, &mu))
 	if err != nil {
 		return err
 	}
+	after, err := b.scrapeBarrier(ctx)
+	if err != nil {
+		return err
+	}
+	barrier := after.since(before)
+	r.Details.BarriersPerSec = barrier.count / a.elapsed.Seconds()
+	r.Details.BarrierP50Ms, r.Details.BarrierP99Ms = barrier.quantileMs(0.5), barrier.quantileMs(0.99)
+	r.Details.BarrierFallbacks = barrier.fallbacks
 	r.ListAdapterPerSec = float64(a.ops*want) / a.elapsed.Seconds()
 	r.ListDirectPerSec = float64(d.ops*want) / d.elapsed.Seconds()
 	r.ListRatio = ratio(r.ListAdapterPerSec, r.ListDirectPerSec)

@@ -31,6 +31,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -61,6 +62,8 @@ type Options struct {
 
 	ReadYourWritesTimeout time.Duration
 	ReadOthersWrites      bool
+	// Metrics, when set, is where the store's series are registered.
+	Metrics prometheus.Registerer
 
 	IdempotencyInFlightWait time.Duration
 	StaleClaimAfter         time.Duration
@@ -146,11 +149,17 @@ func Connect(cfg *rest.Config, opts Options) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("building the authorizer: %w", err)
 	}
+	st := store.New(c, live, store.Options{
+		ReadYourWritesTimeout: opts.ReadYourWritesTimeout,
+		ReadOthersWrites:      opts.ReadOthersWrites,
+	})
+	if opts.Metrics != nil {
+		if err := st.RegisterMetrics(opts.Metrics); err != nil {
+			return nil, err
+		}
+	}
 	return &Conn{
-		Store: store.New(c, live, store.Options{
-			ReadYourWritesTimeout: opts.ReadYourWritesTimeout,
-			ReadOthersWrites:      opts.ReadOthersWrites,
-		}),
+		Store:     st,
 		Claims:    idempotency.NewClaims(live, opts.IdempotencyInFlightWait, opts.StaleClaimAfter),
 		Authn:     authn,
 		Authz:     authz,

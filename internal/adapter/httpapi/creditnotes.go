@@ -64,7 +64,7 @@ func (a *Adapter) createCreditNote(w http.ResponseWriter, r *http.Request, c *ca
 		Prefix:    billing.CreditNoteIDPrefix,
 		Build: func(id string) client.Object {
 			return &billingv1.CreditNote{
-				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns, Labels: store.CreatedLabels(a.now())},
+				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns},
 				Spec:       *spec.DeepCopy(),
 			}
 		},

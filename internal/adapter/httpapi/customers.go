@@ -51,7 +51,7 @@ func (a *Adapter) createCustomer(w http.ResponseWriter, r *http.Request, c *call
 		Prefix:    billing.CustomerIDPrefix,
 		Build: func(id string) client.Object {
 			return &billingv1.Customer{
-				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns, Labels: store.CreatedLabels(a.now())},
+				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns},
 				Spec: billingv1.CustomerSpec{
 					Name: p.Name, Email: p.Email, Address: p.Address.spec(), TaxID: p.TaxID,
 				},

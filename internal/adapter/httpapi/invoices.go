@@ -25,7 +25,6 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/idempotency"
-	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
@@ -81,7 +80,7 @@ func (a *Adapter) createInvoice(w http.ResponseWriter, r *http.Request, c *call)
 				DefaultTaxFrom: billingv1.DefaultTaxNone,
 			}
 			return &billingv1.Invoice{
-				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns, Labels: store.CreatedLabels(a.now())},
+				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns},
 				Spec:       *spec.DeepCopy(),
 			}
 		},

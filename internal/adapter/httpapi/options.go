@@ -51,11 +51,12 @@ type Options struct {
 	// (normally milliseconds): a create answers at once, and the same
 	// client's next get or list through this replica sees the object.
 	ReadYourWritesTimeout time.Duration
-	// NoReadOthersWrites turns off reading, on the last page of a list, the
-	// objects other replicas created in the last seconds (one metadata-only
-	// list from the API server per last page). With one replica it saves
-	// that list; with several, a client may then not see its own create in
-	// a list answered by another replica for as long as that replica's
+	// NoReadOthersWrites turns off the read barrier on the last page of a
+	// list: one coalesced single-name list per kind from the API server, a
+	// wait for the informer (bounded) and, when it lags or its kind is
+	// idle, the page read from the API server. With one replica it saves
+	// that; with several, a client may then not see its own create in a
+	// list answered by another replica for as long as that replica's
 	// informer lags.
 	NoReadOthersWrites bool
 	// IdempotencyInFlightWait bounds how long a retry waits for the request

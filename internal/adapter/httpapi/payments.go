@@ -66,7 +66,7 @@ func (a *Adapter) createPayment(w http.ResponseWriter, r *http.Request, c *call)
 		Build: func(id string) client.Object {
 			spec := p.spec(currency)
 			return &billingv1.Payment{
-				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns, Labels: store.CreatedLabels(a.now())},
+				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns},
 				Spec:       *spec.DeepCopy(),
 			}
 		},

@@ -192,14 +192,6 @@ func (x *nameIndex) delete(name string, sets ...string) {
 	}
 }
 
-// has reports whether set holds name.
-func (x *nameIndex) has(set, name string) bool {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	_, found := slices.BinarySearch(x.sets[set], name)
-	return found
-}
-
 // after returns at most n names of set that sort after after, in order.
 func (x *nameIndex) after(set, after string, n int) []string {
 	x.mu.RLock()

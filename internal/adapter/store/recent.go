@@ -21,14 +21,15 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/selection"
-	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apiserver/pkg/storage"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
@@ -37,75 +38,126 @@ import (
 // itself from memory until its informer delivers them (Created). An object
 // created through ANOTHER replica a moment ago is missing from this
 // replica's cache until its informer delivers it: a get then reads it from
-// the API server (Get), and the last page of a list asks the API server for
-// the objects created in the last few seconds. Every object the adapter
-// creates carries LabelCreatedBucket, the ten-second bucket of its creation
-// time; the last page lists (metadata only) the objects of the recent
-// buckets, reads those its cache lacks from the API server and adds those
-// of the selection. Only the last page needs it: ids are ULIDs, so an
-// object created now sorts after every page but the last.
+// the API server (Get), and the last page of a list waits for the informer
+// behind a read barrier (barrier.go). Only the last page needs it: ids are
+// ULIDs, so an object created now sorts after every page but the last.
+//
+// When the barrier is not reached in time (an idle kind, or a watch that
+// lags), the last page is read from the API server instead: the page's
+// objects after the cursor, at the barrier's resource version, so the
+// answer is as fresh as the barrier's and costs O(limit) however large the
+// workspace.
+//
+// Objects created before this barrier carry the label LabelCreatedBucket,
+// by which the last page used to list the recent objects of a workspace;
+// nothing reads it any more, and the adapter no longer writes it.
 
-// bucketSeconds is the width of a creation bucket.
-const bucketSeconds = 10
+// DefaultBarrierTimeout is how long the last page of a list waits for the
+// informer to deliver the read barrier when Options.BarrierTimeout is
+// zero: long enough for a busy kind (its next event reaches the barrier in
+// milliseconds), short enough that a page whose informer lags still
+// answers at once from the API server.
+const DefaultBarrierTimeout = 250 * time.Millisecond
 
-// CreatedLabels are the labels of an object the adapter creates at now.
-func CreatedLabels(now time.Time) map[string]string {
-	return map[string]string{billingv1.LabelCreatedBucket: strconv.FormatInt(now.Unix()/bucketSeconds, 10)}
+// filteredChunk is the size of the lists that read a filtered selection's
+// last page from the API server.
+const filteredChunk = 500
+
+// barrierName is the name the barrier's list selects: any name will do.
+const barrierName = "read-barrier"
+
+// currentVersion returns the API server's current resource version of k:
+// the resource version of a metadata-only list of the kind in namespace ns
+// (any namespace will do: the version is the kind's, not the namespace's)
+// selected by one name. A list without a resource version is a consistent
+// read: the API server answers from its watch cache once that has caught
+// up with etcd's current revision (KEP-2340), or from etcd with a quorum
+// read, and its ListMeta.ResourceVersion is at least that of every write
+// that completed before it. Selected by namespace and name it is one key
+// lookup in the watch cache, and API Priority and Fairness counts it as a
+// get (one seat): a list with only a limit would be counted by the number
+// of objects of the kind, up to the maximum, and queue behind the heavy
+// lists of its priority level.
+func (s *Store) currentVersion(k *kind) func(ctx context.Context, ns string) (string, error) {
+	return func(ctx context.Context, ns string) (string, error) {
+		list := &metav1.PartialObjectMetadataList{}
+		list.SetGroupVersionKind(billingv1.GroupVersion.WithKind(k.listKind))
+		if err := s.live.List(ctx, list, client.InNamespace(ns),
+			client.MatchingFieldsSelector{Selector: fields.OneTermEqualSelector("metadata.name", barrierName)}); err != nil {
+			return "", fmt.Errorf("reading the current resource version: %w", err)
+		}
+		return list.ResourceVersion, nil
+	}
 }
 
-// recentSelector selects the objects created in the buckets around now: the
-// current one, the two before it (an informer up to 20 seconds behind), and
-// the next one (another replica's clock a little ahead).
-func recentSelector(now time.Time) (labels.Selector, error) {
-	b := now.Unix() / bucketSeconds
-	values := make([]string, 0, 4)
-	for d := int64(-2); d <= 1; d++ {
-		values = append(values, strconv.FormatInt(b+d, 10))
-	}
-	req, err := labels.NewRequirement(billingv1.LabelCreatedBucket, selection.In, values)
+// othersWrites returns the last page of sel after after (at most limit+1
+// objects, sorted by name) with what any replica wrote before the call:
+// from the cache behind the barrier, else from the API server.
+func othersWrites[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel Selection, after string,
+	limit int) ([]PT, error) {
+	rv, outcome, took, err := k.barrier.await(ctx, sel.Namespace)
 	if err != nil {
 		return nil, err
 	}
-	return labels.NewSelector().Add(*req), nil
+	s.metrics.observe(outcome, took)
+	if outcome == barrierReached {
+		// Read the page again: the informer has delivered more since.
+		return cachedPage[T, PT](ctx, s, k, sel, after, limit)
+	}
+	logf.FromContext(ctx).V(1).Info("Reading the last page from the API server", "kind", k.listKind,
+		"barrier", outcome, "took", took)
+	return livePage[T, PT](ctx, s, k, sel, after, rv, limit)
 }
 
-// withRecent adds to page (the last page of sel after after, sorted by name)
-// the objects of sel created in the recent buckets that the cache does not
-// hold yet, read from the API server; they are remembered as if this
-// replica had created them, so that its next reads agree.
-func withRecent[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel Selection, after string,
-	page []PT) ([]PT, error) {
-	selector, err := recentSelector(s.opts.Now())
-	if err != nil {
-		return nil, err
-	}
-	meta := &metav1.PartialObjectMetadataList{}
-	meta.SetGroupVersionKind(billingv1.GroupVersion.WithKind(k.listKind))
-	if err := s.live.List(ctx, meta, client.InNamespace(sel.Namespace),
-		client.MatchingLabelsSelector{Selector: selector}); err != nil {
-		return nil, fmt.Errorf("listing recent objects from the API server: %w", err)
-	}
-	workspace := Selection{Namespace: sel.Namespace}.key()
+// livePage reads from the API server the objects of sel that follow after,
+// at most limit+1, at resource version rv or later. It lists the namespace
+// from after on, with a continue token built as the API server builds its
+// own (the key after the last one listed, at a resource version): the list
+// starts at the cursor instead of at the namespace's first object, and is
+// consistent at that resource version, which is the API server's current
+// one. A workspace's page costs one list of limit+1 objects. A filtered
+// selection (a customer's, a phase) is filtered here, so it reads as many
+// of the workspace's objects as follow after until the page is full, in
+// lists of filteredChunk: the cost the barrier saves when it is reached.
+func livePage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel Selection, after, rv string,
+	limit int) ([]PT, error) {
 	set := sel.key()
-	for _, item := range meta.Items {
-		name := item.Name
-		if name <= after || k.names.has(workspace, name) ||
-			slices.ContainsFunc(page, func(o PT) bool { return o.GetName() == name }) {
-			continue // served from the cache, or already on the page
-		}
-		obj := PT(new(T))
-		if err := s.live.Get(ctx, types.NamespacedName{Namespace: sel.Namespace, Name: name}, obj); err != nil {
-			if client.IgnoreNotFound(err) == nil {
-				continue // deleted since
+	chunk := int64(limit + 1)
+	if set != (Selection{Namespace: sel.Namespace}).key() {
+		chunk = max(chunk, filteredChunk)
+	}
+	token := ""
+	if after != "" {
+		if n, err := strconv.ParseInt(rv, 10, 64); err == nil && n > 0 {
+			if token, err = storage.EncodeContinue("/"+after+"\x00", "/", n); err != nil {
+				return nil, fmt.Errorf("building a continue token: %w", err)
 			}
-			return nil, fmt.Errorf("reading a recent object from the API server: %w", err)
 		}
-		sets := k.sets(obj)
-		k.names.remember(obj, sets, s.opts.Now(), s.opts.ReadYourWritesTimeout)
-		if slices.Contains(sets, set) {
-			page = append(page, obj)
+		// Else a resource version that is not a number: list from the
+		// namespace's first object, and skip up to after.
+	}
+	page := make([]PT, 0, limit+1)
+	for {
+		list := k.newList()
+		opts := []client.ListOption{client.InNamespace(sel.Namespace), client.Limit(chunk)}
+		if token != "" {
+			opts = append(opts, client.Continue(token))
+		}
+		if err := s.live.List(ctx, list, opts...); err != nil {
+			return nil, fmt.Errorf("reading the last page from the API server: %w", err)
+		}
+		err := meta.EachListItem(list, func(o runtime.Object) error {
+			obj, ok := o.(PT)
+			if ok && len(page) <= limit && obj.GetName() > after && slices.Contains(k.sets(obj), set) {
+				page = append(page, obj)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if token = list.GetContinue(); token == "" || len(page) > limit {
+			return page, nil
 		}
 	}
-	slices.SortFunc(page, func(a, b PT) int { return strings.Compare(a.GetName(), b.GetName()) })
-	return page, nil
 }

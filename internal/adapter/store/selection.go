@@ -97,8 +97,12 @@ type kind struct {
 	obj   client.Object
 	names *nameIndex
 	sets  func(client.Object) []string
-	// listKind is the kind of a list of obj, for metadata-only lists.
+	// listKind is the kind of a list of obj, for metadata-only lists;
+	// newList returns an empty list of obj.
 	listKind string
+	newList  func() client.ObjectList
+	// barrier is the kind's read barrier (barrier.go).
+	barrier *readBarrier
 }
 
 // customerSets, invoiceSets, creditNoteSets and paymentSets name the index

@@ -33,6 +33,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -53,11 +54,13 @@ type Options struct {
 	// ReadYourWritesTimeout is how long an object this replica created is
 	// served from memory while its informer has not delivered it.
 	ReadYourWritesTimeout time.Duration
-	// ReadOthersWrites makes the last page of a list ask the API server for
-	// the objects created (with CreatedLabels) in the last seconds, through
-	// any replica, that this replica's cache does not hold yet: one
-	// metadata-only list per last page (recent.go).
+	// ReadOthersWrites makes the last page of a list show what was written
+	// through any replica before it was asked for: it takes a read barrier
+	// (one coalesced single-name list per kind) and waits for the informer to
+	// deliver it, else reads the page from the API server (recent.go).
 	ReadOthersWrites bool
+	// BarrierTimeout bounds that wait; DefaultBarrierTimeout when zero.
+	BarrierTimeout time.Duration
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 }
@@ -82,6 +85,7 @@ type Store struct {
 	events   *eventIndex
 	synced   atomic.Bool
 	syncedCh chan struct{} // closed once synced
+	metrics  *metrics
 }
 
 // New returns a store that reads through c, and through live what c does
@@ -90,19 +94,34 @@ func New(c cache.Cache, live client.Reader, opts Options) *Store {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.BarrierTimeout == 0 {
+		opts.BarrierTimeout = DefaultBarrierTimeout
+	}
 	s := &Store{cache: c, live: live, opts: opts, kinds: map[reflect.Type]*kind{}, sequences: newSequenceIndex(),
-		events:   newEventIndex(),
-		syncedCh: make(chan struct{})}
+		events: newEventIndex(), syncedCh: make(chan struct{}), metrics: newMetrics()}
 	for _, k := range []*kind{
-		{obj: &billingv1.Customer{}, sets: customerSets, listKind: "CustomerList"},
-		{obj: &billingv1.Invoice{}, sets: invoiceSets, listKind: "InvoiceList"},
-		{obj: &billingv1.CreditNote{}, sets: creditNoteSets, listKind: "CreditNoteList"},
-		{obj: &billingv1.Payment{}, sets: paymentSets, listKind: "PaymentList"},
+		{obj: &billingv1.Customer{}, sets: customerSets, listKind: "CustomerList",
+			newList: func() client.ObjectList { return &billingv1.CustomerList{} }},
+		{obj: &billingv1.Invoice{}, sets: invoiceSets, listKind: "InvoiceList",
+			newList: func() client.ObjectList { return &billingv1.InvoiceList{} }},
+		{obj: &billingv1.CreditNote{}, sets: creditNoteSets, listKind: "CreditNoteList",
+			newList: func() client.ObjectList { return &billingv1.CreditNoteList{} }},
+		{obj: &billingv1.Payment{}, sets: paymentSets, listKind: "PaymentList",
+			newList: func() client.ObjectList { return &billingv1.PaymentList{} }},
 	} {
 		k.names = newNameIndex()
+		k.barrier = newReadBarrier(s.currentVersion(k), opts.BarrierTimeout)
 		s.kinds[reflect.TypeOf(k.obj)] = k
 	}
 	return s
+}
+
+// RegisterMetrics adds the store's series (the read barrier's) to reg.
+func (s *Store) RegisterMetrics(reg prometheus.Registerer) error {
+	if err := s.metrics.register(reg); err != nil {
+		return fmt.Errorf("registering the store's metrics: %w", err)
+	}
+	return nil
 }
 
 // Start registers the informers and the name indexes' event handlers, and
@@ -115,7 +134,8 @@ func (s *Store) Start(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("creating the informer for %T: %w", k.obj, err)
 		}
-		reg, err := informer.AddEventHandler(k.names.handler(k.sets))
+		reg, err := informer.AddEventHandler(observed{ResourceEventHandler: k.names.handler(k.sets),
+			barrier: k.barrier})
 		if err != nil {
 			return fmt.Errorf("watching the informer for %T: %w", k.obj, err)
 		}
@@ -166,6 +186,10 @@ func (s *Store) Synced() bool { return s.synced.Load() }
 // kubectl or through another replica) from the API server. It reports
 // whether the object exists; a name no object can have does not, without
 // asking anyone.
+//
+// A get that misses takes no read barrier (barrier.go): the barrier costs
+// a call to the API server too, and then a wait, where the read of the one
+// object is a single call, correct at any lag, that needs no wait.
 func (s *Store) Get(ctx context.Context, ns, name string, obj client.Object) (bool, error) {
 	if len(validation.IsDNS1123Subdomain(name)) > 0 {
 		return false, nil
@@ -213,6 +237,26 @@ func Page[T any, PT Object[T]](ctx context.Context, s *Store, sel Selection, aft
 	if !ok {
 		return nil, false, fmt.Errorf("the store holds no %s", reflect.TypeFor[T]().Name())
 	}
+	page, err := cachedPage[T, PT](ctx, s, k, sel, after, limit)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(page) <= limit && s.opts.ReadOthersWrites && sel.matchable() {
+		// The last page: with what other replicas wrote a moment ago.
+		if page, err = othersWrites[T, PT](ctx, s, k, sel, after, limit); err != nil {
+			return nil, false, err
+		}
+	}
+	if len(page) > limit {
+		return page[:limit], true, nil
+	}
+	return page, false, nil
+}
+
+// cachedPage reads from the cache (and what this replica has just created)
+// at most limit+1 objects of sel that follow after.
+func cachedPage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel Selection, after string,
+	limit int) ([]PT, error) {
 	set := sel.key()
 	page := make([]PT, 0, limit+1)
 	for len(page) <= limit {
@@ -234,7 +278,7 @@ func Page[T any, PT Object[T]](ctx context.Context, s *Store, sel Selection, aft
 				continue
 			}
 			if err != nil {
-				return nil, false, fmt.Errorf("reading from the cache: %w", err)
+				return nil, fmt.Errorf("reading from the cache: %w", err)
 			}
 			// The index is updated after the cache: an object whose filtered
 			// field has just changed may still be listed under its old value.
@@ -248,17 +292,7 @@ func Page[T any, PT Object[T]](ctx context.Context, s *Store, sel Selection, aft
 		}
 		after = names[len(names)-1]
 	}
-	if len(page) <= limit && s.opts.ReadOthersWrites && sel.matchable() {
-		// The last page: add what other replicas created a moment ago.
-		var err error
-		if page, err = withRecent(ctx, s, k, sel, after, page); err != nil {
-			return nil, false, err
-		}
-	}
-	if len(page) > limit {
-		return page[:limit], true, nil
-	}
-	return page, false, nil
+	return page, nil
 }
 
 // Customers is Page of customers.

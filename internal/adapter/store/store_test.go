@@ -58,6 +58,8 @@ type fixture struct {
 	live      client.Client
 	liveReads atomic.Int64
 	now       time.Time
+	// list, when set, answers f.live's lists.
+	list func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -75,6 +77,12 @@ func newFixture(t *testing.T) *fixture {
 		Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
 			f.liveReads.Add(1)
 			return c.Get(ctx, key, obj, opts...)
+		},
+		List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+			if f.list != nil {
+				return f.list(ctx, c, list, opts...)
+			}
+			return c.List(ctx, list, opts...)
 		},
 	}).Build()
 	f.store = New(f.cache, f.live, Options{ReadYourWritesTimeout: time.Minute, Now: func() time.Time { return f.now }})
