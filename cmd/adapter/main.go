@@ -91,6 +91,9 @@ func main() {
 			o.NoReadOthersWrites = !on
 			return err
 		})
+	flag.Int64Var(&o.EncodedCacheBytes, "encoded-cache-bytes", d.EncodedCacheBytes,
+		"Bytes of JSON of listed invoices and customers kept to answer the next list page that holds them unchanged "+
+			"without encoding them again. A negative value keeps none.")
 	flag.DurationVar(&o.IdempotencyInFlightWait, "idempotency-in-flight-wait", d.IdempotencyInFlightWait,
 		"How long a retry waits for the request that first used its Idempotency-Key before answering 409 idempotency_key_in_use.")
 	flag.DurationVar(&o.StaleClaimAfter, "idempotency-stale-claim-after", d.StaleClaimAfter,

@@ -28,6 +28,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/client-go/kubernetes"
@@ -164,4 +165,29 @@ func BenchmarkAuthorizeCached(b *testing.B) {
 		i++
 	}
 	b.ReportMetric(float64(reviews.Load())/float64(b.N), "reviews/op")
+}
+
+// BenchmarkWriteInvoicePage measures answering a page of 100 issued
+// invoices with their JSON kept from an earlier page (encoded.go) and
+// without: run with -bench WriteInvoicePage and compare the two.
+func BenchmarkWriteInvoicePage(b *testing.B) {
+	page := make([]*billingv1.Invoice, 100)
+	for i := range page {
+		inv := issuedFakeInvoice(&billingv1.InvoiceBalance{AmountRemaining: 3570, PaymentStatus: "open"}, 0)
+		inv.Name, inv.UID, inv.ResourceVersion = fmt.Sprintf("inv-%04d", i), types.UID(fmt.Sprintf("uid-%d", i)), "42"
+		page[i] = inv
+	}
+	req := httptest.NewRequest(http.MethodGet, "/v1/invoices", nil)
+	scope := listScope{workspace: "acme", resource: resourceInvoices}
+	for _, bc := range []struct {
+		name  string
+		cache *encodedCache
+	}{{"encoded-cache", newEncodedCache(64 << 20)}, {"no-cache", nil}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				writePage(httptest.NewRecorder(), req, scope, page, true, apiobject.InvoiceOf, bc.cache)
+			}
+		})
+	}
 }

@@ -216,6 +216,6 @@ func (a *Adapter) listCreditNotes(w http.ResponseWriter, r *http.Request, c *cal
 	}
 	writePage(w, r, scope, page, more, func(cn *billingv1.CreditNote) apiobject.CreditNote {
 		return apiobject.CreditNoteOf(cn, a.invoiceOf(r, c.ns, cn.Spec.InvoiceRef.Name, &cn.Status))
-	})
+	}, nil)
 	return nil
 }

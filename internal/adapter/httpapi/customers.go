@@ -99,6 +99,6 @@ func (a *Adapter) listCustomers(w http.ResponseWriter, r *http.Request, c *call)
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to list customers")
 	}
-	writePage(w, r, scope, page, more, apiobject.CustomerOf)
+	writePage(w, r, scope, page, more, apiobject.CustomerOf, a.encoded)
 	return nil
 }

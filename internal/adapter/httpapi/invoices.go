@@ -146,7 +146,7 @@ func (a *Adapter) listInvoices(w http.ResponseWriter, r *http.Request, c *call) 
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to list invoices")
 	}
-	writePage(w, r, scope, page, more, apiobject.InvoiceOf)
+	writePage(w, r, scope, page, more, apiobject.InvoiceOf, a.encoded)
 	return nil
 }
 
@@ -167,12 +167,11 @@ func (a *Adapter) listInvoiceFeed(w http.ResponseWriter, r *http.Request, c *cal
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to list invoices")
 	}
-	out := apiobject.List[apiobject.Invoice]{Object: listObject, Data: make([]apiobject.Invoice, len(page)), HasMore: more}
-	for i, inv := range page {
-		out.Data[i] = apiobject.InvoiceOf(inv)
+	data, err := encodeEach(a.encoded, page, apiobject.InvoiceOf)
+	if err != nil {
+		return apiError(r.Context(), err, "Unable to list invoices")
 	}
 	next := encodeCursor(scope, strconv.FormatInt(after+int64(len(page)), 10))
-	out.NextCursor = &next
-	writeJSON(w, r, http.StatusOK, out)
+	writeList(w, r, data, more, &next)
 	return nil
 }

@@ -59,6 +59,10 @@ type Options struct {
 	// list answered by another replica for as long as that replica's
 	// informer lags.
 	NoReadOthersWrites bool
+	// EncodedCacheBytes bounds the JSON of listed invoices and customers
+	// kept for the next page that lists them again unchanged (encoded.go).
+	// 0 means the default, 64 MiB; a negative value keeps none.
+	EncodedCacheBytes int64
 	// IdempotencyInFlightWait bounds how long a retry waits for the request
 	// that first used its Idempotency-Key to finish.
 	IdempotencyInFlightWait time.Duration
@@ -113,6 +117,7 @@ func DefaultOptions() Options {
 		MaxStreamsPerCaller:     4,
 		StreamHeartbeat:         15 * time.Second,
 		StreamWriteTimeout:      10 * time.Second,
+		EncodedCacheBytes:       64 << 20,
 	}
 }
 
@@ -142,6 +147,9 @@ func (o Options) withDefaults() Options {
 	set(&o.StreamWriteTimeout, d.StreamWriteTimeout)
 	if o.MaxStreamsPerCaller <= 0 {
 		o.MaxStreamsPerCaller = d.MaxStreamsPerCaller
+	}
+	if o.EncodedCacheBytes == 0 {
+		o.EncodedCacheBytes = d.EncodedCacheBytes
 	}
 	if o.RateLimit == 0 {
 		o.RateLimit = d.RateLimit

@@ -27,8 +27,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-
-	"github.com/invoicing-dev/invoicing/internal/apiobject"
 )
 
 // listObject is the object of a page: {"object": "list", ...}.
@@ -171,16 +169,20 @@ func pageParams(q url.Values, scope listScope) (limit int, after string, e *Erro
 }
 
 // writePage answers a page (ordered by id) of the list scope; more says
-// whether others follow.
+// whether others follow. cache, when not nil, keeps the objects' JSON for
+// the next page that holds them (render must then depend on the object
+// alone).
 func writePage[O client.Object, R any](w http.ResponseWriter, r *http.Request, scope listScope, page []O, more bool,
-	render func(O) R) {
-	out := apiobject.List[R]{Object: listObject, Data: make([]R, len(page)), HasMore: more}
-	for i, item := range page {
-		out.Data[i] = render(item)
+	render func(O) R, cache *encodedCache) {
+	data, err := encodeEach(cache, page, render)
+	if err != nil {
+		// Only programming errors get here: every response type marshals.
+		panic(err.Error())
 	}
+	var next *string
 	if more {
-		next := encodeCursor(scope, page[len(page)-1].GetName())
-		out.NextCursor = &next
+		cursor := encodeCursor(scope, page[len(page)-1].GetName())
+		next = &cursor
 	}
-	writeJSON(w, r, http.StatusOK, out)
+	writeList(w, r, data, more, next)
 }

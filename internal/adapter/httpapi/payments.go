@@ -152,6 +152,6 @@ func (a *Adapter) listPayments(w http.ResponseWriter, r *http.Request, c *call) 
 	}
 	writePage(w, r, scope, page, more, func(p *billingv1.Payment) apiobject.Payment {
 		return apiobject.PaymentOf(p, a.paymentInvoice(r, c.ns, p))
-	})
+	}, nil)
 	return nil
 }

@@ -30,6 +30,11 @@ func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
 		// Only programming errors get here: every response type marshals.
 		panic(fmt.Sprintf("marshalling %T: %v", v, err))
 	}
+	writeBody(w, r, status, body)
+}
+
+// writeBody writes body, JSON, with the headers every JSON answer carries.
+func writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(body)+1))
@@ -41,6 +46,38 @@ func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
 	}
 	// A failed write means the client went away; there is no one to tell.
 	_, _ = w.Write(append(body, '\n'))
+}
+
+// writeList answers 200 with a list envelope (apiobject.List) whose data
+// are objects already encoded: the same bytes json.Marshal would write,
+// without encoding (or even scanning) them again.
+func writeList(w http.ResponseWriter, r *http.Request, data []json.RawMessage, more bool, next *string) {
+	n := 64
+	for _, d := range data {
+		n += len(d) + 1
+	}
+	body := make([]byte, 0, n)
+	body = append(body, `{"object":"`+listObject+`","data":[`...)
+	for i, d := range data {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = append(body, d...)
+	}
+	body = append(body, `],"has_more":`...)
+	body = strconv.AppendBool(body, more)
+	body = append(body, `,"next_cursor":`...)
+	if next == nil {
+		body = append(body, "null"...)
+	} else {
+		cursor, err := json.Marshal(*next)
+		if err != nil {
+			panic(fmt.Sprintf("marshalling a cursor: %v", err))
+		}
+		body = append(body, cursor...)
+	}
+	body = append(body, '}')
+	writeBody(w, r, http.StatusOK, body)
 }
 
 // writeCreated answers 201 with the object and its Location; replayed says

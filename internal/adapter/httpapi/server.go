@@ -104,6 +104,8 @@ type Adapter struct {
 	metrics *metrics
 	// streams are the open event streams (the feed's and the events').
 	streams *streams
+	// encoded keeps the JSON of listed invoices and customers.
+	encoded *encodedCache
 	now     func() time.Time
 }
 
@@ -120,6 +122,7 @@ func New(deps Deps, opts Options) (*Adapter, error) {
 		limiter: newLimiter(opts.RateLimit, opts.RateBurst),
 		metrics: newMetrics(),
 		streams: newStreams(),
+		encoded: newEncodedCache(opts.EncodedCacheBytes),
 		now:     time.Now,
 	}
 	if opts.Metrics != nil {

@@ -31,6 +31,9 @@ type metrics struct {
 	// fallbacks counts the last pages read from the API server instead, by
 	// the barrier's outcome (timeout, idle, incomparable).
 	fallbacks *prometheus.CounterVec
+	// confirmed counts the last pages whose barrier was not reached but
+	// whose cached objects a metadata-only read confirmed, by outcome.
+	confirmed *prometheus.CounterVec
 }
 
 func newMetrics() *metrics {
@@ -51,6 +54,14 @@ func newMetrics() *metrics {
 				"read barrier: in time (timeout), having delivered nothing for as long (idle), or because the " +
 				"resource version was not a number (incomparable).",
 		}, []string{"reason"}),
+		confirmed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "invoicing",
+			Subsystem: "store",
+			Name:      "read_barrier_confirmed_total",
+			Help: "Last pages of lists whose read barrier was not reached (reason: timeout, idle) but whose " +
+				"cached objects a metadata-only read of the page from the API server confirmed: served from " +
+				"the cache at the cost of that read.",
+		}, []string{"reason"}),
 	}
 }
 
@@ -68,24 +79,43 @@ func (m *metrics) register(reg prometheus.Registerer) error {
 		}
 		m.wait = existing
 	}
-	if err := reg.Register(m.fallbacks); err != nil {
-		var dup prometheus.AlreadyRegisteredError
-		if !errors.As(err, &dup) {
+	for _, c := range []**prometheus.CounterVec{&m.fallbacks, &m.confirmed} {
+		if err := registerCounters(reg, c); err != nil {
 			return err
 		}
-		existing, ok := dup.ExistingCollector.(*prometheus.CounterVec)
-		if !ok {
-			return err
-		}
-		m.fallbacks = existing
 	}
 	return nil
 }
 
-// observe counts one barrier.
-func (m *metrics) observe(outcome barrierOutcome, took time.Duration) {
-	m.wait.Observe(took.Seconds())
-	if outcome != barrierReached {
-		m.fallbacks.WithLabelValues(string(outcome)).Inc()
+// registerCounters adds *c to reg, or makes *c the one already registered.
+func registerCounters(reg prometheus.Registerer, c **prometheus.CounterVec) error {
+	err := reg.Register(*c)
+	if err == nil {
+		return nil
 	}
+	var dup prometheus.AlreadyRegisteredError
+	if !errors.As(err, &dup) {
+		return err
+	}
+	existing, ok := dup.ExistingCollector.(*prometheus.CounterVec)
+	if !ok {
+		return err
+	}
+	*c = existing
+	return nil
+}
+
+// observe counts one barrier and its time.
+func (m *metrics) observe(_ barrierOutcome, took time.Duration) {
+	m.wait.Observe(took.Seconds())
+}
+
+// fallBack counts a last page read from the API server.
+func (m *metrics) fallBack(outcome barrierOutcome) {
+	m.fallbacks.WithLabelValues(string(outcome)).Inc()
+}
+
+// confirm counts a last page served from the cache once confirmed.
+func (m *metrics) confirm(outcome barrierOutcome) {
+	m.confirmed.WithLabelValues(string(outcome)).Inc()
 }

@@ -27,6 +27,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"k8s.io/apiserver/pkg/storage"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
@@ -92,7 +93,9 @@ func (s *Store) currentVersion(k *kind) func(ctx context.Context, ns string) (st
 
 // othersWrites returns the last page of sel after after (at most limit+1
 // objects, sorted by name) with what any replica wrote before the call:
-// from the cache behind the barrier, else from the API server.
+// from the cache behind the barrier; else from the cache when a
+// metadata-only read of the page from the API server confirms it; else
+// from the API server.
 func othersWrites[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel Selection, after string,
 	limit int) ([]PT, error) {
 	rv, outcome, took, err := k.barrier.await(ctx, sel.Namespace)
@@ -104,9 +107,89 @@ func othersWrites[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, s
 		// Read the page again: the informer has delivered more since.
 		return cachedPage[T, PT](ctx, s, k, sel, after, limit)
 	}
+	page, confirmed, err := confirmedPage[T, PT](ctx, s, k, sel, after, rv, limit)
+	if err != nil {
+		return nil, err
+	}
+	if confirmed {
+		s.metrics.confirm(outcome)
+		return page, nil
+	}
+	s.metrics.fallBack(outcome)
 	logf.FromContext(ctx).V(1).Info("Reading the last page from the API server", "kind", k.listKind,
 		"barrier", outcome, "took", took)
 	return livePage[T, PT](ctx, s, k, sel, after, rv, limit)
+}
+
+// confirmedPage returns the cached last page of a whole workspace when the
+// API server, read at resource version rv or later, holds exactly its
+// objects, none newer than the cache's: the informer of an idle kind has
+// then missed nothing of the page, and the page costs a metadata-only
+// list of limit+1 objects (names and versions, not the objects) instead of
+// the objects themselves. A filtered selection cannot be checked from
+// metadata and is never confirmed.
+func confirmedPage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel Selection, after, rv string,
+	limit int) ([]PT, bool, error) {
+	if sel.key() != (Selection{Namespace: sel.Namespace}).key() {
+		return nil, false, nil
+	}
+	token, err := continueAfter(after, rv)
+	if err != nil || (token == "" && after != "") {
+		return nil, false, err
+	}
+	cached, err := cachedPage[T, PT](ctx, s, k, sel, after, limit)
+	if err != nil {
+		return nil, false, err
+	}
+	live := &metav1.PartialObjectMetadataList{}
+	live.SetGroupVersionKind(billingv1.GroupVersion.WithKind(k.listKind))
+	opts := []client.ListOption{client.InNamespace(sel.Namespace), client.Limit(int64(limit + 1))}
+	if token != "" {
+		opts = append(opts, client.Continue(token))
+	}
+	if err := s.live.List(ctx, live, opts...); err != nil {
+		return nil, false, fmt.Errorf("reading the last page's versions from the API server: %w", err)
+	}
+	return cached, sameOrNewer(cached, live.Items, limit), nil
+}
+
+// sameOrNewer reports whether cached holds the objects of live's first
+// limit+1, in order, each at a resource version no older than live's.
+func sameOrNewer[PT client.Object](cached []PT, live []metav1.PartialObjectMetadata, limit int) bool {
+	live = live[:min(len(live), limit+1)]
+	if len(cached) != len(live) {
+		return false
+	}
+	for i := range live {
+		if cached[i].GetName() != live[i].Name {
+			return false
+		}
+		c, err := resourceversion.CompareResourceVersion(cached[i].GetResourceVersion(), live[i].ResourceVersion)
+		if err != nil || c < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// continueAfter is a continue token that starts a list of a namespace
+// after the name after, at resource version rv, built as the API server
+// builds its own (the key after the last one listed); "" when after is ""
+// (the list starts at the namespace's first object) or rv is not a
+// number.
+func continueAfter(after, rv string) (string, error) {
+	if after == "" {
+		return "", nil
+	}
+	n, err := strconv.ParseInt(rv, 10, 64)
+	if err != nil || n <= 0 {
+		return "", nil
+	}
+	token, err := storage.EncodeContinue("/"+after+"\x00", "/", n)
+	if err != nil {
+		return "", fmt.Errorf("building a continue token: %w", err)
+	}
+	return token, nil
 }
 
 // livePage reads from the API server the objects of sel that follow after,
@@ -126,15 +209,11 @@ func livePage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel S
 	if set != (Selection{Namespace: sel.Namespace}).key() {
 		chunk = max(chunk, filteredChunk)
 	}
-	token := ""
-	if after != "" {
-		if n, err := strconv.ParseInt(rv, 10, 64); err == nil && n > 0 {
-			if token, err = storage.EncodeContinue("/"+after+"\x00", "/", n); err != nil {
-				return nil, fmt.Errorf("building a continue token: %w", err)
-			}
-		}
-		// Else a resource version that is not a number: list from the
-		// namespace's first object, and skip up to after.
+	// A resource version that is not a number gives no token: the list
+	// then starts at the namespace's first object and skips up to after.
+	token, err := continueAfter(after, rv)
+	if err != nil {
+		return nil, err
 	}
 	page := make([]PT, 0, limit+1)
 	for {
