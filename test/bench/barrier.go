@@ -35,6 +35,7 @@ import (
 const (
 	barrierTime      = "invoicing_store_read_barrier_seconds"
 	barrierFallbacks = "invoicing_store_read_barrier_fallbacks_total"
+	barrierConfirmed = "invoicing_store_read_barrier_confirmed_total"
 )
 
 // barrierStats are the adapter's read barrier series at one moment: the
@@ -44,6 +45,9 @@ type barrierStats struct {
 	buckets   map[float64]float64
 	count     float64
 	fallbacks map[string]float64
+	// confirmed are the last pages served from the cache after a
+	// metadata-only read confirmed it, by reason.
+	confirmed map[string]float64
 }
 
 // scrapeBarrier reads the adapter's metrics endpoint.
@@ -69,7 +73,7 @@ func (b *bench) scrapeBarrier(ctx context.Context) (barrierStats, error) {
 
 // parseBarrier reads the barrier's series out of a text exposition.
 func parseBarrier(data []byte) barrierStats {
-	s := barrierStats{buckets: map[float64]float64{}, fallbacks: map[string]float64{}}
+	s := barrierStats{buckets: map[float64]float64{}, fallbacks: map[string]float64{}, confirmed: map[string]float64{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for sc.Scan() {
@@ -91,6 +95,8 @@ func parseBarrier(data []byte) barrierStats {
 			s.count = v
 		case strings.HasPrefix(series, barrierFallbacks+`{reason="`):
 			s.fallbacks[strings.TrimSuffix(strings.TrimPrefix(series, barrierFallbacks+`{reason="`), `"}`)] = v
+		case strings.HasPrefix(series, barrierConfirmed+`{reason="`):
+			s.confirmed[strings.TrimSuffix(strings.TrimPrefix(series, barrierConfirmed+`{reason="`), `"}`)] = v
 		}
 	}
 	return s
@@ -98,13 +104,19 @@ func parseBarrier(data []byte) barrierStats {
 
 // since is what happened between prev and s.
 func (s barrierStats) since(prev barrierStats) barrierStats {
-	d := barrierStats{buckets: map[float64]float64{}, count: s.count - prev.count, fallbacks: map[string]float64{}}
+	d := barrierStats{buckets: map[float64]float64{}, count: s.count - prev.count, fallbacks: map[string]float64{},
+		confirmed: map[string]float64{}}
 	for le, v := range s.buckets {
 		d.buckets[le] = v - prev.buckets[le]
 	}
 	for reason, v := range s.fallbacks {
 		if v -= prev.fallbacks[reason]; v > 0 {
 			d.fallbacks[reason] = v
+		}
+	}
+	for reason, v := range s.confirmed {
+		if v -= prev.confirmed[reason]; v > 0 {
+			d.confirmed[reason] = v
 		}
 	}
 	return d

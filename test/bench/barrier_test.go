@@ -37,6 +37,7 @@ invoicing_store_read_barrier_seconds_bucket{le="+Inf"} 110
 invoicing_store_read_barrier_seconds_count 110
 invoicing_store_read_barrier_fallbacks_total{reason="idle"} 2
 invoicing_store_read_barrier_fallbacks_total{reason="timeout"} 3
+invoicing_store_read_barrier_confirmed_total{reason="idle"} 4
 invoicing_http_requests_total{route="GET /v1/invoices",code="200"} 7
 `))
 	d := after.since(before)
@@ -53,6 +54,9 @@ invoicing_http_requests_total{route="GET /v1/invoices",code="200"} 7
 	}
 	if want := map[string]float64{"timeout": 3}; !maps.Equal(d.fallbacks, want) {
 		t.Errorf("fallbacks = %v; want %v", d.fallbacks, want)
+	}
+	if want := map[string]float64{"idle": 4}; !maps.Equal(d.confirmed, want) {
+		t.Errorf("confirmed = %v; want %v", d.confirmed, want)
 	}
 	if got := (barrierStats{}).quantileMs(0.5); got != 0 {
 		t.Errorf("p50 of no waits = %v; want 0", got)

@@ -101,6 +101,9 @@ type Details struct {
 	BarrierP50Ms     float64            `json:"list_barrier_p50_ms"`
 	BarrierP99Ms     float64            `json:"list_barrier_p99_ms"`
 	BarrierFallbacks map[string]float64 `json:"list_barrier_fallbacks"`
+	// BarrierConfirmed are the last pages served from the cache after a
+	// metadata-only read from the API server confirmed it, by reason.
+	BarrierConfirmed map[string]float64 `json:"list_barrier_confirmed"`
 	IssueLagP50Ms    float64            `json:"issue_lag_p50_ms"`
 	IssueLagP50MsAPF float64            `json:"issue_lag_p50_ms_apf"`
 	// Measurement 6's create-to-number p50, and each allocator's p99 per

@@ -157,7 +157,7 @@ func (b *bench) measureList(ctx context.Context, r *Report) error {
 	barrier := after.since(before)
 	r.Details.BarriersPerSec = barrier.count / a.elapsed.Seconds()
 	r.Details.BarrierP50Ms, r.Details.BarrierP99Ms = barrier.quantileMs(0.5), barrier.quantileMs(0.99)
-	r.Details.BarrierFallbacks = barrier.fallbacks
+	r.Details.BarrierFallbacks, r.Details.BarrierConfirmed = barrier.fallbacks, barrier.confirmed
 	r.ListAdapterPerSec = float64(a.ops*want) / a.elapsed.Seconds()
 	r.ListDirectPerSec = float64(d.ops*want) / d.elapsed.Seconds()
 	r.ListRatio = ratio(r.ListAdapterPerSec, r.ListDirectPerSec)

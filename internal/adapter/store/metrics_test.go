@@ -36,14 +36,20 @@ func TestTwoStoresInOneProcessShareTheBarriersSeries(t *testing.T) {
 	a.metrics.observe(barrierReached, 3*time.Millisecond)
 	b.metrics.observe(barrierTimeout, 250*time.Millisecond)
 	b.metrics.observe(barrierIdle, time.Millisecond)
+	b.metrics.fallBack(barrierTimeout)
+	b.metrics.fallBack(barrierIdle)
+	a.metrics.confirm(barrierIdle)
 	want := `
 # HELP invoicing_store_read_barrier_fallbacks_total Last pages of lists read from the API server because the informer had not delivered the read barrier: in time (timeout), having delivered nothing for as long (idle), or because the resource version was not a number (incomparable).
 # TYPE invoicing_store_read_barrier_fallbacks_total counter
 invoicing_store_read_barrier_fallbacks_total{reason="idle"} 1
 invoicing_store_read_barrier_fallbacks_total{reason="timeout"} 1
+# HELP invoicing_store_read_barrier_confirmed_total Last pages of lists whose read barrier was not reached (reason: timeout, idle) but whose cached objects a metadata-only read of the page from the API server confirmed: served from the cache at the cost of that read.
+# TYPE invoicing_store_read_barrier_confirmed_total counter
+invoicing_store_read_barrier_confirmed_total{reason="idle"} 1
 `
 	if err := testutil.GatherAndCompare(reg, strings.NewReader(want),
-		"invoicing_store_read_barrier_fallbacks_total"); err != nil {
+		"invoicing_store_read_barrier_fallbacks_total", "invoicing_store_read_barrier_confirmed_total"); err != nil {
 		t.Error(err)
 	}
 	if n := testutil.CollectAndCount(a.metrics.wait); n != 1 {

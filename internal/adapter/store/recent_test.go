@@ -37,13 +37,14 @@ import (
 // read barrier (recent.go, barrier.go).
 
 // apiServer makes f.live answer lists as the API server does for the
-// store: a metadata-only list (the barrier) with the current resource
-// version (rv), and typed lists from a continue token the store built,
-// with a limit.
+// store: a metadata-only list selected by name (the barrier) with the
+// current resource version (rv), and metadata-only and typed lists from a
+// continue token the store built, with a limit.
 type apiServer struct {
-	rv          atomic.Value // string
-	barriers    atomic.Int64 // metadata lists: barrier fetches
-	objectLists atomic.Int64 // typed lists: pages read from the API server
+	rv            atomic.Value // string
+	barriers      atomic.Int64 // metadata lists by name: barrier fetches
+	metadataLists atomic.Int64 // other metadata lists: pages confirmed
+	objectLists   atomic.Int64 // typed lists: pages read from the API server
 }
 
 func (f *fixture) apiServer(t *testing.T, rv string) *apiServer {
@@ -51,46 +52,75 @@ func (f *fixture) apiServer(t *testing.T, rv string) *apiServer {
 	api := &apiServer{}
 	api.rv.Store(rv)
 	f.list = func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
-		if l, ok := list.(*metav1.PartialObjectMetadataList); ok {
+		o := (&client.ListOptions{}).ApplyOptions(opts)
+		l, metadataOnly := list.(*metav1.PartialObjectMetadataList)
+		if metadataOnly && o.FieldSelector != nil && !o.FieldSelector.Empty() {
 			api.barriers.Add(1)
 			l.ResourceVersion = api.rv.Load().(string)
 			return nil
 		}
-		api.objectLists.Add(1)
-		o := (&client.ListOptions{}).ApplyOptions(opts)
-		if err := c.List(ctx, list, client.InNamespace(o.Namespace)); err != nil {
-			return err
+		if !metadataOnly {
+			api.objectLists.Add(1)
+			return livePageOf(ctx, c, list, o)
 		}
-		start := ""
-		if o.Continue != "" {
-			key, _, err := storage.DecodeContinue(o.Continue, "/")
-			if err != nil {
-				return err
-			}
-			start = strings.TrimPrefix(key, "/")
-		}
-		items, err := meta.ExtractList(list)
+		api.metadataLists.Add(1)
+		gvk := l.GroupVersionKind()
+		full, err := c.Scheme().New(gvk)
 		if err != nil {
 			return err
 		}
-		var kept []runtime.Object
+		if err := livePageOf(ctx, c, full.(client.ObjectList), o); err != nil {
+			return err
+		}
+		items, err := meta.ExtractList(full)
+		if err != nil {
+			return err
+		}
 		for _, item := range items {
-			if name := item.(client.Object).GetName(); name >= start {
-				kept = append(kept, item)
-			}
+			obj := item.(client.Object)
+			l.Items = append(l.Items, metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{
+				Namespace: obj.GetNamespace(), Name: obj.GetName(), ResourceVersion: obj.GetResourceVersion()}})
 		}
-		if o.Limit > 0 && int64(len(kept)) > o.Limit {
-			kept = kept[:o.Limit]
-			last := kept[len(kept)-1].(client.Object).GetName()
-			token, err := storage.EncodeContinue("/"+last+"\x00", "/", 1)
-			if err != nil {
-				return err
-			}
-			list.SetContinue(token)
-		}
-		return meta.SetList(list, kept)
+		l.Continue = full.(client.ObjectList).GetContinue()
+		return nil
 	}
 	return api
+}
+
+// livePageOf lists the namespace of o into list from o's continue token,
+// at most o's limit, as the API server pages a list.
+func livePageOf(ctx context.Context, c client.WithWatch, list client.ObjectList, o *client.ListOptions) error {
+	if err := c.List(ctx, list, client.InNamespace(o.Namespace)); err != nil {
+		return err
+	}
+	start := ""
+	if o.Continue != "" {
+		key, _, err := storage.DecodeContinue(o.Continue, "/")
+		if err != nil {
+			return err
+		}
+		start = strings.TrimPrefix(key, "/")
+	}
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return err
+	}
+	var kept []runtime.Object
+	for _, item := range items {
+		if name := item.(client.Object).GetName(); name >= start {
+			kept = append(kept, item)
+		}
+	}
+	if o.Limit > 0 && int64(len(kept)) > o.Limit {
+		kept = kept[:o.Limit]
+		last := kept[len(kept)-1].(client.Object).GetName()
+		token, err := storage.EncodeContinue("/"+last+"\x00", "/", 1)
+		if err != nil {
+			return err
+		}
+		list.SetContinue(token)
+	}
+	return meta.SetList(list, kept)
 }
 
 // createdLive creates obj in the API server only, as another replica would.
@@ -214,6 +244,85 @@ func TestAnIdleInformerHasTheLastPageReadFromTheAPIServer(t *testing.T) {
 	}
 	if got := testutilCount(t, f.store.metrics, barrierIdle); got != 3 {
 		t.Errorf("idle fallbacks = %v; want 3", got)
+	}
+}
+
+func TestAnIdleInformerWhosePageTheAPIServerConfirmsServesItFromTheCache(t *testing.T) {
+	f := newFixture(t)
+	f.store.opts.ReadOthersWrites = true
+	api := f.apiServer(t, "100")
+	f.start(t)
+	for i, name := range []string{"inv-01", "inv-02", "inv-03"} {
+		f.cachedAt(t, invoice(name, "acme"), []string{"1", "2", "3"}[i])
+		f.createdLive(t, invoice(name, "acme"))
+	}
+	for _, b := range f.store.kinds {
+		b.barrier.timeout = 20 * time.Millisecond
+	}
+	time.Sleep(50 * time.Millisecond)
+
+	page, more, err := Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "inv-01", 10)
+	if err != nil || names(page) != "inv-02,inv-03" || more {
+		t.Fatalf("last page = %s, %v, %v; want inv-02,inv-03", names(page), more, err)
+	}
+	if api.metadataLists.Load() != 1 || api.objectLists.Load() != 0 {
+		t.Errorf("%d metadata lists and %d object lists; want one metadata list, no objects read",
+			api.metadataLists.Load(), api.objectLists.Load())
+	}
+	if got := testutil.ToFloat64(f.store.metrics.confirmed.WithLabelValues(string(barrierIdle))); got != 1 {
+		t.Errorf("confirmed pages = %v; want 1", got)
+	}
+
+	// Changed in the API server since the informer last delivered it: the
+	// cache's copy is older, and the page is read from the API server.
+	changed := &billingv1.Invoice{}
+	if err := f.live.Get(t.Context(), client.ObjectKey{Namespace: "ws", Name: "inv-03"}, changed); err != nil {
+		t.Fatal(err)
+	}
+	changed.Annotations = map[string]string{"example.com/changed": "through another replica"}
+	if err := f.live.Update(t.Context(), changed); err != nil {
+		t.Fatal(err)
+	}
+	page, _, err = Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "inv-01", 10)
+	if err != nil || names(page) != "inv-02,inv-03" || page[1].Annotations["example.com/changed"] == "" {
+		t.Fatalf("last page = %s, %v; want inv-02,inv-03 with inv-03 as changed", names(page), err)
+	}
+	if api.objectLists.Load() != 1 || testutilCount(t, f.store.metrics, barrierIdle) != 1 {
+		t.Errorf("%d object lists, %v idle fallbacks; want the page read from the API server once",
+			api.objectLists.Load(), testutilCount(t, f.store.metrics, barrierIdle))
+	}
+}
+
+func TestTheCachedPageIsConfirmedOnlyWhenItHoldsTheSameObjectsNoOlder(t *testing.T) {
+	meta := func(name, rv string) metav1.PartialObjectMetadata {
+		return metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: name, ResourceVersion: rv}}
+	}
+	cachedAt := func(name, rv string) *billingv1.Invoice {
+		inv := invoice(name, "acme")
+		inv.ResourceVersion = rv
+		return inv
+	}
+	cached := []*billingv1.Invoice{cachedAt("inv-1", "5"), cachedAt("inv-2", "9")}
+	cases := []struct {
+		name  string
+		live  []metav1.PartialObjectMetadata
+		limit int
+		want  bool
+	}{
+		{"the same objects at the same versions", []metav1.PartialObjectMetadata{meta("inv-1", "5"), meta("inv-2", "9")}, 10, true},
+		{"the cache newer than the read", []metav1.PartialObjectMetadata{meta("inv-1", "4"), meta("inv-2", "9")}, 10, true},
+		{"an object changed since the cache's copy", []metav1.PartialObjectMetadata{meta("inv-1", "5"), meta("inv-2", "12")}, 10, false},
+		{"an object the cache lacks", []metav1.PartialObjectMetadata{meta("inv-1", "5"), meta("inv-15", "11"), meta("inv-2", "9")}, 10, false},
+		{"an object the API server no longer has", []metav1.PartialObjectMetadata{meta("inv-1", "5")}, 10, false},
+		{"a version that is not a number", []metav1.PartialObjectMetadata{meta("inv-1", "5"), meta("inv-2", "x")}, 10, false},
+		{"only the first limit+1 compared", []metav1.PartialObjectMetadata{meta("inv-1", "5"), meta("inv-2", "9"), meta("inv-3", "1")}, 1, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := sameOrNewer(cached[:min(len(cached), tc.limit+1)], tc.live, tc.limit); got != tc.want {
+				t.Errorf("sameOrNewer = %v; want %v", got, tc.want)
+			}
+		})
 	}
 }
 
