@@ -22,6 +22,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	authenticationv1 "k8s.io/api/authentication/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -51,6 +52,15 @@ var _ = Describe("Identity and workspace", func() {
 	It("refuses the token of a deleted ServiceAccount", func() {
 		token := serviceAccountToken(nsAlpha, "short-lived")
 		Expect(clientset.CoreV1().ServiceAccounts(nsAlpha).Delete(ctx, "short-lived", metav1.DeleteOptions{})).To(Succeed())
+		// The API server's authenticator learns of the deletion through its
+		// own cache: wait until it refuses the token, then ask the adapter
+		// (which has never seen the token accepted, so caches nothing).
+		Eventually(func(g Gomega) {
+			review, err := clientset.AuthenticationV1().TokenReviews().Create(ctx,
+				&authenticationv1.TokenReview{Spec: authenticationv1.TokenReviewSpec{Token: token}}, metav1.CreateOptions{})
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(review.Status.Authenticated).To(BeFalse())
+		}).WithTimeout(10 * time.Second).Should(Succeed())
 		resp := send(http.MethodGet, "/v1/customers", as(token))
 		Expect(resp.status).To(Equal(http.StatusUnauthorized))
 	})
