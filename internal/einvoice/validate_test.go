@@ -17,57 +17,110 @@ limitations under the License.
 package einvoice_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/einvoice"
 	"github.com/invoicing-dev/invoicing/internal/test/schematron"
 )
 
-// TestEveryTaxCaseAndCreditNoteIsAValidEN16931Document writes each tax
-// case and each credit note in each format and checks each batch against the syntax's schema and CEN's EN
-// 16931 rules. The adapter's envtest suite checks the same documents as
-// served over HTTP.
-func TestEveryTaxCaseAndCreditNoteIsAValidEN16931Document(t *testing.T) {
+// TestEveryTaxCaseAndCreditNoteIsAValidDocumentOfEachProfile writes each
+// tax case and each credit note in each format under each profile and
+// checks each batch against the syntax's schema, CEN's EN 16931 rules and
+// the profile's own. Under en16931 the invoices carry only what EN 16931
+// needs; under peppol and xrechnung, what those need too. A case a
+// profile cannot express (category O under XRechnung) must be refused
+// instead. The adapter's envtest suite checks documents as served over
+// HTTP.
+func TestEveryTaxCaseAndCreditNoteIsAValidDocumentOfEachProfile(t *testing.T) {
 	tools := schematron.Require(t)
 	dir := t.TempDir()
-	for _, f := range []struct {
-		format     einvoice.Format
-		schema     schematron.Schema
-		creditNote schematron.Schema
-		stylesheet string
-	}{
-		{einvoice.UBL, schematron.UBLInvoice, schematron.UBLCreditNote, schematron.EN16931UBL},
-		{einvoice.CII, schematron.CIIInvoice, schematron.CIIInvoice, schematron.EN16931CII},
-	} {
-		var docs []schematron.Document
-		for i, c := range taxCases() {
-			b, err := einvoice.Invoice(c.inv, f.format, einvoice.EN16931)
-			if err != nil {
-				t.Fatalf("%s: %v", c.name, err)
-			}
-			path := filepath.Join(dir, fmt.Sprintf("%s-%d.xml", f.format, i))
-			if err := os.WriteFile(path, b, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			docs = append(docs, schematron.Document{Name: fmt.Sprintf("%s (%s)", c.name, f.format), Path: path})
+	// One validator run per schema and per stylesheet, over the documents
+	// of every profile that it applies to.
+	bySchema := map[schematron.Schema][]schematron.Document{}
+	byStylesheet := map[string][]schematron.Document{}
+	var stylesheets []string
+	n := 0
+	add := func(schema schematron.Schema, profile einvoice.Profile, format einvoice.Format, name string, b []byte) {
+		n++
+		path := filepath.Join(dir, fmt.Sprintf("%d.xml", n))
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
 		}
-		tools.Check(t, f.schema, f.stylesheet, docs)
-
-		docs = nil
-		for i, c := range creditNoteCases() {
-			b, err := einvoice.CreditNote(c.cn, f.format, einvoice.EN16931)
-			if err != nil {
-				t.Fatalf("%s: %v", c.name, err)
+		doc := schematron.Document{Name: name, Path: path}
+		bySchema[schema] = append(bySchema[schema], doc)
+		for _, s := range schematron.Stylesheets(string(profile), string(format)) {
+			if byStylesheet[s] == nil {
+				stylesheets = append(stylesheets, s)
 			}
-			path := filepath.Join(dir, fmt.Sprintf("%s-cn-%d.xml", f.format, i))
-			if err := os.WriteFile(path, b, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			docs = append(docs, schematron.Document{Name: fmt.Sprintf("%s (%s)", c.name, f.format), Path: path})
+			byStylesheet[s] = append(byStylesheet[s], doc)
 		}
-		tools.Check(t, f.creditNote, f.stylesheet, docs)
 	}
+	for _, profile := range einvoice.Profiles {
+		for _, f := range []struct {
+			format     einvoice.Format
+			schema     schematron.Schema
+			creditNote schematron.Schema
+		}{
+			{einvoice.UBL, schematron.UBLInvoice, schematron.UBLCreditNote},
+			{einvoice.CII, schematron.CIIInvoice, schematron.CIIInvoice},
+		} {
+			name := func(c string) string { return fmt.Sprintf("%s (%s, %s)", c, f.format, profile) }
+			for _, c := range profileCases(profile) {
+				b, err := einvoice.Invoice(c.inv, f.format, profile)
+				if refused(t, profile, c.inv, err, name(c.name)) {
+					continue
+				}
+				add(f.schema, profile, f.format, name(c.name), b)
+			}
+			for _, c := range creditNoteCases() {
+				b, err := einvoice.CreditNote(c.cn, f.format, profile)
+				if err != nil {
+					t.Fatalf("%s: %v", name(c.name), err)
+				}
+				add(f.creditNote, profile, f.format, name(c.name), b)
+			}
+		}
+	}
+	for schema, docs := range bySchema {
+		tools.CheckSchema(t, schema, docs)
+	}
+	for _, s := range stylesheets {
+		tools.CheckRules(t, s, byStylesheet[s])
+	}
+}
+
+// profileCases are the tax cases as profile sees them: under en16931
+// without what only Peppol and XRechnung need.
+func profileCases(profile einvoice.Profile) []taxCase {
+	cases := taxCases()
+	if profile == einvoice.EN16931 {
+		for i := range cases {
+			cases[i].inv = stripped(cases[i].inv)
+		}
+	}
+	return cases
+}
+
+// refused reports whether err refuses inv under profile as it must (O
+// under XRechnung), and fails t for any other error.
+func refused(t *testing.T, profile einvoice.Profile, inv *billingv1.Invoice, err error, name string) bool {
+	t.Helper()
+	notSubject := inv.Spec.Items[0].Tax.Category == billingv1.TaxNotSubject
+	if profile != einvoice.XRechnung || !notSubject {
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return false
+	}
+	var unavailable *einvoice.UnavailableError
+	if !errors.As(err, &unavailable) || !strings.Contains(unavailable.Error(), "other than O") {
+		t.Fatalf("%s: got %v, want an *UnavailableError about category O", name, err)
+	}
+	return true
 }
