@@ -302,7 +302,7 @@ func cii(d *document) ([]byte, error) {
 	for _, g := range d.Breakdown {
 		st.Taxes = append(st.Taxes, ciiTax{
 			CalculatedAmount: money(g.Tax), TypeCode: taxSchemeVAT, ExemptionReason: g.Reason,
-			BasisAmount: money(g.Taxable), CategoryCode: g.Category, Rate: taxPercent(g.Category, g.Rate),
+			BasisAmount: money(g.Taxable), CategoryCode: g.Category, Rate: groupPercent(d.Profile, g),
 		})
 	}
 	if d.DueDate != "" {
@@ -355,6 +355,17 @@ func ciiPartyOf(p *party) ciiParty {
 		c.Registrations = append(c.Registrations, ciiRegistration{ID: ciiSchemeID{SchemeID: "FC", Value: p.TaxRegistrationID}})
 	}
 	return c
+}
+
+// groupPercent is the rate of a group of the breakdown: that of its
+// category, except that XRechnung wants a rate on every group (BR-DE-14),
+// and EN 16931 forbids one on a line of category O (BR-O-05) but not on
+// its group, which is 0.
+func groupPercent(profile Profile, g group) string {
+	if profile == XRechnung && g.Category == string(billingv1.TaxNotSubject) {
+		return "0"
+	}
+	return taxPercent(g.Category, g.Rate)
 }
 
 // taxPercent is the rate of a tax category in either syntax: none for O

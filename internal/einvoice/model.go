@@ -272,7 +272,7 @@ func finish(d *document, issuer *billingv1.Issuer, billTo *billingv1.BillTo, lac
 	if d.Payment != nil && !billing.ValidIBAN(d.Payment.IBAN) {
 		lack.add("a valid IBAN in the billing profile's spec.payment.iban when the invoice was issued (%q fails its check digits)", d.Payment.IBAN)
 	}
-	lack = append(lack, profileLacks(d, categories)...)
+	lack = append(lack, profileLacks(d)...)
 	if len(lack) > 0 {
 		return nil, &UnavailableError{Profile: d.Profile, Missing: lack}
 	}

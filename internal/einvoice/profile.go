@@ -65,7 +65,7 @@ var identifierChecks = map[string]struct {
 }
 
 // profileLacks is what d lacks for its profile beyond EN 16931.
-func profileLacks(d *document, categories map[billingv1.TaxCategory]bool) missing {
+func profileLacks(d *document) missing {
 	var lack missing
 	if d.Profile == EN16931 {
 		return lack
@@ -110,9 +110,6 @@ func profileLacks(d *document, categories map[billingv1.TaxCategory]bool) missin
 		if p.party.Address.PostalCode == "" {
 			lack.add("the %s post code (address.postal_code when the invoice was issued)", p.who)
 		}
-	}
-	if categories[billingv1.TaxNotSubject] {
-		lack.add("a tax category other than O (not subject to VAT) on every line: each tax group needs a rate (BR-DE-14), which category O cannot have")
 	}
 	return lack
 }
