@@ -270,7 +270,8 @@ func finish(d *document, issuer *billingv1.Issuer, billTo *billingv1.BillTo, lac
 		d.Delivery = &delivery{Date: d.IssueDate, Address: d.Buyer.Address}
 	}
 	if d.Payment != nil && !billing.ValidIBAN(d.Payment.IBAN) {
-		lack.add("a valid IBAN in the billing profile's spec.payment.iban when the invoice was issued (%q fails its check digits)", d.Payment.IBAN)
+		lack.add("a valid IBAN in the billing profile's spec.payment.iban when the invoice was issued (%q fails its check digits)",
+			d.Payment.IBAN)
 	}
 	lack = append(lack, profileLacks(d)...)
 	if len(lack) > 0 {
@@ -285,14 +286,8 @@ func parties(is *billingv1.Issuer, bt *billingv1.BillTo, categories map[billingv
 	lack *missing) (seller, buyer party) {
 	outOfScope := categories[billingv1.TaxNotSubject]
 	if is != nil {
-		seller = party{Name: is.Name, Contact: billingv1.Contact{Email: is.Email}, LegalID: is.LegalRegistrationID,
+		seller = party{Name: is.Name, Contact: sellerContact(is), LegalID: is.LegalRegistrationID,
 			Endpoint: is.ElectronicAddress}
-		if c := is.Contact; c != nil {
-			seller.Contact.Name, seller.Contact.Phone = c.Name, c.Phone
-			if c.Email != "" {
-				seller.Contact.Email = c.Email
-			}
-		}
 		if is.Address != nil {
 			seller.Address = *is.Address
 		}
@@ -336,6 +331,19 @@ func parties(is *billingv1.Issuer, bt *billingv1.BillTo, categories map[billingv
 		}
 	}
 	return seller, buyer
+}
+
+// sellerContact is the seller contact (BG-6) of an issuer: its contact,
+// with the issuer's e-mail when the contact has none.
+func sellerContact(is *billingv1.Issuer) billingv1.Contact {
+	c := billingv1.Contact{Email: is.Email}
+	if ic := is.Contact; ic != nil {
+		c.Name, c.Phone = ic.Name, ic.Phone
+		if ic.Email != "" {
+			c.Email = ic.Email
+		}
+	}
+	return c
 }
 
 // shortRate writes a rate in its shortest form, "" for none.

@@ -122,12 +122,7 @@ func newView(inv *billingv1.Invoice, footer string) (*view, error) {
 	if st.DueAt != nil {
 		v.DueAt = st.DueAt.UTC().Format(dateLayout)
 	}
-	if r := inv.Spec.BuyerReference; r != "" {
-		v.Meta = append(v.Meta, [2]string{"Your reference", r})
-	}
-	if po := inv.Spec.PurchaseOrder; po != "" {
-		v.Meta = append(v.Meta, [2]string{"Purchase order", po})
-	}
+	v.Meta = referenceRows(&inv.Spec)
 	if is := st.Issuer; is != nil {
 		p := newParty(is.Name, is.Address, is.Email, is.TaxID)
 		v.Issuer = &p
@@ -163,6 +158,19 @@ func newView(inv *billingv1.Invoice, footer string) (*view, error) {
 		v.Remaining = formatMoney(cur, b.AmountRemaining)
 	}
 	return v, nil
+}
+
+// referenceRows are the buyer's references an invoice quotes, shown under
+// its dates: its buyer reference and purchase order, when it has them.
+func referenceRows(spec *billingv1.InvoiceSpec) [][2]string {
+	var rows [][2]string
+	if r := spec.BuyerReference; r != "" {
+		rows = append(rows, [2]string{"Your reference", r})
+	}
+	if po := spec.PurchaseOrder; po != "" {
+		rows = append(rows, [2]string{"Purchase order", po})
+	}
+	return rows
 }
 
 // paymentRows are the rows of the bank transfer block of an account, the
