@@ -17,9 +17,12 @@ limitations under the License.
 package einvoice_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/invoicing-dev/invoicing/internal/einvoice"
@@ -100,4 +103,39 @@ func profileCases(profile einvoice.Profile) []taxCase {
 		}
 	}
 	return cases
+}
+
+// TestOurPeppolCIIPassesPeppolsCIIRulesAndABrokenCopyFails is the
+// positive and negative control of Peppol's rules for CII, for which
+// OpenPEPPOL publishes no example: our document passes them, and a copy
+// without the seller's electronic address fails PEPPOL-EN16931-R020.
+func TestOurPeppolCIIPassesPeppolsCIIRulesAndABrokenCopyFails(t *testing.T) {
+	tools := schematron.Require(t)
+	dir := t.TempDir()
+	b, err := einvoice.Invoice(taxCases()[0].inv, einvoice.CII, einvoice.Peppol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	endpoint := regexp.MustCompile(`(?s)<ram:URIUniversalCommunication>\s*<ram:URIID schemeID="0088">4035811991021</ram:URIID>\s*</ram:URIUniversalCommunication>`)
+	broken := endpoint.ReplaceAll(b, nil)
+	if len(broken) == len(b) {
+		t.Fatal("the document has no seller electronic address to remove")
+	}
+	good, bad := filepath.Join(dir, "good.xml"), filepath.Join(dir, "bad.xml")
+	if err := os.WriteFile(good, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, broken, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	failures, err := tools.Schematron(context.Background(), schematron.PeppolCII, []string{good, bad})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(failures[0]) != 0 {
+		t.Errorf("our Peppol CII fails %s: %v", schematron.PeppolCII, failures[0])
+	}
+	if !slices.ContainsFunc(failures[1], func(f schematron.Failure) bool { return f.ID == "PEPPOL-EN16931-R020" }) {
+		t.Errorf("the copy without the seller's electronic address: got %v, want PEPPOL-EN16931-R020 among them", failures[1])
+	}
 }
