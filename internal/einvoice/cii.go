@@ -302,7 +302,7 @@ func cii(d *document) ([]byte, error) {
 	for _, g := range d.Breakdown {
 		st.Taxes = append(st.Taxes, ciiTax{
 			CalculatedAmount: money(g.Tax), TypeCode: taxSchemeVAT, ExemptionReason: g.Reason,
-			BasisAmount: money(g.Taxable), CategoryCode: g.Category, Rate: groupPercent(d.Profile, g),
+			BasisAmount: money(g.Taxable), CategoryCode: g.Category, Rate: groupPercent(d, g),
 		})
 	}
 	if d.DueDate != "" {
@@ -357,12 +357,12 @@ func ciiPartyOf(p *party) ciiParty {
 	return c
 }
 
-// groupPercent is the rate of a group of the breakdown: that of its
-// category, except that XRechnung wants a rate on every group (BR-DE-14),
-// and EN 16931 forbids one on a line of category O (BR-O-05) but not on
-// its group, which is 0.
-func groupPercent(profile Profile, g group) string {
-	if profile == XRechnung && g.Category == string(billingv1.TaxNotSubject) {
+// groupPercent is the rate of a group of d's breakdown: that of its
+// category, except that XRechnung's rules want a rate on every group
+// (BR-DE-14, DE-R-014), and EN 16931 forbids one on a line of category O
+// (BR-O-05) but not on its group, which is 0.
+func groupPercent(d *document, g group) string {
+	if g.Category == string(billingv1.TaxNotSubject) && germanRules(d) {
 		return "0"
 	}
 	return taxPercent(g.Category, g.Rate)

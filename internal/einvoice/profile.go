@@ -74,15 +74,10 @@ func profileLacks(d *document) missing {
 		"the issuer's electronic address (BT-34: spec.issuer.electronicAddress of the billing profile when the invoice was issued)")
 	endpoint(&lack, d.Buyer.Endpoint, d.Profile,
 		"the customer's electronic address (BT-49: electronic_address when the invoice was issued)")
-	german := d.Profile == XRechnung
-	if d.Profile == Peppol {
-		if d.BuyerReference == "" && d.PurchaseOrder == "" {
-			lack.add("a buyer reference or a purchase order (BT-10 or BT-13: the invoice's buyer_reference or purchase_order)")
-		}
-		// Peppol applies XRechnung's rules between German parties.
-		german = countryOf(&d.Seller) == "DE" && countryOf(&d.Buyer) == "DE"
+	if d.Profile == Peppol && d.BuyerReference == "" && d.PurchaseOrder == "" {
+		lack.add("a buyer reference or a purchase order (BT-10 or BT-13: the invoice's buyer_reference or purchase_order)")
 	}
-	if !german {
+	if !germanRules(d) {
 		return lack
 	}
 	if d.BuyerReference == "" {
@@ -112,6 +107,14 @@ func profileLacks(d *document) missing {
 		}
 	}
 	return lack
+}
+
+// germanRules reports whether XRechnung's rules apply to d: under
+// XRechnung, and under Peppol between a German seller and a German buyer
+// (its rules DE-R-001 to DE-R-031).
+func germanRules(d *document) bool {
+	return d.Profile == XRechnung ||
+		d.Profile == Peppol && countryOf(&d.Seller) == "DE" && countryOf(&d.Buyer) == "DE"
 }
 
 // endpoint adds to lack what the electronic address e lacks under profile.

@@ -296,7 +296,7 @@ func ublInvoiceOf(d *document) *ublInvoice {
 	for _, g := range d.Breakdown {
 		doc.TaxTotal.Subtotals = append(doc.TaxTotal.Subtotals, ublTaxSubtotal{
 			TaxableAmount: money(g.Taxable), TaxAmount: money(g.Tax),
-			Category: ublTaxCategory{ID: g.Category, Percent: groupPercent(d.Profile, g), ExemptionReason: g.Reason, TaxScheme: vatScheme},
+			Category: ublTaxCategory{ID: g.Category, Percent: groupPercent(d, g), ExemptionReason: g.Reason, TaxScheme: vatScheme},
 		})
 	}
 	for _, l := range d.Lines {

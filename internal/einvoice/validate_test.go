@@ -25,6 +25,7 @@ import (
 	"slices"
 	"testing"
 
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/einvoice"
 	"github.com/invoicing-dev/invoicing/internal/test/schematron"
 )
@@ -94,12 +95,25 @@ func TestEveryTaxCaseAndCreditNoteIsAValidDocumentOfEachProfile(t *testing.T) {
 }
 
 // profileCases are the tax cases as profile sees them: under en16931
-// without what only Peppol and XRechnung need.
+// without what only Peppol and XRechnung need; under peppol also two
+// invoices to a German buyer, to which Peppol applies XRechnung's rules
+// (DE-R-*).
 func profileCases(profile einvoice.Profile) []taxCase {
 	cases := taxCases()
-	if profile == einvoice.EN16931 {
+	switch profile {
+	case einvoice.EN16931:
 		for i := range cases {
 			cases[i].inv = stripped(cases[i].inv)
+		}
+	case einvoice.Peppol:
+		for _, c := range []taxCase{cases[0], cases[6]} {
+			inv := c.inv.DeepCopy()
+			inv.Status.BillTo = &billingv1.BillTo{
+				Name: "Beispiel AG", Email: "rechnung@beispiel.example", TaxID: "DE811128135",
+				Address:           &billingv1.Address{Line1: "Hauptstraße 5", PostalCode: "80331", City: "München", Country: "DE"},
+				ElectronicAddress: &billingv1.ElectronicAddress{Scheme: "9930", Value: "DE811128135"},
+			}
+			cases = append(cases, taxCase{c.name + " to a German buyer", inv})
 		}
 	}
 	return cases
