@@ -61,6 +61,24 @@ type Issuer struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
 	TaxID string `json:"taxId,omitempty"`
+
+	// legalRegistrationId is the issuer's registration in a trade or
+	// company register, for example "HRB 12345 B". It is the seller's legal
+	// registration identifier (BT-30) of its e-invoices. 1 to 64 characters.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	LegalRegistrationID string `json:"legalRegistrationId,omitempty"`
+
+	// contact is whom a buyer can reach about an invoice (name, phone,
+	// e-mail); XRechnung requires all three.
+	// +optional
+	Contact *Contact `json:"contact,omitempty"`
+
+	// electronicAddress is the issuer's Peppol participant identifier, where
+	// it receives e-invoices (BT-34); Peppol and XRechnung require it.
+	// +optional
+	ElectronicAddress *ElectronicAddress `json:"electronicAddress,omitempty"`
 }
 
 // BillingProfileSpec is how a workspace issues its invoices. Every field is
@@ -113,6 +131,12 @@ type BillingProfileSpec struct {
 	// invoice.
 	// +optional
 	DefaultTax *Tax `json:"defaultTax,omitempty"`
+
+	// payment is the bank account invoices are paid to by SEPA credit
+	// transfer: printed on each invoice and written in its e-invoice
+	// (XRechnung requires it). An invoice freezes it when it is issued.
+	// +optional
+	Payment *PaymentAccount `json:"payment,omitempty"`
 }
 
 // BillingProfileStatus is the controller's verdict on a BillingProfile.

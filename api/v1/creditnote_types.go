@@ -245,6 +245,16 @@ type CreditNoteStatus struct {
 	// +optional
 	Issuer *Issuer `json:"issuer,omitempty"`
 
+	// paymentAccount is the credited invoice's, frozen.
+	// +optional
+	PaymentAccount *PaymentAccount `json:"paymentAccount,omitempty"`
+
+	// buyerReference is the credited invoice's spec.buyerReference, frozen:
+	// the credit note quotes it too (BT-10).
+	// +optional
+	// +kubebuilder:validation:MaxLength=200
+	BuyerReference string `json:"buyerReference,omitempty"`
+
 	// events are the workspace's events about this credit note:
 	// credit_note.issued, written together with its number. An event once
 	// recorded never changes.

@@ -54,6 +54,11 @@ type CustomerSpec struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
 	TaxID string `json:"taxId,omitempty"`
+
+	// electronicAddress is the customer's Peppol participant identifier,
+	// where it receives e-invoices (BT-49); Peppol and XRechnung require it.
+	// +optional
+	ElectronicAddress *ElectronicAddress `json:"electronicAddress,omitempty"`
 }
 
 // CustomerStatus is the observed state of a Customer.

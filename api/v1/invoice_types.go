@@ -103,6 +103,21 @@ type InvoiceSpec struct {
 	// already put the profile's default on each item at create time.
 	// +optional
 	DefaultTaxFrom DefaultTaxSource `json:"defaultTaxFrom,omitempty"`
+
+	// buyerReference is the reference the buyer asked to be quoted on the
+	// invoice (BT-10), for example a German public buyer's Leitweg-ID
+	// "04011000-12345-34"; XRechnung requires it. 1 to 200 characters.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=200
+	BuyerReference string `json:"buyerReference,omitempty"`
+
+	// purchaseOrder is the buyer's purchase order number (BT-13), for
+	// example "PO-2026-0042". 1 to 200 characters.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=200
+	PurchaseOrder string `json:"purchaseOrder,omitempty"`
 }
 
 // BillTo is the customer's name, e-mail, address and tax id as they were when
@@ -126,6 +141,11 @@ type BillTo struct {
 	// +optional
 	// +kubebuilder:validation:MaxLength=64
 	TaxID string `json:"taxId,omitempty"`
+
+	// electronicAddress is the customer's spec.electronicAddress at issue
+	// time.
+	// +optional
+	ElectronicAddress *ElectronicAddress `json:"electronicAddress,omitempty"`
 }
 
 // InvoiceStatus is the controller's verdict on an invoice. Its number,
@@ -137,6 +157,7 @@ type BillTo struct {
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.events) || (has(self.events) && oldSelf.events.all(e, self.events.exists(n, n.type == e.type && n.sequence == e.sequence && n.createdAt == e.createdAt)))",message="status.events: an event once recorded never changes"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.sequence) || (has(self.total) == has(oldSelf.total) && (!has(self.total) || self.total == oldSelf.total))",message="status.total cannot change once the invoice is issued"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.sequence) || (has(self.taxTotal) == has(oldSelf.taxTotal) && (!has(self.taxTotal) || self.taxTotal == oldSelf.taxTotal))",message="status.taxTotal cannot change once the invoice is issued"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.paymentAccount) || (has(self.paymentAccount) && self.paymentAccount == oldSelf.paymentAccount)",message="status.paymentAccount cannot change once set"
 type InvoiceStatus struct {
 	// conditions describe the invoice's state in the standard Kubernetes way.
 	// "Ready" is True once the invoice is issued, and False with reason
@@ -228,6 +249,12 @@ type InvoiceStatus struct {
 	// issuer. Later edits of the profile do not change it.
 	// +optional
 	Issuer *Issuer `json:"issuer,omitempty"`
+
+	// paymentAccount is the workspace's BillingProfile spec.payment at issue
+	// time, the account the invoice is paid to; absent when it named none.
+	// Later edits of the profile do not change it.
+	// +optional
+	PaymentAccount *PaymentAccount `json:"paymentAccount,omitempty"`
 
 	// ledger is the issued invoice's credit notes and payments, entered
 	// exactly once each by the controller.

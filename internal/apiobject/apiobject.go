@@ -39,7 +39,32 @@ type Customer struct {
 	Email     string   `json:"email"`
 	Address   *Address `json:"address"`
 	TaxID     *string  `json:"tax_id"`
-	CreatedAt string   `json:"created_at"`
+	// ElectronicAddress is where the customer receives e-invoices; null
+	// when it has none.
+	ElectronicAddress *ElectronicAddress `json:"electronic_address"`
+	CreatedAt         string             `json:"created_at"`
+}
+
+// ElectronicAddress is a Peppol participant identifier: an EAS scheme
+// code and the identifier within it.
+type ElectronicAddress struct {
+	Scheme string `json:"scheme"`
+	Value  string `json:"value"`
+}
+
+// Contact is the issuer's contact for an invoice; a field that is absent
+// is null.
+type Contact struct {
+	Name  *string `json:"name"`
+	Phone *string `json:"phone"`
+	Email *string `json:"email"`
+}
+
+// PaymentAccount is the bank account an issued invoice is paid to.
+type PaymentAccount struct {
+	IBAN        string  `json:"iban"`
+	BIC         *string `json:"bic"`
+	AccountName *string `json:"account_name"`
 }
 
 // Address is the /v1 representation of a postal address; a field that is
@@ -55,19 +80,23 @@ type Address struct {
 
 // BillTo is who an issued invoice bills, as the customer was at issue time.
 type BillTo struct {
-	Name    string   `json:"name"`
-	Email   string   `json:"email"`
-	Address *Address `json:"address"`
-	TaxID   *string  `json:"tax_id"`
+	Name              string             `json:"name"`
+	Email             string             `json:"email"`
+	Address           *Address           `json:"address"`
+	TaxID             *string            `json:"tax_id"`
+	ElectronicAddress *ElectronicAddress `json:"electronic_address"`
 }
 
 // Issuer is who issued an invoice, as the workspace's billing profile said
 // at issue time.
 type Issuer struct {
-	Name    string   `json:"name"`
-	Email   *string  `json:"email"`
-	Address *Address `json:"address"`
-	TaxID   *string  `json:"tax_id"`
+	Name                string             `json:"name"`
+	Email               *string            `json:"email"`
+	Address             *Address           `json:"address"`
+	TaxID               *string            `json:"tax_id"`
+	LegalRegistrationID *string            `json:"legal_registration_id"`
+	Contact             *Contact           `json:"contact"`
+	ElectronicAddress   *ElectronicAddress `json:"electronic_address"`
 }
 
 // Item is a line item. Tax is its effective tax, null when it has none.
@@ -104,6 +133,10 @@ type Invoice struct {
 	CustomerID string `json:"customer_id"`
 	Currency   string `json:"currency"`
 	Items      []Item `json:"items"`
+	// BuyerReference (BT-10) and PurchaseOrder (BT-13) are null when the
+	// invoice was created without them.
+	BuyerReference *string `json:"buyer_reference"`
+	PurchaseOrder  *string `json:"purchase_order"`
 	// Subtotal, TaxTotal and Total are null only for an invoice made
 	// outside the API (kubectl) whose amounts exceed 2^53-1 or whose taxes
 	// break a rule; the controller marks it invalid. TaxBreakdown is then
@@ -126,6 +159,9 @@ type Invoice struct {
 	DueAt    *string `json:"due_at"`
 	BillTo   *BillTo `json:"bill_to"`
 	Issuer   *Issuer `json:"issuer"`
+	// PaymentAccount is the billing profile's payment account at issue
+	// time; null until then, and when the profile named none.
+	PaymentAccount *PaymentAccount `json:"payment_account"`
 	// The balance (BalanceOf) is null until the invoice is issued.
 	AmountCredited  *int64  `json:"amount_credited"`
 	AmountPaid      *int64  `json:"amount_paid"`
@@ -191,8 +227,49 @@ func CustomerOf(c *billingv1.Customer) Customer {
 		Email:     c.Spec.Email,
 		Address:   addressJSON(c.Spec.Address),
 		TaxID:     optional(c.Spec.TaxID),
-		CreatedAt: timestamp(c.CreationTimestamp.Time),
+
+		ElectronicAddress: electronicAddressJSON(c.Spec.ElectronicAddress),
+		CreatedAt:         timestamp(c.CreationTimestamp.Time),
 	}
+}
+
+// BillToOf is the /v1 representation of a bill-to snapshot; nil for nil.
+func BillToOf(b *billingv1.BillTo) *BillTo {
+	if b == nil {
+		return nil
+	}
+	return &BillTo{Name: b.Name, Email: b.Email, Address: addressJSON(b.Address), TaxID: optional(b.TaxID),
+		ElectronicAddress: electronicAddressJSON(b.ElectronicAddress)}
+}
+
+// IssuerOf is the /v1 representation of an issuer snapshot; nil for nil.
+func IssuerOf(i *billingv1.Issuer) *Issuer {
+	if i == nil {
+		return nil
+	}
+	out := &Issuer{Name: i.Name, Email: optional(i.Email), Address: addressJSON(i.Address), TaxID: optional(i.TaxID),
+		LegalRegistrationID: optional(i.LegalRegistrationID),
+		ElectronicAddress:   electronicAddressJSON(i.ElectronicAddress)}
+	if c := i.Contact; c != nil {
+		out.Contact = &Contact{Name: optional(c.Name), Phone: optional(c.Phone), Email: optional(c.Email)}
+	}
+	return out
+}
+
+// PaymentAccountOf is the /v1 representation of a payment account; nil
+// for nil.
+func PaymentAccountOf(p *billingv1.PaymentAccount) *PaymentAccount {
+	if p == nil {
+		return nil
+	}
+	return &PaymentAccount{IBAN: p.IBAN, BIC: optional(p.BIC), AccountName: optional(p.AccountName)}
+}
+
+func electronicAddressJSON(e *billingv1.ElectronicAddress) *ElectronicAddress {
+	if e == nil {
+		return nil
+	}
+	return &ElectronicAddress{Scheme: e.Scheme, Value: e.Value}
 }
 
 // InvoiceOf is the /v1 representation of inv.
@@ -206,22 +283,24 @@ func InvoiceOf(inv *billingv1.Invoice) Invoice {
 	currency := invoiceCurrency(inv)
 	phase := inv.EffectivePhase()
 	out := Invoice{
-		ID:           inv.Name,
-		Object:       "invoice",
-		Workspace:    inv.Namespace,
-		CustomerID:   inv.Spec.CustomerRef.Name,
-		Currency:     currency,
-		Items:        items,
-		Subtotal:     amounts.Subtotal,
-		TaxBreakdown: amounts.TaxBreakdown,
-		TaxTotal:     amounts.TaxTotal,
-		Total:        amounts.Total,
-		Status:       Status(phase),
-		Number:       optional(inv.Status.Number),
-		Sequence:     inv.Status.Sequence,
-		IssuedAt:     optionalTimestamp(inv.Status.IssuedAt),
-		DueAt:        optionalTimestamp(inv.Status.DueAt),
-		CreatedAt:    timestamp(inv.CreationTimestamp.Time),
+		ID:             inv.Name,
+		Object:         "invoice",
+		Workspace:      inv.Namespace,
+		CustomerID:     inv.Spec.CustomerRef.Name,
+		Currency:       currency,
+		Items:          items,
+		BuyerReference: optional(inv.Spec.BuyerReference),
+		PurchaseOrder:  optional(inv.Spec.PurchaseOrder),
+		Subtotal:       amounts.Subtotal,
+		TaxBreakdown:   amounts.TaxBreakdown,
+		TaxTotal:       amounts.TaxTotal,
+		Total:          amounts.Total,
+		Status:         Status(phase),
+		Number:         optional(inv.Status.Number),
+		Sequence:       inv.Status.Sequence,
+		IssuedAt:       optionalTimestamp(inv.Status.IssuedAt),
+		DueAt:          optionalTimestamp(inv.Status.DueAt),
+		CreatedAt:      timestamp(inv.CreationTimestamp.Time),
 	}
 	b := BalanceOf(inv, amounts.Total)
 	out.AmountCredited, out.AmountPaid, out.AmountRemaining = b.AmountCredited, b.AmountPaid, b.AmountRemaining
@@ -233,12 +312,8 @@ func InvoiceOf(inv *billingv1.Invoice) Invoice {
 			}
 		}
 	}
-	if b := inv.Status.BillTo; b != nil {
-		out.BillTo = &BillTo{Name: b.Name, Email: b.Email, Address: addressJSON(b.Address), TaxID: optional(b.TaxID)}
-	}
-	if i := inv.Status.Issuer; i != nil {
-		out.Issuer = &Issuer{Name: i.Name, Email: optional(i.Email), Address: addressJSON(i.Address), TaxID: optional(i.TaxID)}
-	}
+	out.BillTo, out.Issuer = BillToOf(inv.Status.BillTo), IssuerOf(inv.Status.Issuer)
+	out.PaymentAccount = PaymentAccountOf(inv.Status.PaymentAccount)
 	return out
 }
 

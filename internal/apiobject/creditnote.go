@@ -106,12 +106,7 @@ func CreditNoteOf(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote {
 			out.StatusReason = &reason
 		}
 	}
-	if b := st.BillTo; b != nil {
-		out.BillTo = &BillTo{Name: b.Name, Email: b.Email, Address: addressJSON(b.Address), TaxID: optional(b.TaxID)}
-	}
-	if i := st.Issuer; i != nil {
-		out.Issuer = &Issuer{Name: i.Name, Email: optional(i.Email), Address: addressJSON(i.Address), TaxID: optional(i.TaxID)}
-	}
+	out.BillTo, out.Issuer = BillToOf(st.BillTo), IssuerOf(st.Issuer)
 	if st.Total != nil && st.Subtotal != nil && st.TaxTotal != nil {
 		out.Subtotal, out.TaxTotal, out.Total = copyInt(st.Subtotal), copyInt(st.TaxTotal), copyInt(st.Total)
 		out.TaxBreakdown = breakdownJSON(st.TaxBreakdown)

@@ -42,8 +42,27 @@ func item(desc string, qty, amount int64, t *billingv1.Tax) billingv1.LineItem {
 }
 
 // issued is an invoice issued on 2026-03-01 by a German company to a
-// French one, its amounts left for apiobject to compute from the items.
+// French one, its amounts left for apiobject to compute from the items,
+// with all Peppol and XRechnung need: a buyer reference and purchase order,
+// both electronic addresses, the issuer's contact and legal registration,
+// and the account to pay to.
 func issued(currency string, items ...billingv1.LineItem) *billingv1.Invoice {
+	inv := bare(currency, items...)
+	inv.Spec.BuyerReference, inv.Spec.PurchaseOrder = "04011000-12345-34", "PO-2026-0042"
+	is, bt := inv.Status.Issuer, inv.Status.BillTo
+	is.LegalRegistrationID = "HRB 12345 B"
+	is.Contact = &billingv1.Contact{Name: "Accounts receivable", Phone: "+49 30 1234567", Email: "ar@example.com"}
+	is.ElectronicAddress = &billingv1.ElectronicAddress{Scheme: "0088", Value: "4035811991021"}
+	bt.ElectronicAddress = &billingv1.ElectronicAddress{Scheme: "9957", Value: "FR40303265045"}
+	inv.Status.PaymentAccount = &billingv1.PaymentAccount{
+		IBAN: "DE02120300000000202051", BIC: "BYLADEM1001", AccountName: "Example Invoicing GmbH",
+	}
+	return inv
+}
+
+// bare is issued without what only Peppol and XRechnung need: what EN
+// 16931 alone needs.
+func bare(currency string, items ...billingv1.LineItem) *billingv1.Invoice {
 	at := metav1.NewTime(time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC))
 	due := metav1.NewTime(at.AddDate(0, 0, 30))
 	return &billingv1.Invoice{
@@ -104,4 +123,14 @@ func taxCases() []taxCase {
 			item("Food", 7, 999, tax(billingv1.TaxStandard, "8", "")))},
 		{"500 lines", issued("EUR", many...)},
 	}
+}
+
+// stripped is a copy of inv without what only Peppol and XRechnung need,
+// as bare makes it.
+func stripped(inv *billingv1.Invoice) *billingv1.Invoice {
+	c := inv.DeepCopy()
+	c.Spec.BuyerReference, c.Spec.PurchaseOrder = "", ""
+	c.Status.Issuer.LegalRegistrationID, c.Status.Issuer.Contact, c.Status.Issuer.ElectronicAddress = "", nil, nil
+	c.Status.BillTo.ElectronicAddress, c.Status.PaymentAccount = nil, nil
+	return c
 }

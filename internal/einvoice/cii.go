@@ -137,21 +137,53 @@ type ciiTax struct {
 }
 
 type ciiHeaderAgreement struct {
-	BuyerReference string   `xml:"ram:BuyerReference,omitempty"`
-	Seller         ciiParty `xml:"ram:SellerTradeParty"`
-	Buyer          ciiParty `xml:"ram:BuyerTradeParty"`
+	BuyerReference string             `xml:"ram:BuyerReference,omitempty"`
+	Seller         ciiParty           `xml:"ram:SellerTradeParty"`
+	Buyer          ciiParty           `xml:"ram:BuyerTradeParty"`
+	BuyerOrder     *ciiOrderReference `xml:"ram:BuyerOrderReferencedDocument,omitempty"`
 }
 
 type ciiParty struct {
 	ID            string            `xml:"ram:ID,omitempty"`
 	Name          string            `xml:"ram:Name"`
+	Legal         *ciiID            `xml:"ram:SpecifiedLegalOrganization,omitempty"`
 	Contact       *ciiContact       `xml:"ram:DefinedTradeContact,omitempty"`
 	Address       ciiAddress        `xml:"ram:PostalTradeAddress"`
+	Endpoint      *ciiEndpoint      `xml:"ram:URIUniversalCommunication,omitempty"`
 	Registrations []ciiRegistration `xml:"ram:SpecifiedTaxRegistration"`
 }
 
 type ciiContact struct {
-	Email ciiURI `xml:"ram:EmailURIUniversalCommunication"`
+	PersonName string        `xml:"ram:PersonName,omitempty"`
+	Telephone  *ciiTelephone `xml:"ram:TelephoneUniversalCommunication,omitempty"`
+	Email      *ciiURI       `xml:"ram:EmailURIUniversalCommunication,omitempty"`
+}
+
+type ciiTelephone struct {
+	CompleteNumber string `xml:"ram:CompleteNumber"`
+}
+
+type ciiEndpoint struct {
+	URIID ciiSchemeID `xml:"ram:URIID"`
+}
+
+type ciiPaymentMeans struct {
+	TypeCode    string             `xml:"ram:TypeCode"`
+	Account     ciiCreditorAccount `xml:"ram:PayeePartyCreditorFinancialAccount"`
+	Institution *ciiInstitution    `xml:"ram:PayeeSpecifiedCreditorFinancialInstitution,omitempty"`
+}
+
+type ciiCreditorAccount struct {
+	IBANID      string `xml:"ram:IBANID"`
+	AccountName string `xml:"ram:AccountName,omitempty"`
+}
+
+type ciiInstitution struct {
+	BICID string `xml:"ram:BICID"`
+}
+
+type ciiOrderReference struct {
+	IssuerAssignedID string `xml:"ram:IssuerAssignedID"`
 }
 
 type ciiURI struct {
@@ -191,6 +223,7 @@ type ciiEvent struct {
 
 type ciiHeaderSettlement struct {
 	Currency   string                `xml:"ram:InvoiceCurrencyCode"`
+	Payment    *ciiPaymentMeans      `xml:"ram:SpecifiedTradeSettlementPaymentMeans,omitempty"`
 	Taxes      []ciiTax              `xml:"ram:ApplicableTradeTax"`
 	Terms      *ciiTerms             `xml:"ram:SpecifiedTradePaymentTerms,omitempty"`
 	Summation  ciiHeaderSummation    `xml:"ram:SpecifiedTradeSettlementHeaderMonetarySummation"`
@@ -248,17 +281,28 @@ func cii(d *document) ([]byte, error) {
 			},
 		})
 	}
-	tr.Agreement = ciiHeaderAgreement{Seller: ciiPartyOf(&d.Seller), Buyer: ciiPartyOf(&d.Buyer)}
+	tr.Agreement = ciiHeaderAgreement{
+		BuyerReference: d.BuyerReference, Seller: ciiPartyOf(&d.Seller), Buyer: ciiPartyOf(&d.Buyer),
+	}
+	if d.PurchaseOrder != "" {
+		tr.Agreement.BuyerOrder = &ciiOrderReference{IssuerAssignedID: d.PurchaseOrder}
+	}
 	if d.Delivery != nil {
-		tr.Delivery.ShipTo = &ciiShipTo{Address: ciiAddress{CountryID: d.Delivery.Country}}
+		tr.Delivery.ShipTo = &ciiShipTo{Address: ciiAddressOf(&d.Delivery.Address)}
 		tr.Delivery.Event = &ciiEvent{Occurrence: ciiDate(d.Delivery.Date)}
 	}
 	st := &tr.Settlement
 	st.Currency = d.Currency.Code
+	if a := d.Payment; a != nil {
+		st.Payment = &ciiPaymentMeans{TypeCode: paymentMeansSEPA, Account: ciiCreditorAccount{IBANID: a.IBAN, AccountName: a.AccountName}}
+		if a.BIC != "" {
+			st.Payment.Institution = &ciiInstitution{BICID: a.BIC}
+		}
+	}
 	for _, g := range d.Breakdown {
 		st.Taxes = append(st.Taxes, ciiTax{
 			CalculatedAmount: money(g.Tax), TypeCode: taxSchemeVAT, ExemptionReason: g.Reason,
-			BasisAmount: money(g.Taxable), CategoryCode: g.Category, Rate: taxPercent(g.Category, g.Rate),
+			BasisAmount: money(g.Taxable), CategoryCode: g.Category, Rate: groupPercent(d, g),
 		})
 	}
 	if d.DueDate != "" {
@@ -280,17 +324,29 @@ func cii(d *document) ([]byte, error) {
 	return marshal(doc)
 }
 
-func ciiPartyOf(p *party) ciiParty {
-	a := &p.Address
-	c := ciiParty{
-		ID: p.ID, Name: p.Name,
-		Address: ciiAddress{
-			PostcodeCode: a.PostalCode, LineOne: a.Line1, LineTwo: a.Line2, CityName: a.City,
-			CountryID: a.Country, CountrySubDivisionName: a.State,
-		},
+func ciiAddressOf(a *billingv1.Address) ciiAddress {
+	return ciiAddress{
+		PostcodeCode: a.PostalCode, LineOne: a.Line1, LineTwo: a.Line2, CityName: a.City,
+		CountryID: a.Country, CountrySubDivisionName: a.State,
 	}
-	if p.Email != "" {
-		c.Contact = &ciiContact{Email: ciiURI{URIID: p.Email}}
+}
+
+func ciiPartyOf(p *party) ciiParty {
+	c := ciiParty{ID: p.ID, Name: p.Name, Address: ciiAddressOf(&p.Address)}
+	if p.LegalID != "" {
+		c.Legal = &ciiID{ID: p.LegalID}
+	}
+	if e := p.Endpoint; e != nil {
+		c.Endpoint = &ciiEndpoint{URIID: ciiSchemeID{SchemeID: e.Scheme, Value: e.Value}}
+	}
+	if ct := p.Contact; ct != (billingv1.Contact{}) {
+		c.Contact = &ciiContact{PersonName: ct.Name}
+		if ct.Phone != "" {
+			c.Contact.Telephone = &ciiTelephone{CompleteNumber: ct.Phone}
+		}
+		if ct.Email != "" {
+			c.Contact.Email = &ciiURI{URIID: ct.Email}
+		}
 	}
 	if p.VATID != "" {
 		c.Registrations = append(c.Registrations, ciiRegistration{ID: ciiSchemeID{SchemeID: "VA", Value: p.VATID}})
@@ -299,6 +355,17 @@ func ciiPartyOf(p *party) ciiParty {
 		c.Registrations = append(c.Registrations, ciiRegistration{ID: ciiSchemeID{SchemeID: "FC", Value: p.TaxRegistrationID}})
 	}
 	return c
+}
+
+// groupPercent is the rate of a group of d's breakdown: that of its
+// category, except that XRechnung's rules want a rate on every group
+// (BR-DE-14, DE-R-014), and EN 16931 forbids one on a line of category O
+// (BR-O-05) but not on its group, which is 0.
+func groupPercent(d *document, g group) string {
+	if g.Category == string(billingv1.TaxNotSubject) && germanRules(d) {
+		return "0"
+	}
+	return taxPercent(g.Category, g.Rate)
 }
 
 // taxPercent is the rate of a tax category in either syntax: none for O

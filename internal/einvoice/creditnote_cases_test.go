@@ -42,6 +42,7 @@ func creditNote(inv *billingv1.Invoice, lines ...creditLine) *billingv1.CreditNo
 		Phase: billingv1.CreditNoteIssued, Number: "CN-000007", IssuedAt: &at,
 		Currency: inv.Spec.Currency, InvoiceNumber: inv.Status.Number, InvoiceIssuedAt: inv.Status.IssuedAt,
 		Issuer: inv.Status.Issuer, BillTo: inv.Status.BillTo,
+		PaymentAccount: inv.Status.PaymentAccount, BuyerReference: inv.Spec.BuyerReference,
 	}
 	full := len(lines) == 0
 	if full {

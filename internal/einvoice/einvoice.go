@@ -60,10 +60,10 @@ const (
 	XRechnung Profile = "xrechnung"
 )
 
-// Profiles are the profiles this package writes, the default first.
-// Peppol and XRechnung need data the resources do not hold yet (electronic
-// addresses, a buyer reference); they are added with it.
-var Profiles = []Profile{EN16931}
+// Profiles are the profiles this package writes, the default first. Each
+// is written in both syntaxes: Peppol BIS Billing 3.0 is exchanged in UBL
+// on the Peppol network, but OpenPEPPOL publishes its rules for CII too.
+var Profiles = []Profile{EN16931, Peppol, XRechnung}
 
 // Formats are the formats this package writes.
 var Formats = []Format{UBL, CII}

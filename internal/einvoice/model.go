@@ -38,6 +38,10 @@ const (
 	typeCreditNote = "381"
 )
 
+// paymentMeansSEPA is the payment means (BT-81, UNTDID 4461) of a
+// transfer to an account: 58, SEPA credit transfer.
+const paymentMeansSEPA = "58"
+
 // taxSchemeVAT is the tax scheme of every tax: VAT.
 const taxSchemeVAT = "VAT"
 
@@ -56,6 +60,13 @@ type document struct {
 	Currency  billing.Currency
 	Seller    party
 	Buyer     party
+	// BuyerReference (BT-10) and PurchaseOrder (BT-13) are the invoice's,
+	// or the credited invoice's.
+	BuyerReference string
+	PurchaseOrder  string
+	// Payment is the account to pay to by SEPA credit transfer (BG-16
+	// with payment means code 58, BG-17); nil without one.
+	Payment *billingv1.PaymentAccount
 	// Delivery is the actual delivery date (BT-72) and the deliver-to
 	// address (BG-15), set for an intra-community supply (category K),
 	// which needs them (BR-IC-11, BR-IC-12): the issue date and the
@@ -72,8 +83,14 @@ type document struct {
 
 type party struct {
 	Name    string
-	Email   string
 	Address billingv1.Address
+	// Contact is the seller contact (BG-6) or the buyer's e-mail: a name,
+	// a phone and an e-mail, each optional.
+	Contact billingv1.Contact
+	// Endpoint is the electronic address (BT-34, BT-49), nil without one.
+	Endpoint *billingv1.ElectronicAddress
+	// LegalID is the seller's legal registration identifier (BT-30).
+	LegalID string
 	// VATID is the VAT identifier (BT-31, BT-48): the party's tax id when
 	// it is written as a VAT number and the invoice has no line outside
 	// the scope of VAT (category O forbids it, BR-O-02).
@@ -89,7 +106,7 @@ type party struct {
 
 type delivery struct {
 	Date    string
-	Country string
+	Address billingv1.Address
 }
 
 type reference struct {
@@ -158,6 +175,8 @@ func fromInvoice(inv *billingv1.Invoice, profile Profile) (*document, error) {
 		}
 		d.Breakdown = append(d.Breakdown, g)
 	}
+	d.BuyerReference, d.PurchaseOrder = inv.Spec.BuyerReference, inv.Spec.PurchaseOrder
+	d.Payment = st.PaymentAccount
 	return finish(d, st.Issuer, st.BillTo, lack)
 }
 
@@ -205,6 +224,7 @@ func fromCreditNote(cn *billingv1.CreditNote, profile Profile) (*document, error
 			Reason: e.ExemptionReason,
 		})
 	}
+	d.BuyerReference, d.Payment = st.BuyerReference, st.PaymentAccount
 	return finish(d, st.Issuer, st.BillTo, lack)
 }
 
@@ -247,8 +267,13 @@ func finish(d *document, issuer *billingv1.Issuer, billTo *billingv1.BillTo, lac
 	}
 	d.Seller, d.Buyer = parties(issuer, billTo, categories, &lack)
 	if categories[billingv1.TaxIntraCommunity] {
-		d.Delivery = &delivery{Date: d.IssueDate, Country: d.Buyer.Address.Country}
+		d.Delivery = &delivery{Date: d.IssueDate, Address: d.Buyer.Address}
 	}
+	if d.Payment != nil && !billing.ValidIBAN(d.Payment.IBAN) {
+		lack.add("a valid IBAN in the billing profile's spec.payment.iban when the invoice was issued (%q fails its check digits)",
+			d.Payment.IBAN)
+	}
+	lack = append(lack, profileLacks(d)...)
 	if len(lack) > 0 {
 		return nil, &UnavailableError{Profile: d.Profile, Missing: lack}
 	}
@@ -261,7 +286,8 @@ func parties(is *billingv1.Issuer, bt *billingv1.BillTo, categories map[billingv
 	lack *missing) (seller, buyer party) {
 	outOfScope := categories[billingv1.TaxNotSubject]
 	if is != nil {
-		seller = party{Name: is.Name, Email: is.Email}
+		seller = party{Name: is.Name, Contact: sellerContact(is), LegalID: is.LegalRegistrationID,
+			Endpoint: is.ElectronicAddress}
 		if is.Address != nil {
 			seller.Address = *is.Address
 		}
@@ -289,7 +315,7 @@ func parties(is *billingv1.Issuer, bt *billingv1.BillTo, categories map[billingv
 			lack.add("the issuer's VAT id (spec.issuer.taxId with its country prefix), which tax category %s needs", c)
 		}
 	}
-	buyer = party{Name: bt.Name, Email: bt.Email}
+	buyer = party{Name: bt.Name, Contact: billingv1.Contact{Email: bt.Email}, Endpoint: bt.ElectronicAddress}
 	if bt.Address != nil {
 		buyer.Address = *bt.Address
 	}
@@ -305,6 +331,19 @@ func parties(is *billingv1.Issuer, bt *billingv1.BillTo, categories map[billingv
 		}
 	}
 	return seller, buyer
+}
+
+// sellerContact is the seller contact (BG-6) of an issuer: its contact,
+// with the issuer's e-mail when the contact has none.
+func sellerContact(is *billingv1.Issuer) billingv1.Contact {
+	c := billingv1.Contact{Email: is.Email}
+	if ic := is.Contact; ic != nil {
+		c.Name, c.Phone = ic.Name, ic.Phone
+		if ic.Email != "" {
+			c.Email = ic.Email
+		}
+	}
+	return c
 }
 
 // shortRate writes a rate in its shortest form, "" for none.

@@ -50,10 +50,12 @@ type ublInvoice struct {
 	TypeCode         string           `xml:"cbc:InvoiceTypeCode"`
 	DocumentCurrency string           `xml:"cbc:DocumentCurrencyCode"`
 	BuyerReference   string           `xml:"cbc:BuyerReference,omitempty"`
+	OrderReference   *ublID           `xml:"cac:OrderReference,omitempty"`
 	BillingReference *ublBillingRef   `xml:"cac:BillingReference,omitempty"`
 	Supplier         ublPartyRole     `xml:"cac:AccountingSupplierParty"`
 	Customer         ublPartyRole     `xml:"cac:AccountingCustomerParty"`
 	Delivery         *ublDelivery     `xml:"cac:Delivery,omitempty"`
+	PaymentMeans     *ublPaymentMeans `xml:"cac:PaymentMeans,omitempty"`
 	TaxTotal         ublTaxTotal      `xml:"cac:TaxTotal"`
 	MonetaryTotal    ublMonetaryTotal `xml:"cac:LegalMonetaryTotal"`
 	Lines            []ublInvoiceLine `xml:"cac:InvoiceLine"`
@@ -73,10 +75,12 @@ type ublCreditNote struct {
 	TypeCode         string           `xml:"cbc:CreditNoteTypeCode"`
 	DocumentCurrency string           `xml:"cbc:DocumentCurrencyCode"`
 	BuyerReference   string           `xml:"cbc:BuyerReference,omitempty"`
+	OrderReference   *ublID           `xml:"cac:OrderReference,omitempty"`
 	BillingReference *ublBillingRef   `xml:"cac:BillingReference,omitempty"`
 	Supplier         ublPartyRole     `xml:"cac:AccountingSupplierParty"`
 	Customer         ublPartyRole     `xml:"cac:AccountingCustomerParty"`
 	Delivery         *ublDelivery     `xml:"cac:Delivery,omitempty"`
+	PaymentMeans     *ublPaymentMeans `xml:"cac:PaymentMeans,omitempty"`
 	TaxTotal         ublTaxTotal      `xml:"cac:TaxTotal"`
 	MonetaryTotal    ublMonetaryTotal `xml:"cac:LegalMonetaryTotal"`
 	Lines            []ublInvoiceLine `xml:"cac:CreditNoteLine"`
@@ -96,6 +100,7 @@ type ublPartyRole struct {
 }
 
 type ublParty struct {
+	Endpoint       *ublSchemeID   `xml:"cbc:EndpointID,omitempty"`
 	Identification *ublID         `xml:"cac:PartyIdentification,omitempty"`
 	Name           *ublName       `xml:"cac:PartyName,omitempty"`
 	Address        ublAddress     `xml:"cac:PostalAddress"`
@@ -106,6 +111,11 @@ type ublParty struct {
 
 type ublID struct {
 	ID string `xml:"cbc:ID"`
+}
+
+type ublSchemeID struct {
+	SchemeID string `xml:"schemeID,attr"`
+	Value    string `xml:",chardata"`
 }
 
 type ublName struct {
@@ -136,10 +146,25 @@ type ublTaxScheme struct {
 
 type ublLegalEntity struct {
 	RegistrationName string `xml:"cbc:RegistrationName"`
+	CompanyID        string `xml:"cbc:CompanyID,omitempty"`
 }
 
 type ublContact struct {
+	Name           string `xml:"cbc:Name,omitempty"`
+	Telephone      string `xml:"cbc:Telephone,omitempty"`
 	ElectronicMail string `xml:"cbc:ElectronicMail,omitempty"`
+}
+
+// ublPaymentMeans is a SEPA credit transfer (code 58) to an account.
+type ublPaymentMeans struct {
+	Code    string              `xml:"cbc:PaymentMeansCode"`
+	Account ublFinancialAccount `xml:"cac:PayeeFinancialAccount"`
+}
+
+type ublFinancialAccount struct {
+	ID     string `xml:"cbc:ID"`
+	Name   string `xml:"cbc:Name,omitempty"`
+	Branch *ublID `xml:"cac:FinancialInstitutionBranch,omitempty"`
 }
 
 type ublDelivery struct {
@@ -219,8 +244,8 @@ func ublCredit(d *document) ([]byte, error) {
 		NS: ublCreditNoteNS, CAC: inv.CAC, CBC: inv.CBC,
 		CustomizationID: inv.CustomizationID, ProfileID: inv.ProfileID,
 		ID: inv.ID, IssueDate: inv.IssueDate, TypeCode: inv.TypeCode, DocumentCurrency: inv.DocumentCurrency,
-		BuyerReference: inv.BuyerReference, BillingReference: inv.BillingReference,
-		Supplier: inv.Supplier, Customer: inv.Customer, Delivery: inv.Delivery,
+		BuyerReference: inv.BuyerReference, OrderReference: inv.OrderReference, BillingReference: inv.BillingReference,
+		Supplier: inv.Supplier, Customer: inv.Customer, Delivery: inv.Delivery, PaymentMeans: inv.PaymentMeans,
 		TaxTotal: inv.TaxTotal, MonetaryTotal: inv.MonetaryTotal, Lines: inv.Lines,
 	})
 }
@@ -238,6 +263,7 @@ func ublInvoiceOf(d *document) *ublInvoice {
 		DueDate:          d.DueDate,
 		TypeCode:         d.TypeCode,
 		DocumentCurrency: d.Currency.Code,
+		BuyerReference:   d.BuyerReference,
 		Supplier:         ublPartyRole{Party: ublPartyOf(&d.Seller)},
 		Customer:         ublPartyRole{Party: ublPartyOf(&d.Buyer)},
 		TaxTotal:         ublTaxTotal{TaxAmount: money(d.TaxTotal)},
@@ -249,19 +275,28 @@ func ublInvoiceOf(d *document) *ublInvoice {
 	if d.Profile == Peppol {
 		doc.ProfileID = peppolProfileID
 	}
+	if d.PurchaseOrder != "" {
+		doc.OrderReference = &ublID{ID: d.PurchaseOrder}
+	}
+	if a := d.Payment; a != nil {
+		doc.PaymentMeans = &ublPaymentMeans{Code: paymentMeansSEPA, Account: ublFinancialAccount{ID: a.IBAN, Name: a.AccountName}}
+		if a.BIC != "" {
+			doc.PaymentMeans.Account.Branch = &ublID{ID: a.BIC}
+		}
+	}
 	if p := d.Preceding; p != nil {
 		doc.BillingReference = &ublBillingRef{InvoiceDocumentReference: ublDocumentRef{ID: p.Number, IssueDate: p.IssueDate}}
 	}
 	if d.Delivery != nil {
 		doc.Delivery = &ublDelivery{
 			ActualDeliveryDate: d.Delivery.Date,
-			Location:           ublDeliveryLocation{Address: ublAddress{Country: ublCountry{IdentificationCode: d.Delivery.Country}}},
+			Location:           ublDeliveryLocation{Address: ublAddressOf(&d.Delivery.Address)},
 		}
 	}
 	for _, g := range d.Breakdown {
 		doc.TaxTotal.Subtotals = append(doc.TaxTotal.Subtotals, ublTaxSubtotal{
 			TaxableAmount: money(g.Taxable), TaxAmount: money(g.Tax),
-			Category: ublTaxCategory{ID: g.Category, Percent: taxPercent(g.Category, g.Rate), ExemptionReason: g.Reason, TaxScheme: vatScheme},
+			Category: ublTaxCategory{ID: g.Category, Percent: groupPercent(d, g), ExemptionReason: g.Reason, TaxScheme: vatScheme},
 		})
 	}
 	for _, l := range d.Lines {
@@ -280,7 +315,10 @@ func ublInvoiceOf(d *document) *ublInvoice {
 func ublPartyOf(p *party) ublParty {
 	u := ublParty{
 		Address:     ublAddressOf(&p.Address),
-		LegalEntity: ublLegalEntity{RegistrationName: p.Name},
+		LegalEntity: ublLegalEntity{RegistrationName: p.Name, CompanyID: p.LegalID},
+	}
+	if e := p.Endpoint; e != nil {
+		u.Endpoint = &ublSchemeID{SchemeID: e.Scheme, Value: e.Value}
 	}
 	if p.ID != "" {
 		u.Identification = &ublID{ID: p.ID}
@@ -292,8 +330,8 @@ func ublPartyOf(p *party) ublParty {
 		// BT-32: a tax registration whose scheme is not VAT.
 		u.TaxSchemes = append(u.TaxSchemes, ublPartyTax{CompanyID: p.TaxRegistrationID, TaxScheme: &ublTaxScheme{ID: "FC"}})
 	}
-	if p.Email != "" {
-		u.Contact = &ublContact{ElectronicMail: p.Email}
+	if c := p.Contact; c != (billingv1.Contact{}) {
+		u.Contact = &ublContact{Name: c.Name, Telephone: c.Phone, ElectronicMail: c.Email}
 	}
 	return u
 }

@@ -17,57 +17,139 @@ limitations under the License.
 package einvoice_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"testing"
 
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/einvoice"
 	"github.com/invoicing-dev/invoicing/internal/test/schematron"
 )
 
-// TestEveryTaxCaseAndCreditNoteIsAValidEN16931Document writes each tax
-// case and each credit note in each format and checks each batch against the syntax's schema and CEN's EN
-// 16931 rules. The adapter's envtest suite checks the same documents as
-// served over HTTP.
-func TestEveryTaxCaseAndCreditNoteIsAValidEN16931Document(t *testing.T) {
+// TestEveryTaxCaseAndCreditNoteIsAValidDocumentOfEachProfile writes each
+// tax case and each credit note in each format under each profile and
+// checks each batch against the syntax's schema, CEN's EN 16931 rules and
+// the profile's own. Under en16931 the invoices carry only what EN 16931
+// needs; under peppol and xrechnung, what those need too. The adapter's envtest suite checks documents as served over
+// HTTP.
+func TestEveryTaxCaseAndCreditNoteIsAValidDocumentOfEachProfile(t *testing.T) {
 	tools := schematron.Require(t)
 	dir := t.TempDir()
-	for _, f := range []struct {
-		format     einvoice.Format
-		schema     schematron.Schema
-		creditNote schematron.Schema
-		stylesheet string
-	}{
-		{einvoice.UBL, schematron.UBLInvoice, schematron.UBLCreditNote, schematron.EN16931UBL},
-		{einvoice.CII, schematron.CIIInvoice, schematron.CIIInvoice, schematron.EN16931CII},
-	} {
-		var docs []schematron.Document
-		for i, c := range taxCases() {
-			b, err := einvoice.Invoice(c.inv, f.format, einvoice.EN16931)
-			if err != nil {
-				t.Fatalf("%s: %v", c.name, err)
-			}
-			path := filepath.Join(dir, fmt.Sprintf("%s-%d.xml", f.format, i))
-			if err := os.WriteFile(path, b, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			docs = append(docs, schematron.Document{Name: fmt.Sprintf("%s (%s)", c.name, f.format), Path: path})
+	// One validator run per schema and per stylesheet, over the documents
+	// of every profile that it applies to.
+	bySchema := map[schematron.Schema][]schematron.Document{}
+	byStylesheet := map[string][]schematron.Document{}
+	var stylesheets []string
+	n := 0
+	add := func(schema schematron.Schema, profile einvoice.Profile, format einvoice.Format, name string, b []byte) {
+		n++
+		path := filepath.Join(dir, fmt.Sprintf("%d.xml", n))
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
 		}
-		tools.Check(t, f.schema, f.stylesheet, docs)
+		doc := schematron.Document{Name: name, Path: path}
+		bySchema[schema] = append(bySchema[schema], doc)
+		for _, s := range schematron.Stylesheets(string(profile), string(format)) {
+			if byStylesheet[s] == nil {
+				stylesheets = append(stylesheets, s)
+			}
+			byStylesheet[s] = append(byStylesheet[s], doc)
+		}
+	}
+	for _, profile := range einvoice.Profiles {
+		for _, f := range []struct {
+			format     einvoice.Format
+			schema     schematron.Schema
+			creditNote schematron.Schema
+		}{
+			{einvoice.UBL, schematron.UBLInvoice, schematron.UBLCreditNote},
+			{einvoice.CII, schematron.CIIInvoice, schematron.CIIInvoice},
+		} {
+			name := func(c string) string { return fmt.Sprintf("%s (%s, %s)", c, f.format, profile) }
+			for _, c := range profileCases(profile) {
+				b, err := einvoice.Invoice(c.inv, f.format, profile)
+				if err != nil {
+					t.Fatalf("%s: %v", name(c.name), err)
+				}
+				add(f.schema, profile, f.format, name(c.name), b)
+			}
+			for _, c := range creditNoteCases() {
+				b, err := einvoice.CreditNote(c.cn, f.format, profile)
+				if err != nil {
+					t.Fatalf("%s: %v", name(c.name), err)
+				}
+				add(f.creditNote, profile, f.format, name(c.name), b)
+			}
+		}
+	}
+	for schema, docs := range bySchema {
+		tools.CheckSchema(t, schema, docs)
+	}
+	for _, s := range stylesheets {
+		tools.CheckRules(t, s, byStylesheet[s])
+	}
+}
 
-		docs = nil
-		for i, c := range creditNoteCases() {
-			b, err := einvoice.CreditNote(c.cn, f.format, einvoice.EN16931)
-			if err != nil {
-				t.Fatalf("%s: %v", c.name, err)
-			}
-			path := filepath.Join(dir, fmt.Sprintf("%s-cn-%d.xml", f.format, i))
-			if err := os.WriteFile(path, b, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			docs = append(docs, schematron.Document{Name: fmt.Sprintf("%s (%s)", c.name, f.format), Path: path})
+// profileCases are the tax cases as profile sees them: under en16931
+// without what only Peppol and XRechnung need; under peppol also two
+// invoices to a German buyer, to which Peppol applies XRechnung's rules
+// (DE-R-*).
+func profileCases(profile einvoice.Profile) []taxCase {
+	cases := taxCases()
+	switch profile {
+	case einvoice.EN16931:
+		for i := range cases {
+			cases[i].inv = stripped(cases[i].inv)
 		}
-		tools.Check(t, f.creditNote, f.stylesheet, docs)
+	case einvoice.Peppol:
+		for _, c := range []taxCase{cases[0], cases[6]} {
+			inv := c.inv.DeepCopy()
+			inv.Status.BillTo = &billingv1.BillTo{
+				Name: "Beispiel AG", Email: "rechnung@beispiel.example", TaxID: "DE811128135",
+				Address:           &billingv1.Address{Line1: "Hauptstraße 5", PostalCode: "80331", City: "München", Country: "DE"},
+				ElectronicAddress: &billingv1.ElectronicAddress{Scheme: "9930", Value: "DE811128135"},
+			}
+			cases = append(cases, taxCase{c.name + " to a German buyer", inv})
+		}
+	}
+	return cases
+}
+
+// TestOurPeppolCIIPassesPeppolsCIIRulesAndABrokenCopyFails is the
+// positive and negative control of Peppol's rules for CII, for which
+// OpenPEPPOL publishes no example: our document passes them, and a copy
+// without the seller's electronic address fails PEPPOL-EN16931-R020.
+func TestOurPeppolCIIPassesPeppolsCIIRulesAndABrokenCopyFails(t *testing.T) {
+	tools := schematron.Require(t)
+	dir := t.TempDir()
+	b, err := einvoice.Invoice(taxCases()[0].inv, einvoice.CII, einvoice.Peppol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	endpoint := regexp.MustCompile(`(?s)<ram:URIUniversalCommunication>\s*<ram:URIID schemeID="0088">4035811991021</ram:URIID>\s*</ram:URIUniversalCommunication>`)
+	broken := endpoint.ReplaceAll(b, nil)
+	if len(broken) == len(b) {
+		t.Fatal("the document has no seller electronic address to remove")
+	}
+	good, bad := filepath.Join(dir, "good.xml"), filepath.Join(dir, "bad.xml")
+	if err := os.WriteFile(good, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, broken, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	failures, err := tools.Schematron(context.Background(), schematron.PeppolCII, []string{good, bad})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(failures[0]) != 0 {
+		t.Errorf("our Peppol CII fails %s: %v", schematron.PeppolCII, failures[0])
+	}
+	if !slices.ContainsFunc(failures[1], func(f schematron.Failure) bool { return f.ID == "PEPPOL-EN16931-R020" }) {
+		t.Errorf("the copy without the seller's electronic address: got %v, want PEPPOL-EN16931-R020 among them", failures[1])
 	}
 }

@@ -69,7 +69,11 @@ type view struct {
 	// shown once a payment is recorded (status.balance); empty before.
 	Paid      string
 	Remaining string
-	Footer    string
+	// Payment are the rows of the bank transfer block (the account frozen
+	// at issue, status.paymentAccount): label and value; empty without an
+	// account, and on a credit note.
+	Payment [][2]string
+	Footer  string
 }
 
 type party struct {
@@ -118,10 +122,12 @@ func newView(inv *billingv1.Invoice, footer string) (*view, error) {
 	if st.DueAt != nil {
 		v.DueAt = st.DueAt.UTC().Format(dateLayout)
 	}
+	v.Meta = referenceRows(&inv.Spec)
 	if is := st.Issuer; is != nil {
 		p := newParty(is.Name, is.Address, is.Email, is.TaxID)
 		v.Issuer = &p
 	}
+	v.Payment = paymentRows(st.PaymentAccount, st.Number)
 	taxes := apiobject.ItemTaxes(inv)
 	for i, it := range inv.Spec.Items {
 		// The CRD's bounds keep quantity × amount below 2^63.
@@ -152,6 +158,49 @@ func newView(inv *billingv1.Invoice, footer string) (*view, error) {
 		v.Remaining = formatMoney(cur, b.AmountRemaining)
 	}
 	return v, nil
+}
+
+// referenceRows are the buyer's references an invoice quotes, shown under
+// its dates: its buyer reference and purchase order, when it has them.
+func referenceRows(spec *billingv1.InvoiceSpec) [][2]string {
+	var rows [][2]string
+	if r := spec.BuyerReference; r != "" {
+		rows = append(rows, [2]string{"Your reference", r})
+	}
+	if po := spec.PurchaseOrder; po != "" {
+		rows = append(rows, [2]string{"Purchase order", po})
+	}
+	return rows
+}
+
+// paymentRows are the rows of the bank transfer block of an account, the
+// invoice number as the transfer's reference; none without an account.
+func paymentRows(a *billingv1.PaymentAccount, number string) [][2]string {
+	if a == nil {
+		return nil
+	}
+	var rows [][2]string
+	if a.AccountName != "" {
+		rows = append(rows, [2]string{"Account holder", a.AccountName})
+	}
+	rows = append(rows, [2]string{"IBAN", groupIBAN(a.IBAN)})
+	if a.BIC != "" {
+		rows = append(rows, [2]string{"BIC", a.BIC})
+	}
+	return append(rows, [2]string{"Reference", number})
+}
+
+// groupIBAN writes an IBAN in groups of four characters, as it is printed
+// on paper (ISO 13616).
+func groupIBAN(iban string) string {
+	var b strings.Builder
+	for i, r := range iban {
+		if i > 0 && i%4 == 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // newParty formats the issuer or the customer.

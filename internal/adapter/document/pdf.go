@@ -144,7 +144,30 @@ func (r *pdfWriter) write(v *view) {
 		r.breakdown(v)
 	}
 	r.totals(v)
+	r.payment(v.Payment, width)
 	r.footer(v.Footer, width)
+}
+
+// payment writes the bank transfer block: a heading and label-value rows.
+func (r *pdfWriter) payment(rows [][2]string, width float64) {
+	if len(rows) == 0 {
+		return
+	}
+	if r.y+12+float64(len(rows))*lineHeight+16 > r.bottom() {
+		r.newPage()
+	}
+	r.y += 4
+	r.font(fontBold, smallSize)
+	r.grey()
+	r.text(margin, width, "PAYMENT BY BANK TRANSFER", gopdf.Left, 12)
+	for _, row := range rows {
+		r.font(fontRegular, fontSize)
+		r.grey()
+		r.text(margin, 100, row[0], gopdf.Left, 0)
+		r.black()
+		r.text(margin+100, width-100, row[1], gopdf.Left, lineHeight)
+	}
+	r.y += 16
 }
 
 // footer writes the billing profile's footer, in grey under a rule.

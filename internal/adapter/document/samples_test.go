@@ -42,7 +42,15 @@ const reverseChargeReason = "Reverse charge: the recipient is liable for the VAT
 	"(Article 196, Council Directive 2006/112/EC)."
 
 // sampleFooter is the footer of the sample documents.
-const sampleFooter = "Bank transfer to IBAN DE89 3704 0044 0532 0130 00, quoting the invoice number."
+const sampleFooter = "Example Invoicing GmbH · Amtsgericht Berlin-Charlottenburg HRB 12345 B · Managing director: Jane Doe"
+
+// sampleAccount is the account the German samples are paid to, frozen at
+// issue: the bank transfer block of their documents.
+func sampleAccount(inv *billingv1.Invoice) {
+	inv.Status.PaymentAccount = &billingv1.PaymentAccount{
+		IBAN: "DE89370400440532013000", BIC: "COBADEFFXXX", AccountName: "Example Invoicing GmbH",
+	}
+}
 
 // freezeTax issues inv's taxes and amounts as the controller does: each
 // line's effective tax (its own, else defaultTax) in status.items (absent
@@ -82,7 +90,8 @@ func twoRates() *billingv1.Invoice {
 			Name: "Beispiel AG", Email: "rechnung@beispiel.example", TaxID: "DE987654321",
 			Address: &billingv1.Address{Line1: "Hauptstraße 5", City: "München", PostalCode: "80331", Country: "DE"},
 		}
-	}, freezeTax(nil))
+		inv.Spec.BuyerReference, inv.Spec.PurchaseOrder = "04011000-12345-34", "PO-2026-0042"
+	}, freezeTax(nil), sampleAccount)
 }
 
 // reverseCharge is an invoice of a German business to a French one, on
@@ -99,7 +108,7 @@ func reverseCharge() *billingv1.Invoice {
 			Name: "Dupont & Fils SARL", Email: "factures@dupont.example", TaxID: "FR40303265045",
 			Address: &billingv1.Address{Line1: "12 rue de la Paix", City: "Paris", PostalCode: "75002", Country: "FR"},
 		}
-	}, freezeTax(nil))
+	}, freezeTax(nil), sampleAccount)
 }
 
 // plain is the invoice without tax that docs/invoice-pdf.png shows.

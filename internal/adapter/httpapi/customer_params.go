@@ -19,7 +19,9 @@ package httpapi
 import (
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
+	"unicode"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
@@ -70,6 +72,32 @@ type CustomerParams struct {
 	Email   string         `json:"email"`
 	Address *AddressParams `json:"address,omitempty"`
 	TaxID   string         `json:"tax_id,omitempty"`
+	// ElectronicAddress is left out of the request hash when absent, like
+	// Address.
+	ElectronicAddress *ElectronicAddressParams `json:"electronic_address,omitempty"`
+}
+
+// ElectronicAddressParams is a validated electronic address: an EAS
+// scheme code of four digits and a value of 1 to 128 characters without
+// white space (the CRD's bounds).
+type ElectronicAddressParams struct {
+	Scheme string `json:"scheme"`
+	Value  string `json:"value"`
+}
+
+// The CRD's bounds of an electronic address's value.
+const maxElectronicAddressLength = 128
+
+// easScheme is the shape of a code of the CEF Electronic Address Scheme
+// code list: four digits.
+var easScheme = regexp.MustCompile(`^[0-9]{4}$`)
+
+// spec is the electronic address as the CRD stores it.
+func (e *ElectronicAddressParams) spec() *billingv1.ElectronicAddress {
+	if e == nil {
+		return nil
+	}
+	return &billingv1.ElectronicAddress{Scheme: e.Scheme, Value: e.Value}
 }
 
 // AddressParams is a validated address: each field is absent (empty) or 1
@@ -103,6 +131,7 @@ func DecodeCustomer(body []byte) (*CustomerParams, *Error) {
 	}
 	fields, e := checkObject(root, "", map[string]kind{
 		"name": kindString, "email": kindString, "address": kindObject, "tax_id": kindString,
+		"electronic_address": kindObject,
 	})
 	if e != nil {
 		return nil, e
@@ -115,6 +144,12 @@ func DecodeCustomer(body []byte) (*CustomerParams, *Error) {
 			known[f.name] = kindString
 		}
 		if address, e = checkObject(a, "address", known); e != nil {
+			return nil, e
+		}
+	}
+	var electronic map[string]*node
+	if ea := fields["electronic_address"]; ea != nil {
+		if electronic, e = checkObject(ea, "electronic_address", electronicAddressFields); e != nil {
 			return nil, e
 		}
 	}
@@ -138,7 +173,38 @@ func DecodeCustomer(body []byte) (*CustomerParams, *Error) {
 	if p.TaxID, e = optionalString(fields, "", "tax_id", maxTaxIDLength); e != nil {
 		return nil, e
 	}
+	if electronic != nil {
+		if p.ElectronicAddress, e = decodeElectronicAddress(electronic, "electronic_address"); e != nil {
+			return nil, e
+		}
+	}
 	return p, nil
+}
+
+var electronicAddressFields = map[string]kind{"scheme": kindString, "value": kindString}
+
+// decodeElectronicAddress validates the fields of the electronic address
+// at path: both are required.
+func decodeElectronicAddress(fields map[string]*node, path string) (*ElectronicAddressParams, *Error) {
+	a := &ElectronicAddressParams{}
+	var e *Error
+	if a.Scheme, e = requiredString(fields, path, "scheme", 4); e != nil {
+		return nil, e
+	}
+	if !easScheme.MatchString(a.Scheme) {
+		p := join(path, "scheme")
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, p,
+			"%s must be a code of the Electronic Address Scheme (EAS) list: four digits, such as 0088 or 9930.", p)
+	}
+	if a.Value, e = requiredString(fields, path, "value", maxElectronicAddressLength); e != nil {
+		return nil, e
+	}
+	if strings.ContainsFunc(a.Value, unicode.IsSpace) {
+		p := join(path, "value")
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, p,
+			"%s must not contain white space.", p)
+	}
+	return a, nil
 }
 
 // decodeAddress validates the fields of an address object; an address

@@ -54,6 +54,7 @@ func (a *Adapter) createCustomer(w http.ResponseWriter, r *http.Request, c *call
 				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns},
 				Spec: billingv1.CustomerSpec{
 					Name: p.Name, Email: p.Email, Address: p.Address.spec(), TaxID: p.TaxID,
+					ElectronicAddress: p.ElectronicAddress.spec(),
 				},
 			}
 		},

@@ -347,3 +347,109 @@ func TestAddressRulesMatchTheCustomerCRD(t *testing.T) {
 		t.Errorf("CRD countries %d, the adapter's %d: they differ", len(crdCodes), len(countryCodes))
 	}
 }
+
+func TestDecodeCustomerElectronicAddress(t *testing.T) {
+	body := func(extra string) string { return `{"name":"Ada","email":"ada@example.com",` + extra + `}` }
+	with := func(scheme, value string) *CustomerParams {
+		return &CustomerParams{Name: "Ada", Email: "ada@example.com",
+			ElectronicAddress: &ElectronicAddressParams{Scheme: scheme, Value: value}}
+	}
+	cases := []struct {
+		name   string
+		body   string
+		want   *CustomerParams
+		status int
+		code   string
+		param  string
+	}{
+		{"a GLN", body(`"electronic_address":{"scheme":"0088","value":"4035811991021"}`), with("0088", "4035811991021"), 0, "", ""},
+		{"a value of 128 characters", body(`"electronic_address":{"scheme":"9930","value":"` + strings.Repeat("1", 128) + `"}`),
+			with("9930", strings.Repeat("1", 128)), 0, "", ""},
+		{"a null electronic address is none", body(`"electronic_address":null`),
+			&CustomerParams{Name: "Ada", Email: "ada@example.com"}, 0, "", ""},
+		{"an electronic address that is a string", body(`"electronic_address":"0088:1"`), nil, 400, CodeParameterInvalid, "electronic_address"},
+		{"an unknown electronic address field", body(`"electronic_address":{"scheme":"0088","value":"1","id":"x"}`),
+			nil, 400, CodeParameterUnknown, "electronic_address.id"},
+		{"a numeric scheme", body(`"electronic_address":{"scheme":88,"value":"1"}`), nil, 400, CodeParameterInvalid, "electronic_address.scheme"},
+		{"a missing scheme", body(`"electronic_address":{"value":"1"}`), nil, 422, CodeParameterMissing, "electronic_address.scheme"},
+		{"a missing value", body(`"electronic_address":{"scheme":"0088"}`), nil, 422, CodeParameterMissing, "electronic_address.value"},
+		{"a scheme of letters", body(`"electronic_address":{"scheme":"GLN0","value":"1"}`), nil, 422, CodeParameterInvalid, "electronic_address.scheme"},
+		{"a scheme of 3 digits", body(`"electronic_address":{"scheme":"088","value":"1"}`), nil, 422, CodeParameterInvalid, "electronic_address.scheme"},
+		{"a scheme of 5 digits", body(`"electronic_address":{"scheme":"00880","value":"1"}`), nil, 422, CodeParameterInvalid, "electronic_address.scheme"},
+		{"an empty value", body(`"electronic_address":{"scheme":"0088","value":""}`), nil, 422, CodeParameterInvalid, "electronic_address.value"},
+		{"a value of 129 characters", body(`"electronic_address":{"scheme":"0088","value":"` + strings.Repeat("1", 129) + `"}`),
+			nil, 422, CodeParameterInvalid, "electronic_address.value"},
+		{"a value with a space", body(`"electronic_address":{"scheme":"0088","value":"40 35"}`), nil, 422, CodeParameterInvalid, "electronic_address.value"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, e := DecodeCustomer([]byte(tc.body))
+			checkDecoded(t, got, tc.want, e, tc.status, tc.code, tc.param)
+		})
+	}
+}
+
+func TestDecodeInvoiceBuyerReferenceAndPurchaseOrder(t *testing.T) {
+	body := func(extra string) string {
+		return `{"customer_id":"c","items":[{"description":"x","quantity":1,"amount":2}],` + extra + `}`
+	}
+	with := func(ref, po string) *InvoiceParams {
+		return &InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{Description: "x", Quantity: 1, Amount: 2}},
+			Subtotal: 2, BuyerReference: ref, PurchaseOrder: po}
+	}
+	cases := []struct {
+		name   string
+		body   string
+		want   *InvoiceParams
+		status int
+		code   string
+		param  string
+	}{
+		{"both", body(`"buyer_reference":"04011000-12345-34","purchase_order":"PO-1"`), with("04011000-12345-34", "PO-1"), 0, "", ""},
+		{"nulls are absent", body(`"buyer_reference":null,"purchase_order":null`), with("", ""), 0, "", ""},
+		{"200 characters", body(`"buyer_reference":"` + strings.Repeat("é", 200) + `"`), with(strings.Repeat("é", 200), ""), 0, "", ""},
+		{"a numeric buyer reference", body(`"buyer_reference":1`), nil, 400, CodeParameterInvalid, "buyer_reference"},
+		{"a numeric purchase order", body(`"purchase_order":1`), nil, 400, CodeParameterInvalid, "purchase_order"},
+		{"an empty buyer reference", body(`"buyer_reference":""`), nil, 422, CodeParameterInvalid, "buyer_reference"},
+		{"a buyer reference of 201 characters", body(`"buyer_reference":"` + strings.Repeat("a", 201) + `"`),
+			nil, 422, CodeParameterInvalid, "buyer_reference"},
+		{"a purchase order of 201 characters", body(`"purchase_order":"` + strings.Repeat("a", 201) + `"`),
+			nil, 422, CodeParameterInvalid, "purchase_order"},
+		{"a NUL in the purchase order", body(`"purchase_order":"a\u0000"`), nil, 422, CodeParameterInvalid, "purchase_order"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, e := DecodeInvoice([]byte(tc.body))
+			checkDecoded(t, got, tc.want, e, tc.status, tc.code, tc.param)
+		})
+	}
+}
+
+// The adapter checks a customer's electronic address and an invoice's
+// references with the CRDs' own bounds.
+func TestElectronicAddressAndReferenceRulesMatchTheCRDs(t *testing.T) {
+	spec := func(file string) apiextensionsv1.JSONSchemaProps {
+		data, err := os.ReadFile(filepath.Join("..", "..", "..", "config", "crd", "bases", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		crd := &apiextensionsv1.CustomResourceDefinition{}
+		if err := yaml.UnmarshalStrict(data, crd); err != nil {
+			t.Fatal(err)
+		}
+		return crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"]
+	}
+	ea := spec("billing.invoicing.dev_customers.yaml").Properties["electronicAddress"].Properties
+	if p := ea["scheme"]; p.Pattern != easScheme.String() {
+		t.Errorf("CRD electronicAddress.scheme pattern is %q, the adapter's %q", p.Pattern, easScheme)
+	}
+	if p := ea["value"]; p.MaxLength == nil || *p.MaxLength != maxElectronicAddressLength || p.MinLength == nil || *p.MinLength != 1 {
+		t.Errorf("CRD electronicAddress.value is %v-%v characters, the adapter's 1-%d", p.MinLength, p.MaxLength, maxElectronicAddressLength)
+	}
+	inv := spec("billing.invoicing.dev_invoices.yaml").Properties
+	for _, name := range []string{"buyerReference", "purchaseOrder"} {
+		if p := inv[name]; p.MaxLength == nil || *p.MaxLength != maxReferenceLength || p.MinLength == nil || *p.MinLength != 1 {
+			t.Errorf("CRD %s is %v-%v characters, the adapter's 1-%d", name, p.MinLength, p.MaxLength, maxReferenceLength)
+		}
+	}
+}

@@ -27,6 +27,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/test/schematron"
@@ -192,6 +193,115 @@ var _ = Describe("E-invoices", func() {
 			resp, err = api.InvoiceDocumentIn(ctx, untaxed, q[0], q[1])
 			Expect(resp.Status).To(Equal(http.StatusBadRequest), "%v: %v", q, err)
 			Expect(strings.Contains(string(resp.Body), CodeParameterInvalid)).To(BeTrue(), "%s", resp.Body)
+		}
+	})
+	It("serves an invoice as XRechnung and as Peppol, from the data frozen when it was issued", func() {
+		tools := schematron.Require(GinkgoT())
+		ws := newWorkspace()
+		wsAPI := apiClient(mainURL).With(v1client.Token(writerToken), v1client.Workspace(ws))
+		profile := &billingv1.BillingProfile{
+			ObjectMeta: metav1.ObjectMeta{Name: billingv1.DefaultBillingProfileName, Namespace: ws},
+			Spec: billingv1.BillingProfileSpec{
+				Issuer: &billingv1.Issuer{
+					Name: "Example Invoicing GmbH", Email: "billing@example.com", TaxID: "DE123456789",
+					Address:             &billingv1.Address{Line1: "Friedrichstraße 1", PostalCode: "10117", City: "Berlin", Country: "DE"},
+					LegalRegistrationID: "HRB 12345 B",
+					Contact:             &billingv1.Contact{Name: "Accounts receivable", Phone: "+49 30 1234567", Email: "ar@example.com"},
+					ElectronicAddress:   &billingv1.ElectronicAddress{Scheme: "0088", Value: "4035811991021"},
+				},
+				Payment: &billingv1.PaymentAccount{IBAN: "DE02120300000000202051", BIC: "BYLADEM1001", AccountName: "Example Invoicing GmbH"},
+			},
+		}
+		Expect(k8s.Create(ctx, profile)).To(Succeed())
+		cust, resp, err := wsAPI.CreateCustomer(ctx, v1client.CustomerParams{
+			Name: "Acme SARL", Email: "compta@acme.example", TaxID: "FR40303265045",
+			Address:           &v1client.AddressParams{Line1: "1 rue de Rivoli", City: "Paris", PostalCode: "75001", Country: "FR"},
+			ElectronicAddress: &v1client.ElectronicAddress{Scheme: "9957", Value: "FR40303265045"},
+		})
+		Expect(err).NotTo(HaveOccurred(), "body: %v", resp)
+		Expect(cust.ElectronicAddress).To(Equal(&v1client.ElectronicAddress{Scheme: "9957", Value: "FR40303265045"}))
+		twoRates := einvoiceTaxCases()["S 19% and S 7%"]
+		created, resp, err := wsAPI.CreateInvoice(ctx, v1client.InvoiceParams{CustomerID: cust.ID, Currency: twoRates.currency,
+			Items: twoRates.items, BuyerReference: "04011000-12345-34", PurchaseOrder: "PO-2026-0042"})
+		Expect(err).NotTo(HaveOccurred(), "body: %v", resp)
+		var inv *v1client.Invoice
+		Eventually(func(g Gomega) {
+			inv, _, err = wsAPI.GetInvoice(ctx, created.ID)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(inv.Status).To(Equal("issued"))
+		}).Should(Succeed())
+		Expect(inv.BuyerReference).To(HaveValue(Equal("04011000-12345-34")))
+		Expect(inv.PurchaseOrder).To(HaveValue(Equal("PO-2026-0042")))
+		Expect(inv.PaymentAccount).NotTo(BeNil(), "the invoice was issued before the cache saw the profile")
+		Expect(inv.PaymentAccount.IBAN).To(Equal("DE02120300000000202051"))
+		Expect(inv.Issuer.Contact.Phone).To(HaveValue(Equal("+49 30 1234567")))
+		Expect(inv.BillTo.ElectronicAddress).To(Equal(&v1client.ElectronicAddress{Scheme: "9957", Value: "FR40303265045"}))
+
+		// Later edits of the profile do not change the issued invoice.
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(profile), profile)).To(Succeed())
+		profile.Spec.Payment, profile.Spec.Issuer.Contact = nil, nil
+		Expect(k8s.Update(ctx, profile)).To(Succeed())
+
+		dir := GinkgoT().TempDir()
+		var ubl []schematron.Document
+		for _, c := range []struct {
+			format, profile, want string
+		}{
+			{"ubl", "xrechnung", "<cbc:CustomizationID>urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0</cbc:CustomizationID>"},
+			{"ubl", "peppol", "<cbc:ProfileID>urn:fdc:peppol.eu:2017:poacc:billing:01:1.0</cbc:ProfileID>"},
+			{"cii", "xrechnung", "<ram:ID>urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0</ram:ID>"},
+			{"cii", "peppol", "<ram:ID>urn:fdc:peppol.eu:2017:poacc:billing:01:1.0</ram:ID>"},
+		} {
+			resp, err := wsAPI.InvoiceDocumentIn(ctx, inv.ID, c.format, c.profile)
+			Expect(err).NotTo(HaveOccurred(), "%s %s: %s", c.format, c.profile, resp)
+			Expect(resp.Header.Get("Content-Type")).To(Equal("application/xml"))
+			Expect(string(resp.Body)).To(And(ContainSubstring(c.want), ContainSubstring("DE02120300000000202051"),
+				ContainSubstring("+49 30 1234567")), "%s %s", c.format, c.profile)
+			if c.format != "ubl" {
+				continue // the einvoice package validates every profile in CII
+			}
+			path := filepath.Join(dir, c.profile+".xml")
+			Expect(os.WriteFile(path, resp.Body, 0o600)).To(Succeed())
+			doc := schematron.Document{Name: fmt.Sprintf("S 19%% and S 7%% (ubl, %s)", c.profile), Path: path}
+			ubl = append(ubl, doc)
+			tools.CheckRules(GinkgoT(), schematron.Stylesheets(c.profile, "ubl")[1], []schematron.Document{doc})
+		}
+		tools.CheckAll(GinkgoT(), schematron.UBLInvoice, []string{schematron.EN16931UBL}, ubl)
+	})
+
+	It("answers 409 naming every piece XRechnung and Peppol need that an invoice lacks", func() {
+		fr := customer("FR40303265045")
+		inv := createInvoice(fr, "EUR", []v1client.Item{{Description: "Consulting", Quantity: 1, Amount: 100, Tax: vatTax("S", "19", "")}})
+		issued(inv)
+		for _, c := range []struct {
+			profile string
+			want    []string
+		}{
+			{"xrechnung", []string{
+				"the issuer's electronic address (BT-34", "the customer's electronic address (BT-49",
+				"a buyer reference (BT-10", "the issuer's contact name (BT-41", "the issuer's contact phone (BT-42",
+				"the account to pay to (BG-16",
+			}},
+			{"peppol", []string{
+				"the issuer's electronic address (BT-34", "the customer's electronic address (BT-49",
+				"a buyer reference or a purchase order (BT-10 or BT-13",
+			}},
+		} {
+			for _, format := range []string{"ubl", "cii"} {
+				resp, err := api.InvoiceDocumentIn(ctx, inv, format, c.profile)
+				Expect(resp.Status).To(Equal(http.StatusConflict), "%s %s: %v", format, c.profile, err)
+				var e struct {
+					Error v1client.Error `json:"error"`
+				}
+				Expect(json.Unmarshal(resp.Body, &e)).To(Succeed())
+				Expect(e.Error.Code).To(Equal(CodeEInvoiceUnavailable))
+				Expect(e.Error.Message).To(ContainSubstring("under profile " + c.profile + "; it lacks: "))
+				for _, w := range c.want {
+					Expect(e.Error.Message).To(ContainSubstring(w), "%s %s", format, c.profile)
+				}
+				// Each piece once, and nothing else: "; " before the list and between pieces.
+				Expect(strings.Count(e.Error.Message, "; ")).To(Equal(len(c.want)), "%s", e.Error.Message)
+			}
 		}
 	})
 })

@@ -32,6 +32,10 @@ import (
 // object, config/crd/bases).
 const maxObjectNameLength = 253
 
+// maxReferenceLength is the CRD's bound of spec.buyerReference and
+// spec.purchaseOrder.
+const maxReferenceLength = 200
+
 // InvoiceParams is a validated POST /v1/invoices body. Currency is
 // upper-case, USD when the body has none. Its JSON is what the request's
 // fingerprint (requestHash) is computed from: an item without tax has no
@@ -41,6 +45,10 @@ type InvoiceParams struct {
 	CustomerID string       `json:"customer_id"`
 	Currency   string       `json:"currency"`
 	Items      []ItemParams `json:"items"`
+	// BuyerReference (BT-10) and PurchaseOrder (BT-13) are left out of the
+	// request hash when absent.
+	BuyerReference string `json:"buyer_reference,omitempty"`
+	PurchaseOrder  string `json:"purchase_order,omitempty"`
 	// Subtotal is the items' sum before tax, computed by billing.Total; it
 	// is not part of the body.
 	Subtotal int64 `json:"-"`
@@ -73,6 +81,7 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 	}
 	fields, e := checkObject(root, "", map[string]kind{
 		"customer_id": kindString, "currency": kindString, "items": kindArray,
+		"buyer_reference": kindString, "purchase_order": kindString,
 	})
 	if e != nil {
 		return nil, e
@@ -110,6 +119,12 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 				"currency must be an ISO 4217 currency code such as USD.")
 		}
 		p.Currency = strings.ToUpper(c.s)
+	}
+	if p.BuyerReference, e = optionalString(fields, "", "buyer_reference", maxReferenceLength); e != nil {
+		return nil, e
+	}
+	if p.PurchaseOrder, e = optionalString(fields, "", "purchase_order", maxReferenceLength); e != nil {
+		return nil, e
 	}
 	subtotal, err := billing.Total(lines)
 	if err != nil {

@@ -78,6 +78,8 @@ func (a *Adapter) createInvoice(w http.ResponseWriter, r *http.Request, c *call)
 				Currency:       p.Currency,
 				Items:          items,
 				DefaultTaxFrom: billingv1.DefaultTaxNone,
+				BuyerReference: p.BuyerReference,
+				PurchaseOrder:  p.PurchaseOrder,
 			}
 			return &billingv1.Invoice{
 				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns},

@@ -200,6 +200,8 @@ func issuedCreditNote(status billingv1.CreditNoteStatus, inv *billingv1.Invoice,
 	status.InvoiceIssuedAt = inv.Status.IssuedAt.DeepCopy()
 	status.BillTo = inv.Status.BillTo.DeepCopy()
 	status.Issuer = inv.Status.Issuer.DeepCopy()
+	status.PaymentAccount = inv.Status.PaymentAccount.DeepCopy()
+	status.BuyerReference = inv.Spec.BuyerReference
 	status.ObservedGeneration = generation
 	c := ledgerConditions{conditions: &status.Conditions, generation: generation, now: now}
 	c.ready(billingv1.ReasonIssued, "The credit note is issued")

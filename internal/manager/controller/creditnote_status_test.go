@@ -128,6 +128,8 @@ func TestCreditNoteAmountsAndVerdicts(t *testing.T) {
 func TestIssuedCreditNoteCopiesTheInvoicesSnapshot(t *testing.T) {
 	g := NewWithT(t)
 	inv := creditableInvoice(nil)
+	inv.Spec.BuyerReference = "04011000-12345-34"
+	inv.Status.PaymentAccount = &billingv1.PaymentAccount{IBAN: "DE02120300000000202051"}
 	issuedAt := now.Add(time.Minute)
 	status, err := issuedCreditNote(billingv1.CreditNoteStatus{Total: ptr.To(int64(1))}, inv,
 		creditNotePrefix(nil), numbering.Assignment{Sequence: 3, IssuedAt: issuedAt}, 1, now)
@@ -137,6 +139,9 @@ func TestIssuedCreditNoteCopiesTheInvoicesSnapshot(t *testing.T) {
 	g.Expect(status.IssuedAt.Time).To(Equal(issuedAt))
 	g.Expect(status.InvoiceNumber).To(Equal("INV-000007"))
 	g.Expect(status.CustomerName).To(Equal("acme"))
+	g.Expect(status.BuyerReference).To(Equal("04011000-12345-34"))
+	g.Expect(status.PaymentAccount).To(Equal(inv.Status.PaymentAccount))
+	g.Expect(status.PaymentAccount).NotTo(BeIdenticalTo(inv.Status.PaymentAccount), "the snapshot shares the invoice's account")
 	g.Expect(creditNotePrefix(builder.BillingProfile("ns", "default", builder.WithProfileSpec(
 		billingv1.BillingProfileSpec{CreditNotePrefix: ptr.To("AV-")})))).To(Equal("AV-"))
 }

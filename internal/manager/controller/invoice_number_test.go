@@ -130,3 +130,31 @@ func TestNeedsNumber(t *testing.T) {
 		})
 	}
 }
+
+func TestAnInvoiceFreezesTheProfilesPaymentAccountAndTheCustomersElectronicAddress(t *testing.T) {
+	g := NewWithT(t)
+	account := &billingv1.PaymentAccount{IBAN: "DE02120300000000202051", BIC: "BYLADEM1001", AccountName: "Acme"}
+	issuer := &billingv1.Issuer{Name: "Acme", LegalRegistrationID: "HRB 1",
+		Contact:           &billingv1.Contact{Name: "AR", Phone: "+49 30 1", Email: "ar@acme.example"},
+		ElectronicAddress: &billingv1.ElectronicAddress{Scheme: "0088", Value: "4035811991021"}}
+	profile := &billingv1.BillingProfile{Spec: billingv1.BillingProfileSpec{Issuer: issuer, Payment: account}}
+	got, err := numberedStatus(billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued},
+		numbering.Assignment{Sequence: 1, IssuedAt: now}, profile, false)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(got.PaymentAccount).To(Equal(account))
+	g.Expect(got.Issuer).To(Equal(issuer))
+	account.IBAN, issuer.Contact.Phone = "GB29NWBK60161331926819", "+44"
+	g.Expect(got.PaymentAccount.IBAN).To(Equal("DE02120300000000202051"), "the snapshot shares the profile's account")
+	g.Expect(got.Issuer.Contact.Phone).To(Equal("+49 30 1"), "the snapshot shares the profile's contact")
+
+	without, err := numberedStatus(billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued},
+		numbering.Assignment{Sequence: 2, IssuedAt: now}, nil, false)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(without.PaymentAccount).To(BeNil())
+
+	customer := &billingv1.Customer{Spec: billingv1.CustomerSpec{Name: "Ada", Email: "ada@example.com",
+		ElectronicAddress: &billingv1.ElectronicAddress{Scheme: "9930", Value: "DE811128135"}}}
+	bt := billTo(customer)
+	customer.Spec.ElectronicAddress.Value = "DE000000000"
+	g.Expect(bt.ElectronicAddress).To(Equal(&billingv1.ElectronicAddress{Scheme: "9930", Value: "DE811128135"}))
+}

@@ -85,6 +85,8 @@ func billTo(customer *billingv1.Customer) *billingv1.BillTo {
 		Email:   customer.Spec.Email,
 		Address: customer.Spec.Address.DeepCopy(),
 		TaxID:   customer.Spec.TaxID,
+
+		ElectronicAddress: customer.Spec.ElectronicAddress.DeepCopy(),
 	}
 }
 
@@ -118,6 +120,9 @@ func numberedStatus(status billingv1.InvoiceStatus, assignment numbering.Assignm
 	dueAt := metav1.NewTime(status.IssuedAt.AddDate(0, 0, int(termsDays)))
 	status.DueAt = &dueAt
 	status.Issuer = issuer
+	if profile != nil {
+		status.PaymentAccount = profile.Spec.Payment.DeepCopy()
+	}
 	return status, nil
 }
 

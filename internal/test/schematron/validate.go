@@ -228,12 +228,25 @@ type Document struct {
 // naming the document, the rule id and its text.
 func (v *Tools) Check(t T, schema Schema, stylesheet string, docs []Document) {
 	t.Helper()
-	files := make([]string, len(docs))
-	for i, d := range docs {
-		files[i] = d.Path
+	v.CheckSchema(t, schema, docs)
+	v.CheckRules(t, stylesheet, docs)
+}
+
+// CheckAll is Check with several stylesheets, each applied to the whole
+// batch: a profile's rules and EN 16931's, which it builds on.
+func (v *Tools) CheckAll(t T, schema Schema, stylesheets []string, docs []Document) {
+	t.Helper()
+	v.CheckSchema(t, schema, docs)
+	for _, stylesheet := range stylesheets {
+		v.CheckRules(t, stylesheet, docs)
 	}
-	ctx := context.Background()
-	schemaErrs, err := v.XSD(ctx, schema, files)
+}
+
+// CheckSchema validates docs against schema in one batch and fails t for
+// every error, naming the document and the line.
+func (v *Tools) CheckSchema(t T, schema Schema, docs []Document) {
+	t.Helper()
+	schemaErrs, err := v.XSD(context.Background(), schema, paths(docs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +255,13 @@ func (v *Tools) Check(t T, schema Schema, stylesheet string, docs []Document) {
 			t.Errorf("%s: %s line %d: %s", docs[i].Name, schema.Main, e.Line, e.Message)
 		}
 	}
-	failures, err := v.Schematron(ctx, stylesheet, files)
+}
+
+// CheckRules applies stylesheet to docs in one batch and fails t for every
+// fatal or error assertion, naming the document, the rule id and its text.
+func (v *Tools) CheckRules(t T, stylesheet string, docs []Document) {
+	t.Helper()
+	failures, err := v.Schematron(context.Background(), stylesheet, paths(docs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,5 +269,32 @@ func (v *Tools) Check(t T, schema Schema, stylesheet string, docs []Document) {
 		for _, f := range fs {
 			t.Errorf("%s: %s: %s", docs[i].Name, stylesheet, f)
 		}
+	}
+}
+
+func paths(docs []Document) []string {
+	files := make([]string, len(docs))
+	for i, d := range docs {
+		files[i] = d.Path
+	}
+	return files
+}
+
+// Stylesheets are the stylesheets of a profile in a syntax: EN 16931's,
+// then the profile's own ("en16931", "peppol" or "xrechnung"; "ubl" or
+// "cii").
+func Stylesheets(profile, syntax string) []string {
+	en := map[string]string{"ubl": EN16931UBL, "cii": EN16931CII}[syntax]
+	switch profile + "/" + syntax {
+	case "peppol/ubl":
+		return []string{en, PeppolUBL}
+	case "peppol/cii":
+		return []string{en, PeppolCII}
+	case "xrechnung/ubl":
+		return []string{en, XRechnungUBL}
+	case "xrechnung/cii":
+		return []string{en, XRechnungCII}
+	default:
+		return []string{en}
 	}
 }

@@ -30,6 +30,15 @@ type CustomerParams struct {
 	Email   string         `json:"email"`
 	Address *AddressParams `json:"address,omitempty"`
 	TaxID   string         `json:"tax_id,omitempty"`
+	// ElectronicAddress is left out when nil.
+	ElectronicAddress *ElectronicAddress `json:"electronic_address,omitempty"`
+}
+
+// ElectronicAddress is a Peppol participant identifier, in a body and in
+// a response.
+type ElectronicAddress struct {
+	Scheme string `json:"scheme"`
+	Value  string `json:"value"`
 }
 
 // AddressParams is an address in a body; empty fields are left out.
@@ -48,6 +57,9 @@ type InvoiceParams struct {
 	CustomerID string `json:"customer_id"`
 	Currency   string `json:"currency,omitempty"`
 	Items      []Item `json:"items"`
+	// BuyerReference and PurchaseOrder are left out when empty.
+	BuyerReference string `json:"buyer_reference,omitempty"`
+	PurchaseOrder  string `json:"purchase_order,omitempty"`
 }
 
 // Item is a line item. Tax is its effective tax in a response, nil when it
@@ -150,7 +162,9 @@ type Customer struct {
 	Email     string   `json:"email"`
 	Address   *Address `json:"address"`
 	TaxID     *string  `json:"tax_id"`
-	CreatedAt string   `json:"created_at"`
+	// ElectronicAddress is nil when absent.
+	ElectronicAddress *ElectronicAddress `json:"electronic_address"`
+	CreatedAt         string             `json:"created_at"`
 }
 
 // Address is a postal address in a response; absent fields are nil.
@@ -165,18 +179,36 @@ type Address struct {
 
 // BillTo is who an issued invoice bills, as the customer was then.
 type BillTo struct {
-	Name    string   `json:"name"`
-	Email   string   `json:"email"`
-	Address *Address `json:"address"`
-	TaxID   *string  `json:"tax_id"`
+	Name              string             `json:"name"`
+	Email             string             `json:"email"`
+	Address           *Address           `json:"address"`
+	TaxID             *string            `json:"tax_id"`
+	ElectronicAddress *ElectronicAddress `json:"electronic_address"`
 }
 
 // Issuer is who issued an invoice, as the workspace's billing profile said.
 type Issuer struct {
-	Name    string   `json:"name"`
-	Email   *string  `json:"email"`
-	Address *Address `json:"address"`
-	TaxID   *string  `json:"tax_id"`
+	Name                string             `json:"name"`
+	Email               *string            `json:"email"`
+	Address             *Address           `json:"address"`
+	TaxID               *string            `json:"tax_id"`
+	LegalRegistrationID *string            `json:"legal_registration_id"`
+	Contact             *Contact           `json:"contact"`
+	ElectronicAddress   *ElectronicAddress `json:"electronic_address"`
+}
+
+// Contact is the issuer's contact; absent fields are nil.
+type Contact struct {
+	Name  *string `json:"name"`
+	Phone *string `json:"phone"`
+	Email *string `json:"email"`
+}
+
+// PaymentAccount is the account an issued invoice is paid to.
+type PaymentAccount struct {
+	IBAN        string  `json:"iban"`
+	BIC         *string `json:"bic"`
+	AccountName *string `json:"account_name"`
 }
 
 // Invoice is an invoice. Subtotal, TaxTotal and Total are nil only for an
@@ -185,24 +217,29 @@ type Issuer struct {
 // is invalid; Number, IssuedAt, DueAt, BillTo and Issuer only once issued
 // (Issuer not even then when the workspace had no issuer).
 type Invoice struct {
-	ID           string              `json:"id"`
-	Object       string              `json:"object"`
-	Workspace    string              `json:"workspace"`
-	CustomerID   string              `json:"customer_id"`
-	Currency     string              `json:"currency"`
-	Items        []Item              `json:"items"`
-	Subtotal     *int64              `json:"subtotal"`
-	TaxBreakdown []TaxBreakdownEntry `json:"tax_breakdown"`
-	TaxTotal     *int64              `json:"tax_total"`
-	Total        *int64              `json:"total"`
-	Status       string              `json:"status"`
-	StatusReason *string             `json:"status_reason"`
-	Number       *string             `json:"number"`
-	Sequence     *int64              `json:"sequence"`
-	IssuedAt     *string             `json:"issued_at"`
-	DueAt        *string             `json:"due_at"`
-	BillTo       *BillTo             `json:"bill_to"`
-	Issuer       *Issuer             `json:"issuer"`
+	ID         string `json:"id"`
+	Object     string `json:"object"`
+	Workspace  string `json:"workspace"`
+	CustomerID string `json:"customer_id"`
+	Currency   string `json:"currency"`
+	Items      []Item `json:"items"`
+	// BuyerReference and PurchaseOrder are nil when absent.
+	BuyerReference *string             `json:"buyer_reference"`
+	PurchaseOrder  *string             `json:"purchase_order"`
+	Subtotal       *int64              `json:"subtotal"`
+	TaxBreakdown   []TaxBreakdownEntry `json:"tax_breakdown"`
+	TaxTotal       *int64              `json:"tax_total"`
+	Total          *int64              `json:"total"`
+	Status         string              `json:"status"`
+	StatusReason   *string             `json:"status_reason"`
+	Number         *string             `json:"number"`
+	Sequence       *int64              `json:"sequence"`
+	IssuedAt       *string             `json:"issued_at"`
+	DueAt          *string             `json:"due_at"`
+	BillTo         *BillTo             `json:"bill_to"`
+	Issuer         *Issuer             `json:"issuer"`
+	// PaymentAccount is nil until issued, and without one.
+	PaymentAccount *PaymentAccount `json:"payment_account"`
 	// The balance is nil until the invoice is issued.
 	AmountCredited  *int64  `json:"amount_credited"`
 	AmountPaid      *int64  `json:"amount_paid"`
