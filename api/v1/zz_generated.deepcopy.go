@@ -1315,6 +1315,11 @@ func (in *WebhookEndpointStatus) DeepCopyInto(out *WebhookEndpointStatus) {
 		*out = new(int64)
 		**out = **in
 	}
+	if in.DeliveredEventSequence != nil {
+		in, out := &in.DeliveredEventSequence, &out.DeliveredEventSequence
+		*out = new(int64)
+		**out = **in
+	}
 	if in.LastAttempt != nil {
 		in, out := &in.LastAttempt, &out.LastAttempt
 		*out = (*in).DeepCopy()
