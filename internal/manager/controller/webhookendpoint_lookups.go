@@ -66,6 +66,10 @@ func (r *WebhookEndpointReconciler) signingSecret(ctx context.Context,
 // stops rather than guess.
 var errSequenceTwice = errors.New("two invoices or events carry the same sequence")
 
+// errIssuedWithoutSequence means an invoice carries its invoice.issued
+// event but no invoice sequence, which the invoice controller never writes.
+var errIssuedWithoutSequence = errors.New("an invoice.issued event without an invoice sequence")
+
 // issuedInvoice returns the workspace's invoice with sequence from the
 // cache, or nil when no invoice carries it yet. It lists the sequence's
 // block (index.InvoiceSequenceBlock) without copying it, and copies only
@@ -137,7 +141,13 @@ func (b *eventBlocks) load(ctx context.Context, block string) error {
 				return fmt.Errorf("event %d in %s: %w", e.Sequence, b.namespace, errSequenceTwice)
 			}
 			ev := workspaceEvent{sequence: e.Sequence, typ: e.Type, createdAt: e.CreatedAt.Time, object: obj}
-			if inv, ok := obj.(*billingv1.Invoice); ok && e.Type == billingv1.EventTypeInvoiceIssued && inv.Status.Sequence != nil {
+			if inv, ok := obj.(*billingv1.Invoice); ok && e.Type == billingv1.EventTypeInvoiceIssued {
+				// Written in one status patch with the number; without it
+				// the skip rule (sends) could not tell, so stop.
+				if inv.Status.Sequence == nil {
+					return fmt.Errorf("invoice %s/%s carries invoice.issued without a sequence: %w",
+						b.namespace, inv.Name, errIssuedWithoutSequence)
+				}
 				ev.invoiceSequence = *inv.Status.Sequence
 			}
 			events[e.Sequence] = ev
