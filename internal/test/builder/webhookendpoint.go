@@ -59,3 +59,9 @@ func WithStartAfterSequence(seq int64) WebhookEndpointOption {
 func WithEvents(events ...string) WebhookEndpointOption {
 	return func(e *billingv1.WebhookEndpoint) { e.Spec.Events = events }
 }
+
+// WithStartAfterEventSequence sets spec.startAfterEventSequence: a new
+// endpoint considers only the events after seq.
+func WithStartAfterEventSequence(seq int64) WebhookEndpointOption {
+	return func(e *billingv1.WebhookEndpoint) { e.Spec.StartAfterEventSequence = seq }
+}
