@@ -24,6 +24,10 @@ import (
 // issued, in webhooks and in the /v1 stream.
 const EventInvoiceIssued = "invoice.issued"
 
+// EventsAll in a WebhookEndpoint's spec.events subscribes it to every event
+// type, including types added later.
+const EventsAll = "*"
+
 // WebhookStalledAfterFailures is how many delivery attempts in a row must
 // fail before a WebhookEndpoint is marked Stalled. Delivery goes on retrying
 // after that; Stalled tells a person that the receiver needs attention.
@@ -65,28 +69,38 @@ type WebhookEndpointSpec struct {
 	// +required
 	SecretRef SecretKeyRef `json:"secretRef"`
 
-	// events are the event types sent to the endpoint. "invoice.issued" is
-	// the only type for now.
+	// events are the event types sent to the endpoint: any of
+	// invoice.issued, credit_note.issued, payment.recorded, invoice.paid,
+	// invoice.voided and invoice.overdue, or "*" for every type. Matching
+	// events are sent in the order of the workspace's event sequence; a
+	// change applies to the events after status.deliveredEventSequence.
 	// +required
 	// +listType=set
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=8
-	// +kubebuilder:validation:items:Enum=invoice.issued
+	// +kubebuilder:validation:items:Enum=invoice.issued;credit_note.issued;payment.recorded;invoice.paid;invoice.voided;invoice.overdue;*
 	Events []string `json:"events"`
 
 	// paused stops delivery while true. Nothing is lost: delivery resumes
-	// after status.deliveredSequence when paused is false again.
+	// after status.deliveredEventSequence when paused is false again.
 	// +optional
 	Paused bool `json:"paused,omitempty"` //nolint:kubeapilinter // the field's name and type are a published contract, as Flux's spec.suspend
 
-	// startAfterSequence is where a new endpoint starts: the first event sent
-	// is for the invoice with the sequence after it. 0 (the default) sends
-	// every invoice the workspace has issued, from the first. It applies only
-	// while status.deliveredSequence is unset; afterwards the status is where
-	// delivery resumes.
+	// startAfterSequence is an INVOICE sequence: invoice.issued events of
+	// invoices with this sequence or a lower one are never sent. 0 (the
+	// default) skips none. It does not apply to the other event types.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	StartAfterSequence int64 `json:"startAfterSequence,omitempty"`
+
+	// startAfterEventSequence is where a new endpoint starts in the
+	// workspace's EVENT sequence: the first event considered is the one
+	// after it. 0 (the default) starts at the workspace's first event. It
+	// applies only while status.deliveredEventSequence is unset; afterwards
+	// the status is where delivery resumes.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	StartAfterEventSequence int64 `json:"startAfterEventSequence,omitempty"`
 }
 
 // WebhookEndpointStatus is how far delivery has come.
@@ -102,12 +116,23 @@ type WebhookEndpointStatus struct {
 	// +kubebuilder:validation:MaxItems=8
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 
-	// deliveredSequence is the sequence of the last invoice the endpoint
-	// accepted with a 2xx answer. Every invoice of the workspace with a
-	// lower sequence (above spec.startAfterSequence) was accepted too.
+	// deliveredSequence is an INVOICE sequence: every invoice of the
+	// workspace with this sequence or a lower one (above
+	// spec.startAfterSequence) is done with: its invoice.issued event was
+	// accepted with a 2xx answer, or the endpoint does not subscribe to
+	// invoice.issued. Delivery never sends the invoice.issued event of such
+	// an invoice.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	DeliveredSequence *int64 `json:"deliveredSequence,omitempty"`
+
+	// deliveredEventSequence is the cursor in the workspace's EVENT
+	// sequence: every event with this sequence or a lower one (above
+	// spec.startAfterEventSequence) that matches spec.events was accepted
+	// with a 2xx answer. Delivery resumes after it.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	DeliveredEventSequence *int64 `json:"deliveredEventSequence,omitempty"`
 
 	// lastAttempt is when the last delivery attempt ended, successful or not.
 	// +optional
@@ -130,8 +155,9 @@ type WebhookEndpointStatus struct {
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 }
 
-// WebhookEndpoint pushes the workspace's issued invoices to a URL, one at a
-// time and in sequence order, signed with a shared secret. Delivery is at
+// WebhookEndpoint pushes the workspace's events of the types it subscribes
+// to a URL, one at a time and in event-sequence order, signed with a shared
+// secret. Delivery is at
 // least once: an event is sent again until the endpoint answers 2xx, and
 // after a restart of the manager at most the last batch is sent again.
 // +kubebuilder:object:root=true
@@ -139,6 +165,7 @@ type WebhookEndpointStatus struct {
 // +kubebuilder:resource:shortName=whe,categories=invoicing
 // +kubebuilder:printcolumn:name="URL",type=string,JSONPath=`.spec.url`
 // +kubebuilder:printcolumn:name="Delivered",type=integer,JSONPath=`.status.deliveredSequence`
+// +kubebuilder:printcolumn:name="Event",type=integer,JSONPath=`.status.deliveredEventSequence`
 // +kubebuilder:printcolumn:name="Paused",type=boolean,JSONPath=`.spec.paused`
 // +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`
 // +kubebuilder:printcolumn:name="Error",type=string,JSONPath=`.status.lastError`,priority=1

@@ -1395,6 +1395,11 @@ func (in *WebhookEndpointStatus) DeepCopyInto(out *WebhookEndpointStatus) {
 		*out = new(int64)
 		**out = **in
 	}
+	if in.DeliveredEventSequence != nil {
+		in, out := &in.DeliveredEventSequence, &out.DeliveredEventSequence
+		*out = new(int64)
+		**out = **in
+	}
 	if in.LastAttempt != nil {
 		in, out := &in.LastAttempt, &out.LastAttempt
 		*out = (*in).DeepCopy()

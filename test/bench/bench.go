@@ -172,6 +172,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		{"4. controller, without and with APF", b.measureController},
 		{"6. numbering in one workspace, and a naive allocator", b.measureNumbering},
 		{"7. noisy neighbour, without and with APF", b.measureNoisyNeighbour},
+		{"8. event lag", b.measureEventLag},
 		{"5. memory", b.measureMemory},
 	}
 	for _, s := range steps {

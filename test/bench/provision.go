@@ -61,7 +61,7 @@ func (b *bench) provision(ctx context.Context, cs kubernetes.Interface) error {
 			&rbacv1.Role{
 				ObjectMeta: metav1.ObjectMeta{Name: clientSA, Namespace: ns},
 				Rules: []rbacv1.PolicyRule{{
-					APIGroups: []string{billingv1.GroupVersion.Group}, Resources: []string{"customers", "invoices"},
+					APIGroups: []string{billingv1.GroupVersion.Group}, Resources: []string{"customers", "invoices", "events"},
 					Verbs: []string{"get", "list", "watch", "create"},
 				}},
 			},

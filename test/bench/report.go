@@ -68,6 +68,11 @@ type Report struct {
 	QuietCreateP99Ms    float64 `json:"quiet_create_p99_ms"`
 	QuietCreateP99MsAPF float64 `json:"quiet_create_p99_ms_apf"`
 
+	// Measurement 8: the time from an invoice's create until its
+	// invoice.issued event is read from GET /v1/events (eventlag.go).
+	EventLagP50Ms float64 `json:"event_lag_p50_ms"`
+	EventLagP99Ms float64 `json:"event_lag_p99_ms"`
+
 	// The adapter process's CPU time (user and system) during its creates
 	// of measurement 1, per 1,000 creates.
 	AdapterCPUPer1000Creates float64 `json:"adapter_cpu_s_per_1000_creates"`
@@ -126,9 +131,11 @@ type Details struct {
 	APFWait map[string]map[string]apfLevelWait `json:"apf_queue_wait"`
 	// The adapter's CPU seconds during measurement 1's adapter rounds.
 	AdapterCPUSecondsCreate float64 `json:"adapter_cpu_seconds_create"`
-	AdapterRSS0             int64   `json:"adapter_rss_start_bytes"`
-	AdapterRSS              int64   `json:"adapter_rss_bytes"`
-	ManagerRSS0             int64   `json:"controller_rss_start_bytes"`
-	ManagerRSS              int64   `json:"controller_rss_bytes"`
-	Seconds                 float64 `json:"seconds"`
+	// Measurement 8's creates per second.
+	EventLagCreatedPerSec float64 `json:"event_lag_created_per_s"`
+	AdapterRSS0           int64   `json:"adapter_rss_start_bytes"`
+	AdapterRSS            int64   `json:"adapter_rss_bytes"`
+	ManagerRSS0           int64   `json:"controller_rss_start_bytes"`
+	ManagerRSS            int64   `json:"controller_rss_bytes"`
+	Seconds               float64 `json:"seconds"`
 }

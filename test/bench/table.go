@@ -48,6 +48,7 @@ func (r *Report) PrintTable(out io.Writer) {
 	printf(out, "   6. allocators alone, numbers/s: batched %.0f (p99 %.1f ms), naive one per round trip %.0f (p99 %.1f ms): %.1fx\n",
 		r.BatchedNumbersPerSec, d.BatchedP99Ms, r.NaiveNumbersPerSec, d.NaiveP99Ms, r.BatchedOverNaive)
 	r.printNoisy(out)
+	r.printEventLag(out)
 	printf(out, "\nAdapter CPU: %.2f s per 1,000 creates (%.1f s during measurement 1's adapter rounds)\n",
 		r.AdapterCPUPer1000Creates, d.AdapterCPUSecondsCreate)
 	printf(out, "\n5. memory (VmRSS growth per invoice): adapter %.0f B (%.0f -> %.0f MiB), controller %.0f B (%.0f -> %.0f MiB)\n",

@@ -33,7 +33,7 @@ import (
 )
 
 var _ = Describe("The manager killed while it delivers webhooks", func() {
-	It("loses no invoice: the receiver gets 1..N in order, and repeats only part of the batch in flight", func() {
+	It("loses no invoice: the receiver gets events 1..N in order, and repeats only part of the batch in flight", func() {
 		ws := newWorkspace("webhooks")
 		secret := []byte("whsec-reliability-0123456789abcdef")
 		// Each answer takes 50 ms, so a batch (2 s of sending) holds about
@@ -69,32 +69,34 @@ var _ = Describe("The manager killed while it delivers webhooks", func() {
 		recorded := func() int64 {
 			e := &billingv1.WebhookEndpoint{}
 			Expect(k8s.Get(ctx, crclient.ObjectKeyFromObject(endpoint), e)).To(Succeed())
-			if e.Status.DeliveredSequence == nil {
+			if e.Status.DeliveredEventSequence == nil {
 				return 0
 			}
-			return *e.Status.DeliveredSequence
+			return *e.Status.DeliveredEventSequence
 		}
 		// Killed once a batch is recorded and the next one is under way.
 		Eventually(recorded).Should(BeNumerically(">", 0))
-		Eventually(func() int { return len(receiver.Accepted()) }).Should(BeNumerically(">", recorded()+5))
+		Eventually(func() int { return len(receiver.AcceptedEventSequences()) }).Should(BeNumerically(">", recorded()+5))
 		manager.kill()
 		// Let the attempt in flight end on the receiver's side.
 		time.Sleep(500 * time.Millisecond)
-		beforeKill := len(receiver.Accepted())
+		beforeKill := len(receiver.AcceptedEventSequences())
 		atKill := recorded()
 		GinkgoWriter.Printf("Killed the manager after %d accepted deliveries, %d recorded\n", beforeKill, atKill)
 		manager = startManager()
 
 		By("receiving every invoice")
 		Eventually(func(g Gomega) {
-			accepted := receiver.Accepted()
+			accepted := receiver.AcceptedEventSequences()
 			g.Expect(accepted).NotTo(BeEmpty())
 			g.Expect(accepted[len(accepted)-1]).To(BeEquivalentTo(total))
 		}).WithTimeout(time.Minute).Should(Succeed())
 
-		accepted := receiver.Accepted()
+		accepted := receiver.AcceptedEventSequences()
 		GinkgoWriter.Printf("Accepted %d deliveries for %d invoices\n", len(accepted), total)
-		// accepted is 1..m before the kill, then j..total after the restart,
+		// The workspace has only invoices, so its events are 1..total, one
+		// invoice.issued each. accepted is 1..m before the kill, then
+		// j..total after the restart,
 		// where j is after the progress recorded before the kill.
 		m := int64(beforeKill)
 		for i := range beforeKill {
@@ -112,7 +114,7 @@ var _ = Describe("The manager killed while it delivers webhooks", func() {
 		Expect(repeats).To(BeNumerically("<=", controller.DefaultWebhookBatch),
 			"more than one batch was delivered again")
 		for _, a := range receiver.Attempts() {
-			Expect(a.SignatureValid).To(BeTrue(), "attempt for %d has an invalid signature", a.Sequence)
+			Expect(a.SignatureValid).To(BeTrue(), "attempt for event %d has an invalid signature", a.EventSequence)
 		}
 		Eventually(recorded).Should(BeEquivalentTo(total))
 	})

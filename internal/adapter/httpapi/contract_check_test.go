@@ -19,6 +19,7 @@ package httpapi
 import (
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -183,9 +184,10 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 	}
 }
 
-// The body of a webhook delivery, as internal/webhook makes it from an
-// issued invoice, matches the document's InvoiceIssuedEvent; and the
-// checker refuses a body that does not.
+// The body of a webhook delivery, as the manager makes it
+// (delivery.EventBody) from an issued invoice, matches the document's Event,
+// the schema of every webhook and of GET /v1/events; and the checker
+// refuses a body that does not.
 func TestTheWebhookEventMatchesTheDocument(t *testing.T) {
 	c, err := newContract()
 	if err != nil {
@@ -211,7 +213,8 @@ func TestTheWebhookEventMatchesTheDocument(t *testing.T) {
 			Issuer: &billingv1.Issuer{Name: "Example GmbH"},
 		},
 	}
-	body, err := delivery.IssuedEvent(inv)
+	body, err := delivery.EventBody("demo", 57, billingv1.EventTypeInvoiceIssued, issuedAt.Time, inv,
+		func(string) *billingv1.Invoice { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,5 +228,32 @@ func TestTheWebhookEventMatchesTheDocument(t *testing.T) {
 	wrong := strings.Replace(string(body), `"type":"invoice.issued"`, `"type":"invoice.created"`, 1)
 	if err := c.checkWebhookEvent([]byte(wrong)); err == nil {
 		t.Fatal("the checker accepted an event of another type")
+	}
+}
+
+// The document has one webhook per event type, named for it, and each
+// names the Event schema as its body: a WebhookEndpoint may subscribe to
+// any of them.
+func TestTheDocumentDescribesAWebhookForEveryEventType(t *testing.T) {
+	c, err := newContract()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for name, item := range c.model.Webhooks.FromOldest() {
+		names = append(names, name)
+		body := item.Post.RequestBody.Content.GetOrZero("application/json")
+		if body == nil || body.Schema.GetReference() != "#/components/schemas/Event" {
+			t.Errorf("webhook %s does not send the Event schema", name)
+		}
+	}
+	want := make([]string, len(eventTypes))
+	for i, typ := range eventTypes {
+		want[i] = string(typ)
+	}
+	slices.Sort(names)
+	slices.Sort(want)
+	if !slices.Equal(names, want) {
+		t.Fatalf("the document's webhooks are %v, want one per event type %v", names, want)
 	}
 }

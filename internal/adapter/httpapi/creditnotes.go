@@ -174,14 +174,22 @@ func (a *Adapter) pathCreditNote(r *http.Request, c *call) (*billingv1.CreditNot
 // did not record the invoice's customer and currency. nil when it need not
 // or cannot be read; the representation then shows less.
 func (a *Adapter) invoiceOf(r *http.Request, ns, name string, st *billingv1.CreditNoteStatus) *billingv1.Invoice {
-	if st.Phase != "" && st.Phase != billingv1.CreditNotePending && st.Currency != "" && st.CustomerName != "" {
+	if !apiobject.CreditNoteNeedsInvoice(st) {
 		return nil
 	}
-	inv := &billingv1.Invoice{}
-	if found, err := a.store.Get(r.Context(), ns, name, inv); err != nil || !found {
-		return nil
+	return a.readInvoice(r, ns)(name)
+}
+
+// readInvoice returns a reader of the invoices of ns from the store, for
+// apiobject's renderers; an invoice that cannot be read is nil.
+func (a *Adapter) readInvoice(r *http.Request, ns string) apiobject.InvoiceReader {
+	return func(name string) *billingv1.Invoice {
+		inv := &billingv1.Invoice{}
+		if found, err := a.store.Get(r.Context(), ns, name, inv); err != nil || !found {
+			return nil
+		}
+		return inv
 	}
-	return inv
 }
 
 // listCreditNotes serves GET /v1/credit_notes: a page of the workspace's

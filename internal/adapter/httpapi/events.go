@@ -127,7 +127,7 @@ func (a *Adapter) listEvents(w http.ResponseWriter, r *http.Request, c *call) *E
 	}
 	out := apiobject.List[apiobject.Event]{Object: listObject, Data: make([]apiobject.Event, len(page)), HasMore: more}
 	for i, ev := range page {
-		out.Data[i] = apiobject.EventOf(c.ns, ev.Sequence, string(ev.Type), ev.CreatedAt, a.eventObject(r, c.ns, ev))
+		out.Data[i] = a.eventOf(r, c.ns, ev)
 	}
 	next := encodeCursor(scope, strconv.FormatInt(last, 10))
 	out.NextCursor = &next
@@ -135,16 +135,9 @@ func (a *Adapter) listEvents(w http.ResponseWriter, r *http.Request, c *call) *E
 	return nil
 }
 
-// eventObject renders the object an event is about as GET answers it.
-func (a *Adapter) eventObject(r *http.Request, ns string, ev store.Event) any {
-	switch obj := ev.Object.(type) {
-	case *billingv1.Invoice:
-		return apiobject.InvoiceOf(obj)
-	case *billingv1.CreditNote:
-		return apiobject.CreditNoteOf(obj, a.invoiceOf(r, ns, obj.Spec.InvoiceRef.Name, &obj.Status))
-	case *billingv1.Payment:
-		return apiobject.PaymentOf(obj, a.paymentInvoice(r, ns, obj))
-	default:
-		return nil
-	}
+// eventOf is the event object of ev, as the list and the stream answer it
+// and webhooks deliver it (apiobject.EventOf, apiobject.EventObject).
+func (a *Adapter) eventOf(r *http.Request, ns string, ev store.Event) apiobject.Event {
+	return apiobject.EventOf(ns, ev.Sequence, string(ev.Type), ev.CreatedAt,
+		apiobject.EventObject(ev.Object, a.readInvoice(r, ns)))
 }

@@ -22,7 +22,6 @@ import (
 	"net/http"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/apiobject"
 )
 
 // streamEvents serves GET /v1/events with Accept: text/event-stream as
@@ -49,7 +48,7 @@ func (a *Adapter) streamEvents(w http.ResponseWriter, r *http.Request, c *call,
 			untimed := r.WithContext(ctx)
 			events := make([]sse, len(page))
 			for i, ev := range page {
-				obj := apiobject.EventOf(c.ns, ev.Sequence, string(ev.Type), ev.CreatedAt, a.eventObject(untimed, c.ns, ev))
+				obj := a.eventOf(untimed, c.ns, ev)
 				data, err := json.Marshal(obj)
 				if err != nil {
 					return nil, after, false, err

@@ -119,14 +119,10 @@ func (a *Adapter) getPayment(w http.ResponseWriter, r *http.Request, c *call) *E
 // until the controller has recorded its customer. nil when it need not or
 // cannot be read.
 func (a *Adapter) paymentInvoice(r *http.Request, ns string, p *billingv1.Payment) *billingv1.Invoice {
-	if p.Status.CustomerName != "" {
+	if !apiobject.PaymentNeedsInvoice(p) {
 		return nil
 	}
-	inv := &billingv1.Invoice{}
-	if found, err := a.store.Get(r.Context(), ns, p.Spec.InvoiceRef.Name, inv); err != nil || !found {
-		return nil
-	}
-	return inv
+	return a.readInvoice(r, ns)(p.Spec.InvoiceRef.Name)
 }
 
 // listPayments serves GET /v1/payments: a page of the workspace's

@@ -21,7 +21,8 @@ limitations under the License.
 // is written on CreditNoteReconciler.Reconcile), Customer (its readiness, and the finalizer that keeps a customer with
 // invoices), BillingProfile (the workspace's issuer and numbering settings),
 // IdempotencyKey (expires the adapter's claims) and WebhookEndpoint (pushes
-// issued invoices in number order through internal/manager/delivery).
+// the workspace's events of the types it subscribes to, in event-sequence
+// order, through internal/manager/delivery).
 //
 // Each Reconcile is short, in the shape of cluster-api and Flux: get the
 // object, handle the finalizer, compute the status fresh with a pure

@@ -40,6 +40,12 @@ var (
 		Help: "Issued invoices not yet delivered to an endpoint: the highest sequence the manager has seen " +
 			"issued in the workspace minus the endpoint's status.deliveredSequence. Absent while the endpoint is paused.",
 	}, []string{workspaceLabel, endpointLabel})
+	webhookLagEvents = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Namespace: metricsNamespace,
+		Name:      "webhook_lag_events",
+		Help: "Events not yet walked by an endpoint (sent or skipped): the highest event sequence the manager " +
+			"has seen in the workspace minus the endpoint's status.deliveredEventSequence. Absent while the endpoint is paused.",
+	}, []string{workspaceLabel, endpointLabel})
 	webhookAttemptSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Namespace: metricsNamespace,
 		Name:      "webhook_attempt_duration_seconds",
@@ -51,7 +57,7 @@ var (
 const endpointLabel = "endpoint"
 
 // webhookCollectors are registered by RegisterMetrics.
-var webhookCollectors = []prometheus.Collector{webhookDeliveries, webhookLag, webhookAttemptSeconds}
+var webhookCollectors = []prometheus.Collector{webhookDeliveries, webhookLag, webhookLagEvents, webhookAttemptSeconds}
 
 func observeWebhookAttempt(endpoint types.NamespacedName, took time.Duration, err error) {
 	result := "success"
@@ -62,24 +68,36 @@ func observeWebhookAttempt(endpoint types.NamespacedName, took time.Duration, er
 	webhookAttemptSeconds.WithLabelValues(result).Observe(took.Seconds())
 }
 
-// observeWebhookLag sets the endpoint's lag after run; a paused endpoint
+// observeWebhookLag sets the endpoint's lags after run, given the highest
+// invoice and event sequences seen in its workspace; a paused endpoint
 // exports none, so that a deliberate pause does not alert.
-func observeWebhookLag(endpoint types.NamespacedName, watermark int64, run deliveryRun) {
+func observeWebhookLag(endpoint types.NamespacedName, invoices, events int64, run deliveryRun) {
 	if run.paused {
 		webhookLag.DeleteLabelValues(endpoint.Namespace, endpoint.Name)
+		webhookLagEvents.DeleteLabelValues(endpoint.Namespace, endpoint.Name)
 		return
 	}
-	webhookLag.WithLabelValues(endpoint.Namespace, endpoint.Name).Set(float64(max(watermark-run.delivered, 0)))
+	invoiceLag, eventLag := webhookLags(invoices, events, run)
+	webhookLag.WithLabelValues(endpoint.Namespace, endpoint.Name).Set(float64(invoiceLag))
+	webhookLagEvents.WithLabelValues(endpoint.Namespace, endpoint.Name).Set(float64(eventLag))
+}
+
+// webhookLags are an endpoint's lags after run: in invoice sequences (the
+// highest seen minus the invoice watermark) and in event sequences (the
+// highest seen minus the cursor), never below 0.
+func webhookLags(invoices, events int64, run deliveryRun) (invoiceLag, eventLag int64) {
+	return max(invoices-run.invoices, 0), max(events-run.delivered, 0)
 }
 
 func forgetWebhookMetrics(endpoint types.NamespacedName) {
 	labels := prometheus.Labels{workspaceLabel: endpoint.Namespace, endpointLabel: endpoint.Name}
 	webhookDeliveries.DeletePartialMatch(labels)
 	webhookLag.DeletePartialMatch(labels)
+	webhookLagEvents.DeletePartialMatch(labels)
 }
 
-// watermarks are the highest sequence the manager has seen issued in each
-// workspace. Safe for concurrent use.
+// watermarks are the highest sequence (of invoices, or of events) the
+// manager has seen in each workspace. Safe for concurrent use.
 type watermarks struct {
 	mu      sync.Mutex
 	highest map[string]int64

@@ -33,7 +33,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
-	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -48,9 +47,10 @@ import (
 // endpoint in webhookendpoint_lookups.go, its status in
 // webhookendpoint_status.go.
 
-// WebhookEndpointReconciler pushes each workspace's issued invoices to its
-// WebhookEndpoints in sequence order, and keeps each endpoint's status: how
-// far delivery has come, the last attempt and error, Ready and Stalled.
+// WebhookEndpointReconciler pushes each workspace's events to its
+// WebhookEndpoints in event-sequence order, each endpoint the types it
+// subscribes to, and keeps each endpoint's status: how far delivery has
+// come, the last attempt and error, Ready and Stalled.
 type WebhookEndpointReconciler struct {
 	client.Client
 	// APIReader reads the endpoint (where delivery resumes must never come
@@ -65,12 +65,17 @@ type WebhookEndpointReconciler struct {
 	// DefaultWebhookBatch.
 	Batch int
 
+	// watermarks are the highest invoice sequences seen, eventMarks the
+	// highest event sequences, per workspace: the lag metrics.
 	watermarks watermarks
+	eventMarks watermarks
 }
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=webhookendpoints,verbs=get;list;watch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=webhookendpoints/status,verbs=patch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices,verbs=list;watch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=creditnotes,verbs=list;watch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=payments,verbs=list;watch
 // The signing secret is read with a get by name, never listed or watched.
 // +kubebuilder:rbac:groups="",resources=secrets,verbs=get
 
@@ -94,7 +99,7 @@ func (r *WebhookEndpointReconciler) Reconcile(ctx context.Context, req ctrl.Requ
 	run, runErr := r.deliver(ctx, endpoint)
 	before := endpoint.DeepCopy()
 	endpoint.Status = webhookStatus(endpoint, run, r.Clock.Now())
-	observeWebhookLag(req.NamespacedName, r.watermarks.get(req.Namespace), run)
+	observeWebhookLag(req.NamespacedName, r.watermarks.get(req.Namespace), r.eventMarks.get(req.Namespace), run)
 	if err := r.patchStatus(ctx, before, endpoint); err != nil {
 		// An endpoint deleted meanwhile has nothing left to do.
 		return ctrl.Result{}, client.IgnoreNotFound(err)
@@ -134,7 +139,7 @@ func retryWait(endpoint *billingv1.WebhookEndpoint, now time.Time) time.Duration
 
 // webhookResult is when the endpoint is reconciled again by itself: after
 // the backoff when failing, at once when its batch was full, and otherwise
-// when an invoice is issued or the spec changes (watches).
+// when an object gains an event or the spec changes (watches).
 func webhookResult(run deliveryRun, failures int32) ctrl.Result {
 	switch {
 	case run.paused:
@@ -159,6 +164,7 @@ func (r *WebhookEndpointReconciler) recordTransition(ctx context.Context, before
 	}
 	if was == nil || was.Reason != is.Reason {
 		logf.FromContext(ctx).Info("Webhook endpoint status changed", "reason", is.Reason,
+			"deliveredEventSequence", after.Status.DeliveredEventSequence,
 			"deliveredSequence", after.Status.DeliveredSequence)
 	}
 	if r.Recorder == nil {
@@ -180,7 +186,8 @@ var errNoSender = errors.New("the reconciler needs a Sender and an APIReader")
 // SetupWithManager registers the controller, delivering to up to
 // concurrency endpoints at once: a slow endpoint holds one worker for at
 // most one attempt's timeout, then waits out its backoff without one. The
-// InvoiceSequence index must be registered first (index.Setup).
+// InvoiceSequenceBlock and EventSequenceBlock indexes must be registered
+// first (index.Setup).
 func (r *WebhookEndpointReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) error {
 	if r.Sender == nil || r.APIReader == nil {
 		return errNoSender
@@ -193,17 +200,13 @@ func (r *WebhookEndpointReconciler) SetupWithManager(mgr ctrl.Manager, concurren
 		// Its own status patches do not wake an endpoint; webhookResult
 		// says when it goes on.
 		For(&billingv1.WebhookEndpoint{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Watches(&billingv1.Invoice{},
-			handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
-			// Only an invoice that gets its sequence has something to send.
-			builder.WithPredicates(predicate.Funcs{
-				CreateFunc: func(e event.CreateEvent) bool { return hasSequence(e.Object) },
-				UpdateFunc: func(e event.UpdateEvent) bool {
-					return hasSequence(e.ObjectNew) && !hasSequence(e.ObjectOld)
-				},
-				DeleteFunc:  func(event.DeleteEvent) bool { return false },
-				GenericFunc: func(event.GenericEvent) bool { return false },
-			})).
+		// Only an object that gains an event has something to send.
+		Watches(&billingv1.Invoice{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
+			builder.WithPredicates(gainedEvent)).
+		Watches(&billingv1.CreditNote{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
+			builder.WithPredicates(gainedEvent)).
+		Watches(&billingv1.Payment{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
+			builder.WithPredicates(gainedEvent)).
 		Named("webhookendpoint").
 		Complete(CountErrors("webhookendpoint", r))
 }

@@ -18,6 +18,7 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -28,27 +29,38 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
 )
 
-// This file is the delivery loop: how one reconcile sends an endpoint's
-// next issued invoices, and what it reports of the run.
+// This file is the delivery loop: how one reconcile walks the workspace's
+// event sequence after the endpoint's cursor, sends the events it
+// subscribes to and skips the others, and what it reports of the run.
 
-// Delivery batches. A reconcile sends events one at a time, in sequence
-// order, and patches the endpoint's status once at the end: after at most
-// DefaultWebhookBatch accepted events or webhookBatchTime of sending. A
-// manager that dies before that patch sends the batch again after its
-// restart, so at most one batch is delivered twice (at least once).
+// Delivery batches. A reconcile sends events one at a time, in event
+// sequence order, and patches the endpoint's status once at the end: after
+// at most DefaultWebhookBatch accepted events, webhookScanFactor times as
+// many events walked (sent or skipped), or webhookBatchTime. A manager
+// that dies before that patch sends the batch again after its restart, so
+// at most one batch is delivered twice (at least once).
 const (
 	DefaultWebhookBatch = 100
 	webhookBatchTime    = 2 * time.Second
+	// webhookScanFactor bounds the events one reconcile walks, skipped
+	// ones included, so that an endpoint subscribed to a rare type over a
+	// long history does not hold a worker for ever: its cursor moves on in
+	// batches, each recorded.
+	webhookScanFactor = 10
 	// nextWebhookBatch is the pause between two full batches.
 	nextWebhookBatch = 10 * time.Millisecond
 )
 
 // deliveryRun is what one reconcile did.
 type deliveryRun struct {
-	// delivered is the sequence of the last event the endpoint accepted.
+	// delivered is the event cursor after the run: every event up to it
+	// that the endpoint subscribes to was accepted.
 	delivered int64
-	// accepted counts the events accepted in this run.
-	accepted int
+	// invoices is the invoice watermark after the run (invoiceWatermark).
+	invoices int64
+	// accepted counts the events accepted in this run; walked the events
+	// the cursor passed, sent or skipped.
+	accepted, walked int
 	// attempted is whether an attempt was made, successful or not.
 	attempted bool
 	// paused is spec.paused.
@@ -68,12 +80,14 @@ type deliveryFailure struct {
 	message string
 }
 
-// deliver sends the endpoint's next events, one at a time in sequence
-// order, until the next invoice is not issued yet, an attempt fails, or the
-// batch is full. An error is a failure of the Kubernetes API, after which
-// the run's progress is still recorded.
+// deliver walks the endpoint's next events, one at a time in sequence
+// order, until the next event is not in the cache yet, an attempt fails,
+// or the batch is full; then it moves the invoice watermark up over the
+// invoices whose invoice.issued event the cursor has passed. An error is a
+// failure of the Kubernetes API, after which the run's progress is still
+// recorded.
 func (r *WebhookEndpointReconciler) deliver(ctx context.Context, endpoint *billingv1.WebhookEndpoint) (deliveryRun, error) {
-	run := deliveryRun{delivered: resumeAfter(endpoint), paused: endpoint.Spec.Paused}
+	run := deliveryRun{delivered: eventCursor(endpoint), invoices: invoiceWatermark(endpoint), paused: endpoint.Spec.Paused}
 	if run.paused {
 		return run, nil
 	}
@@ -86,25 +100,42 @@ func (r *WebhookEndpointReconciler) deliver(ctx context.Context, endpoint *billi
 		run.failure = failure
 		return run, err
 	}
+	walkErr := r.walk(ctx, endpoint, secret, &run)
+	invoices, err := r.raiseInvoiceWatermark(ctx, endpoint.Namespace, run.invoices, run.delivered)
+	run.invoices = invoices
+	return run, errors.Join(walkErr, err)
+}
+
+// walk sends or skips the events after run.delivered, moving it on.
+func (r *WebhookEndpointReconciler) walk(ctx context.Context, endpoint *billingv1.WebhookEndpoint,
+	secret []byte, run *deliveryRun) error {
 	batch := r.Batch
 	if batch <= 0 {
 		batch = DefaultWebhookBatch
 	}
+	blocks := eventBlocks{reader: r.Client, namespace: endpoint.Namespace}
 	deadline := r.Clock.Now().Add(webhookBatchTime)
 	for {
-		if run.accepted >= batch || !r.Clock.Now().Before(deadline) {
+		if run.accepted >= batch || run.walked >= batch*webhookScanFactor || !r.Clock.Now().Before(deadline) {
 			run.full = true
-			return run, nil
+			return nil
 		}
-		inv, err := r.issuedInvoice(ctx, endpoint.Namespace, run.delivered+1)
-		if err != nil || inv == nil {
-			// nil: the next invoice is not issued yet (or not yet in the
-			// cache); its watch event wakes the endpoint.
-			return run, err
+		ev, err := blocks.at(ctx, run.delivered+1)
+		if err != nil || ev == nil {
+			// nil: the next event is not recorded yet (or not yet in the
+			// cache); the watch of the object that gets it wakes the
+			// endpoint.
+			return err
 		}
-		body, err := delivery.IssuedEvent(inv)
+		if !sends(endpoint.Spec.Events, run.invoices, ev) {
+			run.delivered++
+			run.walked++
+			continue
+		}
+		body, err := delivery.EventBody(endpoint.Namespace, ev.sequence, ev.typ, ev.createdAt, ev.object,
+			r.invoiceReader(ctx, endpoint.Namespace))
 		if err != nil {
-			return run, fmt.Errorf("encoding the event of invoice %s: %w", inv.Name, err)
+			return fmt.Errorf("encoding event %d: %w", ev.sequence, err)
 		}
 		start := time.Now()
 		err = r.Sender.Send(ctx, endpoint.Spec.URL, secret, body, r.Clock.Now())
@@ -112,13 +143,37 @@ func (r *WebhookEndpointReconciler) deliver(ctx context.Context, endpoint *billi
 		observeWebhookAttempt(client.ObjectKeyFromObject(endpoint), time.Since(start), err)
 		if err != nil {
 			run.failure = attemptFailure(err)
-			logf.FromContext(ctx).V(1).Info("Webhook delivery failed", "sequence", run.delivered+1, "error", err.Error())
-			return run, nil
+			logf.FromContext(ctx).V(1).Info("Webhook delivery failed", "eventSequence", ev.sequence, "error", err.Error())
+			return nil
 		}
 		run.delivered++
+		run.walked++
 		run.accepted++
 	}
 }
+
+// raiseInvoiceWatermark returns the invoice watermark moved up over each
+// next invoice whose invoice.issued event is at or below cursor
+// (invoiceDone), reading the invoices from the cache; at most
+// maxWatermarkSteps of them per reconcile.
+func (r *WebhookEndpointReconciler) raiseInvoiceWatermark(ctx context.Context, namespace string,
+	watermark, cursor int64) (int64, error) {
+	for range maxWatermarkSteps {
+		inv, err := r.issuedInvoice(ctx, namespace, watermark+1)
+		if err != nil || inv == nil {
+			return watermark, err
+		}
+		if !invoiceDone(billingv1.FindEvent(inv.Status.Events, billingv1.EventTypeInvoiceIssued), cursor) {
+			return watermark, nil
+		}
+		watermark++
+	}
+	return watermark, nil
+}
+
+// maxWatermarkSteps bounds raiseInvoiceWatermark's walk in one reconcile;
+// the next continues it.
+const maxWatermarkSteps = DefaultWebhookBatch * webhookScanFactor
 
 // attemptFailure is the condition reason and message of a failed attempt.
 func attemptFailure(err error) *deliveryFailure {
@@ -126,13 +181,4 @@ func attemptFailure(err error) *deliveryFailure {
 		return &deliveryFailure{billingv1.ReasonURLNotAllowed, err.Error()}
 	}
 	return &deliveryFailure{billingv1.ReasonDeliveryFailing, err.Error()}
-}
-
-// resumeAfter is the sequence delivery continues after: the status's, or
-// spec.startAfterSequence for an endpoint that has none yet.
-func resumeAfter(endpoint *billingv1.WebhookEndpoint) int64 {
-	if endpoint.Status.DeliveredSequence != nil {
-		return *endpoint.Status.DeliveredSequence
-	}
-	return endpoint.Spec.StartAfterSequence
 }

@@ -31,7 +31,8 @@ import (
 const maxLastError = 1024
 
 // webhookStatus returns the endpoint's status after run, at now:
-//   - deliveredSequence is where the run ended;
+//   - deliveredEventSequence is the event cursor where the run ended, and
+//     deliveredSequence the invoice watermark;
 //   - a failure counts one more failure in a row, records its message and
 //     the time, and makes Ready False with the failure's reason; Stalled is
 //     True at once for a wrong secret or URL, which only a person can fix,
@@ -44,8 +45,9 @@ const maxLastError = 1024
 func webhookStatus(endpoint *billingv1.WebhookEndpoint, run deliveryRun, now time.Time) billingv1.WebhookEndpointStatus {
 	status := *endpoint.Status.DeepCopy()
 	status.ObservedGeneration = endpoint.Generation
-	delivered := run.delivered
-	status.DeliveredSequence = &delivered
+	delivered, invoices := run.delivered, run.invoices
+	status.DeliveredEventSequence = &delivered
+	status.DeliveredSequence = &invoices
 	if run.attempted || run.failure != nil {
 		at := metav1.NewTime(now)
 		status.LastAttempt = &at
@@ -54,7 +56,7 @@ func webhookStatus(endpoint *billingv1.WebhookEndpoint, run deliveryRun, now tim
 		Type:               billingv1.ConditionReady,
 		Status:             metav1.ConditionTrue,
 		Reason:             billingv1.ReasonDelivered,
-		Message:            fmt.Sprintf("Delivered every issued invoice up to sequence %d", delivered),
+		Message:            fmt.Sprintf("Delivered every subscribed event up to event sequence %d", delivered),
 		ObservedGeneration: endpoint.Generation,
 	}
 	stalled := false
@@ -62,13 +64,13 @@ func webhookStatus(endpoint *billingv1.WebhookEndpoint, run deliveryRun, now tim
 	case run.paused:
 		ready.Status = metav1.ConditionFalse
 		ready.Reason = billingv1.ReasonPaused
-		ready.Message = fmt.Sprintf("Paused after sequence %d; delivery resumes there when spec.paused is false", delivered)
+		ready.Message = fmt.Sprintf("Paused after event sequence %d; delivery resumes there when spec.paused is false", delivered)
 	case run.failure != nil:
 		status.Failures++
 		status.LastError = truncate(run.failure.message, maxLastError)
 		ready.Status = metav1.ConditionFalse
 		ready.Reason = run.failure.reason
-		ready.Message = fmt.Sprintf("Sequence %d not delivered after %d attempts in a row: %s",
+		ready.Message = fmt.Sprintf("Event sequence %d not delivered after %d attempts in a row: %s",
 			delivered+1, status.Failures, status.LastError)
 		stalled = run.failure.reason != billingv1.ReasonDeliveryFailing ||
 			status.Failures >= billingv1.WebhookStalledAfterFailures

@@ -58,18 +58,18 @@ func TestWebhookStatus(t *testing.T) {
 		wantLastError string
 	}{
 		{name: "a run that delivered is Ready and clears the failures", endpoint: failing(3),
-			run:        deliveryRun{delivered: 9, accepted: 2, attempted: true},
+			run:        deliveryRun{delivered: 9, invoices: 6, accepted: 2, attempted: true},
 			wantReason: billingv1.ReasonDelivered, wantReady: metav1.ConditionTrue, wantReadySince: now,
 			wantAttempt: true},
 		{name: "a run with nothing to send is Ready and records no attempt", endpoint: fresh,
 			run:        deliveryRun{delivered: 0},
 			wantReason: billingv1.ReasonDelivered, wantReady: metav1.ConditionTrue, wantReadySince: now},
 		{name: "a failed attempt counts one more failure and keeps Ready's transition time", endpoint: failing(1),
-			run:        deliveryRun{delivered: 4, attempted: true, failure: &deliveryFailure{billingv1.ReasonDeliveryFailing, "503"}},
+			run:        deliveryRun{delivered: 4, invoices: 3, attempted: true, failure: &deliveryFailure{billingv1.ReasonDeliveryFailing, "503"}},
 			wantReason: billingv1.ReasonDeliveryFailing, wantReady: metav1.ConditionFalse, wantReadySince: earlier,
 			wantFailures: 2, wantAttempt: true, wantLastError: "503"},
 		{name: "the fifth failure in a row stalls the endpoint", endpoint: failing(4),
-			run:        deliveryRun{delivered: 4, attempted: true, failure: &deliveryFailure{billingv1.ReasonDeliveryFailing, "503"}},
+			run:        deliveryRun{delivered: 4, invoices: 3, attempted: true, failure: &deliveryFailure{billingv1.ReasonDeliveryFailing, "503"}},
 			wantReason: billingv1.ReasonDeliveryFailing, wantReady: metav1.ConditionFalse, wantReadySince: earlier,
 			wantStalled: true, wantFailures: 5, wantAttempt: true, wantLastError: "503"},
 		{name: "a refused address stalls at once", endpoint: fresh,
@@ -81,7 +81,7 @@ func TestWebhookStatus(t *testing.T) {
 			wantReason: billingv1.ReasonSecretNotFound, wantReady: metav1.ConditionFalse, wantReadySince: now,
 			wantStalled: true, wantFailures: 1, wantAttempt: true, wantLastError: "no secret"},
 		{name: "a paused endpoint keeps its failures and last error for when it resumes", endpoint: failing(6),
-			run:        deliveryRun{delivered: 4, paused: true},
+			run:        deliveryRun{delivered: 4, invoices: 2, paused: true},
 			wantReason: billingv1.ReasonPaused, wantReady: metav1.ConditionFalse, wantReadySince: earlier,
 			wantFailures: 6, wantLastError: "the receiver answered 503"},
 	}
@@ -105,8 +105,11 @@ func TestWebhookStatus(t *testing.T) {
 			if got.Failures != tc.wantFailures {
 				t.Errorf("failures = %d, want %d", got.Failures, tc.wantFailures)
 			}
-			if got.DeliveredSequence == nil || *got.DeliveredSequence != tc.run.delivered {
-				t.Errorf("deliveredSequence = %v, want %d", got.DeliveredSequence, tc.run.delivered)
+			if got.DeliveredEventSequence == nil || *got.DeliveredEventSequence != tc.run.delivered {
+				t.Errorf("deliveredEventSequence = %v, want %d", got.DeliveredEventSequence, tc.run.delivered)
+			}
+			if got.DeliveredSequence == nil || *got.DeliveredSequence != tc.run.invoices {
+				t.Errorf("deliveredSequence = %v, want %d", got.DeliveredSequence, tc.run.invoices)
 			}
 			if (got.LastAttempt != nil && got.LastAttempt.Time.Equal(now)) != tc.wantAttempt {
 				t.Errorf("lastAttempt = %v, want set to now: %v", got.LastAttempt, tc.wantAttempt)

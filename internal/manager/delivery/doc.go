@@ -14,8 +14,8 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package delivery is the outbound delivery protocol of WebhookEndpoints: the event
-// body an issued invoice becomes, its signature (Invoicing-Signature, the
+// Package delivery is the outbound delivery protocol of WebhookEndpoints: the
+// body an event becomes (the event of GET /v1/events, EventBody), its signature (Invoicing-Signature, the
 // scheme Stripe documents), which URLs and addresses may receive it, one
 // attempt to send it, and the wait before the next attempt. It knows nothing
 // of controllers; internal/manager/controller decides what to send when, and keeps

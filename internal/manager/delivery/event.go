@@ -18,48 +18,20 @@ package delivery
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"time"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 )
 
-// Event is the body of a delivery.
-type Event struct {
-	// ID is "evt-<workspace>-<sequence>": the same for every attempt and
-	// every endpoint, so a receiver drops a repeat by its id.
-	ID string `json:"id"`
-	// Type is the event type, "invoice.issued".
-	Type string `json:"type"`
-	// CreatedAt is when the invoice was issued, so a repeat is byte for
-	// byte the same body.
-	CreatedAt string    `json:"created_at"`
-	Data      EventData `json:"data"`
-}
-
-// EventData holds the event's object.
-type EventData struct {
-	// Object is the invoice as GET /v1/invoices/{id} answers it.
-	Object apiobject.Invoice `json:"object"`
-}
-
-// EventID is the id of the event for the invoice with sequence in workspace.
-func EventID(workspace string, sequence int64) string {
-	return fmt.Sprintf("evt-%s-%d", workspace, sequence)
-}
-
-// IssuedEvent returns the invoice.issued event of inv, encoded. inv must be
-// issued, with a sequence.
-func IssuedEvent(inv *billingv1.Invoice) ([]byte, error) {
-	if inv.Status.Phase != billingv1.InvoiceIssued || inv.Status.Sequence == nil || inv.Status.IssuedAt == nil {
-		return nil, errors.New("the invoice is not issued with a sequence")
-	}
-	return json.Marshal(Event{
-		ID:        EventID(inv.Namespace, *inv.Status.Sequence),
-		Type:      billingv1.EventInvoiceIssued,
-		CreatedAt: inv.Status.IssuedAt.UTC().Format(time.RFC3339),
-		Data:      EventData{Object: apiobject.InvoiceOf(inv)},
-	})
+// EventBody is the body of a delivery: the workspace's event of sequence
+// and type t, created at createdAt, about object (an *Invoice, *CreditNote
+// or *Payment of api/v1), exactly as GET /v1/events answers it
+// (apiobject.EventOf, apiobject.EventObject). Its id,
+// "evt-<workspace>-<sequence>", is the same on every attempt and for every
+// endpoint, so a receiver drops a repeat by it. invoice reads the invoice
+// of a credit note or payment, when its representation needs it.
+func EventBody(workspace string, sequence int64, t billingv1.EventType, createdAt time.Time, object any,
+	invoice apiobject.InvoiceReader) ([]byte, error) {
+	return json.Marshal(apiobject.EventOf(workspace, sequence, string(t), createdAt, apiobject.EventObject(object, invoice)))
 }

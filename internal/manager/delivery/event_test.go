@@ -40,8 +40,10 @@ func issued(sequence int64) *billingv1.Invoice {
 	}
 }
 
-func TestAnIssuedInvoiceBecomesTheDocumentedEvent(t *testing.T) {
-	body, err := delivery.IssuedEvent(issued(7))
+func TestAnIssuedInvoiceBecomesTheEventOfTheEventsList(t *testing.T) {
+	at := time.Date(2026, 11, 23, 9, 30, 5, 0, time.UTC)
+	noInvoice := func(string) *billingv1.Invoice { return nil }
+	body, err := delivery.EventBody("acme", 12, billingv1.EventTypeInvoiceIssued, at, issued(7), noInvoice)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,27 +55,58 @@ func TestAnIssuedInvoiceBecomesTheDocumentedEvent(t *testing.T) {
 	for k := range event {
 		keys = append(keys, k)
 	}
-	if want := []string{"created_at", "data", "id", "type"}; !sameSet(keys, want) {
+	if want := []string{"created_at", "data", "id", "object", "sequence", "type"}; !sameSet(keys, want) {
 		t.Fatalf("the event has keys %v, want %v", keys, want)
 	}
-	if event["id"] != "evt-acme-7" || event["type"] != "invoice.issued" || event["created_at"] != "2026-11-23T09:30:00Z" {
-		t.Fatalf("event = %v", event)
+	if event["id"] != "evt-acme-12" || event["object"] != "event" || event["sequence"] != 12.0 ||
+		event["type"] != "invoice.issued" || event["created_at"] != "2026-11-23T09:30:05Z" {
+		t.Fatalf("event = %v, want the id and sequence of the event, not of the invoice", event)
 	}
 	object := event["data"].(map[string]any)["object"].(map[string]any)
 	if object["object"] != "invoice" || object["number"] != "INV-000007" || object["sequence"] != 7.0 || object["total"] != 10000.0 {
 		t.Fatalf("data.object = %v, want the invoice as the API answers it", object)
 	}
-	again, _ := delivery.IssuedEvent(issued(7))
+	again, _ := delivery.EventBody("acme", 12, billingv1.EventTypeInvoiceIssued, at, issued(7), noInvoice)
 	if string(again) != string(body) {
-		t.Fatal("two events of the same invoice differ; a retry must send the same bytes")
+		t.Fatal("two bodies of the same event and object differ; a retry must send the same bytes")
 	}
 }
 
-func TestAnInvoiceWithoutSequenceMakesNoEvent(t *testing.T) {
-	inv := issued(1)
-	inv.Status.Sequence = nil
-	if _, err := delivery.IssuedEvent(inv); err == nil {
-		t.Fatal("IssuedEvent() of an invoice without a sequence succeeded")
+func TestAPaymentEventCarriesThePaymentReadingItsInvoiceOnlyWhenNeeded(t *testing.T) {
+	at := metav1.NewTime(time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC))
+	payment := &billingv1.Payment{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "acme", Name: "pay-1", CreationTimestamp: at},
+		Spec:       billingv1.PaymentSpec{InvoiceRef: billingv1.InvoiceReference{Name: "inv-1"}, Amount: 4000},
+	}
+	var asked []string
+	reader := func(name string) *billingv1.Invoice { asked = append(asked, name); return issued(7) }
+	body, err := delivery.EventBody("acme", 3, billingv1.EventTypePaymentRecorded, at.Time, payment, reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var event struct {
+		Type string `json:"type"`
+		Data struct {
+			Object struct {
+				Object     string `json:"object"`
+				ID         string `json:"id"`
+				CustomerID string `json:"customer_id"`
+			} `json:"object"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(body, &event); err != nil {
+		t.Fatal(err)
+	}
+	if o := event.Data.Object; event.Type != "payment.recorded" || o.Object != "payment" || o.ID != "pay-1" || o.CustomerID != "cus-1" {
+		t.Fatalf("event = %+v, want payment pay-1 of customer cus-1 (read from its invoice)", event)
+	}
+	if len(asked) != 1 || asked[0] != "inv-1" {
+		t.Fatalf("the invoice reader was asked for %v, want [inv-1]", asked)
+	}
+	payment.Status.CustomerName = "cus-1"
+	asked = nil
+	if _, err := delivery.EventBody("acme", 3, billingv1.EventTypePaymentRecorded, at.Time, payment, reader); err != nil || len(asked) != 0 {
+		t.Fatalf("a recorded payment's event asked for its invoice %v (err %v); its status says enough", asked, err)
 	}
 }
 

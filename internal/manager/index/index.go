@@ -21,6 +21,7 @@ package index
 
 import (
 	"context"
+	"slices"
 	"strconv"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -68,6 +69,39 @@ func invoiceSequenceBlock(obj client.Object) []string {
 		return nil
 	}
 	return []string{SequenceBlock(*inv.Status.Sequence)}
+}
+
+// EventSequenceBlock indexes Invoices, CreditNotes and Payments by the
+// blocks of SequenceBlockSize event sequences their status.events fall in
+// (SequenceBlock of each event's sequence), so webhook delivery finds the
+// object that carries a workspace's next event in the cache by listing the
+// block of each of the three kinds:
+// client.MatchingFields{index.EventSequenceBlock: index.SequenceBlock(42)}.
+// Blocks, for the reason given at InvoiceSequenceBlock.
+const EventSequenceBlock = "status.events.sequence/16"
+
+// eventSequenceBlocks extracts the EventSequenceBlock values: one per block
+// that holds one of the object's events.
+func eventSequenceBlocks(obj client.Object) []string {
+	var events []billingv1.RecordedEvent
+	switch o := obj.(type) {
+	case *billingv1.Invoice:
+		events = o.Status.Events
+	case *billingv1.CreditNote:
+		events = o.Status.Events
+	case *billingv1.Payment:
+		events = o.Status.Events
+	}
+	var blocks []string
+	for _, e := range events {
+		if e.Sequence < 1 {
+			continue
+		}
+		if b := SequenceBlock(e.Sequence); !slices.Contains(blocks, b) {
+			blocks = append(blocks, b)
+		}
+	}
+	return blocks
 }
 
 // InvoiceAwaitingIssue indexes the Invoices that are not issued yet under
@@ -123,6 +157,11 @@ func Setup(ctx context.Context, indexer client.FieldIndexer) error {
 	}
 	if err := indexer.IndexField(ctx, &billingv1.Invoice{}, InvoiceSequenceBlock, invoiceSequenceBlock); err != nil {
 		return err
+	}
+	for _, obj := range []client.Object{&billingv1.Invoice{}, &billingv1.CreditNote{}, &billingv1.Payment{}} {
+		if err := indexer.IndexField(ctx, obj, EventSequenceBlock, eventSequenceBlocks); err != nil {
+			return err
+		}
 	}
 	return indexer.IndexField(ctx, &billingv1.Invoice{}, InvoiceAwaitingIssue, invoiceAwaitingIssue)
 }

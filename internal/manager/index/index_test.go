@@ -21,6 +21,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -194,5 +195,53 @@ func TestInvoiceCustomerIsTheSelectableField(t *testing.T) {
 		if !slices.Contains(paths, "."+index.InvoiceCustomer) {
 			t.Errorf("version %s has selectable fields %q, want one for %q", version.Name, paths, index.InvoiceCustomer)
 		}
+	}
+}
+
+// extractorFor returns the extract function Setup registers for field on
+// objects of obj's kind.
+func extractorFor(t *testing.T, obj client.Object, field string) client.IndexerFunc {
+	t.Helper()
+	indexer := &recordingIndexer{}
+	if err := index.Setup(context.Background(), indexer); err != nil {
+		t.Fatalf("Setup() error = %v", err)
+	}
+	for _, r := range indexer.registered {
+		if reflect.TypeOf(r.obj) == reflect.TypeOf(obj) && r.field == field {
+			return r.extract
+		}
+	}
+	t.Fatalf("Setup() registered no index %q for %T", field, obj)
+	return nil
+}
+
+func TestEventSequenceBlockIndexesEachBlockOfAnObjectsEventsOnce(t *testing.T) {
+	events := func(seqs ...int64) []billingv1.RecordedEvent {
+		out := make([]billingv1.RecordedEvent, len(seqs))
+		for i, s := range seqs {
+			out[i] = billingv1.RecordedEvent{Type: billingv1.EventTypeInvoiceIssued, Sequence: s}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		obj  client.Object
+		want []string
+	}{
+		{"an invoice without events is not indexed", &billingv1.Invoice{}, nil},
+		{"an invoice is indexed under the block of each event", &billingv1.Invoice{
+			Status: billingv1.InvoiceStatus{Events: events(3, 20, 40)}}, []string{"0", "1", "2"}},
+		{"two events in one block give one value", &billingv1.Invoice{
+			Status: billingv1.InvoiceStatus{Events: events(17, 18)}}, []string{"1"}},
+		{"a credit note is indexed under its event's block", &billingv1.CreditNote{
+			Status: billingv1.CreditNoteStatus{Events: events(33)}}, []string{"2"}},
+		{"a payment is indexed under its event's block", &billingv1.Payment{
+			Status: billingv1.PaymentStatus{Events: events(1)}}, []string{"0"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := extractorFor(t, tc.obj, index.EventSequenceBlock)(tc.obj); !slices.Equal(got, tc.want) {
+				t.Errorf("index value = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

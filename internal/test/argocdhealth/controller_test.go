@@ -123,9 +123,9 @@ func TestHealthChecksReadWhatTheControllerWrites(t *testing.T) {
 		`Customer "nobody" does not exist in namespace "books"; the invoice is issued when it is created`})
 	expectHealth("Invoice", "too-large", Status{Degraded, "total exceeds 9007199254740991 (2^53-1) minor units"})
 	expectHealth("Customer", "acme", Status{Healthy, "The customer can be billed"})
-	expectHealth("WebhookEndpoint", "delivering", Status{Healthy, "Delivered every issued invoice up to sequence 1000"})
+	expectHealth("WebhookEndpoint", "delivering", Status{Healthy, "Delivered every subscribed event up to event sequence 1000"})
 	expectHealth("WebhookEndpoint", "paused", Status{Suspended,
-		"Paused after sequence 1000; delivery resumes there when spec.paused is false"})
+		"Paused after event sequence 1000; delivery resumes there when spec.paused is false"})
 	expectHealthEndingWith("WebhookEndpoint", "no-secret", Degraded,
 		`attempts in a row: Secret "missing" does not exist in namespace books`)
 	expectHealthEndingWith("WebhookEndpoint", "plain-http", Degraded, "attempts in a row: only https URLs receive webhooks")
@@ -170,11 +170,11 @@ func expectKstatusAgrees(t *testing.T, kind, name string, obj *unstructured.Unst
 }
 
 // endpoint is a WebhookEndpoint in namespace books that starts after
-// sequence 1000, beyond every invoice of the test, so that one that works
-// sends nothing.
+// event sequence 1000 (and invoice sequence 1000), beyond every event of
+// the test, so that one that works sends nothing.
 func endpoint(name, url, secret string, paused bool) *billingv1.WebhookEndpoint {
 	return builder.WebhookEndpoint("books", name, url, secret, "signing-secret",
-		builder.WithPaused(paused), builder.WithStartAfterSequence(1000))
+		builder.WithPaused(paused), builder.WithStartAfterSequence(1000), builder.WithStartAfterEventSequence(1000))
 }
 
 // startController starts a control plane with the CRDs and the manager's

@@ -53,3 +53,15 @@ func WithPaused(paused bool) WebhookEndpointOption {
 func WithStartAfterSequence(seq int64) WebhookEndpointOption {
 	return func(e *billingv1.WebhookEndpoint) { e.Spec.StartAfterSequence = seq }
 }
+
+// WithEvents sets spec.events: the event types the endpoint subscribes to,
+// or "*".
+func WithEvents(events ...string) WebhookEndpointOption {
+	return func(e *billingv1.WebhookEndpoint) { e.Spec.Events = events }
+}
+
+// WithStartAfterEventSequence sets spec.startAfterEventSequence: a new
+// endpoint considers only the events after seq.
+func WithStartAfterEventSequence(seq int64) WebhookEndpointOption {
+	return func(e *billingv1.WebhookEndpoint) { e.Spec.StartAfterEventSequence = seq }
+}

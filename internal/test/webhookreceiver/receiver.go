@@ -34,10 +34,14 @@ import (
 
 // Attempt is one delivery attempt as the receiver saw it.
 type Attempt struct {
-	// EventID, Type and Sequence are read from the body.
-	EventID  string
-	Type     string
-	Sequence int64
+	// EventID, Type and EventSequence (the event's "sequence") are read
+	// from the body; Sequence is its object's "sequence" (an invoice's
+	// invoice sequence) and ObjectID its object's "id".
+	EventID       string
+	Type          string
+	EventSequence int64
+	Sequence      int64
+	ObjectID      string
 	// SignatureValid is whether Invoicing-Signature matches the body and
 	// the secret, with a timestamp within five minutes of arrival.
 	SignatureValid bool
@@ -96,19 +100,27 @@ func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	var event struct {
-		ID   string `json:"id"`
-		Type string `json:"type"`
-		Data struct {
+		ID       string `json:"id"`
+		Type     string `json:"type"`
+		Sequence int64  `json:"sequence"`
+		Data     struct {
 			Object struct {
-				Sequence int64 `json:"sequence"`
+				ID       string `json:"id"`
+				Sequence *int64 `json:"sequence"`
 			} `json:"object"`
 		} `json:"data"`
 	}
 	_ = json.Unmarshal(body, &event)
+	var sequence int64
+	if event.Data.Object.Sequence != nil {
+		sequence = *event.Data.Object.Sequence
+	}
 	attempt := Attempt{
 		EventID:        event.ID,
 		Type:           event.Type,
-		Sequence:       event.Data.Object.Sequence,
+		EventSequence:  event.Sequence,
+		Sequence:       sequence,
+		ObjectID:       event.Data.Object.ID,
 		SignatureValid: r.valid(req.Header.Get(delivery.SignatureHeader), body, time.Now()),
 		Status:         http.StatusNoContent,
 	}
@@ -153,14 +165,37 @@ func (r *Receiver) Attempts() []Attempt {
 	return append([]Attempt(nil), r.attempts...)
 }
 
-// Accepted returns the sequences of the attempts answered 2xx, in arrival
-// order, repeats included.
+// Accepted returns the object sequences (an invoice's invoice sequence)
+// of the attempts answered 2xx, in arrival order, repeats included.
 func (r *Receiver) Accepted() []int64 {
 	var seqs []int64
 	for _, a := range r.Attempts() {
 		if a.Status < 300 {
 			seqs = append(seqs, a.Sequence)
 		}
+	}
+	return seqs
+}
+
+// AcceptedEvents returns the attempts answered 2xx, in arrival order,
+// repeats included.
+func (r *Receiver) AcceptedEvents() []Attempt {
+	var accepted []Attempt
+	for _, a := range r.Attempts() {
+		if a.Status < 300 {
+			accepted = append(accepted, a)
+		}
+	}
+	return accepted
+}
+
+// AcceptedEventSequences returns the event sequences of the attempts
+// answered 2xx, in arrival order, repeats included.
+func (r *Receiver) AcceptedEventSequences() []int64 {
+	accepted := r.AcceptedEvents()
+	seqs := make([]int64, 0, len(accepted))
+	for _, a := range accepted {
+		seqs = append(seqs, a.EventSequence)
 	}
 	return seqs
 }

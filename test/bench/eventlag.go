@@ -1,0 +1,168 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+// Measurement 8, event lag: invoices created directly in one workspace as
+// fast as the API server takes them, and the time from each create until
+// its invoice.issued event is read from the adapter's GET /v1/events
+// stream: the controller's issue, its event sequence, the adapter's
+// informer and the stream together.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
+)
+
+// eventLagWorkspace is where measurement 8 creates; no other measurement
+// before it creates there.
+const eventLagWorkspace = "bench-4"
+
+// eventsSeen records when the events stream first delivered the
+// invoice.issued event of each invoice, by invoice id.
+type eventsSeen struct {
+	mu   sync.Mutex
+	seen map[string]time.Time
+	err  error
+}
+
+// follow reads stream until it ends, recording each event's arrival.
+func (s *eventsSeen) follow(stream *v1client.EventStream) {
+	for {
+		ev, err := stream.Next()
+		now := time.Now()
+		if err != nil {
+			s.mu.Lock()
+			if !errors.Is(err, io.EOF) && s.err == nil {
+				s.err = err
+			}
+			s.mu.Unlock()
+			return
+		}
+		var event struct {
+			Type string `json:"type"`
+			Data struct {
+				Object struct {
+					ID string `json:"id"`
+				} `json:"object"`
+			} `json:"data"`
+		}
+		err = json.Unmarshal(ev.Data, &event)
+		if err == nil && event.Type != string(billingv1.EventTypeInvoiceIssued) {
+			err = fmt.Errorf("an event of type %q, not asked for", event.Type)
+		}
+		if err != nil {
+			s.mu.Lock()
+			s.err = fmt.Errorf("the events stream sent %q: %w", ev.Data, err)
+			s.mu.Unlock()
+			return
+		}
+		s.mu.Lock()
+		if _, ok := s.seen[event.Data.Object.ID]; !ok {
+			s.seen[event.Data.Object.ID] = now
+		}
+		s.mu.Unlock()
+	}
+}
+
+// await waits until the events of every invoice in names were seen and
+// returns when each was.
+func (s *eventsSeen) await(ctx context.Context, names []string, timeout time.Duration) (map[string]time.Time, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		s.mu.Lock()
+		missing := 0
+		for _, name := range names {
+			if _, ok := s.seen[name]; !ok {
+				missing++
+			}
+		}
+		err := s.err
+		s.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		if missing == 0 {
+			break
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return nil, fmt.Errorf("%d of %d invoice.issued events not in GET /v1/events after %s", missing, len(names), timeout)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]time.Time, len(names))
+	for _, name := range names {
+		out[name] = s.seen[name]
+	}
+	return out, nil
+}
+
+// measureEventLag creates invoices in eventLagWorkspace directly, at the
+// full create rate, while it follows the workspace's invoice.issued events
+// on the adapter's stream: the time from each create until its event is
+// read, p50 and p99.
+func (b *bench) measureEventLag(ctx context.Context, r *Report) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream, _, err := b.api.StreamEvents(ctx, "?type="+string(billingv1.EventTypeInvoiceIssued),
+		v1client.Workspace(eventLagWorkspace))
+	if err != nil {
+		return fmt.Errorf("opening the events stream: %w", err)
+	}
+	defer func() { _ = stream.Close() }()
+	seen := &eventsSeen{seen: map[string]time.Time{}}
+	go seen.follow(stream)
+
+	n := b.cfg.Invoices
+	createdAt := make([]time.Time, n)
+	names := make([]string, n)
+	res, err := b.parallel(ctx, n, func(ctx context.Context, i int) (err error) {
+		names[i], err = b.createDirect(ctx, eventLagWorkspace)
+		createdAt[i] = time.Now()
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	b.created.Add(int64(n))
+	at, err := seen.await(ctx, names, time.Duration(n)*10*time.Millisecond+2*time.Minute)
+	if err != nil {
+		return err
+	}
+	lags := result{latencies: make([]time.Duration, n)}
+	for i, name := range names {
+		lags.latencies[i] = max(at[name].Sub(createdAt[i]), 0)
+	}
+	r.EventLagP50Ms, r.EventLagP99Ms = lags.percentileMs(0.5), lags.percentileMs(0.99)
+	r.Details.EventLagCreatedPerSec = res.perSec()
+	return nil
+}
+
+// printEventLag prints measurement 8's line under the table.
+func (r *Report) printEventLag(out io.Writer) {
+	printf(out, "\n8. event lag, create to its invoice.issued in GET /v1/events (stream), at %.0f creates/s: p50 %.1f ms, p99 %.1f ms\n",
+		r.Details.EventLagCreatedPerSec, r.EventLagP50Ms, r.EventLagP99Ms)
+}
