@@ -23,6 +23,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
+// The store's series are invoicing_store_*.
+const (
+	metricsNamespace = "invoicing"
+	metricsSubsystem = "store"
+)
+
 // metrics are the store's Prometheus series: what the read barrier costs.
 type metrics struct {
 	// wait is how long the barriers of last pages took: the fetch of the
@@ -39,24 +45,24 @@ type metrics struct {
 func newMetrics() *metrics {
 	return &metrics{
 		wait: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Namespace: "invoicing",
-			Subsystem: "store",
+			Namespace: metricsNamespace,
+			Subsystem: metricsSubsystem,
 			Name:      "read_barrier_seconds",
 			Help: "Time the read barrier of the last page of a list took (read your writes across replicas): " +
 				"reading the API server's current resource version, then waiting for the informer to deliver it.",
 			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1},
 		}),
 		fallbacks: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: "invoicing",
-			Subsystem: "store",
+			Namespace: metricsNamespace,
+			Subsystem: metricsSubsystem,
 			Name:      "read_barrier_fallbacks_total",
 			Help: "Last pages of lists read from the API server because the informer had not delivered the " +
 				"read barrier: in time (timeout), having delivered nothing for as long (idle), or because the " +
 				"resource version was not a number (incomparable).",
 		}, []string{"reason"}),
 		confirmed: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: "invoicing",
-			Subsystem: "store",
+			Namespace: metricsNamespace,
+			Subsystem: metricsSubsystem,
 			Name:      "read_barrier_confirmed_total",
 			Help: "Last pages of lists whose read barrier was not reached (reason: timeout, idle) but whose " +
 				"cached objects a metadata-only read of the page from the API server confirmed: served from " +

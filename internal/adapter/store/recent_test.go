@@ -294,7 +294,7 @@ func TestAnIdleInformerWhosePageTheAPIServerConfirmsServesItFromTheCache(t *test
 }
 
 func TestTheCachedPageIsConfirmedOnlyWhenItHoldsTheSameObjectsNoOlder(t *testing.T) {
-	meta := func(name, rv string) metav1.PartialObjectMetadata {
+	versionOf := func(name, rv string) metav1.PartialObjectMetadata {
 		return metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: name, ResourceVersion: rv}}
 	}
 	cachedAt := func(name, rv string) *billingv1.Invoice {
@@ -309,13 +309,13 @@ func TestTheCachedPageIsConfirmedOnlyWhenItHoldsTheSameObjectsNoOlder(t *testing
 		limit int
 		want  bool
 	}{
-		{"the same objects at the same versions", []metav1.PartialObjectMetadata{meta("inv-1", "5"), meta("inv-2", "9")}, 10, true},
-		{"the cache newer than the read", []metav1.PartialObjectMetadata{meta("inv-1", "4"), meta("inv-2", "9")}, 10, true},
-		{"an object changed since the cache's copy", []metav1.PartialObjectMetadata{meta("inv-1", "5"), meta("inv-2", "12")}, 10, false},
-		{"an object the cache lacks", []metav1.PartialObjectMetadata{meta("inv-1", "5"), meta("inv-15", "11"), meta("inv-2", "9")}, 10, false},
-		{"an object the API server no longer has", []metav1.PartialObjectMetadata{meta("inv-1", "5")}, 10, false},
-		{"a version that is not a number", []metav1.PartialObjectMetadata{meta("inv-1", "5"), meta("inv-2", "x")}, 10, false},
-		{"only the first limit+1 compared", []metav1.PartialObjectMetadata{meta("inv-1", "5"), meta("inv-2", "9"), meta("inv-3", "1")}, 1, true},
+		{"the same objects at the same versions", []metav1.PartialObjectMetadata{versionOf("inv-1", "5"), versionOf("inv-2", "9")}, 10, true},
+		{"the cache newer than the read", []metav1.PartialObjectMetadata{versionOf("inv-1", "4"), versionOf("inv-2", "9")}, 10, true},
+		{"an object changed since the cache's copy", []metav1.PartialObjectMetadata{versionOf("inv-1", "5"), versionOf("inv-2", "12")}, 10, false},
+		{"an object the cache lacks", []metav1.PartialObjectMetadata{versionOf("inv-1", "5"), versionOf("inv-15", "11"), versionOf("inv-2", "9")}, 10, false},
+		{"an object the API server no longer has", []metav1.PartialObjectMetadata{versionOf("inv-1", "5")}, 10, false},
+		{"a version that is not a number", []metav1.PartialObjectMetadata{versionOf("inv-1", "5"), versionOf("inv-2", "x")}, 10, false},
+		{"only the first limit+1 compared", []metav1.PartialObjectMetadata{versionOf("inv-1", "5"), versionOf("inv-2", "9"), versionOf("inv-3", "1")}, 1, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
