@@ -61,8 +61,10 @@ func TestAStreamDropsAClientThatStopsReading(t *testing.T) {
 	}
 	srv := httptest.NewServer(a.Handler())
 	t.Cleanup(srv.Close)
-	open := func() *http.Response {
-		t.Helper()
+	// Each stream on a connection of its own: a connection the server
+	// closed after a 429 is never reused for the next try.
+	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	open := func() (*http.Response, error) {
 		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL+"/v1/events", nil)
 		if err != nil {
 			t.Fatal(err)
@@ -70,20 +72,22 @@ func TestAStreamDropsAClientThatStopsReading(t *testing.T) {
 		req.Header.Set("Authorization", "Bearer "+fakeToken)
 		req.Header.Set("Invoicing-Workspace", fakeWorkspace)
 		req.Header.Set("Accept", eventStreamType)
-		resp, err := srv.Client().Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp
+		return hc.Do(req)
 	}
-	stalled := open() // never read: the connection's buffers fill up
+	stalled, err := open() // never read: the connection's buffers fill up
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer func() { _ = stalled.Body.Close() }()
 	if stalled.StatusCode != http.StatusOK {
 		t.Fatalf("the first stream answered %d", stalled.StatusCode)
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		resp := open()
+		resp, err := open()
+		if err != nil {
+			t.Fatalf("another stream: %v", err)
+		}
 		_ = resp.Body.Close()
 		if resp.StatusCode == http.StatusOK {
 			return
