@@ -109,13 +109,19 @@ FUZZTIME ?= 60s
 # them side by side with the Kubernetes API (docs/performance.md): a table,
 # and bin/bench/report.json with CPU profiles next to it. BENCH_SMALL=1 is the
 # 1,000-invoice smoke variant that make test also runs (test/bench).
+# BENCH_ONLY=memory,restart runs only those measurements (numbers or names);
+# BENCH_ARGS passes more flags (e.g. --memory-invoices 100000
+# --restart-sizes 100000,200000, the defaults).
 BENCH_SMALL ?=
+BENCH_ONLY ?=
+BENCH_ARGS ?=
 .PHONY: bench
 bench: envtest-binaries ## Measure adapter and controller against the Kubernetes API (BENCH_SMALL=1: smoke size).
 	go build -o bin/manager ./cmd
 	go build -o bin/adapter ./cmd/adapter
 	go run ./test/bench --assets "$(ENVTEST_ASSETS)" --crds config/crd/bases \
-		--manager bin/manager --adapter bin/adapter --out bin/bench $(if $(BENCH_SMALL),--small)
+		--manager bin/manager --adapter bin/adapter --out bin/bench $(if $(BENCH_SMALL),--small) \
+		$(if $(BENCH_ONLY),--only $(BENCH_ONLY)) $(BENCH_ARGS)
 
 .PHONY: bench-micro
 bench-micro: envtest-binaries ## Run the Go micro-benchmarks of the hot paths, with allocations.

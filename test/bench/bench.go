@@ -56,8 +56,14 @@ type Config struct {
 	// Invoices is the size of each measurement; the memory measurement
 	// fills workspaces (10) workspaces with this many each.
 	Invoices int
-	Workers  int
-	Profile  bool
+	// MemoryInvoices is how many invoices measurement 5 fills the cluster
+	// up to (0: the other measurements' and Invoices in each workspace it
+	// fills); RestartSizes are the sizes of measurement 9's restarts
+	// (none: one at the size reached).
+	MemoryInvoices int
+	RestartSizes   []int
+	Workers        int
+	Profile        bool
 	// Only names the measurements to run, by number ("4"); empty runs all.
 	Only []string
 	Log  io.Writer
@@ -92,8 +98,18 @@ type bench struct {
 	token      string
 	manager    *process
 	adapter    *process
-	created    atomic.Int64 // invoices in the cluster
-	ids        []string     // the invoices created through the adapter, in bench-0
+	// kubeconfig is the binaries', startedAt when they were last started,
+	// logSuffix what their log files' names end with since a restart.
+	kubeconfig, logSuffix string
+	startedAt             time.Time
+	// lastReady is how long the manager and the adapter took to become
+	// ready after their last start.
+	lastReady [2]time.Duration
+	// managerReady and adapterReady are their readiness probes' URLs.
+	managerReady, adapterReady string
+	plane                      *controlPlane
+	created                    atomic.Int64 // invoices in the cluster
+	ids                        []string     // the invoices created through the adapter, in bench-0
 }
 
 // Run starts everything, measures, writes report.json and stops everything.
@@ -113,12 +129,11 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 
 	b.logf("Starting the control plane (kube-apiserver and etcd)")
 	// No client-side rate limit: the API server's own is the limit.
-	env, err := testenv.Start(testenv.WithAssets(c.Assets), testenv.WithCRDDirectory(c.CRDs),
-		testenv.WithClientRateLimit(-1, 0))
+	env, stopPlane, err := b.startControlPlane()
 	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = env.Stop() }()
+	defer stopPlane()
 	cfg, scheme := env.Config, env.Client.Scheme()
 	b.admin = env.Client
 	if b.cs, err = kubernetes.NewForConfig(cfg); err != nil {
@@ -139,25 +154,25 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		Timeout:   30 * time.Second,
 	}
 
+	r := &Report{path: filepath.Join(c.OutDir, "report.json")}
+	if selected(c.Only, restartStep) {
+		if err := b.restartEmpty(ctx, r); err != nil {
+			return nil, err
+		}
+	}
 	if err := b.startBinaries(ctx, kubeconfig); err != nil {
 		return nil, err
 	}
-	defer b.adapter.stop()
-	defer b.manager.stop()
+	defer func() { b.stopBinaries() }() // the binaries of the last start
 	for _, ns := range b.workspaces() {
 		if err := b.awaitAllowed(ctx, ns); err != nil {
 			return nil, err
 		}
 	}
 
-	r := &Report{path: filepath.Join(c.OutDir, "report.json")}
 	r.Details.Invoices, r.Details.Workers, r.Details.Workspaces = c.Invoices, c.Workers, workspaces
 	r.Details.APFWait = map[string]map[string]apfLevelWait{}
-	time.Sleep(2 * time.Second) // let the start-up garbage be collected
-	if r.Details.AdapterRSS0, err = b.adapter.rss(); err != nil {
-		return nil, err
-	}
-	if r.Details.ManagerRSS0, err = b.manager.rss(); err != nil {
+	if err := b.readStartMemory(ctx, r); err != nil {
 		return nil, err
 	}
 
@@ -174,6 +189,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		{"7. noisy neighbour, without and with APF", b.measureNoisyNeighbour},
 		{"8. event lag", b.measureEventLag},
 		{"5. memory", b.measureMemory},
+		{restartStep, b.measureRestart},
 	}
 	for _, s := range steps {
 		if !selected(c.Only, s.name) {
@@ -195,17 +211,71 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 	return r, nil
 }
 
+// startControlPlane starts the kube-apiserver and etcd, with a certificate
+// directory of their own kept over restarts of the API server (measurement
+// 8), so that its CA and the ServiceAccount tokens' key stay the same, and
+// writes an admin's kubeconfig for kubectl.
+func (b *bench) startControlPlane() (*testenv.Env, func(), error) {
+	certDir, err := os.MkdirTemp("", "bench-apiserver-")
+	if err != nil {
+		return nil, nil, err
+	}
+	// No client-side rate limit: the API server's own is the limit.
+	env, err := testenv.Start(testenv.WithAssets(b.cfg.Assets), testenv.WithCRDDirectory(b.cfg.CRDs),
+		testenv.WithClientRateLimit(-1, 0), testenv.WithCertDir(certDir))
+	if err != nil {
+		_ = os.RemoveAll(certDir)
+		return nil, nil, err
+	}
+	stop := func() {
+		_ = env.Stop()
+		_ = os.RemoveAll(certDir)
+	}
+	b.plane = &controlPlane{env: env, kubeconfig: filepath.Join(b.cfg.OutDir, "admin.kubeconfig")}
+	if err := env.WriteKubeconfig(b.plane.kubeconfig, "bench-admin"); err != nil {
+		stop()
+		return nil, nil, err
+	}
+	return env, stop, nil
+}
+
+// readStartMemory reads every process's resident memory before the
+// measurements: the bases of measurement 5.
+func (b *bench) readStartMemory(ctx context.Context, r *Report) error {
+	time.Sleep(2 * time.Second) // let the start-up garbage be collected
+	var err error
+	if r.Details.AdapterRSS0, err = b.adapter.rss(); err != nil {
+		return err
+	}
+	if r.Details.ManagerRSS0, err = b.manager.rss(); err != nil {
+		return err
+	}
+	r.Details.Plane0, err = b.plane.usage(ctx)
+	return err
+}
+
 // selected reports whether the step named name runs when only the
-// measurements numbered in only are asked for (all when only is empty).
-// The warm-up always runs; get and list (2, 3) need create's (1) invoices.
+// measurements numbered (or named, see measurementNames) in only are asked
+// for (all when only is empty). The warm-up always runs; get and list
+// (2, 3) need create's (1) invoices.
 func selected(only []string, name string) bool {
 	number, _, numbered := strings.Cut(name, ".")
 	if len(only) == 0 || !numbered {
 		return true
 	}
+	only = slices.Clone(only)
+	for i, o := range only {
+		if n, ok := measurementNames[o]; ok {
+			only[i] = n
+		}
+	}
 	return slices.Contains(only, number) ||
 		(number == "1" && (slices.Contains(only, "2") || slices.Contains(only, "3")))
 }
+
+// measurementNames are the names -only takes beside the numbers: those
+// of the measurements at size, which run alone most often.
+var measurementNames = map[string]string{"memory": "5", "restart": "9"}
 
 func (b *bench) logf(format string, args ...any) {
 	_, _ = fmt.Fprintf(b.log, "%s  %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))

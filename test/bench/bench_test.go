@@ -72,11 +72,26 @@ func TestSmallBenchmarkWritesACompleteReport(t *testing.T) {
 		"adapter_cpu_s_per_1000_creates",
 		"numbering_ratio", "numbering_lag_p99_ms", "numbering_created_per_s", "numbering_numbered_per_s",
 		"batched_numbers_per_s", "naive_numbers_per_s", "batched_over_naive",
+		"etcd_db_bytes_per_invoice", "apiserver_start_s", "adapter_ready_after_restart_s", "manager_ready_after_restart_s",
+		"create_ratio_watch_cache", "create_ratio_no_watch_cache",
+		"controller_ratio_watch_cache", "controller_ratio_no_watch_cache",
+		"kubectl_get_workspace_s", "kubectl_get_workspace_s_no_watch_cache",
 	} {
 		v, ok := got[key].(float64)
 		g.Expect(ok).To(BeTrue(), "report.json has no number %s: %s", key, data)
 		g.Expect(v > 0 && !math.IsInf(v, 0)).To(BeTrue(), "%s is %v", key, v)
 	}
+	// Differences of resident memory: at the smoke size they may come out
+	// below zero, so only their presence is checked.
+	for _, key := range []string{
+		"apiserver_bytes_per_invoice", "apiserver_bytes_per_invoice_after_restart",
+		"apiserver_bytes_per_invoice_no_watch_cache", "etcd_bytes_per_invoice",
+	} {
+		g.Expect(got).To(HaveKeyWithValue(key, BeAssignableToTypeOf(0.0)))
+	}
+	// Measurement 9 restarts once at the size reached with the watch cache
+	// and once without.
+	g.Expect(got["details"]).To(HaveKeyWithValue("restarts", HaveLen(2)))
 	for _, key := range []string{"controller_ratio", "controller_ratio_apf", "numbering_ratio"} {
 		g.Expect(got[key]).To(BeNumerically("<=", 1.01), "%s: more invoices issued than created", key)
 	}

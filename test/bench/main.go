@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -44,13 +45,31 @@ func main() {
 	flag.StringVar(&c.Adapter, "adapter", "bin/adapter", "The adapter binary.")
 	flag.StringVar(&c.OutDir, "out", "bin/bench", "Directory for report.json, profiles and the binaries' logs.")
 	flag.IntVar(&c.Invoices, "invoices", 0, "Invoices per measurement (default 10,000, or 1,000 with -small).")
+	flag.IntVar(&c.MemoryInvoices, "memory-invoices", 0,
+		"Invoices in the cluster for measurement 5 (default 100,000; with -small, 1,000 more in each of 7 workspaces).")
+	restartSizes := flag.String("restart-sizes", "",
+		"Invoices in the cluster at measurement 9's restarts, separated by commas (default 100000,200000; with -small, one at the size reached).")
 	flag.IntVar(&c.Workers, "workers", 16, "Concurrent workers on each side of a pair.")
 	managerArgs := flag.String("manager-args", "", "Extra flags for the manager, separated by spaces.")
 	adapterArgs := flag.String("adapter-args", "", "Extra flags for the adapter, separated by spaces.")
 	flag.BoolVar(&c.Profile, "profile", true, "Save CPU profiles of the adapter and the manager under -out.")
 	only := flag.String("only", "",
-		"Run only these measurements, by number, separated by commas (e.g. 4,6); 2 and 3 also run 1, whose invoices they read.")
+		"Run only these measurements, by number (or memory, restart), separated by commas (e.g. 4,6 or memory,restart); "+
+			"2 and 3 also run 1, whose invoices they read.")
 	flag.Parse()
+	var err error
+	if c.RestartSizes, err = sizes(*restartSizes); err != nil {
+		fmt.Fprintln(os.Stderr, "bench: -restart-sizes:", err)
+		os.Exit(2)
+	}
+	if !*small {
+		if c.MemoryInvoices == 0 {
+			c.MemoryInvoices = 100_000
+		}
+		if len(c.RestartSizes) == 0 {
+			c.RestartSizes = []int{100_000, 200_000}
+		}
+	}
 	c.Only = strings.FieldsFunc(*only, func(r rune) bool { return r == ',' || r == ' ' })
 	if c.Invoices == 0 {
 		c.Invoices = 10_000
@@ -70,4 +89,17 @@ func main() {
 	}
 	report.PrintTable(os.Stdout)
 	fmt.Printf("\nWrote %s\n", report.path)
+}
+
+// sizes parses numbers separated by commas.
+func sizes(list string) ([]int, error) {
+	var out []int
+	for f := range strings.FieldsFuncSeq(list, func(r rune) bool { return r == ',' || r == ' ' }) {
+		n, err := strconv.Atoi(strings.ReplaceAll(f, "_", ""))
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("%q is not a number of invoices", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }

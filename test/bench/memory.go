@@ -16,38 +16,27 @@ limitations under the License.
 
 package main
 
-// Measurement 5: the manager's and the adapter's resident memory per
-// invoice, as every workspace fills up.
+// Measurement 5: resident memory per invoice of the manager, the adapter,
+// the kube-apiserver and etcd (and etcd's database), as the workspaces fill
+// up, and what each part of an issued invoice costs in bytes of JSON.
 
 import (
 	"context"
 	"time"
 )
 
-// measureMemory fills every workspace up to Invoices invoices, waits until
-// the controller has issued them all, and reads both processes' resident
-// memory: its growth since the start over the invoices in the cluster.
+// measureMemory fills the cluster up to MemoryInvoices invoices (by
+// default the other measurements' and Invoices more in each fill
+// workspace), waits until the controller has issued them all, and reads
+// every process's resident memory: its growth since the start over the
+// invoices in the cluster.
 func (b *bench) measureMemory(ctx context.Context, r *Report) error {
-	w, err := b.watchIssued(ctx, "")
-	if err != nil {
-		return err
+	target := b.cfg.MemoryInvoices
+	if target == 0 {
+		target = int(b.created.Load()) + len(b.fillWorkspaces())*b.cfg.Invoices
 	}
-	defer w.stop()
-	n := b.cfg.Invoices
-	todo := []string{}
-	for _, ns := range b.workspaces()[3:] {
-		for range n {
-			todo = append(todo, ns)
-		}
-	}
-	if _, err := b.parallel(ctx, len(todo), func(ctx context.Context, i int) error {
-		_, err := b.createDirect(ctx, todo[i])
-		return err
-	}); err != nil {
-		return err
-	}
-	b.created.Add(int64(len(todo)))
-	if _, err := w.await(ctx, len(todo), time.Duration(len(todo))*10*time.Millisecond+2*time.Minute); err != nil {
+	var err error
+	if r.Details.FillCreatedPerSec, r.Details.FillIssuedPerSec, err = b.fillTo(ctx, target); err != nil {
 		return err
 	}
 	time.Sleep(5 * time.Second) // let the garbage of the load be collected
@@ -55,6 +44,9 @@ func (b *bench) measureMemory(ctx context.Context, r *Report) error {
 		return err
 	}
 	if r.Details.ManagerRSS, err = b.manager.rss(); err != nil {
+		return err
+	}
+	if r.Details.Plane, err = b.plane.usage(ctx); err != nil {
 		return err
 	}
 	if b.cfg.Profile {
@@ -71,5 +63,10 @@ func (b *bench) measureMemory(ctx context.Context, r *Report) error {
 	r.Details.MemoryInvoices = int(total)
 	r.AdapterBytesPerInvoice = float64((r.Details.AdapterRSS - r.Details.AdapterRSS0) / total)
 	r.ControllerBytesPerInvoice = float64((r.Details.ManagerRSS - r.Details.ManagerRSS0) / total)
-	return nil
+	p0, p := r.Details.Plane0, r.Details.Plane
+	r.APIServerBytesPerInvoice = float64((p.APIServerRSS - p0.APIServerRSS) / total)
+	r.EtcdBytesPerInvoice = float64((p.EtcdRSS - p0.EtcdRSS) / total)
+	r.EtcdDBBytesPerInvoice = float64((p.EtcdDB - p0.EtcdDB) / total)
+	r.Details.InvoiceJSON, err = b.invoiceParts(ctx)
+	return err
 }

@@ -30,6 +30,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -43,6 +44,8 @@ import (
 // (the benchmark has one caller).
 func (b *bench) startBinaries(ctx context.Context, kubeconfig string) error {
 	var err error
+	b.kubeconfig = kubeconfig
+	b.startedAt = time.Now()
 	addrs := make([]string, 5)
 	for i := range addrs {
 		if addrs[i], err = netutil.FreeAddr(ctx); err != nil {
@@ -53,7 +56,7 @@ func (b *bench) startBinaries(ctx context.Context, kubeconfig string) error {
 	b.api = v1client.New(b.apiURL, b.http, v1client.Token(b.token))
 	managerArgs := append([]string{"--kubeconfig", kubeconfig, "--health-probe-bind-address", addrs[2],
 		"--metrics-bind-address", "0", "--pprof-bind-address", addrs[1]}, b.cfg.ManagerArgs...)
-	b.manager, err = startProcess(b.cfg.Manager, filepath.Join(b.cfg.OutDir, "manager.log"), addrs[1],
+	b.manager, err = startProcess(b.cfg.Manager, filepath.Join(b.cfg.OutDir, "manager"+b.logSuffix+".log"), addrs[1],
 		b.install.env("manager"), managerArgs...)
 	if err != nil {
 		return err
@@ -62,33 +65,53 @@ func (b *bench) startBinaries(ctx context.Context, kubeconfig string) error {
 	adapterArgs := append([]string{"--kubeconfig", kubeconfig, "--listen-address", addrs[0], "--rate-limit", "-1",
 		"--pprof-address", addrs[3], "--metrics-bind-address", addrs[4], "--metrics-secure=false"},
 		b.cfg.AdapterArgs...)
-	b.adapter, err = startProcess(b.cfg.Adapter, filepath.Join(b.cfg.OutDir, "adapter.log"), addrs[3],
+	b.adapter, err = startProcess(b.cfg.Adapter, filepath.Join(b.cfg.OutDir, "adapter"+b.logSuffix+".log"), addrs[3],
 		b.install.env("adapter"), adapterArgs...)
 	if err != nil {
 		b.manager.stop()
 		return err
 	}
-	deadline := time.Now().Add(time.Minute)
-	for _, probe := range []string{"http://" + addrs[2] + "/readyz", b.apiURL + "/readyz"} {
-		for {
-			req, err := http.NewRequestWithContext(ctx, http.MethodGet, probe, nil)
-			if err != nil {
-				return err
-			}
-			resp, err := b.http.Do(req)
-			if err == nil {
-				_ = resp.Body.Close()
-				if resp.StatusCode == http.StatusOK {
-					break
-				}
-			}
-			if time.Now().After(deadline) || ctx.Err() != nil {
-				return fmt.Errorf("%s did not become ready (see the logs in %s)", probe, b.cfg.OutDir)
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
+	b.managerReady, b.adapterReady = "http://"+addrs[2]+"/readyz", b.apiURL+"/readyz"
+	b.lastReady, err = b.awaitReady(ctx, b.startedAt, readyTimeout)
+	return err
+}
+
+// readyTimeout is how long the binaries have to become ready after a start.
+const readyTimeout = 10 * time.Minute
+
+// awaitReady waits until the manager's and the adapter's readiness probes
+// answer 200, probing both at once, and returns how long after since each
+// did: the manager's, then the adapter's.
+func (b *bench) awaitReady(ctx context.Context, since time.Time, timeout time.Duration) ([2]time.Duration, error) {
+	var took [2]time.Duration
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i, probe := range []string{b.managerReady, b.adapterReady} {
+		wg.Go(func() { took[i], errs[i] = b.awaitProbe(ctx, probe, since, since.Add(timeout)) })
 	}
-	return nil
+	wg.Wait()
+	return took, errors.Join(errs[:]...)
+}
+
+// awaitProbe polls probe until it answers 200 and returns the time since.
+func (b *bench) awaitProbe(ctx context.Context, probe string, since, deadline time.Time) (time.Duration, error) {
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, probe, nil)
+		if err != nil {
+			return 0, err
+		}
+		resp, err := b.http.Do(req)
+		if err == nil {
+			_ = resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return time.Since(since), nil
+			}
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return 0, fmt.Errorf("%s did not become ready (see the logs in %s)", probe, b.cfg.OutDir)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // process is a binary under measurement.
@@ -133,8 +156,11 @@ func (p *process) stop() {
 }
 
 // rss is the process's resident memory (VmRSS), in bytes.
-func (p *process) rss() (int64, error) {
-	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+func (p *process) rss() (int64, error) { return rssOf(p.cmd.Process.Pid) }
+
+// rssOf is a process's resident memory (VmRSS), in bytes.
+func rssOf(pid int) (int64, error) {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err
 	}

@@ -77,6 +77,7 @@ type Report struct {
 	// of measurement 1, per 1,000 creates.
 	AdapterCPUPer1000Creates float64 `json:"adapter_cpu_s_per_1000_creates"`
 
+	Scale
 	Details Details `json:"details"`
 	path    string
 }
@@ -138,4 +139,5 @@ type Details struct {
 	ManagerRSS0           int64   `json:"controller_rss_start_bytes"`
 	ManagerRSS            int64   `json:"controller_rss_bytes"`
 	Seconds               float64 `json:"seconds"`
+	ScaleDetails
 }

@@ -19,6 +19,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"text/tabwriter"
 )
 
@@ -54,6 +56,7 @@ func (r *Report) PrintTable(out io.Writer) {
 	printf(out, "\n5. memory (VmRSS growth per invoice): adapter %.0f B (%.0f -> %.0f MiB), controller %.0f B (%.0f -> %.0f MiB)\n",
 		r.AdapterBytesPerInvoice, mib(d.AdapterRSS0), mib(d.AdapterRSS),
 		r.ControllerBytesPerInvoice, mib(d.ManagerRSS0), mib(d.ManagerRSS))
+	r.printScale(out)
 	printf(out, "\nTook %.0f s.\n", d.Seconds)
 }
 
@@ -70,6 +73,46 @@ func (r *Report) printNoisy(out io.Writer) {
 	printf(w, "with\t%.0f\t%.0f\t%.2f\t%.1f\t%.1f\t%.0f\t\n", d.QuietPerSecAPF, d.NoisyPerSecAPF,
 		r.NoisyRateRatioAPF, r.QuietCreateP99MsAPF, r.NoisyCreateP99MsAPF, d.NeighbourWritesPerSecAPF)
 	_ = w.Flush()
+}
+
+// printScale prints the control plane's memory (measurement 5), the
+// invoice's parts, and the restarts (measurement 9).
+func (r *Report) printScale(out io.Writer) {
+	d := r.Details
+	printf(out, "   kube-apiserver %.0f B (%.0f -> %.0f MiB), etcd %.0f B (%.0f -> %.0f MiB), "+
+		"etcd database %.0f B (%.0f -> %.0f MiB, %.0f MiB in use); filled at %.0f created/s, %.0f issued/s\n",
+		r.APIServerBytesPerInvoice, mib(d.Plane0.APIServerRSS), mib(d.Plane.APIServerRSS),
+		r.EtcdBytesPerInvoice, mib(d.Plane0.EtcdRSS), mib(d.Plane.EtcdRSS),
+		r.EtcdDBBytesPerInvoice, mib(d.Plane0.EtcdDB), mib(d.Plane.EtcdDB), mib(d.Plane.EtcdDBInUse),
+		d.FillCreatedPerSec, d.FillIssuedPerSec)
+	if len(d.InvoiceJSON) > 0 {
+		keys := slices.Sorted(maps.Keys(d.InvoiceJSON))
+		printf(out, "   one issued invoice, bytes of JSON:")
+		for _, k := range keys {
+			printf(out, " %s %d", k, d.InvoiceJSON[k])
+		}
+		printf(out, "\n")
+	}
+	if len(d.Restarts) == 0 {
+		return
+	}
+	printf(out, "\n9. restart at size (seconds until ready; API server until it serves a list of invoices)\n\n")
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	printf(w, "invoices\twatch cache\tAPI server start\tmanager, adapter after it\tmanager, adapter, API server up\t"+
+		"API server MiB\tetcd MiB\tkubectl get workspace s (rows)\t\n")
+	for _, x := range d.Restarts {
+		printf(w, "%d\t%t\t%.1f\t%.1f, %.1f\t%.1f, %.1f\t%.0f\t%.0f\t%.1f (%d)\t\n", x.Invoices, x.WatchCache,
+			x.APIServerStartS, x.StackManagerReadyS, x.StackAdapterReadyS, x.ManagerReadyS, x.AdapterReadyS,
+			mib(x.Plane.APIServerRSS), mib(x.Plane.EtcdRSS), x.KubectlGetS, x.KubectlRows)
+	}
+	_ = w.Flush()
+	printf(out, "   at a million by a linear fit: manager %.0f s, adapter %.0f s, API server %.0f s\n",
+		r.ManagerReadyAfterRestart1MS, r.AdapterReadyAfterRestart1MS, r.APIServerStart1MS)
+	printf(out, "   API server per invoice after the restart: %.0f B with the watch cache, %.0f B without\n",
+		r.APIServerBytesPerInvoiceAfterRestart, r.APIServerBytesPerInvoiceNoWatchCache)
+	printf(out, "   at %d invoices, watch cache on / off: create ratio %.2f / %.2f, controller ratio %.2f / %.2f\n",
+		d.ReducedInvoices, r.CreateRatioWatchCache, r.CreateRatioNoWatchCache,
+		r.ControllerRatioWatchCache, r.ControllerRatioNoWatchCache)
 }
 
 func mib(b int64) float64 { return float64(b) / (1 << 20) }

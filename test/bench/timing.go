@@ -57,6 +57,12 @@ func (r *result) add(o result) {
 // parallel runs op(i) for i in [0, n) on the configured number of workers
 // and times the whole and each call. It stops at the first error.
 func (b *bench) parallel(ctx context.Context, n int, op func(ctx context.Context, i int) error) (result, error) {
+	return b.parallelWith(ctx, b.cfg.Workers, n, op)
+}
+
+// parallelWith is parallel with workers workers.
+func (b *bench) parallelWith(ctx context.Context, workers, n int, op func(ctx context.Context, i int) error) (
+	result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	latencies := make([]time.Duration, n)
@@ -65,7 +71,7 @@ func (b *bench) parallel(ctx context.Context, n int, op func(ctx context.Context
 	var once sync.Once
 	var wg sync.WaitGroup
 	start := time.Now()
-	for range b.cfg.Workers {
+	for range workers {
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)
