@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"sync"
 	"time"
 
@@ -127,7 +128,10 @@ func (s *eventsSeen) await(ctx context.Context, names []string, timeout time.Dur
 func (b *bench) measureEventLag(ctx context.Context, r *Report) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stream, _, err := b.api.StreamEvents(ctx, "?type="+string(billingv1.EventTypeInvoiceIssued),
+	// The stream lasts the whole measurement: through a client without
+	// the 30 s timeout of b.api's, bounded by ctx instead.
+	streaming := v1client.New(b.apiURL, &http.Client{Transport: b.http.Transport}, v1client.Token(b.token))
+	stream, _, err := streaming.StreamEvents(ctx, "?type="+string(billingv1.EventTypeInvoiceIssued),
 		v1client.Workspace(eventLagWorkspace))
 	if err != nil {
 		return fmt.Errorf("opening the events stream: %w", err)
