@@ -53,6 +53,12 @@ type Options struct {
 	// WebhookBatch is how many events one reconcile sends before it
 	// records progress; 0 means DefaultWebhookBatch.
 	WebhookBatch int
+
+	// KeepStatusManagedFields keeps the API server's record of the manager
+	// owning the status fields of invoices, credit notes and payments. By
+	// default it is dropped right after each status patch
+	// (status_ownership.go): it is a third of an issued invoice's size.
+	KeepStatusManagedFields bool
 }
 
 // DefaultWebhookWorkers is how many endpoints receive deliveries at once by
@@ -116,6 +122,12 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			return fmt.Errorf("adding the %s allocator: %w", a.what, err)
 		}
 	}
+	// The reconcilers that write the statuses of invoices, credit notes and
+	// payments drop the status's field ownership after each status patch.
+	ledger := mgr.GetClient()
+	if !opts.KeepStatusManagedFields {
+		ledger = statusOwnershipDropping{Client: ledger}
+	}
 	for _, c := range []struct {
 		kind       string
 		reconciler interface {
@@ -123,21 +135,21 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		}
 	}{
 		{"Invoice", &InvoiceReconciler{
-			Client:   mgr.GetClient(),
+			Client:   ledger,
 			Recorder: mgr.GetEventRecorder("invoice-controller"),
 			Clock:    opts.Clock,
 			Numbers:  numbers,
 			Events:   eventNumbers,
 		}},
 		{"CreditNote", &CreditNoteReconciler{
-			Client:    mgr.GetClient(),
+			Client:    ledger,
 			APIReader: mgr.GetAPIReader(),
 			Clock:     opts.Clock,
 			Numbers:   creditNumbers,
 			Events:    eventNumbers,
 		}},
 		{"Payment", &PaymentReconciler{
-			Client:    mgr.GetClient(),
+			Client:    ledger,
 			APIReader: mgr.GetAPIReader(),
 			Clock:     opts.Clock,
 			Events:    eventNumbers,

@@ -1,0 +1,81 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+func TestWithoutStatusEntries(t *testing.T) {
+	creator := metav1.ManagedFieldsEntry{Manager: "argocd-controller", Operation: metav1.ManagedFieldsOperationApply}
+	adapter := metav1.ManagedFieldsEntry{Manager: "adapter", Operation: metav1.ManagedFieldsOperationUpdate}
+	status := metav1.ManagedFieldsEntry{Manager: "manager", Operation: metav1.ManagedFieldsOperationUpdate, Subresource: "status"}
+	other := metav1.ManagedFieldsEntry{Manager: "kubectl-edit", Operation: metav1.ManagedFieldsOperationUpdate, Subresource: "status"}
+	for _, tc := range []struct {
+		name    string
+		entries []metav1.ManagedFieldsEntry
+		kept    []metav1.ManagedFieldsEntry
+		found   bool
+	}{
+		{"the manager's status entry is dropped and the creator's kept", []metav1.ManagedFieldsEntry{creator, status},
+			[]metav1.ManagedFieldsEntry{creator}, true},
+		{"every status entry is dropped, whoever wrote it", []metav1.ManagedFieldsEntry{adapter, status, other},
+			[]metav1.ManagedFieldsEntry{adapter}, true},
+		{"entries without a status entry are left as they are", []metav1.ManagedFieldsEntry{creator, adapter},
+			[]metav1.ManagedFieldsEntry{creator, adapter}, false},
+		{"only status entries leave none", []metav1.ManagedFieldsEntry{status}, []metav1.ManagedFieldsEntry{}, true},
+		{"no entries find nothing", nil, []metav1.ManagedFieldsEntry{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			kept, found := withoutStatusEntries(tc.entries)
+			if found != tc.found || len(kept) != len(tc.kept) {
+				t.Fatalf("got %v, %t; want %v, %t", kept, found, tc.kept, tc.found)
+			}
+			for i := range kept {
+				if kept[i].Manager != tc.kept[i].Manager || kept[i].Subresource != tc.kept[i].Subresource {
+					t.Errorf("entry %d is %v, want %v", i, kept[i], tc.kept[i])
+				}
+			}
+		})
+	}
+}
+
+func TestManagedFieldsPatch(t *testing.T) {
+	creator := metav1.ManagedFieldsEntry{Manager: "kubectl-create", Operation: metav1.ManagedFieldsOperationUpdate}
+	for _, tc := range []struct {
+		name    string
+		entries []metav1.ManagedFieldsEntry
+		want    string
+	}{
+		{"the kept entries are sent with the resource version as a lock", []metav1.ManagedFieldsEntry{creator},
+			`{"metadata":{"managedFields":[{"manager":"kubectl-create","operation":"Update"}],"resourceVersion":"42"}}`},
+		{"no entries are sent as one empty entry, which clears them", nil,
+			`{"metadata":{"managedFields":[{}],"resourceVersion":"42"}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := managedFieldsPatch(tc.entries, "42")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
