@@ -23,6 +23,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
@@ -168,7 +170,12 @@ func eventBlocks(reader client.Reader, namespace string) *sequenceBlocks[workspa
 func loadEventBlock(ctx context.Context, reader client.Reader, namespace,
 	block string) (map[int64]workspaceEvent, error) {
 	events := map[int64]workspaceEvent{}
-	add := func(obj client.Object, recorded []billingv1.RecordedEvent) error {
+	add := func(item runtime.Object) error {
+		obj, ok := item.(client.Object)
+		if !ok {
+			return nil // never: the items of the lists below all are
+		}
+		_, _, recorded := apiobject.RecordedEvents(obj)
 		for _, e := range recorded {
 			if index.SequenceBlock(e.Sequence) != block {
 				continue
@@ -192,26 +199,15 @@ func loadEventBlock(ctx context.Context, reader client.Reader, namespace,
 	}
 	in := []client.ListOption{client.InNamespace(namespace), client.UnsafeDisableDeepCopy,
 		client.MatchingFields{index.EventSequenceBlock: block}}
-	invoices := &billingv1.InvoiceList{}
-	notes := &billingv1.CreditNoteList{}
-	payments := &billingv1.PaymentList{}
-	for _, list := range []client.ObjectList{invoices, notes, payments} {
+	lists := []client.ObjectList{&billingv1.InvoiceList{}, &billingv1.CreditNoteList{}, &billingv1.PaymentList{}}
+	for _, list := range lists {
 		if err := reader.List(ctx, list, in...); err != nil {
 			return nil, fmt.Errorf("listing the objects of event block %s: %w", block, err)
 		}
 	}
-	for i := range invoices.Items {
-		if err := add(&invoices.Items[i], invoices.Items[i].Status.Events); err != nil {
-			return nil, err
-		}
-	}
-	for i := range notes.Items {
-		if err := add(&notes.Items[i], notes.Items[i].Status.Events); err != nil {
-			return nil, err
-		}
-	}
-	for i := range payments.Items {
-		if err := add(&payments.Items[i], payments.Items[i].Status.Events); err != nil {
+	for _, list := range lists {
+		// EachListItem passes the items themselves, not copies.
+		if err := meta.EachListItem(list, add); err != nil {
 			return nil, err
 		}
 	}
