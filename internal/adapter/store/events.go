@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
 )
 
 // Events are not stored anywhere of their own: each event's sequence is
@@ -59,22 +60,14 @@ func newEventIndex() *eventIndex {
 	return &eventIndex{workspaces: map[string]*workspaceEvents{}}
 }
 
-// recordedEvents returns the object's namespace, name and status.events
-// (none for another kind).
+// recordedEvents returns the namespace, name and status.events
+// (apiobject.RecordedEvents) of an informer's object, or of the last known
+// state of a deleted one (DeletedFinalStateUnknown).
 func recordedEvents(obj any) (ns, name string, events []billingv1.RecordedEvent) {
 	if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj
 	}
-	switch o := obj.(type) {
-	case *billingv1.Invoice:
-		return o.Namespace, o.Name, o.Status.Events
-	case *billingv1.CreditNote:
-		return o.Namespace, o.Name, o.Status.Events
-	case *billingv1.Payment:
-		return o.Namespace, o.Name, o.Status.Events
-	default:
-		return "", "", nil
-	}
+	return apiobject.RecordedEvents(obj)
 }
 
 func (x *eventIndex) put(obj any) {

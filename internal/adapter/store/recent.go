@@ -143,11 +143,7 @@ func confirmedPage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, 
 	}
 	live := &metav1.PartialObjectMetadataList{}
 	live.SetGroupVersionKind(billingv1.GroupVersion.WithKind(k.listKind))
-	opts := []client.ListOption{client.InNamespace(sel.Namespace), client.Limit(int64(limit + 1))}
-	if token != "" {
-		opts = append(opts, client.Continue(token))
-	}
-	if err := s.live.List(ctx, live, opts...); err != nil {
+	if err := s.live.List(ctx, live, pageOptions(sel.Namespace, int64(limit+1), token)...); err != nil {
 		return nil, false, fmt.Errorf("reading the last page's versions from the API server: %w", err)
 	}
 	return cached, sameOrNewer(cached, live.Items, limit), nil
@@ -192,6 +188,17 @@ func continueAfter(after, rv string) (string, error) {
 	return token, nil
 }
 
+// pageOptions are the options of a list of namespace ns from the API
+// server: at most limit objects, from continue token on, or from the
+// namespace's first object when token is "".
+func pageOptions(ns string, limit int64, token string) []client.ListOption {
+	opts := []client.ListOption{client.InNamespace(ns), client.Limit(limit)}
+	if token != "" {
+		opts = append(opts, client.Continue(token))
+	}
+	return opts
+}
+
 // livePage reads from the API server the objects of sel that follow after,
 // at most limit+1, at resource version rv or later. It lists the namespace
 // from after on, with a continue token built as the API server builds its
@@ -218,11 +225,7 @@ func livePage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel S
 	page := make([]PT, 0, limit+1)
 	for {
 		list := k.newList()
-		opts := []client.ListOption{client.InNamespace(sel.Namespace), client.Limit(chunk)}
-		if token != "" {
-			opts = append(opts, client.Continue(token))
-		}
-		if err := s.live.List(ctx, list, opts...); err != nil {
+		if err := s.live.List(ctx, list, pageOptions(sel.Namespace, chunk, token)...); err != nil {
 			return nil, fmt.Errorf("reading the last page from the API server: %w", err)
 		}
 		err := meta.EachListItem(list, func(o runtime.Object) error {

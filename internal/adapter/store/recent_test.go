@@ -326,6 +326,30 @@ func TestTheCachedPageIsConfirmedOnlyWhenItHoldsTheSameObjectsNoOlder(t *testing
 	}
 }
 
+func TestAPageOfTheAPIServerListsItsNamespaceFromTheTokenOn(t *testing.T) {
+	cases := []struct {
+		name  string
+		ns    string
+		limit int64
+		token string
+		want  client.ListOptions
+	}{
+		{"a page without a token starts at the namespace's first object", "ws", 11, "",
+			client.ListOptions{Namespace: "ws", Limit: 11}},
+		{"a page with a token continues from it", "ws", 500, "abc",
+			client.ListOptions{Namespace: "ws", Limit: 500, Continue: "abc"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := (&client.ListOptions{}).ApplyOptions(pageOptions(tc.ns, tc.limit, tc.token))
+			if got.Namespace != tc.want.Namespace || got.Limit != tc.want.Limit || got.Continue != tc.want.Continue ||
+				got.LabelSelector != nil || got.FieldSelector != nil || got.UnsafeDisableDeepCopy != nil {
+				t.Errorf("pageOptions(%q, %d, %q) = %+v; want %+v", tc.ns, tc.limit, tc.token, *got, tc.want)
+			}
+		})
+	}
+}
+
 func TestWithoutReadingOthersWritesTheLastPageIsTheCachesAlone(t *testing.T) {
 	f := newFixture(t)
 	api := f.apiServer(t, "100")

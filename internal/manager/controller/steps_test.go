@@ -303,9 +303,9 @@ func TestIssuedInvoiceFindsTheSequenceInItsBlock(t *testing.T) {
 			g := NewWithT(t)
 			builder := fake.NewClientBuilder().WithScheme(testScheme).WithObjects(tt.invoices...)
 			g.Expect(index.Setup(context.Background(), builderIndexer{builder: builder})).To(Succeed())
-			r := &WebhookEndpointReconciler{Client: builder.Build()}
+			invoices := invoiceBlocks(builder.Build(), "ns")
 
-			got, err := r.issuedInvoice(context.Background(), "ns", tt.sequence)
+			got, err := issuedInvoiceAt(context.Background(), invoices, tt.sequence)
 			if tt.wantErr != nil {
 				g.Expect(err).To(MatchError(tt.wantErr))
 				return

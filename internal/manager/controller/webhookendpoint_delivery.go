@@ -113,21 +113,21 @@ func (r *WebhookEndpointReconciler) walk(ctx context.Context, endpoint *billingv
 	if batch <= 0 {
 		batch = DefaultWebhookBatch
 	}
-	blocks := eventBlocks{reader: r.Client, namespace: endpoint.Namespace}
+	events := eventBlocks(r.Client, endpoint.Namespace)
 	deadline := r.Clock.Now().Add(webhookBatchTime)
 	for {
 		if run.accepted >= batch || run.walked >= batch*webhookScanFactor || !r.Clock.Now().Before(deadline) {
 			run.full = true
 			return nil
 		}
-		ev, err := blocks.at(ctx, run.delivered+1)
-		if err != nil || ev == nil {
-			// nil: the next event is not recorded yet (or not yet in the
+		ev, ok, err := events.at(ctx, run.delivered+1)
+		if err != nil || !ok {
+			// !ok: the next event is not recorded yet (or not yet in the
 			// cache); the watch of the object that gets it wakes the
 			// endpoint.
 			return err
 		}
-		if !sends(endpoint.Spec.Events, run.invoices, ev) {
+		if !sends(endpoint.Spec.Events, run.invoices, &ev) {
 			run.delivered++
 			run.walked++
 			continue
@@ -154,12 +154,14 @@ func (r *WebhookEndpointReconciler) walk(ctx context.Context, endpoint *billingv
 
 // raiseInvoiceWatermark returns the invoice watermark moved up over each
 // next invoice whose invoice.issued event is at or below cursor
-// (invoiceDone), reading the invoices from the cache; at most
-// maxWatermarkSteps of them per reconcile.
+// (invoiceDone), reading the invoices from the cache a block of sequences
+// at a time (invoiceBlocks); at most maxWatermarkSteps of them per
+// reconcile.
 func (r *WebhookEndpointReconciler) raiseInvoiceWatermark(ctx context.Context, namespace string,
 	watermark, cursor int64) (int64, error) {
+	invoices := invoiceBlocks(r.Client, namespace)
 	for range maxWatermarkSteps {
-		inv, err := r.issuedInvoice(ctx, namespace, watermark+1)
+		inv, err := issuedInvoiceAt(ctx, invoices, watermark+1)
 		if err != nil || inv == nil {
 			return watermark, err
 		}

@@ -23,6 +23,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
@@ -36,8 +38,8 @@ import (
 )
 
 // This file is what the WebhookEndpoint reconciler reads besides the
-// endpoint: its signing secret, the issued invoice of a sequence, the event
-// of a sequence, and the endpoints a new event wakes.
+// endpoint: its signing secret, the issued invoices and the events by
+// sequence, and the endpoints a new event wakes.
 
 // signingSecret returns the value of the endpoint's secret key, or why it
 // cannot be used.
@@ -70,75 +72,116 @@ var errSequenceTwice = errors.New("two invoices or events carry the same sequenc
 // event but no invoice sequence, which the invoice controller never writes.
 var errIssuedWithoutSequence = errors.New("an invoice.issued event without an invoice sequence")
 
-// issuedInvoice returns the workspace's invoice with sequence from the
-// cache, or nil when no invoice carries it yet. It lists the sequence's
-// block (index.InvoiceSequenceBlock) without copying it, and copies only
-// the invoice it returns.
-func (r *WebhookEndpointReconciler) issuedInvoice(ctx context.Context, namespace string,
-	sequence int64) (*billingv1.Invoice, error) {
-	block := &billingv1.InvoiceList{}
-	if err := r.List(ctx, block, client.InNamespace(namespace), client.UnsafeDisableDeepCopy,
-		client.MatchingFields{index.InvoiceSequenceBlock: index.SequenceBlock(sequence)}); err != nil {
-		return nil, fmt.Errorf("listing the invoice with sequence %d: %w", sequence, err)
-	}
-	var found *billingv1.Invoice
-	for i := range block.Items {
-		inv := &block.Items[i]
-		if inv.Status.Sequence == nil || *inv.Status.Sequence != sequence {
-			continue
-		}
-		if found != nil {
-			return nil, fmt.Errorf("sequence %d in %s: %w", sequence, namespace, errSequenceTwice)
-		}
-		found = inv
-	}
-	if found == nil {
-		return nil, nil
-	}
-	return found.DeepCopy(), nil
-}
-
-// eventBlocks finds the events of one workspace by sequence in the cache,
+// sequenceBlocks finds what one workspace holds by sequence in the cache,
 // one block of index.SequenceBlockSize sequences at a time: the first
-// lookup of a block lists the block's Invoices, CreditNotes and Payments
-// (index.EventSequenceBlock), the next fifteen read what it kept. It lives
-// for one reconcile.
-type eventBlocks struct {
+// lookup of a block loads it with one list per kind through a field index
+// by block (index.InvoiceSequenceBlock, index.EventSequenceBlock), the next
+// fifteen read what it kept. The indexes are by block, not by sequence,
+// for their size (index.InvoiceSequenceBlock); a walk over consecutive
+// sequences lists each block once. It lives for one reconcile.
+type sequenceBlocks[V any] struct {
 	reader    client.Reader
 	namespace string
-	block     string
-	events    map[int64]workspaceEvent
+	// load lists block's objects of namespace and returns what they hold
+	// by sequence.
+	load   func(ctx context.Context, reader client.Reader, namespace, block string) (map[int64]V, error)
+	block  string
+	values map[int64]V
 }
 
-// at returns the workspace's event with sequence from the cache, or nil
-// when no object carries it yet.
-func (b *eventBlocks) at(ctx context.Context, sequence int64) (*workspaceEvent, error) {
-	if block := index.SequenceBlock(sequence); block != b.block || b.events == nil {
-		if err := b.load(ctx, block); err != nil {
-			return nil, err
+// at returns what the workspace holds at sequence, and whether it holds
+// anything there yet.
+func (b *sequenceBlocks[V]) at(ctx context.Context, sequence int64) (V, bool, error) {
+	if block := index.SequenceBlock(sequence); block != b.block || b.values == nil {
+		values, err := b.load(ctx, b.reader, b.namespace, block)
+		if err != nil {
+			var none V
+			return none, false, err
 		}
+		b.block, b.values = block, values
 	}
-	ev, ok := b.events[sequence]
-	if !ok {
-		return nil, nil
-	}
-	return &ev, nil
+	v, ok := b.values[sequence]
+	return v, ok, nil
 }
 
-// load reads block's events. A sequence carried twice is an error: the
-// allocator never hands one out twice, and delivery stops rather than
+// invoiceBlocks finds the issued invoices of namespace by invoice sequence
+// (loadInvoiceBlock).
+func invoiceBlocks(reader client.Reader, namespace string) *sequenceBlocks[[]*billingv1.Invoice] {
+	return &sequenceBlocks[[]*billingv1.Invoice]{reader: reader, namespace: namespace, load: loadInvoiceBlock}
+}
+
+// loadInvoiceBlock lists block's issued invoices of namespace
+// (index.InvoiceSequenceBlock) without copying them, and returns them by
+// invoice sequence: each sequence with every invoice that carries it, which
+// is one unless the numbering went wrong (issuedInvoiceAt). They are the
+// cache's own objects: read them, never change them.
+func loadInvoiceBlock(ctx context.Context, reader client.Reader, namespace,
+	block string) (map[int64][]*billingv1.Invoice, error) {
+	list := &billingv1.InvoiceList{}
+	if err := reader.List(ctx, list, client.InNamespace(namespace), client.UnsafeDisableDeepCopy,
+		client.MatchingFields{index.InvoiceSequenceBlock: block}); err != nil {
+		return nil, fmt.Errorf("listing the invoices of sequence block %s: %w", block, err)
+	}
+	invoices := make(map[int64][]*billingv1.Invoice, len(list.Items))
+	for i := range list.Items {
+		inv := &list.Items[i]
+		if inv.Status.Sequence == nil {
+			continue
+		}
+		invoices[*inv.Status.Sequence] = append(invoices[*inv.Status.Sequence], inv)
+	}
+	return invoices, nil
+}
+
+// issuedInvoiceAt returns the workspace's invoice with sequence from
+// invoices, or nil when no invoice carries it yet. Two invoices carrying it
+// are an error (errSequenceTwice); two carrying another sequence of its
+// block are not, until that sequence is asked for. The invoice is the
+// cache's own: read it, never change it.
+func issuedInvoiceAt(ctx context.Context, invoices *sequenceBlocks[[]*billingv1.Invoice],
+	sequence int64) (*billingv1.Invoice, error) {
+	found, _, err := invoices.at(ctx, sequence)
+	if err != nil {
+		return nil, err
+	}
+	switch len(found) {
+	case 0:
+		return nil, nil
+	case 1:
+		return found[0], nil
+	default:
+		return nil, fmt.Errorf("sequence %d in %s: %w", sequence, invoices.namespace, errSequenceTwice)
+	}
+}
+
+// eventBlocks finds the events of namespace by event sequence
+// (loadEventBlock).
+func eventBlocks(reader client.Reader, namespace string) *sequenceBlocks[workspaceEvent] {
+	return &sequenceBlocks[workspaceEvent]{reader: reader, namespace: namespace, load: loadEventBlock}
+}
+
+// loadEventBlock lists block's Invoices, CreditNotes and Payments of
+// namespace (index.EventSequenceBlock) without copying them, and returns
+// the block's events by sequence. A sequence carried twice is an error:
+// the allocator never hands one out twice, and delivery stops rather than
 // guess. A sequence the block lacks ends the reconcile's walk; the watch
 // event of the object that gets it starts the next reconcile, which reads
 // the block again.
-func (b *eventBlocks) load(ctx context.Context, block string) error {
+func loadEventBlock(ctx context.Context, reader client.Reader, namespace,
+	block string) (map[int64]workspaceEvent, error) {
 	events := map[int64]workspaceEvent{}
-	add := func(obj client.Object, recorded []billingv1.RecordedEvent) error {
+	add := func(item runtime.Object) error {
+		obj, ok := item.(client.Object)
+		if !ok {
+			return nil // never: the items of the lists below all are
+		}
+		_, _, recorded := apiobject.RecordedEvents(obj)
 		for _, e := range recorded {
 			if index.SequenceBlock(e.Sequence) != block {
 				continue
 			}
 			if _, twice := events[e.Sequence]; twice {
-				return fmt.Errorf("event %d in %s: %w", e.Sequence, b.namespace, errSequenceTwice)
+				return fmt.Errorf("event %d in %s: %w", e.Sequence, namespace, errSequenceTwice)
 			}
 			ev := workspaceEvent{sequence: e.Sequence, typ: e.Type, createdAt: e.CreatedAt.Time, object: obj}
 			if inv, ok := obj.(*billingv1.Invoice); ok && e.Type == billingv1.EventTypeInvoiceIssued {
@@ -146,7 +189,7 @@ func (b *eventBlocks) load(ctx context.Context, block string) error {
 				// the skip rule (sends) could not tell, so stop.
 				if inv.Status.Sequence == nil {
 					return fmt.Errorf("invoice %s/%s carries invoice.issued without a sequence: %w",
-						b.namespace, inv.Name, errIssuedWithoutSequence)
+						namespace, inv.Name, errIssuedWithoutSequence)
 				}
 				ev.invoiceSequence = *inv.Status.Sequence
 			}
@@ -154,33 +197,21 @@ func (b *eventBlocks) load(ctx context.Context, block string) error {
 		}
 		return nil
 	}
-	in := []client.ListOption{client.InNamespace(b.namespace), client.UnsafeDisableDeepCopy,
+	in := []client.ListOption{client.InNamespace(namespace), client.UnsafeDisableDeepCopy,
 		client.MatchingFields{index.EventSequenceBlock: block}}
-	invoices := &billingv1.InvoiceList{}
-	notes := &billingv1.CreditNoteList{}
-	payments := &billingv1.PaymentList{}
-	for _, list := range []client.ObjectList{invoices, notes, payments} {
-		if err := b.reader.List(ctx, list, in...); err != nil {
-			return fmt.Errorf("listing the objects of event block %s: %w", block, err)
+	lists := []client.ObjectList{&billingv1.InvoiceList{}, &billingv1.CreditNoteList{}, &billingv1.PaymentList{}}
+	for _, list := range lists {
+		if err := reader.List(ctx, list, in...); err != nil {
+			return nil, fmt.Errorf("listing the objects of event block %s: %w", block, err)
 		}
 	}
-	for i := range invoices.Items {
-		if err := add(&invoices.Items[i], invoices.Items[i].Status.Events); err != nil {
-			return err
+	for _, list := range lists {
+		// EachListItem passes the items themselves, not copies.
+		if err := meta.EachListItem(list, add); err != nil {
+			return nil, err
 		}
 	}
-	for i := range notes.Items {
-		if err := add(&notes.Items[i], notes.Items[i].Status.Events); err != nil {
-			return err
-		}
-	}
-	for i := range payments.Items {
-		if err := add(&payments.Items[i], payments.Items[i].Status.Events); err != nil {
-			return err
-		}
-	}
-	b.block, b.events = block, events
-	return nil
+	return events, nil
 }
 
 // invoiceReader reads a workspace's invoices from the cache for the

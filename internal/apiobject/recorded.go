@@ -1,0 +1,40 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package apiobject
+
+import (
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// RecordedEvents returns the namespace, name and status.events of an
+// event's object (a *Invoice, *CreditNote or *Payment of api/v1), the
+// events in the order the object records them; none for another kind.
+// The events are the object's own: read them, never change them. The
+// adapter's event index and the manager's webhook delivery both read
+// events with it.
+func RecordedEvents(obj any) (namespace, name string, events []billingv1.RecordedEvent) {
+	switch o := obj.(type) {
+	case *billingv1.Invoice:
+		return o.Namespace, o.Name, o.Status.Events
+	case *billingv1.CreditNote:
+		return o.Namespace, o.Name, o.Status.Events
+	case *billingv1.Payment:
+		return o.Namespace, o.Name, o.Status.Events
+	default:
+		return "", "", nil
+	}
+}

@@ -1,0 +1,72 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package apiobject_test
+
+import (
+	"reflect"
+	"testing"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
+)
+
+func TestRecordedEventsAreReadFromAnInvoiceCreditNoteOrPayment(t *testing.T) {
+	issued := billingv1.RecordedEvent{Type: billingv1.EventTypeInvoiceIssued, Sequence: 3}
+	paid := billingv1.RecordedEvent{Type: billingv1.EventTypeInvoicePaid, Sequence: 9}
+	noteIssued := billingv1.RecordedEvent{Type: billingv1.EventTypeCreditNoteIssued, Sequence: 4}
+	recorded := billingv1.RecordedEvent{Type: billingv1.EventTypePaymentRecorded, Sequence: 7}
+
+	invoice := builder.Invoice("acme-ws", "inv-1")
+	invoice.Status.Events = []billingv1.RecordedEvent{issued, paid}
+	note := builder.CreditNote("acme-ws", "cn-1", "inv-1")
+	note.Status.Events = []billingv1.RecordedEvent{noteIssued}
+	payment := builder.Payment("acme-ws", "pay-1", "inv-1", 100)
+	payment.Status.Events = []billingv1.RecordedEvent{recorded, paid}
+
+	for _, tc := range []struct {
+		name       string
+		obj        any
+		wantNS     string
+		wantName   string
+		wantEvents []billingv1.RecordedEvent
+	}{
+		{"an invoice's recorded events are returned in order, with its namespace and name",
+			invoice, "acme-ws", "inv-1", []billingv1.RecordedEvent{issued, paid}},
+		{"a credit note's recorded events are returned, with its namespace and name",
+			note, "acme-ws", "cn-1", []billingv1.RecordedEvent{noteIssued}},
+		{"a payment's recorded events are returned in order, with its namespace and name",
+			payment, "acme-ws", "pay-1", []billingv1.RecordedEvent{recorded, paid}},
+		{"an invoice that records no event yet has none, but its namespace and name",
+			builder.Invoice("acme-ws", "inv-2"), "acme-ws", "inv-2", nil},
+		{"another kind of object has no namespace, name or events",
+			builder.Customer("acme-ws", "acme"), "", "", nil},
+		{"an invoice that is not a pointer has no namespace, name or events",
+			*invoice, "", "", nil},
+		{"nothing has no namespace, name or events", nil, "", "", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ns, name, events := apiobject.RecordedEvents(tc.obj)
+			if ns != tc.wantNS || name != tc.wantName {
+				t.Errorf("RecordedEvents() = %q, %q, want %q, %q", ns, name, tc.wantNS, tc.wantName)
+			}
+			if !reflect.DeepEqual(events, tc.wantEvents) {
+				t.Errorf("RecordedEvents() events = %+v, want %+v", events, tc.wantEvents)
+			}
+		})
+	}
+}

@@ -1,0 +1,105 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"context"
+	"testing"
+
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/manager/index"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
+)
+
+// recordedAt is an event of type t at sequence.
+func recordedAt(t billingv1.EventType, sequence int64) billingv1.RecordedEvent {
+	return billingv1.RecordedEvent{Type: t, Sequence: sequence, CreatedAt: metav1.NewTime(now)}
+}
+
+func TestEventBlocksFindEachEventOnTheObjectThatCarriesIt(t *testing.T) {
+	inv := issuedWithSequence("ns", "inv-1", 7)
+	inv.Status.Events = []billingv1.RecordedEvent{
+		recordedAt(billingv1.EventTypeInvoiceIssued, 1), recordedAt(billingv1.EventTypeInvoicePaid, 5)}
+	note := builder.CreditNote("ns", "cn-1", "inv-1")
+	note.Status.Events = []billingv1.RecordedEvent{recordedAt(billingv1.EventTypeCreditNoteIssued, 2)}
+	payment := builder.Payment("ns", "pay-1", "inv-1", 100)
+	payment.Status.Events = []billingv1.RecordedEvent{recordedAt(billingv1.EventTypePaymentRecorded, 3)}
+	later := builder.Payment("ns", "pay-2", "inv-1", 100)
+	later.Status.Events = []billingv1.RecordedEvent{recordedAt(billingv1.EventTypePaymentRecorded, 17)}
+	elsewhere := builder.Payment("other-ns", "pay-3", "inv-1", 100)
+	elsewhere.Status.Events = []billingv1.RecordedEvent{recordedAt(billingv1.EventTypePaymentRecorded, 4)}
+	workspace := []client.Object{inv, note, payment, later, elsewhere}
+	twice := builder.Payment("ns", "pay-twice", "inv-1", 100)
+	twice.Status.Events = []billingv1.RecordedEvent{recordedAt(billingv1.EventTypePaymentRecorded, 2)}
+	unnumbered := invoiceInPhase("ns", "inv-2", "acme", billingv1.InvoiceIssued)
+	unnumbered.Status.Events = []billingv1.RecordedEvent{recordedAt(billingv1.EventTypeInvoiceIssued, 6)}
+
+	tests := []struct {
+		name     string
+		objects  []client.Object
+		sequence int64
+		want     *workspaceEvent // nil for none
+		wantErr  error
+	}{
+		{"an invoice's invoice.issued event carries the invoice's sequence", workspace, 1,
+			&workspaceEvent{sequence: 1, typ: billingv1.EventTypeInvoiceIssued, object: inv, invoiceSequence: 7}, nil},
+		{"an invoice's later event is found on it too", workspace, 5,
+			&workspaceEvent{sequence: 5, typ: billingv1.EventTypeInvoicePaid, object: inv}, nil},
+		{"a credit note's event is found", workspace, 2,
+			&workspaceEvent{sequence: 2, typ: billingv1.EventTypeCreditNoteIssued, object: note}, nil},
+		{"a payment's event is found", workspace, 3,
+			&workspaceEvent{sequence: 3, typ: billingv1.EventTypePaymentRecorded, object: payment}, nil},
+		{"an event of the next block is found", workspace, 17,
+			&workspaceEvent{sequence: 17, typ: billingv1.EventTypePaymentRecorded, object: later}, nil},
+		{"another workspace's event is not this one's", workspace, 4, nil, nil},
+		{"two objects carrying one event sequence stop delivery",
+			append([]client.Object{twice}, workspace...), 1, nil, errSequenceTwice},
+		{"an invoice.issued event without an invoice sequence stops delivery",
+			append([]client.Object{unnumbered}, workspace...), 1, nil, errIssuedWithoutSequence},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewWithT(t)
+			cb := fake.NewClientBuilder().WithScheme(testScheme).WithObjects(tt.objects...)
+			g.Expect(index.Setup(context.Background(), builderIndexer{builder: cb})).To(Succeed())
+
+			got, ok, err := eventBlocks(cb.Build(), "ns").at(context.Background(), tt.sequence)
+			if tt.wantErr != nil {
+				g.Expect(err).To(MatchError(tt.wantErr))
+				return
+			}
+			g.Expect(err).NotTo(HaveOccurred())
+			if tt.want == nil {
+				g.Expect(ok).To(BeFalse())
+				return
+			}
+			g.Expect(ok).To(BeTrue())
+			g.Expect(got.sequence).To(Equal(tt.want.sequence))
+			g.Expect(got.typ).To(Equal(tt.want.typ))
+			g.Expect(got.createdAt.Equal(now)).To(BeTrue(), "createdAt = %v, want %v", got.createdAt, now)
+			g.Expect(got.invoiceSequence).To(Equal(tt.want.invoiceSequence))
+			g.Expect(got.object.GetNamespace()).To(Equal("ns"))
+			g.Expect(got.object.GetName()).To(Equal(tt.want.object.GetName()))
+			g.Expect(got.object).To(BeAssignableToTypeOf(tt.want.object))
+		})
+	}
+}
