@@ -90,8 +90,12 @@ type bench struct {
 	install   *install
 	neighbour *noisyNeighbour
 	direct    client.Client // as the benchmark's ServiceAccount, like the HTTP client
-	http      *http.Client
-	apiURL    string // the adapter's base URL
+	// directHTTP and directHost read the Kubernetes API as direct does,
+	// for the pages of measurement 3 that decode only the names.
+	directHTTP *http.Client
+	directHost string
+	http       *http.Client
+	apiURL     string // the adapter's base URL
 	// metricsURL is the adapter's metrics endpoint (plain HTTP).
 	metricsURL string
 	api        *v1client.Client // the adapter's /v1 API, as the benchmark's ServiceAccount
@@ -149,6 +153,10 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 	if b.direct, err = client.New(direct, client.Options{Scheme: scheme}); err != nil {
 		return nil, err
 	}
+	if b.directHTTP, err = rest.HTTPClientFor(direct); err != nil {
+		return nil, err
+	}
+	b.directHost = direct.Host
 	b.http = &http.Client{
 		Transport: &http.Transport{MaxIdleConns: 4 * c.Workers, MaxIdleConnsPerHost: 4 * c.Workers},
 		Timeout:   30 * time.Second,

@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -53,6 +54,7 @@ func main() {
 	managerArgs := flag.String("manager-args", "", "Extra flags for the manager, separated by spaces.")
 	adapterArgs := flag.String("adapter-args", "", "Extra flags for the adapter, separated by spaces.")
 	flag.BoolVar(&c.Profile, "profile", true, "Save CPU profiles of the adapter and the manager under -out.")
+	cpuProfile := flag.String("cpuprofile", "", "Write a CPU profile of the benchmark process itself (its clients) to this file.")
 	only := flag.String("only", "",
 		"Run only these measurements, by number (or memory, restart), separated by commas (e.g. 4,6 or memory,restart); "+
 			"2 and 3 also run 1, whose invoices they read.")
@@ -82,13 +84,36 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	stopProfile, err := profileSelf(*cpuProfile)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench: -cpuprofile:", err)
+		os.Exit(2)
+	}
 	report, err := Run(ctx, c)
+	stopProfile()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 	report.PrintTable(os.Stdout)
 	fmt.Printf("\nWrote %s\n", report.path)
+}
+
+// profileSelf starts a CPU profile of this process into path (none when
+// path is empty) and returns the function that ends it.
+func profileSelf(path string) (func(), error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path) //nolint:gosec // a path the user gave
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); _ = f.Close() }, nil
 }
 
 // sizes parses numbers separated by commas.

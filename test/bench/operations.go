@@ -22,6 +22,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
 
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -79,6 +85,59 @@ func (b *bench) pageHTTP(ctx context.Context, ns, cursor string) (page, error) {
 	p := page{ids: v1client.IDs(list)}
 	if list.NextCursor != nil {
 		p.next = *list.NextCursor
+	}
+	return p, nil
+}
+
+// pageHTTPIDs is pageHTTP decoding only the ids and the cursor.
+func (b *bench) pageHTTPIDs(ctx context.Context, ns, cursor string) (page, error) {
+	ids, next, err := b.api.ListInvoiceIDs(ctx, v1client.ListParams{Limit: 100, Cursor: cursor}, v1client.Workspace(ns))
+	return page{ids: ids, next: next}, err
+}
+
+// pageDirectNames is pageDirect decoding only the names and the continue
+// token: the same full list of the Kubernetes API, read as lightly as
+// pageHTTPIDs reads the adapter's.
+func (b *bench) pageDirectNames(ctx context.Context, ns, cont string) (page, error) {
+	q := url.Values{"limit": {"100"}}
+	if cont != "" {
+		q.Set("continue", cont)
+	}
+	u := strings.TrimSuffix(b.directHost, "/") + "/apis/" + billingv1.GroupVersion.String() + "/namespaces/" +
+		url.PathEscape(ns) + "/invoices?" + q.Encode()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return page{}, err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := b.directHTTP.Do(req)
+	if err != nil {
+		return page{}, err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return page{}, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return page{}, fmt.Errorf("listing invoices: %s: %.200s", resp.Status, body)
+	}
+	var list struct {
+		Metadata struct {
+			Continue string `json:"continue"`
+		} `json:"metadata"`
+		Items []struct {
+			Metadata struct {
+				Name string `json:"name"`
+			} `json:"metadata"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(body, &list); err != nil {
+		return page{}, fmt.Errorf("decoding a list of invoices: %w", err)
+	}
+	p := page{next: list.Metadata.Continue, ids: make([]string, len(list.Items))}
+	for i, it := range list.Items {
+		p.ids[i] = it.Metadata.Name
 	}
 	return p, nil
 }

@@ -98,6 +98,12 @@ type Details struct {
 	PageP99Ms      float64 `json:"list_adapter_page_p99_ms"`
 	PageDirP50Ms   float64 `json:"list_direct_page_p50_ms"`
 	PageDirP99Ms   float64 `json:"list_direct_page_p99_ms"`
+	// Measurement 3's walks again with every invoice of a page decoded
+	// into its type on both sides (list_ratio's walks decode the ids only),
+	// in invoices per second, and their ratio.
+	ListTypedAdapterPerSec float64 `json:"list_typed_adapter_invoices_per_s"`
+	ListTypedDirectPerSec  float64 `json:"list_typed_direct_invoices_per_s"`
+	ListTypedRatio         float64 `json:"list_typed_ratio"`
 	// The read barriers of measurement 3's last pages (read your writes
 	// across replicas): barriers per second of the adapter's rounds, the
 	// p50 and p99 of their time (the call for the API server's resource

@@ -38,6 +38,8 @@ func (r *Report) PrintTable(out io.Writer) {
 		r.GetAdapterPerSec, r.GetDirectPerSec, r.GetRatio, d.GetP50Ms, r.GetP99Ms, d.GetDirP50Ms, d.GetDirP99Ms)
 	printf(w, "3. list, pages of 100 (invoices/s)\t%.0f\t%.0f\t%.2f\t%.1f\t%.1f\t%.1f\t%.1f\t\n",
 		r.ListAdapterPerSec, r.ListDirectPerSec, r.ListRatio, d.PageP50Ms, d.PageP99Ms, d.PageDirP50Ms, d.PageDirP99Ms)
+	printf(w, "3. list, every invoice decoded\t%.0f\t%.0f\t%.2f\t\t\t\t\t\n",
+		d.ListTypedAdapterPerSec, d.ListTypedDirectPerSec, d.ListTypedRatio)
 	printf(w, "4. controller (issued vs. created/s)\t%.0f\t%.0f\t%.2f\t%.1f\t%.1f\t\t\t\n",
 		r.ControllerIssuedPerSec, r.ControllerCreatedPerSec, r.ControllerRatio, d.IssueLagP50Ms, r.IssueLagP99Ms)
 	printf(w, "4. controller, with APF objects\t%.0f\t%.0f\t%.2f\t%.1f\t%.1f\t\t\t\n",

@@ -249,3 +249,34 @@ func (c *Client) InvoiceDocument(ctx context.Context, id, accept string, opts ..
 func (c *Client) ListInvoices(ctx context.Context, p ListParams, opts ...Option) (*List[Invoice], *Response, error) {
 	return call[List[Invoice]](ctx, c, http.MethodGet, "/v1/invoices"+p.query(), nil, opts)
 }
+
+// ListInvoiceIDs sends GET /v1/invoices and decodes only the ids of the
+// page and its next cursor ("" on the last page): a client that reads the
+// whole page but keeps what a walk needs, for measuring the server.
+func (c *Client) ListInvoiceIDs(ctx context.Context, p ListParams, opts ...Option) ([]string, string, error) {
+	resp, err := c.Do(ctx, http.MethodGet, "/v1/invoices"+p.query(), nil, opts...)
+	if err != nil {
+		return nil, "", err
+	}
+	if e := resp.Err(); e != nil {
+		return nil, "", e
+	}
+	var page struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+		NextCursor *string `json:"next_cursor"`
+	}
+	if err := resp.Decode(&page); err != nil {
+		return nil, "", err
+	}
+	ids := make([]string, len(page.Data))
+	for i, d := range page.Data {
+		ids[i] = d.ID
+	}
+	next := ""
+	if page.NextCursor != nil {
+		next = *page.NextCursor
+	}
+	return ids, next, nil
+}
