@@ -68,15 +68,15 @@ func issuedInvoiceJSON(b *testing.B, lines int, label, lastApplied, credited boo
 		inv.Annotations = map[string]string{"kubectl.kubernetes.io/last-applied-configuration": string(applied)}
 	}
 	if label {
-		inv.Labels = map[string]string{billingv1.LabelCreatedBucket: "176399520"}
+		inv.Labels = map[string]string{createdBucketLabel: "176399520"}
 	}
 	inv.UID, inv.ResourceVersion, inv.Generation = "6f1c9a52-3c1e-4f0e-9f57-0d5a7c2b9e11", "123456789", 1
 	inv.CreationTimestamp = metav1.NewTime(now)
 	inv.ManagedFields = []metav1.ManagedFieldsEntry{
 		{Manager: "adapter", Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "billing.invoicing.dev/v1",
-			FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:spec":{".":{},"f:customerRef":{},"f:items":{}}}`)}},
+			FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:spec":{".":{},"f:customerRef":{},"f:items":{}}}`)},
 		{Manager: "manager", Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "billing.invoicing.dev/v1",
-			FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:status":{".":{},"f:phase":{}}}`)}, Subresource: "status"},
+			FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:status":{".":{},"f:phase":{}}}`), Subresource: "status"},
 	}
 	customer := builder.Customer(inv.Namespace, "acme", builder.WithTaxID("DE999999999"),
 		builder.WithAddress(billingv1.Address{Line1: "Hauptstr. 1", City: "Berlin", PostalCode: "10115", Country: "DE"}))

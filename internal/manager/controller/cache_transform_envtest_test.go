@@ -206,7 +206,7 @@ var _ = Describe("A manager whose cache trims issued invoices", func() {
 			applied, err := json.Marshal(inv)
 			Expect(err).NotTo(HaveOccurred())
 			inv.Annotations = map[string]string{"kubectl.kubernetes.io/last-applied-configuration": string(applied)}
-			inv.Labels = map[string]string{billingv1.LabelCreatedBucket: "1"}
+			inv.Labels = map[string]string{createdBucketLabel: "1"}
 			create(inv)
 			invoices[i] = inv
 		}
@@ -276,7 +276,7 @@ var _ = Describe("A manager whose cache trims issued invoices", func() {
 		for _, inv := range invoices {
 			got := getInvoice(Default, inv)
 			Expect(got.Annotations).To(HaveKey("kubectl.kubernetes.io/last-applied-configuration"))
-			Expect(got.Labels).To(HaveKey(billingv1.LabelCreatedBucket))
+			Expect(got.Labels).To(HaveKey(createdBucketLabel))
 		}
 		Expect(getInvoice(Default, invoices[0]).Status.Ledger.CreditedLines).NotTo(BeEmpty())
 		Expect(getInvoice(Default, invoices[1]).Status.Ledger.CreditedGroups).NotTo(BeEmpty())

@@ -26,6 +26,11 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
+// createdBucketLabel is the label the adapter put on the objects it made
+// before the read barrier (billingv1.LabelCreatedBucket, deprecated): some
+// invoices still carry it.
+const createdBucketLabel = "billing.invoicing.dev/created-bucket"
+
 // fullInvoice is an invoice in phase with everything the transform may
 // touch: managedFields, annotations, labels and a ledger with credited
 // lines and groups.
@@ -34,7 +39,7 @@ func fullInvoice(phase billingv1.InvoicePhase) *billingv1.Invoice {
 		ObjectMeta: metav1.ObjectMeta{
 			Namespace: "ns", Name: "inv-1", UID: "u-1", ResourceVersion: "7", Generation: 1,
 			Annotations:   map[string]string{"kubectl.kubernetes.io/last-applied-configuration": `{"spec":{}}`},
-			Labels:        map[string]string{billingv1.LabelCreatedBucket: "1"},
+			Labels:        map[string]string{createdBucketLabel: "1"},
 			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl"}},
 		},
 		Spec: billingv1.InvoiceSpec{
