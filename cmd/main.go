@@ -32,7 +32,6 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/certwatcher"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
@@ -139,9 +138,9 @@ func main() {
 	cfg.QPS, cfg.Burst = float32(qps), burst
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme: scheme,
-		// The controllers never read managedFields: not caching them saves
-		// memory on every cached object.
-		Cache:                   cache.Options{DefaultTransform: cache.TransformStripManagedFields()},
+		// The controllers never read managedFields, nor some fields of
+		// issued invoices: not caching them saves memory on every object.
+		Cache:                   controller.CacheOptions(),
 		PprofBindAddress:        pprofAddr,
 		Metrics:                 metricsServerOptions,
 		HealthProbeBindAddress:  probeAddr,

@@ -89,7 +89,10 @@ var _ = BeforeSuite(func() {
 
 	By("starting the manager wired by Setup, as cmd/main.go wires it")
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                 testScheme,
+		Scheme: testScheme,
+		// The cache of cmd/main.go, which trims issued invoices: every spec
+		// runs through it, and cache_transform_envtest_test.go guards it.
+		Cache:                  CacheOptions(),
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
 	})
