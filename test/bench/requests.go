@@ -143,6 +143,9 @@ func (b *bench) measureList(ctx context.Context, r *Report) error {
 			return nil
 		}
 	}
+	if err := b.awaitSettled(ctx, 10*time.Minute, "bench-0", "bench-1"); err != nil {
+		return err
+	}
 	var mu sync.Mutex
 	var adapterPages, directPages []time.Duration
 	before, err := b.scrapeBarrier(ctx)

@@ -26,6 +26,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
@@ -300,8 +301,9 @@ func (r *CreditNoteReconciler) SetupWithManager(mgr ctrl.Manager, concurrency in
 	}
 	return ctrl.NewControllerManagedBy(mgr).
 		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
-		For(&billingv1.CreditNote{}).
-		Watches(&billingv1.Invoice{}, handler.EnqueueRequestsFromMapFunc(r.creditNotesOf)).
+		For(&billingv1.CreditNote{}, builder.WithPredicates(changedBeyondBookkeeping)).
+		Watches(&billingv1.Invoice{}, handler.EnqueueRequestsFromMapFunc(r.creditNotesOf),
+			builder.WithPredicates(changedBeyondBookkeeping)).
 		Named("creditnote").
 		Complete(CountErrors("creditnote", r))
 }

@@ -305,7 +305,7 @@ func (r *InvoiceReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) 
 	}
 	return ctrl.NewControllerManagedBy(mgr).
 		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
-		For(&billingv1.Invoice{}).
+		For(&billingv1.Invoice{}, builder.WithPredicates(changedBeyondBookkeeping)).
 		Watches(&billingv1.Customer{},
 			handler.EnqueueRequestsFromMapFunc(r.invoicesWaitingFor),
 			// A new customer, or a change of its spec (a tax id), can

@@ -26,6 +26,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
@@ -209,8 +210,9 @@ func (r *PaymentReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) 
 	}
 	return ctrl.NewControllerManagedBy(mgr).
 		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
-		For(&billingv1.Payment{}).
-		Watches(&billingv1.Invoice{}, handler.EnqueueRequestsFromMapFunc(r.paymentsOf)).
+		For(&billingv1.Payment{}, builder.WithPredicates(changedBeyondBookkeeping)).
+		Watches(&billingv1.Invoice{}, handler.EnqueueRequestsFromMapFunc(r.paymentsOf),
+			builder.WithPredicates(changedBeyondBookkeeping)).
 		Named("payment").
 		Complete(CountErrors("payment", r))
 }

@@ -39,11 +39,14 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
@@ -113,6 +116,35 @@ func dropStatusOwnership(ctx context.Context, c client.Client, obj client.Object
 	default:
 		log.Info("Could not drop the status's field ownership", "error", err.Error())
 	}
+}
+
+// changedBeyondBookkeeping passes an update event of an object unless the
+// object only got a new resourceVersion (and managedFields, which the
+// cache strips): the update dropStatusOwnership makes, which no reconcile
+// needs to see. A resync (the same resourceVersion) passes.
+var changedBeyondBookkeeping = predicate.Funcs{
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		if e.ObjectOld == nil || e.ObjectNew == nil ||
+			e.ObjectOld.GetResourceVersion() == e.ObjectNew.GetResourceVersion() {
+			return true
+		}
+		return !onlyBookkeepingDiffers(e.ObjectOld, e.ObjectNew)
+	},
+}
+
+// onlyBookkeepingDiffers reports whether old and new are equal but for
+// their resourceVersion and managedFields.
+func onlyBookkeepingDiffers(old, new client.Object) bool {
+	o, okOld := old.DeepCopyObject().(client.Object)
+	n, okNew := new.DeepCopyObject().(client.Object)
+	if !okOld || !okNew {
+		return false
+	}
+	for _, obj := range []client.Object{o, n} {
+		obj.SetResourceVersion("")
+		obj.SetManagedFields(nil)
+	}
+	return equality.Semantic.DeepEqual(o, n)
 }
 
 // withoutStatusEntries returns entries without those of the status

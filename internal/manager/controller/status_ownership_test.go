@@ -20,6 +20,9 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
 func TestWithoutStatusEntries(t *testing.T) {
@@ -75,6 +78,41 @@ func TestManagedFieldsPatch(t *testing.T) {
 			}
 			if string(got) != tc.want {
 				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestChangedBeyondBookkeeping(t *testing.T) {
+	issued := func(rv string, change func(*billingv1.Invoice)) *billingv1.Invoice {
+		inv := &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: "ws", Name: "inv-1", ResourceVersion: rv,
+			Labels: map[string]string{"team": "a"}}}
+		inv.Status.Phase = billingv1.InvoiceIssued
+		inv.Status.Number = "INV-000001"
+		if change != nil {
+			change(inv)
+		}
+		return inv
+	}
+	for _, tc := range []struct {
+		name     string
+		old, new *billingv1.Invoice
+		passes   bool
+	}{
+		{"an update of the resource version alone is dropped", issued("1", nil), issued("2", nil), false},
+		{"an update of the resource version and managed fields is dropped", issued("1", nil),
+			issued("2", func(i *billingv1.Invoice) {
+				i.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubectl-create"}}
+			}), false},
+		{"a status change passes", issued("1", nil),
+			issued("2", func(i *billingv1.Invoice) { i.Status.Phase = billingv1.InvoicePending }), true},
+		{"a label change passes", issued("1", nil),
+			issued("2", func(i *billingv1.Invoice) { i.Labels["team"] = "b" }), true},
+		{"a resync of the same resource version passes", issued("1", nil), issued("1", nil), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := changedBeyondBookkeeping.Update(event.UpdateEvent{ObjectOld: tc.old, ObjectNew: tc.new}); got != tc.passes {
+				t.Errorf("passes = %t, want %t", got, tc.passes)
 			}
 		})
 	}
