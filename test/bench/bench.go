@@ -33,6 +33,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -148,15 +149,9 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	direct := rest.AnonymousClientConfig(cfg)
-	direct.BearerToken = b.token
-	if b.direct, err = client.New(direct, client.Options{Scheme: scheme}); err != nil {
+	if err := b.directClients(cfg, scheme); err != nil {
 		return nil, err
 	}
-	if b.directHTTP, err = rest.HTTPClientFor(direct); err != nil {
-		return nil, err
-	}
-	b.directHost = direct.Host
 	b.http = &http.Client{
 		Transport: &http.Transport{MaxIdleConns: 4 * c.Workers, MaxIdleConnsPerHost: 4 * c.Workers},
 		Timeout:   30 * time.Second,
@@ -217,6 +212,22 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// directClients makes the clients that use the Kubernetes API as the
+// benchmark's ServiceAccount: typed, and plain HTTP for the light pages.
+func (b *bench) directClients(cfg *rest.Config, scheme *runtime.Scheme) error {
+	direct := rest.AnonymousClientConfig(cfg)
+	direct.BearerToken = b.token
+	var err error
+	if b.direct, err = client.New(direct, client.Options{Scheme: scheme}); err != nil {
+		return err
+	}
+	if b.directHTTP, err = rest.HTTPClientFor(direct); err != nil {
+		return err
+	}
+	b.directHost = direct.Host
+	return nil
 }
 
 // startControlPlane starts the kube-apiserver and etcd, with a certificate
