@@ -257,16 +257,8 @@ func (r *WebhookEndpointReconciler) endpointsOfWorkspace(ctx context.Context, ob
 // objectEvents returns the status.events of an Invoice, CreditNote or
 // Payment; none for another kind.
 func objectEvents(obj client.Object) []billingv1.RecordedEvent {
-	switch o := obj.(type) {
-	case *billingv1.Invoice:
-		return o.Status.Events
-	case *billingv1.CreditNote:
-		return o.Status.Events
-	case *billingv1.Payment:
-		return o.Status.Events
-	default:
-		return nil
-	}
+	_, _, events := apiobject.RecordedEvents(obj)
+	return events
 }
 
 // gainedEvent is the predicate of the watches that wake endpoints: an

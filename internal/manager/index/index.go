@@ -27,6 +27,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
 )
 
 // InvoiceCustomer indexes Invoices by spec.customerRef.name. The key is the
@@ -83,15 +84,7 @@ const EventSequenceBlock = "status.events.sequence/16"
 // eventSequenceBlocks extracts the EventSequenceBlock values: one per block
 // that holds one of the object's events.
 func eventSequenceBlocks(obj client.Object) []string {
-	var events []billingv1.RecordedEvent
-	switch o := obj.(type) {
-	case *billingv1.Invoice:
-		events = o.Status.Events
-	case *billingv1.CreditNote:
-		events = o.Status.Events
-	case *billingv1.Payment:
-		events = o.Status.Events
-	}
+	_, _, events := apiobject.RecordedEvents(obj)
 	var blocks []string
 	for _, e := range events {
 		if e.Sequence < 1 {
