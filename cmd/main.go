@@ -65,6 +65,7 @@ func main() {
 	var webhookOpts delivery.SenderOptions
 	var webhookWorkers int
 	var keepStatusManagedFields bool
+	var managedFieldsDropRate float64
 	flag.StringVar(&metricsAddr, "metrics-bind-address", "0", "The address the metrics endpoint binds to. "+
 		"Use :8443 for HTTPS or :8080 for HTTP, or leave as 0 to disable the metrics service.")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "The address the probe endpoint binds to.")
@@ -96,6 +97,9 @@ func main() {
 		"How long one webhook delivery attempt may take, from connecting to the end of the answer.")
 	flag.IntVar(&webhookWorkers, "webhook-workers", controller.DefaultWebhookWorkers,
 		"How many webhook endpoints receive deliveries at once.")
+	flag.Float64Var(&managedFieldsDropRate, "managed-fields-drop-rate", controller.DefaultManagedFieldsDropRate,
+		"How many invoices, credit notes and payments a second have the status's entry dropped from their managedFields "+
+			"after a status patch (queued, off the issuing path).")
 	flag.BoolVar(&keepStatusManagedFields, "keep-status-managed-fields", false,
 		"Keep the API server's record (metadata.managedFields) of the manager owning the status of invoices, "+
 			"credit notes and payments; by default it is dropped after each status patch, a third of an issued invoice's size.")
@@ -167,6 +171,7 @@ func main() {
 		Webhooks:                webhookOpts,
 		WebhookWorkers:          webhookWorkers,
 		KeepStatusManagedFields: keepStatusManagedFields,
+		ManagedFieldsDropRate:   managedFieldsDropRate,
 	}); err != nil {
 		setupLog.Error(err, "Unable to set up the controllers")
 		os.Exit(1)

@@ -59,6 +59,11 @@ type Options struct {
 	// default it is dropped right after each status patch
 	// (status_ownership.go): it is a third of an issued invoice's size.
 	KeepStatusManagedFields bool
+
+	// ManagedFieldsDropRate is how many objects a second have their
+	// status's field ownership dropped; 0 means
+	// DefaultManagedFieldsDropRate.
+	ManagedFieldsDropRate float64
 }
 
 // DefaultWebhookWorkers is how many endpoints receive deliveries at once by
@@ -126,7 +131,15 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	// payments drop the status's field ownership after each status patch.
 	ledger := mgr.GetClient()
 	if !opts.KeepStatusManagedFields {
-		ledger = statusOwnershipDropping{Client: ledger}
+		perSecond := opts.ManagedFieldsDropRate
+		if perSecond <= 0 {
+			perSecond = DefaultManagedFieldsDropRate
+		}
+		queue := newOwnershipQueue(ledger, perSecond, ownershipQueueCapacity)
+		if err := mgr.Add(queue); err != nil {
+			return fmt.Errorf("adding the status ownership queue: %w", err)
+		}
+		ledger = statusOwnershipDropping{Client: ledger, queue: queue}
 	}
 	for _, c := range []struct {
 		kind       string

@@ -26,9 +26,11 @@ package controller
 // cache (as maps, where it costs far more than its bytes) and encoded
 // again for every list and watch, the informers' lists at a restart
 // included (docs/performance.md, "Status ownership"). Only the manager
-// writes these statuses and nothing reads who owns their fields, so right
-// after a status patch the manager writes the object's managedFields back
-// without the status subresource's entries. The entries of the object's
+// writes these statuses and nothing reads who owns their fields, so after
+// a status patch the manager writes the object's managedFields back
+// without the status subresource's entries: queued, at a bounded rate
+// (--managed-fields-drop-rate), so that the extra write slows a burst of
+// issuing little and catches up after it. The entries of the object's
 // own writers (kubectl, Argo CD, Flux, the adapter) stay as they are, so
 // server-side apply keeps working for them. The status itself, the spec
 // and every other field are untouched; the write changes only
@@ -39,11 +41,13 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"golang.org/x/time/rate"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -54,27 +58,29 @@ import (
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices;creditnotes;payments,verbs=patch
 
 // statusOwnershipDropping wraps a client so that a successful status patch
-// of an Invoice, CreditNote or Payment is followed by dropStatusOwnership.
+// of an Invoice, CreditNote or Payment queues the object for
+// dropStatusOwnership (ownershipQueue), off the reconciler's path.
 // Everything else passes through.
 type statusOwnershipDropping struct {
 	client.Client
+	queue *ownershipQueue
 }
 
-// Status returns the wrapped client's status writer, whose Patch drops the
-// status ownership afterwards.
+// Status returns the wrapped client's status writer, whose Patch queues
+// the object afterwards.
 func (c statusOwnershipDropping) Status() client.SubResourceWriter {
-	return ownershipDroppingStatusWriter{SubResourceWriter: c.Client.Status(), client: c.Client}
+	return ownershipDroppingStatusWriter{SubResourceWriter: c.Client.Status(), queue: c.queue}
 }
 
 // ownershipDroppingStatusWriter is statusOwnershipDropping's status writer.
 type ownershipDroppingStatusWriter struct {
 	client.SubResourceWriter
-	client client.Client
+	queue *ownershipQueue
 }
 
-// Patch patches obj's status, then drops its status ownership when obj is
-// an Invoice, CreditNote or Payment. Only the status patch's error is
-// returned: the status is written when Patch returns nil.
+// Patch patches obj's status, then queues obj when it is an Invoice,
+// CreditNote or Payment. Only the status patch's error is returned: the
+// status is written when Patch returns nil.
 func (w ownershipDroppingStatusWriter) Patch(ctx context.Context, obj client.Object, patch client.Patch,
 	opts ...client.SubResourcePatchOption) error {
 	if err := w.SubResourceWriter.Patch(ctx, obj, patch, opts...); err != nil {
@@ -82,10 +88,90 @@ func (w ownershipDroppingStatusWriter) Patch(ctx context.Context, obj client.Obj
 	}
 	switch obj.(type) {
 	case *billingv1.Invoice, *billingv1.CreditNote, *billingv1.Payment:
-		dropStatusOwnership(ctx, w.client, obj)
+		if !w.queue.add(obj) {
+			logf.FromContext(ctx).V(1).Info("Left the status's field ownership; the queue is full")
+		}
 	}
 	return nil
 }
+
+// DefaultManagedFieldsDropRate is how many objects a second have their
+// status's field ownership dropped by default: a share of what the API
+// server takes beside issuing, so that a burst of issuing is slowed by a
+// little, and the queue drains once the burst is over.
+const DefaultManagedFieldsDropRate = 50
+
+// ownershipQueueCapacity bounds the objects waiting for
+// dropStatusOwnership (each a few hundred bytes): beyond it, an object
+// keeps its entry until its next status patch.
+const ownershipQueueCapacity = 100_000
+
+// ownershipQueue holds the objects whose status's field ownership is still
+// to be dropped, as their status patch returned them, and drops it at a
+// bounded rate on the leader (a manager.Runnable). It lives in memory: a
+// restart forgets what is queued, which leaves those objects larger,
+// never wrong.
+type ownershipQueue struct {
+	client  client.Client
+	items   chan client.Object
+	limiter *rate.Limiter
+}
+
+// newOwnershipQueue returns a queue that drops at most perSecond
+// ownerships a second through c.
+func newOwnershipQueue(c client.Client, perSecond float64, capacity int) *ownershipQueue {
+	return &ownershipQueue{
+		client:  c,
+		items:   make(chan client.Object, capacity),
+		limiter: rate.NewLimiter(rate.Limit(perSecond), 1),
+	}
+}
+
+// add queues the metadata of obj, as its status patch returned it, when
+// it has status entries; it never blocks, and reports false when the
+// queue is full.
+func (q *ownershipQueue) add(obj client.Object) bool {
+	if _, found := withoutStatusEntries(obj.GetManagedFields()); !found {
+		return true
+	}
+	gvk, err := apiutil.GVKForObject(obj, q.client.Scheme())
+	if err != nil {
+		return false
+	}
+	item := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{
+		Namespace:       obj.GetNamespace(),
+		Name:            obj.GetName(),
+		ResourceVersion: obj.GetResourceVersion(),
+		ManagedFields:   obj.GetManagedFields(),
+	}}
+	item.SetGroupVersionKind(gvk)
+	select {
+	case q.items <- item:
+		return true
+	default:
+		return false
+	}
+}
+
+// Start drops the ownership of the queued objects, at the queue's rate,
+// until ctx ends.
+func (q *ownershipQueue) Start(ctx context.Context) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case obj := <-q.items:
+			if err := q.limiter.Wait(ctx); err != nil {
+				return nil //nolint:nilerr // the context ended: stop as the manager stops
+			}
+			dropStatusOwnership(ctx, q.client, obj)
+		}
+	}
+}
+
+// NeedLeaderElection makes the queue run on the leader, where the status
+// patches are made.
+func (q *ownershipQueue) NeedLeaderElection() bool { return true }
 
 // dropStatusOwnership writes obj's managedFields, as the API server
 // answered its status patch, back without the entries of the status

@@ -20,6 +20,8 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -116,4 +118,39 @@ func TestChangedBeyondBookkeeping(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestOwnershipQueueAdd(t *testing.T) {
+	scheme := runtime.NewScheme()
+	if err := billingv1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	c := fake.NewClientBuilder().WithScheme(scheme).Build()
+	withStatusEntry := func(name string) *billingv1.Invoice {
+		return &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: "ws", Name: name, ResourceVersion: "7",
+			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl-create"}, {Manager: "manager", Subresource: "status"}}}}
+	}
+
+	t.Run("an object without a status entry needs nothing queued", func(t *testing.T) {
+		q := newOwnershipQueue(c, 1, 1)
+		if !q.add(&billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Name: "inv-0"}}) || len(q.items) != 0 {
+			t.Fatalf("queued %d", len(q.items))
+		}
+	})
+	t.Run("an invoice with a status entry is queued as its metadata with its kind", func(t *testing.T) {
+		q := newOwnershipQueue(c, 1, 1)
+		if !q.add(withStatusEntry("inv-1")) {
+			t.Fatal("not queued")
+		}
+		item := (<-q.items).(*metav1.PartialObjectMetadata)
+		if item.Kind != "Invoice" || item.Name != "inv-1" || item.ResourceVersion != "7" || len(item.ManagedFields) != 2 {
+			t.Errorf("queued %+v", item)
+		}
+	})
+	t.Run("a full queue refuses without blocking", func(t *testing.T) {
+		q := newOwnershipQueue(c, 1, 1)
+		if !q.add(withStatusEntry("inv-1")) || q.add(withStatusEntry("inv-2")) {
+			t.Fatal("a second object went into a queue of one")
+		}
+	})
 }
