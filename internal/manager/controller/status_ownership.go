@@ -40,6 +40,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync/atomic"
+	"time"
 
 	"golang.org/x/time/rate"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -96,9 +98,10 @@ func (w ownershipDroppingStatusWriter) Patch(ctx context.Context, obj client.Obj
 }
 
 // DefaultManagedFieldsDropRate is how many objects a second have their
-// status's field ownership dropped by default: a share of what the API
-// server takes beside issuing, so that a burst of issuing is slowed by a
-// little, and the queue drains once the burst is over.
+// status's field ownership dropped by default while status patches are
+// being made: a share of what the API server takes beside issuing, so
+// that a burst of issuing is slowed by a little; the queue drains at full
+// speed once the burst is over.
 const DefaultManagedFieldsDropRate = 50
 
 // ownershipQueueCapacity bounds the objects waiting for
@@ -115,7 +118,14 @@ type ownershipQueue struct {
 	client  client.Client
 	items   chan client.Object
 	limiter *rate.Limiter
+	// lastAdded is when the last object was queued (Unix nanoseconds):
+	// status patches are being made, so the queue keeps to its rate.
+	lastAdded atomic.Int64
 }
+
+// ownershipQueueIdle is how long after the last status patch the queue
+// drains without its rate limit: the manager is idle, nothing competes.
+const ownershipQueueIdle = 2 * time.Second
 
 // newOwnershipQueue returns a queue that drops at most perSecond
 // ownerships a second through c.
@@ -145,6 +155,7 @@ func (q *ownershipQueue) add(obj client.Object) bool {
 		ManagedFields:   obj.GetManagedFields(),
 	}}
 	item.SetGroupVersionKind(gvk)
+	q.lastAdded.Store(time.Now().UnixNano())
 	select {
 	case q.items <- item:
 		return true
@@ -153,16 +164,19 @@ func (q *ownershipQueue) add(obj client.Object) bool {
 	}
 }
 
-// Start drops the ownership of the queued objects, at the queue's rate,
-// until ctx ends.
+// Start drops the ownership of the queued objects until ctx ends: at the
+// queue's rate while status patches are being made, as fast as the API
+// server answers once none was made for ownershipQueueIdle.
 func (q *ownershipQueue) Start(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case obj := <-q.items:
-			if err := q.limiter.Wait(ctx); err != nil {
-				return nil //nolint:nilerr // the context ended: stop as the manager stops
+			if time.Since(time.Unix(0, q.lastAdded.Load())) < ownershipQueueIdle {
+				if err := q.limiter.Wait(ctx); err != nil {
+					return nil //nolint:nilerr // the context ended: stop as the manager stops
+				}
 			}
 			dropStatusOwnership(ctx, q.client, obj)
 		}
