@@ -189,7 +189,8 @@ func (q *ownershipQueue) NeedLeaderElection() bool { return true }
 
 // dropStatusOwnership writes obj's managedFields, as the API server
 // answered its status patch, back without the entries of the status
-// subresource. The write carries obj's resourceVersion: when the object
+// subresource; obj (the queue's own copy of the metadata) takes the
+// answer. The write carries obj's resourceVersion: when the object
 // changed since, it is refused (409) and left as it is, since the
 // managedFields sent could miss a newer writer's entry; the next status
 // patch drops the status entries then. A failure is logged and not
@@ -205,11 +206,7 @@ func dropStatusOwnership(ctx context.Context, c client.Client, obj client.Object
 		log.Error(err, "Could not build the patch dropping the status's field ownership")
 		return
 	}
-	target, ok := obj.DeepCopyObject().(client.Object)
-	if !ok {
-		return
-	}
-	switch err := c.Patch(ctx, target, client.RawPatch(types.MergePatchType, data)); {
+	switch err := c.Patch(ctx, obj, client.RawPatch(types.MergePatchType, data)); {
 	case err == nil:
 	case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
 		log.V(1).Info("Left the status's field ownership; the object changed", "reason", err.Error())
@@ -233,18 +230,38 @@ var changedBeyondBookkeeping = predicate.Funcs{
 }
 
 // onlyBookkeepingDiffers reports whether old and new are equal but for
-// their resourceVersion and managedFields.
+// their resourceVersion and managedFields. It runs for every update event
+// of three watches, so it compares shallow copies of the objects (their
+// maps and slices shared, never written) instead of deep copies.
 func onlyBookkeepingDiffers(old, new client.Object) bool {
-	o, okOld := old.DeepCopyObject().(client.Object)
-	n, okNew := new.DeepCopyObject().(client.Object)
-	if !okOld || !okNew {
+	switch o := old.(type) {
+	case *billingv1.Invoice:
+		return equalButBookkeeping(o, new)
+	case *billingv1.CreditNote:
+		return equalButBookkeeping(o, new)
+	case *billingv1.Payment:
+		return equalButBookkeeping(o, new)
+	default:
 		return false
 	}
-	for _, obj := range []client.Object{o, n} {
+}
+
+// equalButBookkeeping reports whether old and new, both a *T, are equal
+// but for their resourceVersion and managedFields.
+func equalButBookkeeping[T any, P interface {
+	*T
+	client.Object
+}](old P, new client.Object) bool {
+	n, ok := new.(P)
+	if !ok {
+		return false
+	}
+	o2, n2 := *old, *n
+	for _, obj := range []P{&o2, &n2} {
 		obj.SetResourceVersion("")
 		obj.SetManagedFields(nil)
 	}
-	return equality.Semantic.DeepEqual(o, n)
+	return equality.Semantic.DeepEqual(&o2, &n2)
 }
 
 // withoutStatusEntries returns entries without those of the status

@@ -21,6 +21,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 
@@ -113,11 +114,35 @@ func TestChangedBeyondBookkeeping(t *testing.T) {
 		{"a resync of the same resource version passes", issued("1", nil), issued("1", nil), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			oldRV, newRV := tc.old.ResourceVersion, tc.new.ResourceVersion
 			if got := changedBeyondBookkeeping.Update(event.UpdateEvent{ObjectOld: tc.old, ObjectNew: tc.new}); got != tc.passes {
 				t.Errorf("passes = %t, want %t", got, tc.passes)
 			}
+			if tc.old.ResourceVersion != oldRV || tc.new.ResourceVersion != newRV {
+				t.Errorf("the cached objects were changed: resource versions %q and %q",
+					tc.old.ResourceVersion, tc.new.ResourceVersion)
+			}
 		})
 	}
+	t.Run("a credit note or payment updated only in its resource version is dropped", func(t *testing.T) {
+		for _, pair := range [][2]client.Object{
+			{&billingv1.CreditNote{ObjectMeta: metav1.ObjectMeta{Name: "cn", ResourceVersion: "1"}},
+				&billingv1.CreditNote{ObjectMeta: metav1.ObjectMeta{Name: "cn", ResourceVersion: "2"}}},
+			{&billingv1.Payment{ObjectMeta: metav1.ObjectMeta{Name: "pay", ResourceVersion: "1"}},
+				&billingv1.Payment{ObjectMeta: metav1.ObjectMeta{Name: "pay", ResourceVersion: "2"}}},
+		} {
+			if changedBeyondBookkeeping.Update(event.UpdateEvent{ObjectOld: pair[0], ObjectNew: pair[1]}) {
+				t.Errorf("%T passed", pair[0])
+			}
+		}
+	})
+	t.Run("an object of another kind passes", func(t *testing.T) {
+		old := &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: "c", ResourceVersion: "1"}}
+		new := &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: "c", ResourceVersion: "2"}}
+		if !changedBeyondBookkeeping.Update(event.UpdateEvent{ObjectOld: old, ObjectNew: new}) {
+			t.Error("a customer's update was dropped")
+		}
+	})
 }
 
 func TestOwnershipQueueAdd(t *testing.T) {
