@@ -52,12 +52,22 @@ func writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) 
 // are objects already encoded: the same bytes json.Marshal would write,
 // without encoding (or even scanning) them again.
 func writeList(w http.ResponseWriter, r *http.Request, data []json.RawMessage, more bool, next *string) {
-	n := 64
+	cursor := []byte("null")
+	if next != nil {
+		var err error
+		if cursor, err = json.Marshal(*next); err != nil {
+			panic(fmt.Sprintf("marshalling a cursor: %v", err))
+		}
+	}
+	const head, tail = `{"object":"` + listObject + `","data":[`, `],"has_more":false,"next_cursor":}`
+	n := len(head) + len(tail) + len(cursor) + 1 // and writeBody's newline
 	for _, d := range data {
 		n += len(d) + 1
 	}
+	// One allocation of the whole body, newline included: a page is some
+	// hundred kilobytes, which growing would copy again.
 	body := make([]byte, 0, n)
-	body = append(body, `{"object":"`+listObject+`","data":[`...)
+	body = append(body, head...)
 	for i, d := range data {
 		if i > 0 {
 			body = append(body, ',')
@@ -67,15 +77,7 @@ func writeList(w http.ResponseWriter, r *http.Request, data []json.RawMessage, m
 	body = append(body, `],"has_more":`...)
 	body = strconv.AppendBool(body, more)
 	body = append(body, `,"next_cursor":`...)
-	if next == nil {
-		body = append(body, "null"...)
-	} else {
-		cursor, err := json.Marshal(*next)
-		if err != nil {
-			panic(fmt.Sprintf("marshalling a cursor: %v", err))
-		}
-		body = append(body, cursor...)
-	}
+	body = append(body, cursor...)
 	body = append(body, '}')
 	writeBody(w, r, http.StatusOK, body)
 }

@@ -18,6 +18,7 @@ package store
 
 import (
 	"k8s.io/apimachinery/pkg/util/validation"
+	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -103,6 +104,9 @@ type kind struct {
 	newList  func() client.ObjectList
 	// barrier is the kind's read barrier (barrier.go).
 	barrier *readBarrier
+	// indexer is the kind's informer's store, read directly by pages
+	// (cachedObject); nil when the informer has none to offer.
+	indexer toolscache.Indexer
 }
 
 // customerSets, invoiceSets, creditNoteSets and paymentSets name the index

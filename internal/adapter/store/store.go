@@ -134,6 +134,9 @@ func (s *Store) Start(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("creating the informer for %T: %w", k.obj, err)
 		}
+		if ix, ok := informer.(interface{ GetIndexer() toolscache.Indexer }); ok {
+			k.indexer = ix.GetIndexer()
+		}
 		reg, err := informer.AddEventHandler(observed{ResourceEventHandler: k.names.handler(k.sets),
 			barrier: k.barrier})
 		if err != nil {
@@ -227,7 +230,9 @@ func (s *Store) Get(ctx context.Context, ns, name string, obj client.Object) (bo
 // workspace. An object deleted since the index listed it, or whose cached
 // state no longer matches sel (an invoice issued a moment ago, in a list of
 // pending ones), is skipped and the page filled from the next names. Before
-// the cache has synced, Page waits for it as long as ctx allows.
+// the cache has synced, Page waits for it as long as ctx allows. The
+// objects are the cache's own: the caller reads them and never modifies
+// them.
 func Page[T any, PT Object[T]](ctx context.Context, s *Store, sel Selection, after string, limit int) (
 	[]PT, bool, error) {
 	if err := s.awaitSync(ctx); err != nil {
@@ -258,15 +263,19 @@ func Page[T any, PT Object[T]](ctx context.Context, s *Store, sel Selection, aft
 func cachedPage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel Selection, after string,
 	limit int) ([]PT, error) {
 	set := sel.key()
+	// Every object of the workspace is in its set: only a filtered set
+	// is checked object by object.
+	filtered := set != (Selection{Namespace: sel.Namespace}).key()
 	page := make([]PT, 0, limit+1)
 	for len(page) <= limit {
 		want := limit + 1 - len(page)
 		names := k.names.after(set, after, want)
 		for _, name := range names {
-			obj := PT(new(T))
-			err := s.cache.Get(ctx, types.NamespacedName{Namespace: sel.Namespace, Name: name}, obj,
-				client.UnsafeDisableDeepCopy)
-			if apierrors.IsNotFound(err) {
+			obj, found, err := cachedObject[T, PT](ctx, s, k, sel.Namespace, name)
+			if err != nil {
+				return nil, err
+			}
+			if !found {
 				// Created by this replica a moment ago, and not yet
 				// delivered by the informer; else deleted since the index
 				// listed it.
@@ -277,12 +286,9 @@ func cachedPage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel
 				}
 				continue
 			}
-			if err != nil {
-				return nil, fmt.Errorf("reading from the cache: %w", err)
-			}
 			// The index is updated after the cache: an object whose filtered
 			// field has just changed may still be listed under its old value.
-			if !slices.Contains(k.sets(obj), set) {
+			if filtered && !slices.Contains(k.sets(obj), set) {
 				continue
 			}
 			page = append(page, obj)
@@ -293,6 +299,35 @@ func cachedPage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel
 		after = names[len(names)-1]
 	}
 	return page, nil
+}
+
+// cachedObject reads ns/name of kind k from the cache: the informer's own
+// object, as pages read it (none is ever modified), without the copy and
+// the lookups of a cache read; found is false when the cache has none.
+func cachedObject[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, ns, name string) (
+	obj PT, found bool, err error) {
+	if k.indexer == nil {
+		obj = PT(new(T))
+		err := s.cache.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, obj, client.UnsafeDisableDeepCopy)
+		if apierrors.IsNotFound(err) {
+			return nil, false, nil
+		}
+		if err != nil {
+			return nil, false, fmt.Errorf("reading from the cache: %w", err)
+		}
+		return obj, true, nil
+	}
+	item, exists, err := k.indexer.GetByKey(ns + "/" + name)
+	if err != nil {
+		return nil, false, fmt.Errorf("reading from the cache: %w", err)
+	}
+	if !exists {
+		return nil, false, nil
+	}
+	if obj, ok := item.(PT); ok {
+		return obj, true, nil
+	}
+	return nil, false, fmt.Errorf("the cache holds a %T for %s/%s", item, ns, name)
 }
 
 // Customers is Page of customers.

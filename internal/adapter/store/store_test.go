@@ -28,6 +28,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache/informertest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
@@ -50,6 +51,14 @@ type fakeCache struct {
 
 func (c fakeCache) Get(ctx context.Context, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
 	return c.objects.Get(ctx, key, obj)
+}
+
+// GetInformer returns the fake informer without its indexer (an empty one
+// of its own), so that the store reads the objects through Get.
+func (c fakeCache) GetInformer(ctx context.Context, obj client.Object, opts ...cache.InformerGetOption) (
+	cache.Informer, error) {
+	inf, err := c.FakeInformers.GetInformer(ctx, obj, opts...)
+	return struct{ cache.Informer }{inf}, err
 }
 
 type fixture struct {
