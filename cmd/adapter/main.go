@@ -91,6 +91,10 @@ func main() {
 			o.NoReadOthersWrites = !on
 			return err
 		})
+	flag.BoolVar(&o.ReadyBeforeSynced, "ready-before-synced", d.ReadyBeforeSynced,
+		"Report ready (GET /readyz) as soon as the Kubernetes API answers, before the cache has synced: gets, creates "+
+			"and whole-workspace lists are read from the API server meanwhile, filtered lists and the feeds wait for the "+
+			"cache. For a single replica; with several, a rollout keeps the old replica serving until the new one is warm.")
 	flag.Int64Var(&o.EncodedCacheBytes, "encoded-cache-bytes", d.EncodedCacheBytes,
 		"Bytes of JSON of listed invoices and customers kept to answer the next list page that holds them unchanged "+
 			"without encoding them again. A negative value keeps none.")

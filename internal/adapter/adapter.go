@@ -74,6 +74,7 @@ func ClusterOptions(opts httpapi.Options) cluster.Options {
 		DenyCacheTTL:            opts.DenyCacheTTL,
 		ReadYourWritesTimeout:   opts.ReadYourWritesTimeout,
 		ReadOthersWrites:        !opts.NoReadOthersWrites,
+		ReadyBeforeSynced:       opts.ReadyBeforeSynced,
 		Metrics:                 opts.Metrics,
 		IdempotencyInFlightWait: opts.IdempotencyInFlightWait,
 		StaleClaimAfter:         opts.StaleClaimAfter,

@@ -108,8 +108,9 @@ type bench struct {
 	kubeconfig, logSuffix string
 	startedAt             time.Time
 	// lastReady is how long the manager and the adapter took to become
-	// ready after their last start.
-	lastReady [2]time.Duration
+	// ready after their last start, and the adapter to serve a page of a
+	// workspace (before it is ready: awaitServing).
+	lastReady [3]time.Duration
 	// managerReady and adapterReady are their readiness probes' URLs.
 	managerReady, adapterReady string
 	plane                      *controlPlane

@@ -73,6 +73,7 @@ func TestSmallBenchmarkWritesACompleteReport(t *testing.T) {
 		"numbering_ratio", "numbering_lag_p99_ms", "numbering_created_per_s", "numbering_numbered_per_s",
 		"batched_numbers_per_s", "naive_numbers_per_s", "batched_over_naive",
 		"etcd_db_bytes_per_invoice", "apiserver_start_s", "adapter_ready_after_restart_s", "manager_ready_after_restart_s",
+		"adapter_serving_after_restart_s",
 		"create_ratio_watch_cache", "create_ratio_no_watch_cache",
 		"controller_ratio_watch_cache", "controller_ratio_no_watch_cache",
 		"kubectl_get_workspace_s", "kubectl_get_workspace_s_no_watch_cache",

@@ -80,17 +80,38 @@ func (b *bench) startBinaries(ctx context.Context, kubeconfig string) error {
 const readyTimeout = 10 * time.Minute
 
 // awaitReady waits until the manager's and the adapter's readiness probes
-// answer 200, probing both at once, and returns how long after since each
-// did: the manager's, then the adapter's.
-func (b *bench) awaitReady(ctx context.Context, since time.Time, timeout time.Duration) ([2]time.Duration, error) {
-	var took [2]time.Duration
-	var errs [2]error
+// answer 200 and the adapter serves a page, probing all three at once, and
+// returns how long after since each did: the manager's, the adapter's,
+// then the adapter's page.
+func (b *bench) awaitReady(ctx context.Context, since time.Time, timeout time.Duration) ([3]time.Duration, error) {
+	var took [3]time.Duration
+	var errs [3]error
 	var wg sync.WaitGroup
 	for i, probe := range []string{b.managerReady, b.adapterReady} {
 		wg.Go(func() { took[i], errs[i] = b.awaitProbe(ctx, probe, since, since.Add(timeout)) })
 	}
+	wg.Go(func() { took[2], errs[2] = b.awaitServing(ctx, since, since.Add(timeout)) })
 	wg.Wait()
 	return took, errors.Join(errs[:]...)
+}
+
+// awaitServing polls a page of one invoice of the first fill workspace on
+// the adapter until it is answered other than with a 5xx, and returns the
+// time since: the adapter serves a whole workspace's pages from the API
+// server while its cache warms, before its /readyz says ready
+// (internal/adapter/store/warming.go).
+func (b *bench) awaitServing(ctx context.Context, since, deadline time.Time) (time.Duration, error) {
+	ws := v1client.Workspace(b.fillWorkspaces()[0])
+	for {
+		resp, err := b.api.Do(ctx, http.MethodGet, "/v1/invoices?limit=1", nil, ws)
+		if err == nil && resp.Status < http.StatusInternalServerError {
+			return time.Since(since), nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return 0, fmt.Errorf("the adapter served no page of invoices (see the logs in %s)", b.cfg.OutDir)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // awaitProbe polls probe until it answers 200 and returns the time since.

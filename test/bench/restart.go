@@ -75,12 +75,15 @@ func (b *bench) measureRestart(ctx context.Context, r *Report) error {
 	}
 	last := r.Details.Restarts[len(r.Details.Restarts)-1]
 	r.AdapterReadyAfterRestartS, r.ManagerReadyAfterRestartS = last.AdapterReadyS, last.ManagerReadyS
+	r.AdapterServingAfterRestartS = last.AdapterServingS
 	r.APIServerStartS, r.KubectlGetS = last.APIServerStartS, last.KubectlGetS
 	r.APIServerBytesPerInvoiceAfterRestart = perInvoice(last.Plane.APIServerRSS-r.Details.PlaneEmpty.APIServerRSS,
 		last.Invoices)
 	const million = 1_000_000
 	r.AdapterReadyAfterRestart1MS = extrapolate(r.Details.Restarts, million, func(x restartRun) float64 { return x.AdapterReadyS })
 	r.ManagerReadyAfterRestart1MS = extrapolate(r.Details.Restarts, million, func(x restartRun) float64 { return x.ManagerReadyS })
+	r.AdapterServingAfterRestart1MS = extrapolate(r.Details.Restarts, million,
+		func(x restartRun) float64 { return x.AdapterServingS })
 	r.APIServerStart1MS = extrapolate(r.Details.Restarts, million, func(x restartRun) float64 { return x.APIServerStartS })
 
 	r.Details.ReducedInvoices = max(b.cfg.Invoices/5, b.cfg.Workers)
@@ -130,17 +133,18 @@ func (b *bench) restartAt(ctx context.Context, watchCache bool) (restartRun, err
 	if ready, err = b.restartBinaries(ctx, fmt.Sprintf("-%d", run.Invoices)); err != nil {
 		return run, err
 	}
-	run.ManagerReadyS, run.AdapterReadyS = ready[0].Seconds(), ready[1].Seconds()
+	run.ManagerReadyS, run.AdapterReadyS, run.AdapterServingS = ready[0].Seconds(), ready[1].Seconds(), ready[2].Seconds()
 	b.logf("API server %.1f s; manager %.1f s, adapter %.1f s after the API server's start; "+
-		"manager %.1f s, adapter %.1f s with it up; API server %.0f MiB; kubectl get %.1f s",
+		"manager %.1f s, adapter %.1f s (serving %.1f s) with it up; API server %.0f MiB; kubectl get %.1f s",
 		run.APIServerStartS, run.StackManagerReadyS, run.StackAdapterReadyS, run.ManagerReadyS, run.AdapterReadyS,
+		run.AdapterServingS,
 		mib(run.Plane.APIServerRSS), run.KubectlGetS)
 	return run, nil
 }
 
 // restartBinaries starts the manager and the adapter and returns how long
 // each took until its /readyz answered.
-func (b *bench) restartBinaries(ctx context.Context, logSuffix string) ([2]time.Duration, error) {
+func (b *bench) restartBinaries(ctx context.Context, logSuffix string) ([3]time.Duration, error) {
 	b.logSuffix = logSuffix
 	err := b.startBinaries(ctx, b.kubeconfig)
 	return b.lastReady, err

@@ -47,6 +47,11 @@ type Scale struct {
 	AdapterReadyAfterRestart1MS float64 `json:"adapter_ready_after_restart_s_at_1m"`
 	ManagerReadyAfterRestart1MS float64 `json:"manager_ready_after_restart_s_at_1m"`
 	APIServerStart1MS           float64 `json:"apiserver_start_s_at_1m"`
+	// Seconds until the restarted adapter answered a page of a whole
+	// workspace (from the API server while its cache warms, before it is
+	// ready), at the largest size and at a million.
+	AdapterServingAfterRestartS   float64 `json:"adapter_serving_after_restart_s"`
+	AdapterServingAfterRestart1MS float64 `json:"adapter_serving_after_restart_s_at_1m"`
 	// Measurements 1 and 4 again at the largest size, at a reduced size
 	// (Details.ReducedInvoices), with the watch cache and without; and
 	// `kubectl get invoices -n bench-3`, seconds.
@@ -96,6 +101,9 @@ type restartRun struct {
 	// API server up and warm.
 	ManagerReadyS float64 `json:"manager_ready_s"`
 	AdapterReadyS float64 `json:"adapter_ready_s"`
+	// AdapterServingS: the same restart, until the adapter answered a
+	// page of a whole workspace.
+	AdapterServingS float64 `json:"adapter_serving_s"`
 	// Plane is the control plane once the binaries were ready after the
 	// API server's start.
 	Plane       planeUsage `json:"control_plane"`

@@ -100,16 +100,17 @@ func (r *Report) printScale(out io.Writer) {
 	}
 	printf(out, "\n9. restart at size (seconds until ready; API server until it serves a list of invoices)\n\n")
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	printf(w, "invoices\twatch cache\tAPI server start\tmanager, adapter after it\tmanager, adapter, API server up\t"+
+	printf(w, "invoices\twatch cache\tAPI server start\tmanager, adapter after it\tmanager, adapter (serving), API server up\t"+
 		"API server MiB\tetcd MiB\tkubectl get workspace s (rows)\t\n")
 	for _, x := range d.Restarts {
-		printf(w, "%d\t%t\t%.1f\t%.1f, %.1f\t%.1f, %.1f\t%.0f\t%.0f\t%.1f (%d)\t\n", x.Invoices, x.WatchCache,
+		printf(w, "%d\t%t\t%.1f\t%.1f, %.1f\t%.1f, %.1f (%.1f)\t%.0f\t%.0f\t%.1f (%d)\t\n", x.Invoices, x.WatchCache,
 			x.APIServerStartS, x.StackManagerReadyS, x.StackAdapterReadyS, x.ManagerReadyS, x.AdapterReadyS,
-			mib(x.Plane.APIServerRSS), mib(x.Plane.EtcdRSS), x.KubectlGetS, x.KubectlRows)
+			x.AdapterServingS, mib(x.Plane.APIServerRSS), mib(x.Plane.EtcdRSS), x.KubectlGetS, x.KubectlRows)
 	}
 	_ = w.Flush()
-	printf(out, "   at a million by a linear fit: manager %.0f s, adapter %.0f s, API server %.0f s\n",
-		r.ManagerReadyAfterRestart1MS, r.AdapterReadyAfterRestart1MS, r.APIServerStart1MS)
+	printf(out, "   at a million by a linear fit: manager %.0f s, adapter %.0f s (serving %.1f s), API server %.0f s\n",
+		r.ManagerReadyAfterRestart1MS, r.AdapterReadyAfterRestart1MS, r.AdapterServingAfterRestart1MS,
+		r.APIServerStart1MS)
 	printf(out, "   API server per invoice after the restart: %.0f B with the watch cache, %.0f B without\n",
 		r.APIServerBytesPerInvoiceAfterRestart, r.APIServerBytesPerInvoiceNoWatchCache)
 	printf(out, "   at %d invoices, watch cache on / off: create ratio %.2f / %.2f, controller ratio %.2f / %.2f\n",

@@ -62,6 +62,7 @@ type Options struct {
 
 	ReadYourWritesTimeout time.Duration
 	ReadOthersWrites      bool
+	ReadyBeforeSynced     bool
 	// Metrics, when set, is where the store's series are registered.
 	Metrics prometheus.Registerer
 
@@ -79,6 +80,8 @@ type Conn struct {
 	Authz  authorizer.Authorizer
 
 	clientset kubernetes.Interface
+	// readyBeforeSynced makes Ready pass before the store has synced.
+	readyBeforeSynced bool
 }
 
 // Scheme holds the types the adapter reads and writes.
@@ -159,20 +162,22 @@ func Connect(cfg *rest.Config, opts Options) (*Conn, error) {
 		}
 	}
 	return &Conn{
-		Store:     st,
-		Claims:    idempotency.NewClaims(live, opts.IdempotencyInFlightWait, opts.StaleClaimAfter),
-		Authn:     authn,
-		Authz:     authz,
-		clientset: cs,
+		readyBeforeSynced: opts.ReadyBeforeSynced,
+		Store:             st,
+		Claims:            idempotency.NewClaims(live, opts.IdempotencyInFlightWait, opts.StaleClaimAfter),
+		Authn:             authn,
+		Authz:             authz,
+		clientset:         cs,
 	}, nil
 }
 
 // Start starts the store's cache in the background until ctx is done.
 func (c *Conn) Start(ctx context.Context) error { return c.Store.Start(ctx) }
 
-// Ready reports whether the caches are synced and the API server answers.
+// Ready reports whether the caches are synced (unless the connection is
+// ready before, Options.ReadyBeforeSynced) and the API server answers.
 func (c *Conn) Ready(ctx context.Context) error {
-	if !c.Store.Synced() {
+	if !c.Store.Synced() && !c.readyBeforeSynced {
 		return errors.New("the cache has not synced yet")
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)

@@ -46,6 +46,7 @@ func newConnected(cfg *rest.Config, opts Options) (*connected, error) {
 		DenyCacheTTL:            opts.DenyCacheTTL,
 		ReadYourWritesTimeout:   opts.ReadYourWritesTimeout,
 		ReadOthersWrites:        !opts.NoReadOthersWrites,
+		ReadyBeforeSynced:       opts.ReadyBeforeSynced,
 		IdempotencyInFlightWait: opts.IdempotencyInFlightWait,
 		StaleClaimAfter:         opts.StaleClaimAfter,
 	})

@@ -59,6 +59,14 @@ type Options struct {
 	// list answered by another replica for as long as that replica's
 	// informer lags.
 	NoReadOthersWrites bool
+	// ReadyBeforeSynced makes GET /readyz answer 200 as soon as the
+	// Kubernetes API answers, before the cache has synced: meanwhile gets,
+	// creates and whole-workspace lists are read from the API server, and
+	// filtered lists and the feeds wait for the cache (store/warming.go).
+	// For a single replica, whose readiness otherwise refuses every request
+	// until its cache is complete; with several, leave it off, so that a
+	// rollout keeps the old replica serving until the new one is warm.
+	ReadyBeforeSynced bool
 	// EncodedCacheBytes bounds the JSON of listed invoices and customers
 	// kept for the next page that lists them again unchanged (encoded.go).
 	// 0 means the default, 64 MiB; a negative value keeps none.

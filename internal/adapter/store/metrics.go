@@ -40,6 +40,11 @@ type metrics struct {
 	// confirmed counts the last pages whose barrier was not reached but
 	// whose cached objects a metadata-only read confirmed, by outcome.
 	confirmed *prometheus.CounterVec
+	// warmingPages counts the pages read from the API server before the
+	// cache had synced (warming.go).
+	warmingPages prometheus.Counter
+	// cacheSynced is 1 once the cache has synced.
+	cacheSynced prometheus.Gauge
 }
 
 func newMetrics() *metrics {
@@ -68,33 +73,37 @@ func newMetrics() *metrics {
 				"cached objects a metadata-only read of the page from the API server confirmed: served from " +
 				"the cache at the cost of that read.",
 		}, []string{"reason"}),
+		warmingPages: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: metricsNamespace,
+			Subsystem: metricsSubsystem,
+			Name:      "warming_pages_total",
+			Help: "Pages of a whole workspace read from the API server because the cache had not synced yet " +
+				"(after a start).",
+		}),
+		cacheSynced: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: metricsNamespace,
+			Subsystem: metricsSubsystem,
+			Name:      "cache_synced",
+			Help: "1 once the cache holds every object (filtered lists and the feeds are served), 0 while it " +
+				"warms after a start (gets, creates and whole-workspace lists are read from the API server).",
+		}),
 	}
 }
 
 // register adds the series to reg. A collector that is already registered
 // (a second store in the same process, as in tests) is reused.
 func (m *metrics) register(reg prometheus.Registerer) error {
-	if err := reg.Register(m.wait); err != nil {
-		var dup prometheus.AlreadyRegisteredError
-		if !errors.As(err, &dup) {
-			return err
-		}
-		existing, ok := dup.ExistingCollector.(prometheus.Histogram)
-		if !ok {
-			return err
-		}
-		m.wait = existing
-	}
-	for _, c := range []**prometheus.CounterVec{&m.fallbacks, &m.confirmed} {
-		if err := registerCounters(reg, c); err != nil {
-			return err
-		}
-	}
-	return nil
+	return errors.Join(
+		registerOrReuse(reg, &m.wait),
+		registerOrReuse(reg, &m.fallbacks),
+		registerOrReuse(reg, &m.confirmed),
+		registerOrReuse(reg, &m.warmingPages),
+		registerOrReuse(reg, &m.cacheSynced),
+	)
 }
 
-// registerCounters adds *c to reg, or makes *c the one already registered.
-func registerCounters(reg prometheus.Registerer, c **prometheus.CounterVec) error {
+// registerOrReuse adds *c to reg, or makes *c the one already registered.
+func registerOrReuse[C prometheus.Collector](reg prometheus.Registerer, c *C) error {
 	err := reg.Register(*c)
 	if err == nil {
 		return nil
@@ -103,7 +112,7 @@ func registerCounters(reg prometheus.Registerer, c **prometheus.CounterVec) erro
 	if !errors.As(err, &dup) {
 		return err
 	}
-	existing, ok := dup.ExistingCollector.(*prometheus.CounterVec)
+	existing, ok := dup.ExistingCollector.(C)
 	if !ok {
 		return err
 	}
@@ -124,4 +133,15 @@ func (m *metrics) fallBack(outcome barrierOutcome) {
 // confirm counts a last page served from the cache once confirmed.
 func (m *metrics) confirm(outcome barrierOutcome) {
 	m.confirmed.WithLabelValues(string(outcome)).Inc()
+}
+
+// servedWhileWarming counts a page read from the API server before the
+// cache had synced.
+func (m *metrics) servedWhileWarming() {
+	m.warmingPages.Inc()
+}
+
+// synced records that the cache has synced.
+func (m *metrics) synced() {
+	m.cacheSynced.Set(1)
 }

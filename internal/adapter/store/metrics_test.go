@@ -52,6 +52,20 @@ invoicing_store_read_barrier_confirmed_total{reason="idle"} 1
 		"invoicing_store_read_barrier_fallbacks_total", "invoicing_store_read_barrier_confirmed_total"); err != nil {
 		t.Error(err)
 	}
+	a.metrics.servedWhileWarming()
+	b.metrics.servedWhileWarming()
+	b.metrics.synced()
+	warming := `
+# HELP invoicing_store_warming_pages_total Pages of a whole workspace read from the API server because the cache had not synced yet (after a start).
+# TYPE invoicing_store_warming_pages_total counter
+invoicing_store_warming_pages_total 2
+`
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(warming), "invoicing_store_warming_pages_total"); err != nil {
+		t.Error(err)
+	}
+	if got := testutil.ToFloat64(a.metrics.cacheSynced); got != 1 {
+		t.Errorf("cache_synced of the first store = %v; want the shared gauge's 1", got)
+	}
 	if n := testutil.CollectAndCount(a.metrics.wait); n != 1 {
 		t.Errorf("%d histograms; want 1", n)
 	}

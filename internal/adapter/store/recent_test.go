@@ -372,3 +372,42 @@ func testutilCount(t *testing.T, m *metrics, outcome barrierOutcome) float64 {
 	t.Helper()
 	return testutil.ToFloat64(m.fallbacks.WithLabelValues(string(outcome)))
 }
+
+func TestAWholeWorkspacesPagesAreReadFromTheAPIServerWhileTheCacheWarms(t *testing.T) {
+	f := newFixture(t)
+	api := f.apiServer(t, "100")
+	for _, name := range []string{"inv-01", "inv-02", "inv-03"} {
+		f.createdLive(t, invoice(name, "acme"))
+	}
+
+	page, more, err := Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "", 2)
+	if err != nil || names(page) != "inv-01,inv-02" || !more {
+		t.Fatalf("first page = %s, %v, %v; want inv-01,inv-02 and more", names(page), more, err)
+	}
+	page, more, err = Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "inv-02", 2)
+	if err != nil || names(page) != "inv-03" || more {
+		t.Fatalf("page after inv-02 = %s, %v, %v; want inv-03 alone", names(page), more, err)
+	}
+	if got := api.objectLists.Load(); got != 2 {
+		t.Errorf("lists of invoices from the API server = %d; want one a page", got)
+	}
+	if got := testutil.ToFloat64(f.store.metrics.warmingPages); got != 2 {
+		t.Errorf("pages counted as served while warming = %v; want 2", got)
+	}
+	if got := testutil.ToFloat64(f.store.metrics.cacheSynced); got != 0 {
+		t.Errorf("cache_synced = %v before the sync; want 0", got)
+	}
+
+	f.start(t)
+	f.cachedAt(t, invoice("inv-01", "acme"), "1")
+	if page, _, err = Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "", 2); err != nil ||
+		names(page) != "inv-01" {
+		t.Fatalf("page once synced = %s, %v; want inv-01, the cache's", names(page), err)
+	}
+	if got := api.objectLists.Load(); got != 2 {
+		t.Errorf("a page once synced was read from the API server (%d lists)", got)
+	}
+	if got := testutil.ToFloat64(f.store.metrics.cacheSynced); got != 1 {
+		t.Errorf("cache_synced = %v once synced; want 1", got)
+	}
+}

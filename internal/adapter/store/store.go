@@ -175,6 +175,7 @@ func (s *Store) Start(ctx context.Context) error {
 		if toolscache.WaitForCacheSync(ctx.Done(), synced...) {
 			s.synced.Store(true)
 			close(s.syncedCh)
+			s.metrics.synced()
 			logf.FromContext(ctx).Info("The cache is synced")
 		}
 	}()
@@ -229,33 +230,49 @@ func (s *Store) Get(ctx context.Context, ns, name string, obj client.Object) (bo
 // created), so a page costs O(log n + limit) whatever the size of the
 // workspace. An object deleted since the index listed it, or whose cached
 // state no longer matches sel (an invoice issued a moment ago, in a list of
-// pending ones), is skipped and the page filled from the next names. Before
-// the cache has synced, Page waits for it as long as ctx allows. The
+// pending ones), is skipped and the page filled from the next names. The
 // objects are the cache's own: the caller reads them and never modifies
-// them.
+// them. Before the cache has synced, a page of a whole workspace is read
+// from the API server (warming.go), and any other page waits for the cache
+// as long as ctx allows.
 func Page[T any, PT Object[T]](ctx context.Context, s *Store, sel Selection, after string, limit int) (
 	[]PT, bool, error) {
-	if err := s.awaitSync(ctx); err != nil {
-		return nil, false, err
-	}
 	k, ok := s.kinds[reflect.TypeFor[PT]()]
 	if !ok {
 		return nil, false, fmt.Errorf("the store holds no %s", reflect.TypeFor[T]().Name())
 	}
-	page, err := cachedPage[T, PT](ctx, s, k, sel, after, limit)
+	var page []PT
+	var err error
+	if !s.synced.Load() && servedWhileWarming(sel) {
+		page, err = warmingPage[T, PT](ctx, s, k, sel, after, limit)
+	} else {
+		page, err = syncedPage[T, PT](ctx, s, k, sel, after, limit)
+	}
 	if err != nil {
 		return nil, false, err
-	}
-	if len(page) <= limit && s.opts.ReadOthersWrites && sel.matchable() {
-		// The last page: with what other replicas wrote a moment ago.
-		if page, err = othersWrites[T, PT](ctx, s, k, sel, after, limit); err != nil {
-			return nil, false, err
-		}
 	}
 	if len(page) > limit {
 		return page[:limit], true, nil
 	}
 	return page, false, nil
+}
+
+// syncedPage reads at most limit+1 objects of sel that follow after from
+// the synced cache, the last page with what other replicas wrote before.
+func syncedPage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel Selection, after string,
+	limit int) ([]PT, error) {
+	if err := s.awaitSync(ctx); err != nil {
+		return nil, err
+	}
+	page, err := cachedPage[T, PT](ctx, s, k, sel, after, limit)
+	if err != nil {
+		return nil, err
+	}
+	if len(page) <= limit && s.opts.ReadOthersWrites && sel.matchable() {
+		// The last page: with what other replicas wrote a moment ago.
+		return othersWrites[T, PT](ctx, s, k, sel, after, limit)
+	}
+	return page, nil
 }
 
 // cachedPage reads from the cache (and what this replica has just created)

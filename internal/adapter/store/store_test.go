@@ -248,12 +248,18 @@ func TestPagesFollowOneAnotherAndSkipDeletedObjects(t *testing.T) {
 	}
 }
 
-func TestPageWaitsForTheCacheOnlyAsLongAsTheRequest(t *testing.T) {
+func TestAFilteredPageWaitsForTheCacheOnlyAsLongAsTheRequest(t *testing.T) {
 	f := newFixture(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
-	defer cancel()
-	if _, _, err := Page[billingv1.Customer](ctx, f.store, Selection{Namespace: "ws"}, "", 2); !errors.Is(err, ErrNotSynced) {
-		t.Errorf("Page = %v; want ErrNotSynced", err)
+	api := f.apiServer(t, "100")
+	for _, sel := range []Selection{{Namespace: "ws", Email: "ada@example.com"}, {Namespace: "ws", CustomerID: "acme"}} {
+		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
+		if _, _, err := Page[billingv1.Customer](ctx, f.store, sel, "", 2); !errors.Is(err, ErrNotSynced) {
+			t.Errorf("Page of %s = %v; want ErrNotSynced", sel.key(), err)
+		}
+		cancel()
+	}
+	if n := api.objectLists.Load() + api.barriers.Load(); n != 0 {
+		t.Errorf("a filtered page asked the API server %d times while the cache warmed", n)
 	}
 }
 
