@@ -25,7 +25,7 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/document"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
-	"github.com/invoicing-dev/invoicing/internal/einvoice"
+	"github.com/invoicing-dev/invoicing/internal/adapter/einvoice"
 )
 
 // Media types of an invoice's document.

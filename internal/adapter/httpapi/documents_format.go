@@ -21,7 +21,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/invoicing-dev/invoicing/internal/einvoice"
+	"github.com/invoicing-dev/invoicing/internal/adapter/einvoice"
 )
 
 // Query parameters of a document.

@@ -20,7 +20,7 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/invoicing-dev/invoicing/internal/einvoice"
+	"github.com/invoicing-dev/invoicing/internal/adapter/einvoice"
 )
 
 func TestParseDocumentFormatReadsFormatAndProfile(t *testing.T) {

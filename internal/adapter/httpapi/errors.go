@@ -28,7 +28,7 @@ import (
 
 	"github.com/invoicing-dev/invoicing/internal/adapter/idempotency"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
-	"github.com/invoicing-dev/invoicing/internal/einvoice"
+	"github.com/invoicing-dev/invoicing/internal/adapter/einvoice"
 )
 
 // Error types, one per family of HTTP status (see the contract).
