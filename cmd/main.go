@@ -42,6 +42,7 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/manager/controller"
 	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
+	"github.com/invoicing-dev/invoicing/internal/manager/trim"
 	"github.com/invoicing-dev/invoicing/internal/servingtls"
 )
 
@@ -97,7 +98,7 @@ func main() {
 		"How long one webhook delivery attempt may take, from connecting to the end of the answer.")
 	flag.IntVar(&webhookWorkers, "webhook-workers", controller.DefaultWebhookWorkers,
 		"How many webhook endpoints receive deliveries at once.")
-	flag.Float64Var(&managedFieldsDropRate, "managed-fields-drop-rate", controller.DefaultManagedFieldsDropRate,
+	flag.Float64Var(&managedFieldsDropRate, "managed-fields-drop-rate", trim.DefaultManagedFieldsDropRate,
 		"How many invoices, credit notes and payments a second have the status's entry dropped from their managedFields "+
 			"after a status patch (queued, off the issuing path).")
 	flag.BoolVar(&keepStatusManagedFields, "keep-status-managed-fields", false,
@@ -144,7 +145,7 @@ func main() {
 		Scheme: scheme,
 		// The controllers never read managedFields, nor some fields of
 		// issued invoices: not caching them saves memory on every object.
-		Cache:                   controller.CacheOptions(),
+		Cache:                   trim.CacheOptions(),
 		PprofBindAddress:        pprofAddr,
 		Metrics:                 metricsServerOptions,
 		HealthProbeBindAddress:  probeAddr,

@@ -18,9 +18,7 @@ package controller
 
 import (
 	"context"
-	"fmt"
 
-	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -53,13 +51,8 @@ func (r *BillingProfileReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 	}
 	before := profile.DeepCopy()
 	profile.Status = billingProfileStatus(profile, r.Clock.Now())
-	if equality.Semantic.DeepEqual(before.Status, profile.Status) {
-		return ctrl.Result{}, nil
-	}
-	if err := r.Status().Patch(ctx, profile, client.MergeFrom(before)); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(fmt.Errorf("patching billing profile status: %w", err))
-	}
-	return ctrl.Result{}, nil
+	_, err := patchStatus(ctx, r.Client, before, profile)
+	return ctrl.Result{}, client.IgnoreNotFound(err)
 }
 
 // SetupWithManager registers the controller, reconciling up to concurrency

@@ -21,22 +21,14 @@ import (
 	"fmt"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/equality"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
-	"sigs.k8s.io/controller-runtime/pkg/handler"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
-	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
 )
 
 // CreditNoteReconciler issues credit notes: it enters each in its invoice's
@@ -54,14 +46,30 @@ type CreditNoteReconciler struct {
 	Numbers Numberer
 	// Events hands out the workspace's event sequences: a credit note is
 	// patched Issued together with its credit_note.issued event, which
-	// comes after its invoice's invoice.issued. Nil records no events
-	// (unit tests of other steps); Setup always sets it.
+	// comes after its invoice's invoice.issued.
 	Events EventNumberer
 }
 
-// maxLedgerAttempts is how many times one reconcile retries entering a
-// credit note or payment after another entered the same invoice first.
-const maxLedgerAttempts = 20
+// creditNotes is the ledger protocol's view of credit notes (ledger.go).
+var creditNotes = &ledgerKind[*billingv1.CreditNote]{
+	name: "credit note", controller: "creditnote",
+	newObject:    func() *billingv1.CreditNote { return &billingv1.CreditNote{} },
+	newList:      func() client.ObjectList { return &billingv1.CreditNoteList{} },
+	invoiceIndex: index.CreditNoteInvoice,
+	invoiceOf:    func(n *billingv1.CreditNote) string { return n.Spec.InvoiceRef.Name },
+	once:         "the credit note is issued once it is",
+	entries:      func(l *billingv1.InvoiceLedger) *[]billingv1.LedgerEntry { return &l.CreditNotes },
+	// Issued with its event, or Rejected.
+	settled: func(n *billingv1.CreditNote) bool {
+		return (n.Status.Phase == billingv1.CreditNoteIssued &&
+			billingv1.FindEvent(n.Status.Events, billingv1.EventTypeCreditNoteIssued) != nil) ||
+			n.Status.Phase == billingv1.CreditNoteRejected
+	},
+	pending: func(n *billingv1.CreditNote) { n.Status.Phase = billingv1.CreditNotePending },
+	status: func(n *billingv1.CreditNote) recordStatus {
+		return recordStatus{&n.Status.ObservedGeneration, &n.Status.Conditions, n.Status.Events}
+	},
+}
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=creditnotes,verbs=get;list;watch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=creditnotes/status,verbs=patch
@@ -97,59 +105,18 @@ const maxLedgerAttempts = 20
 //	   is patched Issued with the invoice's snapshot and the event, with an
 //	   optimistic lock.
 func (r *CreditNoteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	note := &billingv1.CreditNote{}
-	if err := r.Get(ctx, req.NamespacedName, note); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	if r.settled(note) {
-		return ctrl.Result{}, nil
-	}
-	for attempt := 1; ; attempt++ {
-		result, err := r.reconcileOnce(ctx, req.NamespacedName)
-		if !apierrors.IsConflict(err) || attempt >= maxLedgerAttempts {
-			return result, err
-		}
-		logf.FromContext(ctx).V(1).Info("Retrying a credit note after a conflict", "attempt", attempt)
-	}
+	return creditNotes.reconcile(ctx, r.parts(), req.NamespacedName, r.step)
 }
 
-// settled reports whether note is Issued (with its event) or Rejected, or
-// being deleted: nothing more to do.
-func (r *CreditNoteReconciler) settled(note *billingv1.CreditNote) bool {
-	issued := note.Status.Phase == billingv1.CreditNoteIssued &&
-		(r.Events == nil || billingv1.FindEvent(note.Status.Events, billingv1.EventTypeCreditNoteIssued) != nil)
-	return issued || note.Status.Phase == billingv1.CreditNoteRejected || !note.DeletionTimestamp.IsZero()
+// parts are what the ledger protocol works with.
+func (r *CreditNoteReconciler) parts() ledgerParts {
+	return ledgerParts{client: r.Client, live: r.APIReader, clock: r.Clock, events: r.Events}
 }
 
-// reconcileOnce runs the protocol once, from a; a conflict says another
-// writer was first and the protocol must start again.
-func (r *CreditNoteReconciler) reconcileOnce(ctx context.Context, key types.NamespacedName) (ctrl.Result, error) {
-	note := &billingv1.CreditNote{}
-	if err := r.APIReader.Get(ctx, key, note); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	if r.settled(note) {
-		return ctrl.Result{}, nil
-	}
-	now := r.Clock.Now()
-	inv, waiting, err := liveIssuedInvoice(ctx, r.APIReader, note.Namespace, note.Spec.InvoiceRef.Name,
-		"the credit note is issued once it is")
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	if waiting != nil {
-		return ctrl.Result{}, r.patchStatus(ctx, note, func(s *billingv1.CreditNoteStatus) {
-			s.Phase = billingv1.CreditNotePending
-			s.ObservedGeneration = note.Generation
-			c := ledgerConditions{conditions: &s.Conditions, generation: note.Generation, now: now}
-			c.notReady(waiting.reason, waiting.message, billingv1.ConditionReconciling)
-		})
-	}
-	var entered bool
-	if inv.Status.Ledger != nil {
-		entered = hasEntry(inv.Status.Ledger.CreditNotes, note.Name, string(note.UID))
-	}
-	if !entered {
+// step runs b to d on a note whose invoice is issued.
+func (r *CreditNoteReconciler) step(ctx context.Context, note *billingv1.CreditNote, inv *billingv1.Invoice,
+	now time.Time) (ctrl.Result, error) {
+	if !creditNotes.entered(inv, note) {
 		if done, err := r.enter(ctx, note, inv, now); done || err != nil {
 			return ctrl.Result{}, err
 		}
@@ -178,24 +145,14 @@ func (r *CreditNoteReconciler) enter(ctx context.Context, note *billingv1.Credit
 		}
 		return true, r.reject(ctx, note, verdict, now)
 	}
-	if inv.Status.Ledger != nil && len(inv.Status.Ledger.CreditNotes) >= billingv1.MaxLedgerEntries {
-		return true, r.reject(ctx, note, &creditVerdict{billingv1.ReasonLedgerFull,
-			fmt.Sprintf("The invoice's ledger holds %d credit notes, the most it can", billingv1.MaxLedgerEntries)}, now)
+	if full := creditNotes.full(inv); full != nil {
+		return true, r.reject(ctx, note, full, now)
 	}
 	computed := computedCreditNote(note, inv, lines, amounts)
-	if err := r.patchStatus(ctx, note, func(s *billingv1.CreditNoteStatus) { *s = computed }); err != nil {
+	if err := creditNotes.patch(ctx, r.Client, note, func() { note.Status = computed }); err != nil {
 		return false, err
 	}
-	before := inv.DeepCopy()
-	inv.Status.Ledger = enteredLedger(inv, toCredit, note, lines, amounts)
-	if inv.Status.Balance, err = invoiceBalance(inv, now); err != nil {
-		return false, err
-	}
-	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
-	if err := r.Status().Patch(ctx, inv, patch); err != nil {
-		return false, fmt.Errorf("entering credit note %s in invoice %s: %w", note.Name, inv.Name, err)
-	}
-	return false, nil
+	return false, creditNotes.enter(ctx, r.Client, note, inv, enteredLedger(inv, toCredit, note, lines, amounts), now)
 }
 
 // reject patches note Rejected for verdict; Stalled, since only a new
@@ -203,10 +160,10 @@ func (r *CreditNoteReconciler) enter(ctx context.Context, note *billingv1.Credit
 func (r *CreditNoteReconciler) reject(ctx context.Context, note *billingv1.CreditNote,
 	verdict *creditVerdict, now time.Time) error {
 	logf.FromContext(ctx).Info("Rejected a credit note", "reason", verdict.reason, "message", verdict.message)
-	return r.patchStatus(ctx, note, func(s *billingv1.CreditNoteStatus) {
-		s.Phase = billingv1.CreditNoteRejected
-		s.ObservedGeneration = note.Generation
-		c := ledgerConditions{conditions: &s.Conditions, generation: note.Generation, now: now}
+	return creditNotes.patch(ctx, r.Client, note, func() {
+		note.Status.Phase = billingv1.CreditNoteRejected
+		note.Status.ObservedGeneration = note.Generation
+		c := ledgerConditions{conditions: &note.Status.Conditions, generation: note.Generation, now: now}
 		c.notReady(verdict.reason, verdict.message, billingv1.ConditionStalled)
 	})
 }
@@ -218,20 +175,14 @@ func (r *CreditNoteReconciler) issue(ctx context.Context, note *billingv1.Credit
 		return ctrl.Result{}, fmt.Errorf("credit note %s is in invoice %s's ledger without its amounts", note.Name, inv.Name)
 	}
 	issued := eventSequence(inv.Status.Events, billingv1.EventTypeInvoiceIssued)
-	if r.Events != nil && issued == 0 {
+	if issued == 0 {
 		// Its event waits for the invoice's invoice.issued; the invoice's
 		// change wakes it.
 		return ctrl.Result{}, nil
 	}
 	status, err := r.numbered(ctx, note, inv)
-	if err == nil && r.Events != nil {
-		var assignment numbering.Assignment
-		assignment, err = r.Events.AssignFact(ctx, note.Namespace, note.Name, note.UID,
-			billingv1.EventTypeCreditNoteIssued, issued)
-		if err != nil {
-			err = fmt.Errorf("assigning the credit_note.issued event: %w", err)
-		}
-		status.Events = withEvent(status.Events, billingv1.EventTypeCreditNoteIssued, assignment)
+	if err == nil {
+		status.Events, err = recordFact(ctx, r.Events, note, billingv1.EventTypeCreditNoteIssued, issued, status.Events)
 	}
 	if numberingBusy(err) {
 		logf.FromContext(ctx).V(1).Info("Waiting for a credit note number", "reason", err.Error())
@@ -240,7 +191,7 @@ func (r *CreditNoteReconciler) issue(ctx context.Context, note *billingv1.Credit
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	return ctrl.Result{}, r.patchStatus(ctx, note, func(s *billingv1.CreditNoteStatus) { *s = status })
+	return ctrl.Result{}, creditNotes.patch(ctx, r.Client, note, func() { note.Status = status })
 }
 
 // numbered returns note's status Issued with its number: the one it
@@ -266,61 +217,12 @@ func (r *CreditNoteReconciler) numbered(ctx context.Context, note *billingv1.Cre
 	return status, nil
 }
 
-// patchStatus patches note's status as change makes it, with an optimistic
-// lock, when it changes; note is updated in place.
-func (r *CreditNoteReconciler) patchStatus(ctx context.Context, note *billingv1.CreditNote,
-	change func(*billingv1.CreditNoteStatus)) error {
-	before := note.DeepCopy()
-	change(&note.Status)
-	if equality.Semantic.DeepEqual(before.Status, note.Status) {
-		return nil
-	}
-	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
-	if err := r.Status().Patch(ctx, note, patch); err != nil {
-		return fmt.Errorf("patching credit note status: %w", err)
-	}
-	observeEvents(before.Status.Events, note.Status.Events)
-	return nil
-}
-
 // SetupWithManager registers the controller, reconciling up to concurrency
 // credit notes at once (0: the manager's default). A change of an invoice
 // wakes the credit notes that wait for it (index.CreditNoteInvoice).
 func (r *CreditNoteReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) error {
-	if r.Clock == nil {
-		return errNoClock
-	}
 	if r.Numbers == nil {
 		return errNoNumbers
 	}
-	if r.APIReader == nil {
-		return errNoAPIReader
-	}
-	if r.Events == nil {
-		return errNoEvents
-	}
-	return ctrl.NewControllerManagedBy(mgr).
-		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
-		For(&billingv1.CreditNote{}, builder.WithPredicates(changedBeyondBookkeeping)).
-		Watches(&billingv1.Invoice{}, handler.EnqueueRequestsFromMapFunc(r.creditNotesOf),
-			builder.WithPredicates(changedBeyondBookkeeping)).
-		Named("creditnote").
-		Complete(CountErrors("creditnote", r))
-}
-
-// creditNotesOf maps an Invoice to its credit notes that are still Pending.
-func (r *CreditNoteReconciler) creditNotesOf(ctx context.Context, obj client.Object) []reconcile.Request {
-	notes := &billingv1.CreditNoteList{}
-	if err := r.List(ctx, notes, client.InNamespace(obj.GetNamespace()),
-		client.MatchingFields{index.CreditNoteInvoice: obj.GetName()}); err != nil {
-		logf.FromContext(ctx).Error(err, "Listing credit notes of invoice failed", "invoice", obj.GetName())
-		return nil
-	}
-	var requests []reconcile.Request
-	for i := range notes.Items {
-		if !r.settled(&notes.Items[i]) {
-			requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&notes.Items[i])})
-		}
-	}
-	return requests
+	return creditNotes.setup(mgr, concurrency, r, r.parts())
 }

@@ -144,12 +144,7 @@ func computedCreditNote(note *billingv1.CreditNote, inv *billingv1.Invoice,
 // and groups. toCredit is inv as invoiceToCredit read it.
 func enteredLedger(inv *billingv1.Invoice, toCredit *billing.InvoiceToCredit, note *billingv1.CreditNote,
 	lines []billing.CreditLine, amounts billing.CreditedAmounts) *billingv1.InvoiceLedger {
-	ledger := &billingv1.InvoiceLedger{}
-	if inv.Status.Ledger != nil {
-		ledger = inv.Status.Ledger.DeepCopy()
-	}
-	ledger.CreditNotes = append(ledger.CreditNotes,
-		billingv1.LedgerEntry{Name: note.Name, UID: string(note.UID), Amount: amounts.Total})
+	ledger := creditNotes.withEntry(inv, note, amounts.Total)
 	credited := *toCredit
 	credited.Credited = billing.Credited{
 		Lines:  append([]billing.CreditedLine(nil), toCredit.Credited.Lines...),
@@ -168,16 +163,6 @@ func enteredLedger(inv *billingv1.Invoice, toCredit *billing.InvoiceToCredit, no
 		ledger.CreditedGroups = nil
 	}
 	return ledger
-}
-
-// hasEntry reports whether entries hold the object named name with uid.
-func hasEntry(entries []billingv1.LedgerEntry, name, uid string) bool {
-	for _, e := range entries {
-		if e.Name == name && e.UID == uid {
-			return true
-		}
-	}
-	return false
 }
 
 // issuedCreditNote returns status (computed, entered in inv's ledger) Issued

@@ -57,9 +57,11 @@ func TestCreditNoteEnteredBeforeACrashIsIssuedWithoutEnteringItAgain(t *testing.
 	}
 	inv := creditableInvoice(ledger)
 	inv.Namespace = "ns"
+	inv.Status.Events = []billingv1.RecordedEvent{issuedEvent(1)}
 	c := ledgerClient(note, inv)
 	numbers := &fixedNumbers{assignment: numbering.Assignment{Sequence: 1, IssuedAt: now}}
-	r := &CreditNoteReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now), Numbers: numbers}
+	r := &CreditNoteReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now), Numbers: numbers,
+		Events: &countingEvents{next: 2}}
 
 	_, err := r.Reconcile(context.Background(), request("cn-1"))
 	g.Expect(err).NotTo(HaveOccurred())
@@ -80,8 +82,9 @@ func TestCreditNoteWaitsForItsInvoiceToBeIssued(t *testing.T) {
 	note := builder.CreditNote("ns", "cn-1", "inv-1", builder.WithFullCredit())
 	c := ledgerClient(note, invoiceInPhase("ns", "inv-1", "acme", billingv1.InvoiceInvalid))
 	numbers := &fixedNumbers{}
+	events := &countingEvents{next: 1}
 	r := &CreditNoteReconciler{Client: c, APIReader: c,
-		Clock: clocktesting.NewFakePassiveClock(now.Add(time.Minute)), Numbers: numbers}
+		Clock: clocktesting.NewFakePassiveClock(now.Add(time.Minute)), Numbers: numbers, Events: events}
 	_, err := r.Reconcile(context.Background(), request("cn-1"))
 	g.Expect(err).NotTo(HaveOccurred())
 	got := &billingv1.CreditNote{}
@@ -90,6 +93,7 @@ func TestCreditNoteWaitsForItsInvoiceToBeIssued(t *testing.T) {
 	g.Expect(got.Status.Conditions).To(haveCondition(billingv1.ConditionReconciling, metav1.ConditionTrue,
 		billingv1.ReasonInvoiceNotIssued))
 	g.Expect(numbers.calls).To(BeZero())
+	g.Expect(events.calls).To(BeEmpty())
 }
 
 // A payment entered before a crash is recorded once, with the same split.
@@ -100,8 +104,10 @@ func TestPaymentEnteredBeforeACrashIsRecordedWithoutEnteringItAgain(t *testing.T
 	ledger := &billingv1.InvoiceLedger{Payments: []billingv1.LedgerEntry{{Name: "pay-1", UID: "uid-pay-1", Amount: 50_000}}}
 	inv := creditableInvoice(ledger)
 	inv.Namespace = "ns"
+	inv.Status.Events = []billingv1.RecordedEvent{issuedEvent(1)}
 	c := ledgerClient(payment, inv)
-	r := &PaymentReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now)}
+	r := &PaymentReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now),
+		Events: &countingEvents{next: 2}}
 	_, err := r.Reconcile(context.Background(), request("pay-1"))
 	g.Expect(err).NotTo(HaveOccurred())
 	got := &billingv1.Payment{}
@@ -116,7 +122,7 @@ func TestPaymentEnteredBeforeACrashIsRecordedWithoutEnteringItAgain(t *testing.T
 
 func TestLedgerReconcilersNeedTheirParts(t *testing.T) {
 	reader := fake.NewClientBuilder().WithScheme(testScheme).Build()
-	numbers := &fixedNumbers{}
+	numbers, events := &fixedNumbers{}, &countingEvents{}
 	for _, tc := range []struct {
 		name  string
 		setup func() error
@@ -124,20 +130,30 @@ func TestLedgerReconcilersNeedTheirParts(t *testing.T) {
 	}{
 		{"a credit note reconciler without a clock is refused",
 			func() error {
-				return (&CreditNoteReconciler{APIReader: reader, Numbers: numbers}).SetupWithManager(nil, 0)
+				return (&CreditNoteReconciler{APIReader: reader, Numbers: numbers, Events: events}).SetupWithManager(nil, 0)
 			}, errNoClock},
 		{"a credit note reconciler without an allocator is refused",
 			func() error {
-				return (&CreditNoteReconciler{APIReader: reader, Clock: clock.RealClock{}}).SetupWithManager(nil, 0)
+				return (&CreditNoteReconciler{APIReader: reader, Clock: clock.RealClock{}, Events: events}).SetupWithManager(nil, 0)
 			}, errNoNumbers},
 		{"a credit note reconciler without an API reader is refused",
 			func() error {
-				return (&CreditNoteReconciler{Numbers: numbers, Clock: clock.RealClock{}}).SetupWithManager(nil, 0)
+				return (&CreditNoteReconciler{Numbers: numbers, Clock: clock.RealClock{}, Events: events}).SetupWithManager(nil, 0)
 			}, errNoAPIReader},
+		{"a credit note reconciler without an event allocator is refused",
+			func() error {
+				return (&CreditNoteReconciler{APIReader: reader, Numbers: numbers, Clock: clock.RealClock{}}).SetupWithManager(nil, 0)
+			}, errNoEvents},
 		{"a payment reconciler without a clock is refused",
-			func() error { return (&PaymentReconciler{APIReader: reader}).SetupWithManager(nil, 0) }, errNoClock},
+			func() error { return (&PaymentReconciler{APIReader: reader, Events: events}).SetupWithManager(nil, 0) }, errNoClock},
 		{"a payment reconciler without an API reader is refused",
-			func() error { return (&PaymentReconciler{Clock: clock.RealClock{}}).SetupWithManager(nil, 0) }, errNoAPIReader},
+			func() error {
+				return (&PaymentReconciler{Clock: clock.RealClock{}, Events: events}).SetupWithManager(nil, 0)
+			}, errNoAPIReader},
+		{"a payment reconciler without an event allocator is refused",
+			func() error {
+				return (&PaymentReconciler{APIReader: reader, Clock: clock.RealClock{}}).SetupWithManager(nil, 0)
+			}, errNoEvents},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			NewWithT(t).Expect(tc.setup()).To(MatchError(tc.want))
@@ -157,7 +173,8 @@ func TestPaymentOfAnInvoiceWithAFullLedgerStalls(t *testing.T) {
 	inv.Namespace = "ns"
 	payment := builder.Payment("ns", "pay-1", "inv-1", 1_000)
 	c := ledgerClient(payment, inv)
-	r := &PaymentReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now)}
+	r := &PaymentReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now),
+		Events: &countingEvents{next: 1}}
 	_, err := r.Reconcile(context.Background(), request("pay-1"))
 	g.Expect(err).NotTo(HaveOccurred())
 	got := &billingv1.Payment{}

@@ -21,7 +21,6 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/client-go/tools/events"
@@ -91,14 +90,11 @@ func (r *CustomerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 	}
 	before := customer.DeepCopy()
 	customer.Status = customerStatus(customer, invoices, r.Clock.Now())
-	if equality.Semantic.DeepEqual(before.Status, customer.Status) {
-		return ctrl.Result{}, nil
+	changed, err := patchStatus(ctx, r.Client, before, customer)
+	if changed {
+		r.recordTransition(ctx, before, customer, invoices)
 	}
-	if err := r.Status().Patch(ctx, customer, client.MergeFrom(before)); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(fmt.Errorf("patching customer status: %w", err))
-	}
-	r.recordTransition(ctx, before, customer, invoices)
-	return ctrl.Result{}, nil
+	return ctrl.Result{}, client.IgnoreNotFound(err)
 }
 
 // ensureFinalizer adds the finalizer that holds the customer's deletion.

@@ -18,10 +18,12 @@ package controller
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
@@ -60,6 +62,18 @@ func withEvent(events []billingv1.RecordedEvent, t billingv1.EventType, a number
 	out := make([]billingv1.RecordedEvent, 0, len(events)+1)
 	out = append(out, events...)
 	return append(out, billingv1.RecordedEvent{Type: t, Sequence: a.Sequence, CreatedAt: metav1.NewTime(a.IssuedAt)})
+}
+
+// recordFact returns events with obj's event of type t, which comes after
+// the event sequence after, as numberer assigns it: binding to obj's name
+// and uid, so a retry gets the same one.
+func recordFact(ctx context.Context, numberer EventNumberer, obj client.Object, t billingv1.EventType, after int64,
+	events []billingv1.RecordedEvent) ([]billingv1.RecordedEvent, error) {
+	assignment, err := numberer.AssignFact(ctx, obj.GetNamespace(), obj.GetName(), obj.GetUID(), t, after)
+	if err != nil {
+		return events, fmt.Errorf("assigning the %s event: %w", t, err)
+	}
+	return withEvent(events, t, assignment), nil
 }
 
 // eventSequence is the sequence of the event of type t in events, or 0.

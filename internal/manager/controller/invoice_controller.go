@@ -23,7 +23,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -43,6 +42,7 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
 	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
+	"github.com/invoicing-dev/invoicing/internal/manager/trim"
 )
 
 // InvoiceReconciler decides whether each Invoice can be issued and keeps its
@@ -59,8 +59,7 @@ type InvoiceReconciler struct {
 	Numbers Numberer
 	// Events hands out the sequences of each workspace's event sequence (a
 	// *numbering.Allocator of the "events" series): invoice.issued with the
-	// number, then invoice.paid, invoice.voided and invoice.overdue. Nil
-	// records no events (unit tests of other steps); Setup always sets it.
+	// number, then invoice.paid, invoice.voided and invoice.overdue.
 	Events EventNumberer
 }
 
@@ -139,15 +138,15 @@ func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	if waiting && (result.RequeueAfter == 0 || result.RequeueAfter > retryEvents) {
 		result.RequeueAfter = retryEvents
 	}
-	if equality.Semantic.DeepEqual(before.Status, inv.Status) {
-		return result, nil
-	}
 	// The optimistic lock makes a reconcile that read a stale invoice fail
 	// and retry instead of overwriting a newer status: an issued invoice's
 	// issuedAt and billTo are written exactly once.
-	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
-	if err := r.Status().Patch(ctx, inv, patch); err != nil {
-		return ctrl.Result{}, fmt.Errorf("patching invoice status: %w", err)
+	changed, err := patchStatus(ctx, r.Client, before, inv, client.MergeFromWithOptimisticLock{})
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if !changed {
+		return result, nil
 	}
 	r.recordTransition(ctx, before, inv)
 	observeIssued(before, inv)
@@ -187,15 +186,15 @@ func (r *InvoiceReconciler) profileToIssue(ctx context.Context, inv *billingv1.I
 	if inv.Status.Phase == billingv1.InvoiceIssued && inv.Status.Sequence != nil {
 		return nil, nil
 	}
-	return r.billingProfile(ctx, inv.Namespace)
+	return workspaceProfile(ctx, r.Client, inv.Namespace)
 }
 
-// billingProfile returns the workspace's profile (the one named "default"),
-// or nil when it has none.
-func (r *InvoiceReconciler) billingProfile(ctx context.Context, namespace string) (*billingv1.BillingProfile, error) {
+// workspaceProfile returns the workspace's BillingProfile "default", or nil
+// when it has none.
+func workspaceProfile(ctx context.Context, reader client.Reader, namespace string) (*billingv1.BillingProfile, error) {
 	profile := &billingv1.BillingProfile{}
 	key := types.NamespacedName{Namespace: namespace, Name: billingv1.DefaultBillingProfileName}
-	if err := r.Get(ctx, key, profile); err != nil {
+	if err := reader.Get(ctx, key, profile); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil, nil
 		}
@@ -235,7 +234,7 @@ func (r *InvoiceReconciler) recordTransition(ctx context.Context, before, after 
 		return
 	}
 	logf.FromContext(ctx).Info("Invoice status changed", "phase", after.Status.Phase, "reason", is.Reason)
-	if r.Recorder != nil && is.Status != metav1.ConditionTrue {
+	if is.Status != metav1.ConditionTrue {
 		r.Recorder.Eventf(after, nil, corev1.EventTypeWarning, is.Reason, "Reconcile", "%s", is.Message)
 	}
 }
@@ -305,7 +304,7 @@ func (r *InvoiceReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) 
 	}
 	return ctrl.NewControllerManagedBy(mgr).
 		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
-		For(&billingv1.Invoice{}, builder.WithPredicates(changedBeyondBookkeeping)).
+		For(&billingv1.Invoice{}, builder.WithPredicates(trim.ChangedBeyondBookkeeping)).
 		Watches(&billingv1.Customer{},
 			handler.EnqueueRequestsFromMapFunc(r.invoicesWaitingFor),
 			// A new customer, or a change of its spec (a tax id), can

@@ -162,7 +162,8 @@ var _ = Describe("Invoice controller", func() {
 		}).Should(Succeed())
 
 		By("reconciling the invoice directly, with nothing cached")
-		reconciler := &InvoiceReconciler{Client: k8sClient, Recorder: events.NewFakeRecorder(10), Clock: clock.RealClock{}}
+		reconciler := &InvoiceReconciler{Client: k8sClient, Recorder: events.NewFakeRecorder(10), Clock: clock.RealClock{},
+			Numbers: &fixedNumbers{}, Events: &countingEvents{}}
 		_, err := reconciler.Reconcile(ctx, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(inv)})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(getInvoice(Default, inv).Status).To(Equal(issued.Status))

@@ -37,9 +37,6 @@ import (
 // of every credit note and payment of the ledger: while one of those has
 // no sequence yet, waiting is true and the facts after it wait.
 func (r *InvoiceReconciler) recordEvents(ctx context.Context, inv *billingv1.Invoice) (waiting bool, err error) {
-	if r.Events == nil {
-		return false, nil
-	}
 	for _, t := range invoiceFactsDue(&inv.Status) {
 		after := eventSequence(inv.Status.Events, billingv1.EventTypeInvoiceIssued)
 		if dependsOnLedger(t) {
@@ -52,11 +49,9 @@ func (r *InvoiceReconciler) recordEvents(ctx context.Context, inv *billingv1.Inv
 			}
 			after = max(after, ledgerAfter)
 		}
-		assignment, err := r.Events.AssignFact(ctx, inv.Namespace, inv.Name, inv.UID, t, after)
-		if err != nil {
-			return false, fmt.Errorf("assigning the %s event: %w", t, err)
+		if inv.Status.Events, err = recordFact(ctx, r.Events, inv, t, after, inv.Status.Events); err != nil {
+			return false, err
 		}
-		inv.Status.Events = withEvent(inv.Status.Events, t, assignment)
 	}
 	return false, nil
 }

@@ -48,6 +48,7 @@ func TestEightConcurrentReconcilesOfCreditNotesForTwoThirdsOfALineIssueExactlyOn
 	g := NewWithT(t)
 	inv := creditableInvoice(nil)
 	inv.Namespace = "ns"
+	inv.Status.Events = []billingv1.RecordedEvent{issuedEvent(1)}
 	objs := []client.Object{inv}
 	for i := range 8 {
 		note := builder.CreditNote("ns", fmt.Sprintf("cn-%d", i), "inv-1", builder.WithCreditedQuantity(0, 2))
@@ -56,7 +57,8 @@ func TestEightConcurrentReconcilesOfCreditNotesForTwoThirdsOfALineIssueExactlyOn
 	}
 	c := ledgerClient(objs...)
 	numbers := &countingNumbers{}
-	r := &CreditNoteReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now), Numbers: numbers}
+	r := &CreditNoteReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now), Numbers: numbers,
+		Events: &countingEvents{next: 2}}
 
 	var wg sync.WaitGroup
 	errs := make([]error, 8)

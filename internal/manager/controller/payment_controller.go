@@ -21,17 +21,9 @@ import (
 	"fmt"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/equality"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
-	"sigs.k8s.io/controller-runtime/pkg/handler"
-	logf "sigs.k8s.io/controller-runtime/pkg/log"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
@@ -47,9 +39,28 @@ type PaymentReconciler struct {
 	Clock     clock.PassiveClock
 	// Events hands out the workspace's event sequences: a payment is
 	// patched Recorded together with its payment.recorded event, which
-	// comes after its invoice's invoice.issued. Nil records no events
-	// (unit tests of other steps); Setup always sets it.
+	// comes after its invoice's invoice.issued.
 	Events EventNumberer
+}
+
+// payments is the ledger protocol's view of payments (ledger.go).
+var payments = &ledgerKind[*billingv1.Payment]{
+	name: "payment", controller: "payment",
+	newObject:    func() *billingv1.Payment { return &billingv1.Payment{} },
+	newList:      func() client.ObjectList { return &billingv1.PaymentList{} },
+	invoiceIndex: index.PaymentInvoice,
+	invoiceOf:    func(p *billingv1.Payment) string { return p.Spec.InvoiceRef.Name },
+	once:         "the payment is recorded once it is",
+	entries:      func(l *billingv1.InvoiceLedger) *[]billingv1.LedgerEntry { return &l.Payments },
+	// Recorded with its event.
+	settled: func(p *billingv1.Payment) bool {
+		return p.Status.Phase == billingv1.PaymentRecorded &&
+			billingv1.FindEvent(p.Status.Events, billingv1.EventTypePaymentRecorded) != nil
+	},
+	pending: func(p *billingv1.Payment) { p.Status.Phase = billingv1.PaymentPending },
+	status: func(p *billingv1.Payment) recordStatus {
+		return recordStatus{&p.Status.ObservedGeneration, &p.Status.Conditions, p.Status.Events}
+	},
 }
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=payments,verbs=get;list;watch
@@ -70,86 +81,46 @@ type PaymentReconciler struct {
 // payment.recorded event, once its invoice carries invoice.issued (the
 // allocator binds the event to the payment, so a retry gets the same one).
 func (r *PaymentReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	payment := &billingv1.Payment{}
-	if err := r.Get(ctx, req.NamespacedName, payment); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	if r.settled(payment) {
-		return ctrl.Result{}, nil
-	}
-	for attempt := 1; ; attempt++ {
-		err := r.reconcileOnce(ctx, req.NamespacedName)
-		if !apierrors.IsConflict(err) || attempt >= maxLedgerAttempts {
-			return ctrl.Result{}, err
-		}
-		logf.FromContext(ctx).V(1).Info("Retrying a payment after a conflict", "attempt", attempt)
-	}
+	return payments.reconcile(ctx, r.parts(), req.NamespacedName, r.step)
 }
 
-// settled reports whether payment is Recorded (with its event) or being
-// deleted.
-func (r *PaymentReconciler) settled(payment *billingv1.Payment) bool {
-	recorded := payment.Status.Phase == billingv1.PaymentRecorded &&
-		(r.Events == nil || billingv1.FindEvent(payment.Status.Events, billingv1.EventTypePaymentRecorded) != nil)
-	return recorded || !payment.DeletionTimestamp.IsZero()
+// parts are what the ledger protocol works with.
+func (r *PaymentReconciler) parts() ledgerParts {
+	return ledgerParts{client: r.Client, live: r.APIReader, clock: r.Clock, events: r.Events}
 }
 
-func (r *PaymentReconciler) reconcileOnce(ctx context.Context, key types.NamespacedName) error {
-	payment := &billingv1.Payment{}
-	if err := r.APIReader.Get(ctx, key, payment); err != nil {
-		return client.IgnoreNotFound(err)
-	}
-	if r.settled(payment) {
-		return nil
-	}
-	now := r.Clock.Now()
-	inv, waiting, err := liveIssuedInvoice(ctx, r.APIReader, payment.Namespace, payment.Spec.InvoiceRef.Name,
-		"the payment is recorded once it is")
-	if err != nil {
-		return err
-	}
-	if waiting == nil && currencyMismatch(payment, inv) {
-		return r.pending(ctx, payment, now, billingv1.ReasonCurrencyMismatch, billingv1.ConditionStalled,
+// step enters a payment whose invoice is issued and records it.
+func (r *PaymentReconciler) step(ctx context.Context, payment *billingv1.Payment, inv *billingv1.Invoice,
+	now time.Time) (ctrl.Result, error) {
+	if currencyMismatch(payment, inv) {
+		return ctrl.Result{}, payments.wait(ctx, r.Client, payment, &creditVerdict{billingv1.ReasonCurrencyMismatch,
 			fmt.Sprintf("The payment is in %s but invoice %q is in %s; create it in %s",
-				payment.Spec.Currency, inv.Name, inv.Spec.Currency, inv.Spec.Currency))
+				payment.Spec.Currency, inv.Name, inv.Spec.Currency, inv.Spec.Currency)}, billingv1.ConditionStalled, now)
 	}
-	if waiting != nil {
-		return r.pending(ctx, payment, now, waiting.reason, billingv1.ConditionReconciling, waiting.message)
-	}
-	if inv.Status.Ledger == nil || !hasEntry(inv.Status.Ledger.Payments, payment.Name, string(payment.UID)) {
-		if inv.Status.Ledger != nil && len(inv.Status.Ledger.Payments) >= billingv1.MaxLedgerEntries {
-			return r.pending(ctx, payment, now, billingv1.ReasonLedgerFull, billingv1.ConditionStalled,
-				fmt.Sprintf("Invoice %q's ledger holds %d payments, the most it can", inv.Name, billingv1.MaxLedgerEntries))
+	if !payments.entered(inv, payment) {
+		if full := payments.full(inv); full != nil {
+			return ctrl.Result{}, payments.wait(ctx, r.Client, payment, full, billingv1.ConditionStalled, now)
 		}
 		if err := r.markRecording(ctx, payment, inv); err != nil {
-			return err
+			return ctrl.Result{}, err
 		}
-		before := inv.DeepCopy()
-		inv.Status.Ledger = enteredPayment(inv, payment)
-		if inv.Status.Balance, err = invoiceBalance(inv, now); err != nil {
-			return err
+		if err := payments.enter(ctx, r.Client, payment, inv, payments.withEntry(inv, payment, payment.Spec.Amount), now); err != nil {
+			return ctrl.Result{}, err
 		}
-		patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
-		if err := r.Status().Patch(ctx, inv, patch); err != nil {
-			return fmt.Errorf("entering payment %s in invoice %s: %w", payment.Name, inv.Name, err)
-		}
+	}
+	issued := eventSequence(inv.Status.Events, billingv1.EventTypeInvoiceIssued)
+	if issued == 0 {
+		// Entered, but its event waits for the invoice's invoice.issued;
+		// the invoice's change wakes it.
+		return ctrl.Result{}, nil
 	}
 	recorded := recordedPayment(payment, inv, now)
-	if r.Events != nil {
-		issued := eventSequence(inv.Status.Events, billingv1.EventTypeInvoiceIssued)
-		if issued == 0 {
-			// Entered, but its event waits for the invoice's
-			// invoice.issued; the invoice's change wakes it.
-			return nil
-		}
-		assignment, err := r.Events.AssignFact(ctx, payment.Namespace, payment.Name, payment.UID,
-			billingv1.EventTypePaymentRecorded, issued)
-		if err != nil {
-			return fmt.Errorf("assigning the payment.recorded event: %w", err)
-		}
-		recorded.Events = withEvent(recorded.Events, billingv1.EventTypePaymentRecorded, assignment)
+	var err error
+	if recorded.Events, err = recordFact(ctx, r.Events, payment, billingv1.EventTypePaymentRecorded, issued,
+		recorded.Events); err != nil {
+		return ctrl.Result{}, err
 	}
-	return r.patchStatus(ctx, payment, func(s *billingv1.PaymentStatus) { *s = recorded })
+	return ctrl.Result{}, payments.patch(ctx, r.Client, payment, func() { payment.Status = recorded })
 }
 
 // markRecording writes the invoice's currency and customer on the payment
@@ -160,76 +131,15 @@ func (r *PaymentReconciler) reconcileOnce(ctx context.Context, key types.Namespa
 // is refused.
 func (r *PaymentReconciler) markRecording(ctx context.Context, payment *billingv1.Payment,
 	inv *billingv1.Invoice) error {
-	return r.patchStatus(ctx, payment, func(s *billingv1.PaymentStatus) {
-		s.Currency = inv.Spec.Currency
-		s.CustomerName = inv.Spec.CustomerRef.Name
+	return payments.patch(ctx, r.Client, payment, func() {
+		payment.Status.Currency = inv.Spec.Currency
+		payment.Status.CustomerName = inv.Spec.CustomerRef.Name
 	})
-}
-
-// pending patches payment Pending and not Ready for reason, with condition
-// also (Reconciling or Stalled).
-func (r *PaymentReconciler) pending(ctx context.Context, payment *billingv1.Payment, now time.Time,
-	reason, also, message string) error {
-	return r.patchStatus(ctx, payment, func(s *billingv1.PaymentStatus) {
-		s.Phase = billingv1.PaymentPending
-		s.ObservedGeneration = payment.Generation
-		c := ledgerConditions{conditions: &s.Conditions, generation: payment.Generation, now: now}
-		c.notReady(reason, message, also)
-	})
-}
-
-// patchStatus patches payment's status as change makes it, with an
-// optimistic lock, when it changes.
-func (r *PaymentReconciler) patchStatus(ctx context.Context, payment *billingv1.Payment,
-	change func(*billingv1.PaymentStatus)) error {
-	before := payment.DeepCopy()
-	change(&payment.Status)
-	if equality.Semantic.DeepEqual(before.Status, payment.Status) {
-		return nil
-	}
-	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
-	if err := r.Status().Patch(ctx, payment, patch); err != nil {
-		return fmt.Errorf("patching payment status: %w", err)
-	}
-	observeEvents(before.Status.Events, payment.Status.Events)
-	return nil
 }
 
 // SetupWithManager registers the controller, reconciling up to concurrency
 // payments at once (0: the manager's default). A change of an invoice wakes
 // the payments that wait for it (index.PaymentInvoice).
 func (r *PaymentReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) error {
-	if r.Clock == nil {
-		return errNoClock
-	}
-	if r.APIReader == nil {
-		return errNoAPIReader
-	}
-	if r.Events == nil {
-		return errNoEvents
-	}
-	return ctrl.NewControllerManagedBy(mgr).
-		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
-		For(&billingv1.Payment{}, builder.WithPredicates(changedBeyondBookkeeping)).
-		Watches(&billingv1.Invoice{}, handler.EnqueueRequestsFromMapFunc(r.paymentsOf),
-			builder.WithPredicates(changedBeyondBookkeeping)).
-		Named("payment").
-		Complete(CountErrors("payment", r))
-}
-
-// paymentsOf maps an Invoice to its payments that are not recorded yet.
-func (r *PaymentReconciler) paymentsOf(ctx context.Context, obj client.Object) []reconcile.Request {
-	payments := &billingv1.PaymentList{}
-	if err := r.List(ctx, payments, client.InNamespace(obj.GetNamespace()),
-		client.MatchingFields{index.PaymentInvoice: obj.GetName()}); err != nil {
-		logf.FromContext(ctx).Error(err, "Listing payments of invoice failed", "invoice", obj.GetName())
-		return nil
-	}
-	var requests []reconcile.Request
-	for i := range payments.Items {
-		if !r.settled(&payments.Items[i]) {
-			requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&payments.Items[i])})
-		}
-	}
-	return requests
+	return payments.setup(mgr, concurrency, r, r.parts())
 }

@@ -24,18 +24,6 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
-// enteredPayment returns inv's ledger with payment entered (name, uid,
-// amount) after the entries already there.
-func enteredPayment(inv *billingv1.Invoice, payment *billingv1.Payment) *billingv1.InvoiceLedger {
-	ledger := &billingv1.InvoiceLedger{}
-	if inv.Status.Ledger != nil {
-		ledger = inv.Status.Ledger.DeepCopy()
-	}
-	ledger.Payments = append(ledger.Payments,
-		billingv1.LedgerEntry{Name: payment.Name, UID: string(payment.UID), Amount: payment.Spec.Amount})
-	return ledger
-}
-
 // paymentSplit splits a payment entered in inv's ledger into what it
 // applied to the invoice (at most what remained before it: the total less
 // the credit notes and the payments entered before it) and what it overpaid.

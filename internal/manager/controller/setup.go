@@ -22,13 +22,18 @@ import (
 
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-
 	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
 	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
+	"github.com/invoicing-dev/invoicing/internal/manager/trim"
 )
+
+// The status ownership queue (trim.DropStatusOwnership) patches the
+// metadata of invoices, credit notes and payments.
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices;creditnotes;payments,verbs=patch
 
 // Options configure the controllers that Setup registers.
 type Options struct {
@@ -57,12 +62,12 @@ type Options struct {
 	// KeepStatusManagedFields keeps the API server's record of the manager
 	// owning the status fields of invoices, credit notes and payments. By
 	// default it is dropped right after each status patch
-	// (status_ownership.go): it is a third of an issued invoice's size.
+	// (trim.DropStatusOwnership): it is a third of an issued invoice's size.
 	KeepStatusManagedFields bool
 
 	// ManagedFieldsDropRate is how many objects a second have their
 	// status's field ownership dropped; 0 means
-	// DefaultManagedFieldsDropRate.
+	// trim.DefaultManagedFieldsDropRate.
 	ManagedFieldsDropRate float64
 }
 
@@ -83,63 +88,31 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err := index.Setup(ctx, mgr.GetFieldIndexer()); err != nil {
 		return fmt.Errorf("registering field indexes: %w", err)
 	}
-	numbers, err := numbering.New(numbering.Options{
-		Client:    mgr.GetClient(),
-		APIReader: mgr.GetAPIReader(),
-		Cached:    numbering.InvoiceReader(mgr.GetClient(), sequenceOf),
-		Live:      numbering.InvoiceReader(mgr.GetAPIReader(), sequenceOf),
-		Now:       opts.Clock.Now,
-	})
+	numbers, err := addAllocator(mgr, opts.Clock, "invoice number", billingv1.InvoiceSequenceName,
+		func(r client.Reader) numbering.InvoiceLookup { return numbering.InvoiceReader(r, sequenceOf) })
 	if err != nil {
-		return fmt.Errorf("creating the invoice number allocator: %w", err)
+		return err
 	}
 	// Credit notes have a gapless series of their own per workspace.
-	creditNumbers, err := numbering.New(numbering.Options{
-		Client:    mgr.GetClient(),
-		APIReader: mgr.GetAPIReader(),
-		Cached:    numbering.CreditNoteReader(mgr.GetClient()),
-		Live:      numbering.CreditNoteReader(mgr.GetAPIReader()),
-		Now:       opts.Clock.Now,
-		Sequence:  billingv1.CreditNoteSequenceName,
-	})
+	creditNumbers, err := addAllocator(mgr, opts.Clock, "credit note number", billingv1.CreditNoteSequenceName,
+		numbering.CreditNoteReader)
 	if err != nil {
-		return fmt.Errorf("creating the credit note number allocator: %w", err)
+		return err
 	}
 	// Invoices, credit notes and payments share each workspace's event
 	// sequence: one sequence per fact (docs/events.md).
-	eventNumbers, err := numbering.New(numbering.Options{
-		Client:    mgr.GetClient(),
-		APIReader: mgr.GetAPIReader(),
-		Cached:    numbering.EventReader(mgr.GetClient()),
-		Live:      numbering.EventReader(mgr.GetAPIReader()),
-		Now:       opts.Clock.Now,
-		Sequence:  billingv1.EventSequenceName,
-	})
+	eventNumbers, err := addAllocator(mgr, opts.Clock, "event sequence", billingv1.EventSequenceName,
+		numbering.EventReader)
 	if err != nil {
-		return fmt.Errorf("creating the event sequence allocator: %w", err)
-	}
-	// The allocators trim every workspace's journal on the leader.
-	for _, a := range []struct {
-		what      string
-		allocator *numbering.Allocator
-	}{{"invoice number", numbers}, {"credit note number", creditNumbers}, {"event sequence", eventNumbers}} {
-		if err := mgr.Add(a.allocator); err != nil {
-			return fmt.Errorf("adding the %s allocator: %w", a.what, err)
-		}
+		return err
 	}
 	// The reconcilers that write the statuses of invoices, credit notes and
 	// payments drop the status's field ownership after each status patch.
 	ledger := mgr.GetClient()
 	if !opts.KeepStatusManagedFields {
-		perSecond := opts.ManagedFieldsDropRate
-		if perSecond <= 0 {
-			perSecond = DefaultManagedFieldsDropRate
+		if ledger, err = trim.DropStatusOwnership(mgr, ledger, opts.ManagedFieldsDropRate); err != nil {
+			return err
 		}
-		queue := newOwnershipQueue(ledger, perSecond, ownershipQueueCapacity)
-		if err := mgr.Add(queue); err != nil {
-			return fmt.Errorf("adding the status ownership queue: %w", err)
-		}
-		ledger = statusOwnershipDropping{Client: ledger, queue: queue}
 	}
 	for _, c := range []struct {
 		kind       string
@@ -202,6 +175,29 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		return fmt.Errorf("setting up the WebhookEndpoint controller: %w", err)
 	}
 	return nil
+}
+
+// addAllocator creates the allocator of the series named sequence, which
+// reads what the numbered objects carry with lookup (through the cache,
+// and live), and adds it to mgr: it trims every workspace's journal on the
+// leader. what names the series in errors.
+func addAllocator(mgr ctrl.Manager, clk clock.PassiveClock, what, sequence string,
+	lookup func(client.Reader) numbering.InvoiceLookup) (*numbering.Allocator, error) {
+	allocator, err := numbering.New(numbering.Options{
+		Client:    mgr.GetClient(),
+		APIReader: mgr.GetAPIReader(),
+		Cached:    lookup(mgr.GetClient()),
+		Live:      lookup(mgr.GetAPIReader()),
+		Now:       clk.Now,
+		Sequence:  sequence,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("creating the %s allocator: %w", what, err)
+	}
+	if err := mgr.Add(allocator); err != nil {
+		return nil, fmt.Errorf("adding the %s allocator: %w", what, err)
+	}
+	return allocator, nil
 }
 
 // sequenceOf is the sequence written on an invoice's status, 0 while none is.

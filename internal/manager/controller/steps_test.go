@@ -132,16 +132,20 @@ func TestReconcilersNeedTheirParts(t *testing.T) {
 			func() error { return (&IdempotencyKeyReconciler{}).SetupWithManager(nil, 0) }, errNoClock},
 		{"a webhook endpoint reconciler without a sender is refused",
 			func() error {
-				return (&WebhookEndpointReconciler{APIReader: reader, Clock: clock.RealClock{}}).SetupWithManager(nil, 1)
+				return (&WebhookEndpointReconciler{APIReader: reader, Clock: clock.RealClock{}, Recorder: recorder}).SetupWithManager(nil, 1)
 			}, errNoSender},
 		{"a webhook endpoint reconciler without an API reader is refused",
 			func() error {
-				return (&WebhookEndpointReconciler{Sender: sender, Clock: clock.RealClock{}}).SetupWithManager(nil, 1)
+				return (&WebhookEndpointReconciler{Sender: sender, Clock: clock.RealClock{}, Recorder: recorder}).SetupWithManager(nil, 1)
 			}, errNoSender},
 		{"a webhook endpoint reconciler without a clock is refused",
 			func() error {
-				return (&WebhookEndpointReconciler{Sender: sender, APIReader: reader}).SetupWithManager(nil, 1)
+				return (&WebhookEndpointReconciler{Sender: sender, APIReader: reader, Recorder: recorder}).SetupWithManager(nil, 1)
 			}, errNoClock},
+		{"a webhook endpoint reconciler without a recorder is refused",
+			func() error {
+				return (&WebhookEndpointReconciler{Sender: sender, APIReader: reader, Clock: clock.RealClock{}}).SetupWithManager(nil, 1)
+			}, errNoRecorder},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			NewWithT(t).Expect(tc.setup()).To(MatchError(tc.want))
@@ -171,7 +175,7 @@ func TestReconcileIssuesWithTheAllocatorsSequenceAndIssueTime(t *testing.T) {
 		WithStatusSubresource(&billingv1.Invoice{}).Build()
 	numbers := &fixedNumbers{assignment: numbering.Assignment{Sequence: 7, IssuedAt: issuedAt}}
 	r := &InvoiceReconciler{Client: c, Recorder: events.NewFakeRecorder(10),
-		Clock: clocktesting.NewFakePassiveClock(issuedAt.Add(time.Minute)), Numbers: numbers}
+		Clock: clocktesting.NewFakePassiveClock(issuedAt.Add(time.Minute)), Numbers: numbers, Events: &countingEvents{next: 1}}
 	_, err := r.Reconcile(context.Background(), request("inv-1"))
 	g.Expect(err).NotTo(HaveOccurred())
 	inv := &billingv1.Invoice{}
@@ -198,7 +202,7 @@ func TestInvoiceWaitsUnchangedWhileItsWorkspaceNumberingIsBusy(t *testing.T) {
 				WithObjects(builder.Customer("ns", "acme"), builder.Invoice("ns", "inv-1", builder.WithCustomer("acme"))).
 				WithStatusSubresource(&billingv1.Invoice{}).Build()
 			r := &InvoiceReconciler{Client: c, Recorder: events.NewFakeRecorder(10), Clock: clock.RealClock{},
-				Numbers: &fixedNumbers{err: fmt.Errorf("assigning: %w", busy)}}
+				Numbers: &fixedNumbers{err: fmt.Errorf("assigning: %w", busy)}, Events: &countingEvents{next: 1}}
 			result, err := r.Reconcile(context.Background(), request("inv-1"))
 			g.Expect(err).NotTo(HaveOccurred())
 			g.Expect(result.RequeueAfter).To(Equal(retryNumbering))
@@ -216,7 +220,8 @@ func TestInvoiceIsNotIssuedWhenItsNumberCannotBeAssigned(t *testing.T) {
 		WithObjects(builder.Customer("ns", "acme"), builder.Invoice("ns", "inv-1", builder.WithCustomer("acme"))).
 		WithStatusSubresource(&billingv1.Invoice{}).Build()
 	r := &InvoiceReconciler{Client: c, Recorder: events.NewFakeRecorder(10), Clock: clock.RealClock{},
-		Numbers: &fixedNumbers{err: &numbering.APIError{Op: "updating", Namespace: "ns", Err: errUnavailable}}}
+		Numbers: &fixedNumbers{err: &numbering.APIError{Op: "updating", Namespace: "ns", Err: errUnavailable}},
+		Events:  &countingEvents{next: 1}}
 	_, err := r.Reconcile(context.Background(), request("inv-1"))
 	g.Expect(err).To(MatchError(errUnavailable))
 	inv := &billingv1.Invoice{}
@@ -240,7 +245,8 @@ func TestInvoiceReconcileFailsWithoutChangingStatusWhenTheCustomerCannotBeRead(t
 			},
 		}).Build()
 	recorder := events.NewFakeRecorder(10)
-	r := &InvoiceReconciler{Client: c, Recorder: recorder, Clock: clock.RealClock{}, Numbers: &fixedNumbers{}}
+	r := &InvoiceReconciler{Client: c, Recorder: recorder, Clock: clock.RealClock{}, Numbers: &fixedNumbers{},
+		Events: &countingEvents{next: 1}}
 
 	_, err := r.Reconcile(context.Background(), reconcile.Request{NamespacedName: client.ObjectKeyFromObject(inv)})
 	g.Expect(err).To(MatchError(errUnavailable))

@@ -33,6 +33,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
+	"github.com/invoicing-dev/invoicing/internal/manager/trim"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
@@ -91,8 +92,8 @@ var _ = BeforeSuite(func() {
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme: testScheme,
 		// The cache of cmd/main.go, which trims issued invoices: every spec
-		// runs through it, and cache_transform_envtest_test.go guards it.
-		Cache:                  CacheOptions(),
+		// runs through it, and internal/manager/trim's envtest guards it.
+		Cache:                  trim.CacheOptions(),
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
 	})

@@ -19,11 +19,9 @@ package controller
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -80,7 +78,7 @@ type WebhookEndpointReconciler struct {
 // +kubebuilder:rbac:groups="",resources=secrets,verbs=get
 
 // Reconcile sends the endpoint's next batch of events (deliver), computes
-// its status afresh (webhookStatus) and patches it once (patchStatus).
+// its status afresh (webhookStatus) and patches it once, when it changed.
 func (r *WebhookEndpointReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	endpoint := &billingv1.WebhookEndpoint{}
 	if err := r.APIReader.Get(ctx, req.NamespacedName, endpoint); err != nil {
@@ -100,30 +98,20 @@ func (r *WebhookEndpointReconciler) Reconcile(ctx context.Context, req ctrl.Requ
 	before := endpoint.DeepCopy()
 	endpoint.Status = webhookStatus(endpoint, run, r.Clock.Now())
 	observeWebhookLag(req.NamespacedName, r.watermarks.get(req.Namespace), r.eventMarks.get(req.Namespace), run)
-	if err := r.patchStatus(ctx, before, endpoint); err != nil {
+	// The optimistic lock keeps two writers (an old leader still finishing
+	// a batch) from moving deliveredSequence backwards.
+	changed, err := patchStatus(ctx, r.Client, before, endpoint, client.MergeFromWithOptimisticLock{})
+	if err != nil {
 		// An endpoint deleted meanwhile has nothing left to do.
 		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if changed {
+		r.recordTransition(ctx, before, endpoint)
 	}
 	if runErr != nil {
 		return ctrl.Result{}, runErr
 	}
 	return webhookResult(run, endpoint.Status.Failures), nil
-}
-
-// patchStatus patches the endpoint's status once when it changed from
-// before's, and then records the transition.
-func (r *WebhookEndpointReconciler) patchStatus(ctx context.Context, before, endpoint *billingv1.WebhookEndpoint) error {
-	if equality.Semantic.DeepEqual(before.Status, endpoint.Status) {
-		return nil
-	}
-	// The optimistic lock keeps two writers (an old leader still finishing
-	// a batch) from moving deliveredSequence backwards.
-	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
-	if err := r.Status().Patch(ctx, endpoint, patch); err != nil {
-		return fmt.Errorf("patching webhook endpoint status: %w", err)
-	}
-	r.recordTransition(ctx, before, endpoint)
-	return nil
 }
 
 // retryWait is how long a failing endpoint still waits before its next
@@ -167,9 +155,6 @@ func (r *WebhookEndpointReconciler) recordTransition(ctx context.Context, before
 			"deliveredEventSequence", after.Status.DeliveredEventSequence,
 			"deliveredSequence", after.Status.DeliveredSequence)
 	}
-	if r.Recorder == nil {
-		return
-	}
 	wasStalled := meta.IsStatusConditionTrue(before.Status.Conditions, billingv1.ConditionStalled)
 	stalled := meta.IsStatusConditionTrue(after.Status.Conditions, billingv1.ConditionStalled)
 	switch {
@@ -180,7 +165,8 @@ func (r *WebhookEndpointReconciler) recordTransition(ctx context.Context, before
 	}
 }
 
-// Errors of SetupWithManager for a webhook reconciler that is missing a part.
+// errNoSender is SetupWithManager's error for a webhook reconciler without
+// a Sender or an APIReader.
 var errNoSender = errors.New("the reconciler needs a Sender and an APIReader")
 
 // SetupWithManager registers the controller, delivering to up to
@@ -194,6 +180,9 @@ func (r *WebhookEndpointReconciler) SetupWithManager(mgr ctrl.Manager, concurren
 	}
 	if r.Clock == nil {
 		return errNoClock
+	}
+	if r.Recorder == nil {
+		return errNoRecorder
 	}
 	return ctrl.NewControllerManagedBy(mgr).
 		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).

@@ -14,9 +14,10 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controller
+package trim_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -25,11 +26,19 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/types"
 	toolscache "k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/events"
+	clocktesting "k8s.io/utils/clock/testing"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/manager/controller"
 	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
+	"github.com/invoicing-dev/invoicing/internal/manager/trim"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
@@ -37,21 +46,35 @@ import (
 // fields stripped only (before CacheOptions) and trimmed by
 // InvoiceCacheTransform:
 //
-//	go test -run '^$' -bench CachedIssuedInvoice -benchtime 5000x ./internal/manager/controller/
+//	go test -run '^$' -bench CachedIssuedInvoice -benchtime 5000x ./internal/manager/trim/
 //
 // Each iteration decodes the JSON of one issued invoice, as the informer
 // does, transforms it and keeps it; heapB/invoice is the live heap grown
 // per invoice kept. The index entries and keys of the cache are the same
 // with either transform and are not counted.
 
+// fixedAssignment is a numberer of invoices and events that answers every
+// call with itself.
+type fixedAssignment numbering.Assignment
+
+func (f fixedAssignment) Assign(context.Context, string, string, types.UID) (numbering.Assignment, error) {
+	return numbering.Assignment(f), nil
+}
+
+func (f fixedAssignment) AssignFact(context.Context, string, string, types.UID, billingv1.EventType,
+	int64) (numbering.Assignment, error) {
+	return numbering.Assignment(f), nil
+}
+
 // issuedInvoiceJSON returns the JSON of an issued invoice of lines lines
-// with tax, its status computed by the reconciler's own functions, as the
+// with tax, its status written by the invoice reconciler itself, as the
 // API server sends it (with two managedFields entries); label and
 // lastApplied add the deprecated created-bucket label and kubectl's
 // last-applied-configuration, and credited a credit note of half of each
 // line entered in its ledger.
 func issuedInvoiceJSON(b *testing.B, lines int, label, lastApplied, credited bool) []byte {
 	b.Helper()
+	ctx := context.Background()
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	inv := builder.Invoice("workspace-0001", "inv-0000042", builder.WithCustomer("acme"))
 	for i := range lines {
@@ -59,6 +82,38 @@ func issuedInvoiceJSON(b *testing.B, lines int, label, lastApplied, credited boo
 			Quantity: 2, Amount: 12500, Tax: builder.StandardTax("19")})
 	}
 	inv.Spec.Currency = "EUR"
+	inv.Generation = 1
+	customer := builder.Customer(inv.Namespace, "acme", builder.WithTaxID("DE999999999"),
+		builder.WithAddress(billingv1.Address{Line1: "Hauptstr. 1", City: "Berlin", PostalCode: "10115", Country: "DE"}))
+	profile := builder.BillingProfile(inv.Namespace, billingv1.DefaultBillingProfileName, builder.WithProfileSpec(billingv1.BillingProfileSpec{
+		Issuer:  &billingv1.Issuer{Name: "Seller GmbH", Email: "billing@seller.test", TaxID: "DE123456789"},
+		Payment: &billingv1.PaymentAccount{IBAN: "DE89370400440532013000"},
+	}))
+	c := fake.NewClientBuilder().WithScheme(testScheme).WithObjects(inv, customer, profile).
+		WithStatusSubresource(&billingv1.Invoice{}).Build()
+	r := &controller.InvoiceReconciler{Client: c, Recorder: events.NewFakeRecorder(10), Clock: clocktesting.NewFakePassiveClock(now),
+		Numbers: fixedAssignment{Sequence: 42, IssuedAt: now}, Events: fixedAssignment{Sequence: 97, IssuedAt: now}}
+	reconcile := func() {
+		if _, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(inv)}); err != nil {
+			b.Fatal(err)
+		}
+		if err := c.Get(ctx, client.ObjectKeyFromObject(inv), inv); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reconcile()
+	if credited {
+		ledger := &billingv1.InvoiceLedger{CreditNotes: []billingv1.LedgerEntry{{Name: "cn-1", UID: "u-cn-1", Amount: *inv.Status.Total / 2}}}
+		for range lines {
+			ledger.CreditedLines = append(ledger.CreditedLines, billingv1.CreditedLine{Quantity: 1, Net: 12500})
+		}
+		ledger.CreditedGroups = []billingv1.CreditedGroup{{TaxableAmount: int64(lines) * 12500, TaxAmount: int64(lines) * 2375}}
+		inv.Status.Ledger = ledger
+		if err := c.Status().Update(ctx, inv); err != nil {
+			b.Fatal(err)
+		}
+		reconcile() // the balance, from the ledger
+	}
 	if lastApplied {
 		applied, err := json.Marshal(map[string]any{"apiVersion": billingv1.GroupVersion.String(), "kind": "Invoice",
 			"metadata": map[string]string{"name": inv.Name, "namespace": inv.Namespace}, "spec": inv.Spec})
@@ -68,7 +123,7 @@ func issuedInvoiceJSON(b *testing.B, lines int, label, lastApplied, credited boo
 		inv.Annotations = map[string]string{"kubectl.kubernetes.io/last-applied-configuration": string(applied)}
 	}
 	if label {
-		inv.Labels = map[string]string{createdBucketLabel: "176399520"}
+		inv.Labels = map[string]string{trim.CreatedBucketLabel: "176399520"}
 	}
 	inv.UID, inv.ResourceVersion, inv.Generation = "6f1c9a52-3c1e-4f0e-9f57-0d5a7c2b9e11", "123456789", 1
 	inv.CreationTimestamp = metav1.NewTime(now)
@@ -78,28 +133,8 @@ func issuedInvoiceJSON(b *testing.B, lines int, label, lastApplied, credited boo
 		{Manager: "manager", Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "billing.invoicing.dev/v1",
 			FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:status":{".":{},"f:phase":{}}}`), Subresource: "status"},
 	}
-	customer := builder.Customer(inv.Namespace, "acme", builder.WithTaxID("DE999999999"),
-		builder.WithAddress(billingv1.Address{Line1: "Hauptstr. 1", City: "Berlin", PostalCode: "10115", Country: "DE"}))
-	profile := builder.BillingProfile(inv.Namespace, billingv1.DefaultBillingProfileName, builder.WithProfileSpec(billingv1.BillingProfileSpec{
-		Issuer:  &billingv1.Issuer{Name: "Seller GmbH", Email: "billing@seller.test", TaxID: "DE123456789"},
-		Payment: &billingv1.PaymentAccount{IBAN: "DE89370400440532013000"},
-	}))
-	status, err := numberedStatus(invoiceStatus(inv, customer, profile, now), numbering.Assignment{Sequence: 42, IssuedAt: now}, profile, false)
-	if err != nil {
-		b.Fatal(err)
-	}
-	inv.Status = status
-	inv.Status.Events = withEvent(nil, billingv1.EventTypeInvoiceIssued, numbering.Assignment{Sequence: 97, IssuedAt: now})
-	if credited {
-		ledger := &billingv1.InvoiceLedger{CreditNotes: []billingv1.LedgerEntry{{Name: "cn-1", UID: "u-cn-1", Amount: *inv.Status.Total / 2}}}
-		for range lines {
-			ledger.CreditedLines = append(ledger.CreditedLines, billingv1.CreditedLine{Quantity: 1, Net: 12500})
-		}
-		ledger.CreditedGroups = []billingv1.CreditedGroup{{TaxableAmount: int64(lines) * 12500, TaxAmount: int64(lines) * 2375}}
-		inv.Status.Ledger = ledger
-	}
-	if inv.Status.Balance, err = invoiceBalance(inv, now); err != nil {
-		b.Fatal(err)
+	if inv.Status.Phase != billingv1.InvoiceIssued || inv.Status.Balance == nil {
+		b.Fatalf("the invoice is not issued with a balance: %+v", inv.Status)
 	}
 	data, err := json.Marshal(inv)
 	if err != nil {
@@ -152,7 +187,7 @@ func BenchmarkCachedIssuedInvoice(b *testing.B) {
 			benchmarkCachedInvoice(b, data, cache.TransformStripManagedFields())
 		})
 		b.Run(v.name+"/trimmed", func(b *testing.B) {
-			benchmarkCachedInvoice(b, data, InvoiceCacheTransform())
+			benchmarkCachedInvoice(b, data, trim.InvoiceCacheTransform())
 		})
 	}
 }

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controller
+package trim
 
 // Dropping the field ownership of the status of invoices, credit notes and
 // payments after the manager patched it.
@@ -52,12 +52,31 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices;creditnotes;payments,verbs=patch
+// The RBAC marker of the patch that drops the ownership (patch of
+// invoices, credit notes and payments) is in internal/manager/controller's
+// setup.go, whose markers controller-gen reads.
+
+// DropStatusOwnership returns c wrapped so that each status patch of an
+// Invoice, CreditNote or Payment through it has the status's field
+// ownership dropped afterwards, at most perSecond objects a second while
+// status patches are being made (0 or less: DefaultManagedFieldsDropRate).
+// The queue that drops it runs on mgr's leader.
+func DropStatusOwnership(mgr manager.Manager, c client.Client, perSecond float64) (client.Client, error) {
+	if perSecond <= 0 {
+		perSecond = DefaultManagedFieldsDropRate
+	}
+	queue := newOwnershipQueue(c, perSecond, ownershipQueueCapacity)
+	if err := mgr.Add(queue); err != nil {
+		return nil, fmt.Errorf("adding the status ownership queue: %w", err)
+	}
+	return statusOwnershipDropping{Client: c, queue: queue}, nil
+}
 
 // statusOwnershipDropping wraps a client so that a successful status patch
 // of an Invoice, CreditNote or Payment queues the object for
@@ -215,11 +234,11 @@ func dropStatusOwnership(ctx context.Context, c client.Client, obj client.Object
 	}
 }
 
-// changedBeyondBookkeeping passes an update event of an object unless the
+// ChangedBeyondBookkeeping passes an update event of an object unless the
 // object only got a new resourceVersion (and managedFields, which the
 // cache strips): the update dropStatusOwnership makes, which no reconcile
 // needs to see. A resync (the same resourceVersion) passes.
-var changedBeyondBookkeeping = predicate.Funcs{
+var ChangedBeyondBookkeeping = predicate.Funcs{
 	UpdateFunc: func(e event.UpdateEvent) bool {
 		if e.ObjectOld == nil || e.ObjectNew == nil ||
 			e.ObjectOld.GetResourceVersion() == e.ObjectNew.GetResourceVersion() {

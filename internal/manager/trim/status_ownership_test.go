@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controller
+package trim
 
 import (
 	"testing"
@@ -115,7 +115,7 @@ func TestChangedBeyondBookkeeping(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			oldRV, newRV := tc.old.ResourceVersion, tc.new.ResourceVersion
-			if got := changedBeyondBookkeeping.Update(event.UpdateEvent{ObjectOld: tc.old, ObjectNew: tc.new}); got != tc.passes {
+			if got := ChangedBeyondBookkeeping.Update(event.UpdateEvent{ObjectOld: tc.old, ObjectNew: tc.new}); got != tc.passes {
 				t.Errorf("passes = %t, want %t", got, tc.passes)
 			}
 			if tc.old.ResourceVersion != oldRV || tc.new.ResourceVersion != newRV {
@@ -131,7 +131,7 @@ func TestChangedBeyondBookkeeping(t *testing.T) {
 			{&billingv1.Payment{ObjectMeta: metav1.ObjectMeta{Name: "pay", ResourceVersion: "1"}},
 				&billingv1.Payment{ObjectMeta: metav1.ObjectMeta{Name: "pay", ResourceVersion: "2"}}},
 		} {
-			if changedBeyondBookkeeping.Update(event.UpdateEvent{ObjectOld: pair[0], ObjectNew: pair[1]}) {
+			if ChangedBeyondBookkeeping.Update(event.UpdateEvent{ObjectOld: pair[0], ObjectNew: pair[1]}) {
 				t.Errorf("%T passed", pair[0])
 			}
 		}
@@ -139,7 +139,7 @@ func TestChangedBeyondBookkeeping(t *testing.T) {
 	t.Run("an object of another kind passes", func(t *testing.T) {
 		old := &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: "c", ResourceVersion: "1"}}
 		new := &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Name: "c", ResourceVersion: "2"}}
-		if !changedBeyondBookkeeping.Update(event.UpdateEvent{ObjectOld: old, ObjectNew: new}) {
+		if !ChangedBeyondBookkeeping.Update(event.UpdateEvent{ObjectOld: old, ObjectNew: new}) {
 			t.Error("a customer's update was dropped")
 		}
 	})

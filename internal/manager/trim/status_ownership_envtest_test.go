@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controller
+package trim_test
 
 import (
 	. "github.com/onsi/ginkgo/v2"
@@ -23,6 +23,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/manager/trim"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
@@ -56,12 +57,17 @@ var _ = Describe("Status ownership", func() {
 
 		note := builder.CreditNote(ns, "cn-1", "inv-1", builder.WithCreditedAmount(0, 5_000))
 		Expect(k8sClient.Create(ctx, note, client.FieldOwner(gitops))).To(Succeed())
-		waitForCreditNote(note, billingv1.CreditNoteIssued)
+		eventually(note, func(g Gomega, n *billingv1.CreditNote) {
+			g.Expect(n.Status.Phase).To(Equal(billingv1.CreditNoteIssued))
+		})
 		payment := builder.Payment(ns, "pay-1", "inv-1", 15_000)
 		Expect(k8sClient.Create(ctx, payment, client.FieldOwner(gitops))).To(Succeed())
-		waitForPayment(payment)
-		waitForBalance(inv, func(g Gomega, b *billingv1.InvoiceBalance) {
-			g.Expect(b.PaymentStatus).To(Equal(billingv1.InvoicePaymentPaid))
+		eventually(payment, func(g Gomega, p *billingv1.Payment) {
+			g.Expect(p.Status.Phase).To(Equal(billingv1.PaymentRecorded))
+		})
+		eventually(inv, func(g Gomega, i *billingv1.Invoice) {
+			g.Expect(i.Status.Balance).NotTo(BeNil())
+			g.Expect(i.Status.Balance.PaymentStatus).To(Equal(billingv1.InvoicePaymentPaid))
 		})
 		current := &billingv1.Invoice{}
 		Eventually(func(g Gomega) {
@@ -91,7 +97,7 @@ var _ = Describe("Status ownership", func() {
 		stale.ManagedFields = append(stale.ManagedFields, metav1.ManagedFieldsEntry{
 			Manager: "manager", Operation: metav1.ManagedFieldsOperationUpdate, Subresource: "status"})
 		stale.ManagedFields[0].Manager = "someone-else"
-		dropStatusOwnership(ctx, k8sClient, stale)
+		trim.DropStatusOwnershipOf(ctx, k8sClient, stale)
 
 		after := &billingv1.Invoice{}
 		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(inv), after)).To(Succeed())

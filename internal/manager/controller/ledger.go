@@ -1,0 +1,336 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/manager/trim"
+)
+
+// This file is the protocol every kind of record entered in an invoice's
+// ledger (status.ledger: credit notes and payments, next credit
+// applications, refunds and write-offs) is reconciled by, and the status
+// patch every reconciler makes. A kind describes itself in a ledgerKind and
+// brings its own step (what it computes and writes once its invoice is
+// issued); the rest is here:
+//
+//   - reconcile reads the record from the cache and, unless it is settled,
+//     runs the protocol from live reads of the record and its invoice
+//     (never a cached ledger), again when a write conflicts (another record
+//     entered the invoice first), at most maxLedgerAttempts times;
+//   - while the invoice is missing or not issued the record waits, Pending
+//     and Reconciling, and a change of the invoice wakes it (waitingOn);
+//   - enter enters the record into the invoice's ledger with the balance
+//     recomputed, in one status patch with an optimistic lock, so that two
+//     records are never entered on the same ledger;
+//   - patch writes the record's status once, when it changed.
+
+// maxLedgerAttempts is how many times one reconcile retries entering a
+// record after another entered the same invoice first.
+const maxLedgerAttempts = 20
+
+// errNoAPIReader is SetupWithManager's error for a reconciler that needs
+// an APIReader and has none.
+var errNoAPIReader = errors.New("the reconciler needs an APIReader")
+
+// ledgerKind is what the protocol knows of one kind of record; O is a
+// pointer to it (*billingv1.CreditNote).
+type ledgerKind[O client.Object] struct {
+	// name names the kind in logs and errors ("credit note"), controller
+	// its controller and metrics ("creditnote").
+	name, controller string
+	// newObject returns an empty record, newList an empty list of them.
+	newObject func() O
+	newList   func() client.ObjectList
+	// invoiceIndex is the cache's field index of the invoice a record
+	// names (internal/manager/index), invoiceOf that name.
+	invoiceIndex string
+	invoiceOf    func(O) string
+	// once says what happens to a waiting record when its invoice is
+	// issued ("the payment is recorded once it is").
+	once string
+	// entries points at the ledger's entries of the kind.
+	entries func(*billingv1.InvoiceLedger) *[]billingv1.LedgerEntry
+	// settled reports whether a record needs nothing more (its final
+	// phase with its event, or rejected).
+	settled func(O) bool
+	// pending sets a record's phase Pending.
+	pending func(O)
+	// status points at the fields of a record's status every kind has.
+	status func(O) recordStatus
+}
+
+// recordStatus points at the fields of a record's status the protocol
+// writes or counts.
+type recordStatus struct {
+	observedGeneration *int64
+	conditions         *[]metav1.Condition
+	events             []billingv1.RecordedEvent
+}
+
+// ledgerParts are what a ledger record's reconciler works with: its
+// client (cached reads and writes), the API server's reader, its clock and
+// the event sequences.
+type ledgerParts struct {
+	client client.Client
+	live   client.Reader
+	clock  clock.PassiveClock
+	events EventNumberer
+}
+
+// ledgerStep is a kind's own part of the protocol: what it does with a
+// record that is not settled, read live, whose invoice (read live) is
+// issued, at now. A conflict it returns starts the protocol again.
+type ledgerStep[O client.Object] func(ctx context.Context, obj O, inv *billingv1.Invoice, now time.Time) (ctrl.Result, error)
+
+// reconcile is a kind's Reconcile: step runs on the record named by key
+// unless it is settled or gone, from fresh live reads after each conflict.
+func (k *ledgerKind[O]) reconcile(ctx context.Context, p ledgerParts, key types.NamespacedName,
+	step ledgerStep[O]) (ctrl.Result, error) {
+	obj := k.newObject()
+	if err := p.client.Get(ctx, key, obj); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if k.done(obj) {
+		return ctrl.Result{}, nil
+	}
+	for attempt := 1; ; attempt++ {
+		result, err := k.reconcileOnce(ctx, p, key, step)
+		if !apierrors.IsConflict(err) || attempt >= maxLedgerAttempts {
+			return result, err
+		}
+		logf.FromContext(ctx).V(1).Info("Retrying a "+k.name+" after a conflict", "attempt", attempt)
+	}
+}
+
+// reconcileOnce runs the protocol once: the record and its invoice are
+// read live; the record waits while the invoice is not issued, else step
+// runs.
+func (k *ledgerKind[O]) reconcileOnce(ctx context.Context, p ledgerParts, key types.NamespacedName,
+	step ledgerStep[O]) (ctrl.Result, error) {
+	obj := k.newObject()
+	if err := p.live.Get(ctx, key, obj); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if k.done(obj) {
+		return ctrl.Result{}, nil
+	}
+	now := p.clock.Now()
+	inv, waiting, err := liveIssuedInvoice(ctx, p.live, obj.GetNamespace(), k.invoiceOf(obj), k.once)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if waiting != nil {
+		return ctrl.Result{}, k.wait(ctx, p.client, obj, waiting, billingv1.ConditionReconciling, now)
+	}
+	return step(ctx, obj, inv, now)
+}
+
+// done reports whether obj is settled or being deleted.
+func (k *ledgerKind[O]) done(obj O) bool {
+	return k.settled(obj) || !obj.GetDeletionTimestamp().IsZero()
+}
+
+// wait patches obj Pending and not Ready for why; also is Reconciling (it
+// goes on by itself) or Stalled (it never will).
+func (k *ledgerKind[O]) wait(ctx context.Context, c client.Client, obj O, why *creditVerdict, also string,
+	now time.Time) error {
+	return k.patch(ctx, c, obj, func() {
+		k.pending(obj)
+		s := k.status(obj)
+		*s.observedGeneration = obj.GetGeneration()
+		conditions := ledgerConditions{conditions: s.conditions, generation: obj.GetGeneration(), now: now}
+		conditions.notReady(why.reason, why.message, also)
+	})
+}
+
+// patch changes obj's status as change makes it and patches it once when
+// it changed, with an optimistic lock; obj is updated in place, and the
+// events it gains are counted once written.
+func (k *ledgerKind[O]) patch(ctx context.Context, c client.Client, obj O, change func()) error {
+	before := obj.DeepCopyObject().(O) //nolint:forcetypeassert // a deep copy has its original's type
+	change()
+	changed, err := patchStatus(ctx, c, before, obj, client.MergeFromWithOptimisticLock{})
+	if changed {
+		observeEvents(k.status(before).events, k.status(obj).events)
+	}
+	return err
+}
+
+// entered reports whether inv's ledger holds obj (its name and uid):
+// entered before a crash or a lost status write.
+func (k *ledgerKind[O]) entered(inv *billingv1.Invoice, obj O) bool {
+	return inv.Status.Ledger != nil && hasEntry(*k.entries(inv.Status.Ledger), obj.GetName(), string(obj.GetUID()))
+}
+
+// full says why inv's ledger takes no more records of the kind, or nil
+// while it does.
+func (k *ledgerKind[O]) full(inv *billingv1.Invoice) *creditVerdict {
+	if inv.Status.Ledger == nil || len(*k.entries(inv.Status.Ledger)) < billingv1.MaxLedgerEntries {
+		return nil
+	}
+	return &creditVerdict{billingv1.ReasonLedgerFull,
+		fmt.Sprintf("Invoice %q's ledger holds %d %ss, the most it can", inv.Name, billingv1.MaxLedgerEntries, k.name)}
+}
+
+// withEntry returns a copy of inv's ledger with obj entered for amount,
+// after the entries of its kind already there.
+func (k *ledgerKind[O]) withEntry(inv *billingv1.Invoice, obj O, amount int64) *billingv1.InvoiceLedger {
+	ledger := &billingv1.InvoiceLedger{}
+	if inv.Status.Ledger != nil {
+		ledger = inv.Status.Ledger.DeepCopy()
+	}
+	entries := k.entries(ledger)
+	*entries = append(*entries, billingv1.LedgerEntry{Name: obj.GetName(), UID: string(obj.GetUID()), Amount: amount})
+	return ledger
+}
+
+// enter writes ledger (inv's, with obj entered: withEntry) on inv with the
+// balance recomputed from it, in one status patch with an optimistic lock:
+// when another record entered first the patch conflicts, and the protocol
+// starts again from its live reads.
+func (k *ledgerKind[O]) enter(ctx context.Context, c client.Client, obj O, inv *billingv1.Invoice,
+	ledger *billingv1.InvoiceLedger, now time.Time) error {
+	before := inv.DeepCopy()
+	inv.Status.Ledger = ledger
+	var err error
+	if inv.Status.Balance, err = invoiceBalance(inv, now); err != nil {
+		return err
+	}
+	if _, err := patchStatus(ctx, c, before, inv, client.MergeFromWithOptimisticLock{}); err != nil {
+		return fmt.Errorf("entering %s %s in invoice %s: %w", k.name, obj.GetName(), inv.Name, err)
+	}
+	return nil
+}
+
+// hasEntry reports whether entries hold the object named name with uid.
+func hasEntry(entries []billingv1.LedgerEntry, name, uid string) bool {
+	for _, e := range entries {
+		if e.Name == name && e.UID == uid {
+			return true
+		}
+	}
+	return false
+}
+
+// waitingOn maps an invoice to its records that are not settled, listed
+// through c (the cache) by the kind's invoice index.
+func (k *ledgerKind[O]) waitingOn(c client.Reader) handler.MapFunc {
+	return func(ctx context.Context, inv client.Object) []reconcile.Request {
+		list := k.newList()
+		if err := c.List(ctx, list, client.InNamespace(inv.GetNamespace()),
+			client.MatchingFields{k.invoiceIndex: inv.GetName()}); err != nil {
+			logf.FromContext(ctx).Error(err, "Listing the "+k.name+"s of an invoice failed", "invoice", inv.GetName())
+			return nil
+		}
+		var requests []reconcile.Request
+		_ = meta.EachListItem(list, func(item runtime.Object) error {
+			if obj, ok := item.(O); ok && !k.done(obj) {
+				requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(obj)})
+			}
+			return nil
+		})
+		return requests
+	}
+}
+
+// setup registers r as the kind's controller, reconciling up to
+// concurrency records at once (0: the manager's default). A change of an
+// invoice wakes the records waiting for it; the writes that only drop a
+// status's field ownership wake nothing.
+func (k *ledgerKind[O]) setup(mgr ctrl.Manager, concurrency int, r reconcile.Reconciler, p ledgerParts) error {
+	if p.clock == nil {
+		return errNoClock
+	}
+	if p.live == nil {
+		return errNoAPIReader
+	}
+	if p.events == nil {
+		return errNoEvents
+	}
+	return ctrl.NewControllerManagedBy(mgr).
+		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
+		For(k.newObject(), builder.WithPredicates(trim.ChangedBeyondBookkeeping)).
+		Watches(&billingv1.Invoice{}, handler.EnqueueRequestsFromMapFunc(k.waitingOn(p.client)),
+			builder.WithPredicates(trim.ChangedBeyondBookkeeping)).
+		Named(k.controller).
+		Complete(CountErrors(k.controller, r))
+}
+
+// liveIssuedInvoice reads the invoice named name straight from the API
+// server. A record waits while it is missing or not issued (numbered):
+// waiting then says why, with the reason of its Reconciling condition;
+// once says what happens when it is issued ("the payment is recorded once
+// it is").
+func liveIssuedInvoice(ctx context.Context, reader client.Reader, namespace, name, once string) (
+	inv *billingv1.Invoice, waiting *creditVerdict, err error) {
+	inv = &billingv1.Invoice{}
+	key := types.NamespacedName{Namespace: namespace, Name: name}
+	if err := reader.Get(ctx, key, inv); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, &creditVerdict{billingv1.ReasonInvoiceNotFound,
+				fmt.Sprintf("Invoice %q does not exist in namespace %q; waiting for it", name, namespace)}, nil
+		}
+		return nil, nil, fmt.Errorf("getting invoice %s: %w", key, err)
+	}
+	if inv.Status.Phase != billingv1.InvoiceIssued || inv.Status.Sequence == nil || inv.Status.Total == nil {
+		return nil, &creditVerdict{billingv1.ReasonInvoiceNotIssued,
+			fmt.Sprintf("Invoice %q is not issued yet; %s", name, once)}, nil
+	}
+	return inv, nil, nil
+}
+
+// patchStatus patches obj's status, as it is now, from before (obj as it
+// was read), once and only when the two differ; changed says it did, and
+// obj takes the API server's answer. Every reconciler patches its status
+// through it; opts are the merge patch's, such as the optimistic lock of
+// the statuses that are written once (an issued invoice's number, a
+// ledger, a delivery cursor), which makes a writer that read a stale
+// object fail and start again instead of overwriting a newer status.
+func patchStatus[O client.Object](ctx context.Context, c client.Client, before, obj O,
+	opts ...client.MergeFromOption) (changed bool, err error) {
+	// Only the status differs between the two, so comparing the whole
+	// objects compares the statuses.
+	if equality.Semantic.DeepEqual(before, obj) {
+		return false, nil
+	}
+	if err := c.Status().Patch(ctx, obj, client.MergeFromWithOptions(before, opts...)); err != nil {
+		return false, fmt.Errorf("patching the status of %s %s: %w", reflect.TypeOf(obj).Elem().Name(), obj.GetName(), err)
+	}
+	return true, nil
+}
