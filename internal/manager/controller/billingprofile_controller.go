@@ -22,7 +22,6 @@ import (
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
@@ -61,9 +60,6 @@ func (r *BillingProfileReconciler) SetupWithManager(mgr ctrl.Manager, concurrenc
 	if r.Clock == nil {
 		return errNoClock
 	}
-	return ctrl.NewControllerManagedBy(mgr).
-		For(&billingv1.BillingProfile{}).
-		Named("billingprofile").
-		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
+	return newController(mgr, "billingprofile", concurrency, &billingv1.BillingProfile{}).
 		Complete(CountErrors("billingprofile", r))
 }

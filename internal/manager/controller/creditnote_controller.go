@@ -21,9 +21,7 @@ import (
 	"fmt"
 	"time"
 
-	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -35,39 +33,22 @@ import (
 // ledger and numbers it in the workspace's credit-note series, or rejects
 // it when it credits more than is left of the invoice.
 type CreditNoteReconciler struct {
-	client.Client
-	// APIReader reads credit notes and invoices straight from the API
-	// server: what is left to credit is decided on the invoice's latest
-	// ledger, never on a cached one.
-	APIReader client.Reader
-	Clock     clock.PassiveClock
+	LedgerParts
 	// Numbers hands out the credit-note series' sequences (a
 	// *numbering.Allocator whose Sequence is "credit-notes").
 	Numbers Numberer
-	// Events hands out the workspace's event sequences: a credit note is
-	// patched Issued together with its credit_note.issued event, which
-	// comes after its invoice's invoice.issued.
-	Events EventNumberer
 }
 
 // creditNotes is the ledger protocol's view of credit notes (ledger.go).
 var creditNotes = &ledgerKind[*billingv1.CreditNote]{
-	name: "credit note", controller: "creditnote",
-	newObject:    func() *billingv1.CreditNote { return &billingv1.CreditNote{} },
-	newList:      func() client.ObjectList { return &billingv1.CreditNoteList{} },
-	invoiceIndex: index.CreditNoteInvoice,
-	invoiceOf:    func(n *billingv1.CreditNote) string { return n.Spec.InvoiceRef.Name },
-	once:         "the credit note is issued once it is",
-	entries:      func(l *billingv1.InvoiceLedger) *[]billingv1.LedgerEntry { return &l.CreditNotes },
-	// Issued with its event, or Rejected.
-	settled: func(n *billingv1.CreditNote) bool {
-		return (n.Status.Phase == billingv1.CreditNoteIssued &&
-			billingv1.FindEvent(n.Status.Events, billingv1.EventTypeCreditNoteIssued) != nil) ||
-			n.Status.Phase == billingv1.CreditNoteRejected
-	},
-	pending: func(n *billingv1.CreditNote) { n.Status.Phase = billingv1.CreditNotePending },
-	status: func(n *billingv1.CreditNote) recordStatus {
-		return recordStatus{&n.Status.ObservedGeneration, &n.Status.Conditions, n.Status.Events}
+	name: "credit note", object: &billingv1.CreditNote{}, list: &billingv1.CreditNoteList{},
+	invoiceIndex: index.CreditNoteInvoice, fact: billingv1.EventTypeCreditNoteIssued,
+	phases: recordPhases{string(billingv1.CreditNotePending), string(billingv1.CreditNoteIssued),
+		string(billingv1.CreditNoteRejected)},
+	entries: func(l *billingv1.InvoiceLedger) *[]billingv1.LedgerEntry { return &l.CreditNotes },
+	fields: func(n *billingv1.CreditNote) recordFields {
+		s := &n.Status
+		return recordFields{n.Spec.InvoiceRef.Name, (*string)(&s.Phase), &s.ObservedGeneration, &s.Conditions, s.Events}
 	},
 }
 
@@ -105,12 +86,7 @@ var creditNotes = &ledgerKind[*billingv1.CreditNote]{
 //	   is patched Issued with the invoice's snapshot and the event, with an
 //	   optimistic lock.
 func (r *CreditNoteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	return creditNotes.reconcile(ctx, r.parts(), req.NamespacedName, r.step)
-}
-
-// parts are what the ledger protocol works with.
-func (r *CreditNoteReconciler) parts() ledgerParts {
-	return ledgerParts{client: r.Client, live: r.APIReader, clock: r.Clock, events: r.Events}
+	return creditNotes.reconcile(ctx, r.LedgerParts, req.NamespacedName, r.step)
 }
 
 // step runs b to d on a note whose invoice is issued.
@@ -224,5 +200,5 @@ func (r *CreditNoteReconciler) SetupWithManager(mgr ctrl.Manager, concurrency in
 	if r.Numbers == nil {
 		return errNoNumbers
 	}
-	return creditNotes.setup(mgr, concurrency, r, r.parts())
+	return creditNotes.setup(mgr, concurrency, r, r.LedgerParts)
 }

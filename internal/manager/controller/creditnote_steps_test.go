@@ -42,6 +42,12 @@ func ledgerClient(objs ...client.Object) client.Client {
 		WithStatusSubresource(&billingv1.Invoice{}, &billingv1.CreditNote{}, &billingv1.Payment{}).Build()
 }
 
+// ledgerParts are the parts of a ledger reconciler working with c, at
+// the time at, with events.
+func ledgerParts(c client.Client, at time.Time, events EventNumberer) LedgerParts {
+	return LedgerParts{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(at), Events: events}
+}
+
 // After a crash between entering a credit note in the ledger and issuing
 // it, the next reconcile issues it with the amounts on its status and
 // enters nothing twice.
@@ -60,8 +66,7 @@ func TestCreditNoteEnteredBeforeACrashIsIssuedWithoutEnteringItAgain(t *testing.
 	inv.Status.Events = []billingv1.RecordedEvent{issuedEvent(1)}
 	c := ledgerClient(note, inv)
 	numbers := &fixedNumbers{assignment: numbering.Assignment{Sequence: 1, IssuedAt: now}}
-	r := &CreditNoteReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now), Numbers: numbers,
-		Events: &countingEvents{next: 2}}
+	r := &CreditNoteReconciler{LedgerParts: ledgerParts(c, now, &countingEvents{next: 2}), Numbers: numbers}
 
 	_, err := r.Reconcile(context.Background(), request("cn-1"))
 	g.Expect(err).NotTo(HaveOccurred())
@@ -83,8 +88,7 @@ func TestCreditNoteWaitsForItsInvoiceToBeIssued(t *testing.T) {
 	c := ledgerClient(note, invoiceInPhase("ns", "inv-1", "acme", billingv1.InvoiceInvalid))
 	numbers := &fixedNumbers{}
 	events := &countingEvents{next: 1}
-	r := &CreditNoteReconciler{Client: c, APIReader: c,
-		Clock: clocktesting.NewFakePassiveClock(now.Add(time.Minute)), Numbers: numbers, Events: events}
+	r := &CreditNoteReconciler{LedgerParts: ledgerParts(c, now.Add(time.Minute), events), Numbers: numbers}
 	_, err := r.Reconcile(context.Background(), request("cn-1"))
 	g.Expect(err).NotTo(HaveOccurred())
 	got := &billingv1.CreditNote{}
@@ -106,8 +110,7 @@ func TestPaymentEnteredBeforeACrashIsRecordedWithoutEnteringItAgain(t *testing.T
 	inv.Namespace = "ns"
 	inv.Status.Events = []billingv1.RecordedEvent{issuedEvent(1)}
 	c := ledgerClient(payment, inv)
-	r := &PaymentReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now),
-		Events: &countingEvents{next: 2}}
+	r := &PaymentReconciler{LedgerParts: ledgerParts(c, now, &countingEvents{next: 2})}
 	_, err := r.Reconcile(context.Background(), request("pay-1"))
 	g.Expect(err).NotTo(HaveOccurred())
 	got := &billingv1.Payment{}
@@ -130,29 +133,31 @@ func TestLedgerReconcilersNeedTheirParts(t *testing.T) {
 	}{
 		{"a credit note reconciler without a clock is refused",
 			func() error {
-				return (&CreditNoteReconciler{APIReader: reader, Numbers: numbers, Events: events}).SetupWithManager(nil, 0)
+				return (&CreditNoteReconciler{LedgerParts: LedgerParts{APIReader: reader, Events: events}, Numbers: numbers}).SetupWithManager(nil, 0)
 			}, errNoClock},
 		{"a credit note reconciler without an allocator is refused",
 			func() error {
-				return (&CreditNoteReconciler{APIReader: reader, Clock: clock.RealClock{}, Events: events}).SetupWithManager(nil, 0)
+				return (&CreditNoteReconciler{LedgerParts: LedgerParts{APIReader: reader, Clock: clock.RealClock{}, Events: events}}).SetupWithManager(nil, 0)
 			}, errNoNumbers},
 		{"a credit note reconciler without an API reader is refused",
 			func() error {
-				return (&CreditNoteReconciler{Numbers: numbers, Clock: clock.RealClock{}, Events: events}).SetupWithManager(nil, 0)
+				return (&CreditNoteReconciler{LedgerParts: LedgerParts{Clock: clock.RealClock{}, Events: events}, Numbers: numbers}).SetupWithManager(nil, 0)
 			}, errNoAPIReader},
 		{"a credit note reconciler without an event allocator is refused",
 			func() error {
-				return (&CreditNoteReconciler{APIReader: reader, Numbers: numbers, Clock: clock.RealClock{}}).SetupWithManager(nil, 0)
+				return (&CreditNoteReconciler{LedgerParts: LedgerParts{APIReader: reader, Clock: clock.RealClock{}}, Numbers: numbers}).SetupWithManager(nil, 0)
 			}, errNoEvents},
 		{"a payment reconciler without a clock is refused",
-			func() error { return (&PaymentReconciler{APIReader: reader, Events: events}).SetupWithManager(nil, 0) }, errNoClock},
+			func() error {
+				return (&PaymentReconciler{LedgerParts: LedgerParts{APIReader: reader, Events: events}}).SetupWithManager(nil, 0)
+			}, errNoClock},
 		{"a payment reconciler without an API reader is refused",
 			func() error {
-				return (&PaymentReconciler{Clock: clock.RealClock{}, Events: events}).SetupWithManager(nil, 0)
+				return (&PaymentReconciler{LedgerParts: LedgerParts{Clock: clock.RealClock{}, Events: events}}).SetupWithManager(nil, 0)
 			}, errNoAPIReader},
 		{"a payment reconciler without an event allocator is refused",
 			func() error {
-				return (&PaymentReconciler{APIReader: reader, Clock: clock.RealClock{}}).SetupWithManager(nil, 0)
+				return (&PaymentReconciler{LedgerParts: LedgerParts{APIReader: reader, Clock: clock.RealClock{}}}).SetupWithManager(nil, 0)
 			}, errNoEvents},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -173,8 +178,7 @@ func TestPaymentOfAnInvoiceWithAFullLedgerStalls(t *testing.T) {
 	inv.Namespace = "ns"
 	payment := builder.Payment("ns", "pay-1", "inv-1", 1_000)
 	c := ledgerClient(payment, inv)
-	r := &PaymentReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now),
-		Events: &countingEvents{next: 1}}
+	r := &PaymentReconciler{LedgerParts: ledgerParts(c, now, &countingEvents{next: 1})}
 	_, err := r.Reconcile(context.Background(), request("pay-1"))
 	g.Expect(err).NotTo(HaveOccurred())
 	got := &billingv1.Payment{}

@@ -28,7 +28,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
@@ -177,9 +176,7 @@ func (r *CustomerReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int)
 	if r.Clock == nil {
 		return errNoClock
 	}
-	return ctrl.NewControllerManagedBy(mgr).
-		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
-		For(&billingv1.Customer{}).
+	return newController(mgr, "customer", concurrency, &billingv1.Customer{}).
 		// An invoice's customer changes when it is created or deleted; its
 		// spec is immutable, so updates never move it to another customer.
 		Watches(&billingv1.Invoice{},
@@ -187,6 +184,5 @@ func (r *CustomerReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int)
 			builder.WithPredicates(predicate.Funcs{
 				UpdateFunc: func(event.UpdateEvent) bool { return false },
 			})).
-		Named("customer").
 		Complete(CountErrors("customer", r))
 }

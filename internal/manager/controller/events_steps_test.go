@@ -25,7 +25,6 @@ import (
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -70,7 +69,7 @@ func TestAPaymentIsRecordedWithItsEventAfterItsInvoicesIssuedEvent(t *testing.T)
 	inv.Status.Events = []billingv1.RecordedEvent{issuedEvent(5)}
 	c := ledgerClient(payment, inv)
 	events := &countingEvents{next: 6}
-	r := &PaymentReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now), Events: events}
+	r := &PaymentReconciler{LedgerParts: ledgerParts(c, now, events)}
 
 	_, err := r.Reconcile(context.Background(), request("pay-1"))
 	g.Expect(err).NotTo(HaveOccurred())
@@ -87,7 +86,7 @@ func TestAPaymentWaitsForItsInvoicesIssuedEventBeforeItIsRecorded(t *testing.T) 
 	payment.UID = "uid-pay-1"
 	c := ledgerClient(payment, issuedInvoice(41_650, now.Add(24*time.Hour), nil))
 	events := &countingEvents{next: 1}
-	r := &PaymentReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now), Events: events}
+	r := &PaymentReconciler{LedgerParts: ledgerParts(c, now, events)}
 
 	_, err := r.Reconcile(context.Background(), request("pay-1"))
 	g.Expect(err).NotTo(HaveOccurred())
@@ -111,7 +110,7 @@ func TestAPaymentRecordedBeforeEventsTakesItsEventAndKeepsItsRecord(t *testing.T
 	inv.Status.Events = []billingv1.RecordedEvent{issuedEvent(2)}
 	c := ledgerClient(payment, inv)
 	events := &countingEvents{next: 3}
-	r := &PaymentReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now), Events: events}
+	r := &PaymentReconciler{LedgerParts: ledgerParts(c, now, events)}
 
 	_, err := r.Reconcile(context.Background(), request("pay-1"))
 	g.Expect(err).NotTo(HaveOccurred())
@@ -175,8 +174,8 @@ func TestACreditNoteIsIssuedWithItsNumberAndItsEventAfterItsInvoicesIssuedEvent(
 	note, inv := enteredCreditNote()
 	c := ledgerClient(note, inv)
 	events := &countingEvents{next: 4}
-	r := &CreditNoteReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now),
-		Numbers: &fixedNumbers{assignment: numbering.Assignment{Sequence: 1, IssuedAt: now}}, Events: events}
+	r := &CreditNoteReconciler{LedgerParts: ledgerParts(c, now, events),
+		Numbers: &fixedNumbers{assignment: numbering.Assignment{Sequence: 1, IssuedAt: now}}}
 
 	_, err := r.Reconcile(context.Background(), request("cn-1"))
 	g.Expect(err).NotTo(HaveOccurred())
@@ -197,8 +196,7 @@ func TestACreditNoteIssuedBeforeEventsKeepsItsNumberAndTakesItsEvent(t *testing.
 	c := ledgerClient(note, inv)
 	numbers := &fixedNumbers{assignment: numbering.Assignment{Sequence: 99, IssuedAt: now}}
 	events := &countingEvents{next: 4}
-	r := &CreditNoteReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now),
-		Numbers: numbers, Events: events}
+	r := &CreditNoteReconciler{LedgerParts: ledgerParts(c, now, events), Numbers: numbers}
 
 	_, err := r.Reconcile(context.Background(), request("cn-1"))
 	g.Expect(err).NotTo(HaveOccurred())

@@ -23,7 +23,6 @@ import (
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -63,9 +62,6 @@ func (r *IdempotencyKeyReconciler) SetupWithManager(mgr ctrl.Manager, concurrenc
 	if r.Clock == nil {
 		return errNoClock
 	}
-	return ctrl.NewControllerManagedBy(mgr).
-		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
-		For(&billingv1.IdempotencyKey{}).
-		Named("idempotencykey").
+	return newController(mgr, "idempotencykey", concurrency, &billingv1.IdempotencyKey{}).
 		Complete(CountErrors("idempotencykey", r))
 }

@@ -32,7 +32,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
@@ -302,9 +301,7 @@ func (r *InvoiceReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) 
 	if r.Events == nil {
 		return errNoEvents
 	}
-	return ctrl.NewControllerManagedBy(mgr).
-		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
-		For(&billingv1.Invoice{}, builder.WithPredicates(trim.ChangedBeyondBookkeeping)).
+	return newController(mgr, "invoice", concurrency, &billingv1.Invoice{}, builder.WithPredicates(trim.ChangedBeyondBookkeeping)).
 		Watches(&billingv1.Customer{},
 			handler.EnqueueRequestsFromMapFunc(r.invoicesWaitingFor),
 			// A new customer, or a change of its spec (a tax id), can
@@ -321,6 +318,5 @@ func (r *InvoiceReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) 
 			// A new or changed profile can unblock an invoice; a deleted one
 			// too (its default tax no longer applies).
 			builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Named("invoice").
 		Complete(CountErrors("invoice", r))
 }

@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -33,7 +34,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -71,46 +71,57 @@ var errNoAPIReader = errors.New("the reconciler needs an APIReader")
 // ledgerKind is what the protocol knows of one kind of record; O is a
 // pointer to it (*billingv1.CreditNote).
 type ledgerKind[O client.Object] struct {
-	// name names the kind in logs and errors ("credit note"), controller
-	// its controller and metrics ("creditnote").
-	name, controller string
-	// newObject returns an empty record, newList an empty list of them.
-	newObject func() O
-	newList   func() client.ObjectList
+	// name names the kind in logs and errors ("credit note"); without its
+	// spaces it names its controller and metrics ("creditnote").
+	name string
+	// object and list are an empty record and an empty list of them, the
+	// kind's types.
+	object O
+	list   client.ObjectList
 	// invoiceIndex is the cache's field index of the invoice a record
-	// names (internal/manager/index), invoiceOf that name.
+	// names (internal/manager/index).
 	invoiceIndex string
-	invoiceOf    func(O) string
-	// once says what happens to a waiting record when its invoice is
-	// issued ("the payment is recorded once it is").
-	once string
+	// phases are the kind's phases; fact is the event a settled record
+	// carries.
+	phases recordPhases
+	fact   billingv1.EventType
 	// entries points at the ledger's entries of the kind.
 	entries func(*billingv1.InvoiceLedger) *[]billingv1.LedgerEntry
-	// settled reports whether a record needs nothing more (its final
-	// phase with its event, or rejected).
-	settled func(O) bool
-	// pending sets a record's phase Pending.
-	pending func(O)
-	// status points at the fields of a record's status every kind has.
-	status func(O) recordStatus
+	// fields points at the fields every kind of record has.
+	fields func(O) recordFields
 }
 
-// recordStatus points at the fields of a record's status the protocol
-// writes or counts.
-type recordStatus struct {
+// recordPhases are a kind's phases: pending while it waits, settled when
+// it is done (issued, recorded) and rejected when it never will be (""
+// for a kind that is never rejected).
+type recordPhases struct {
+	pending, settled, rejected string
+}
+
+// recordFields point at the fields every kind of record has, in this
+// order: spec.invoiceRef.name, status.phase, status.observedGeneration,
+// status.conditions and status.events.
+type recordFields struct {
+	invoice            string
+	phase              *string
 	observedGeneration *int64
 	conditions         *[]metav1.Condition
 	events             []billingv1.RecordedEvent
 }
 
-// ledgerParts are what a ledger record's reconciler works with: its
-// client (cached reads and writes), the API server's reader, its clock and
-// the event sequences.
-type ledgerParts struct {
-	client client.Client
-	live   client.Reader
-	clock  clock.PassiveClock
-	events EventNumberer
+// LedgerParts are what every reconciler of ledger records is given.
+type LedgerParts struct {
+	// Client reads through the cache and writes.
+	client.Client
+	// APIReader reads records and invoices straight from the API server:
+	// what is left of an invoice is decided on its latest ledger, never on
+	// a cached one.
+	APIReader client.Reader
+	Clock     clock.PassiveClock
+	// Events hands out the workspace's event sequences: a record is
+	// settled together with its event, which comes after its invoice's
+	// invoice.issued.
+	Events EventNumberer
 }
 
 // ledgerStep is a kind's own part of the protocol: what it does with a
@@ -120,14 +131,10 @@ type ledgerStep[O client.Object] func(ctx context.Context, obj O, inv *billingv1
 
 // reconcile is a kind's Reconcile: step runs on the record named by key
 // unless it is settled or gone, from fresh live reads after each conflict.
-func (k *ledgerKind[O]) reconcile(ctx context.Context, p ledgerParts, key types.NamespacedName,
+func (k *ledgerKind[O]) reconcile(ctx context.Context, p LedgerParts, key types.NamespacedName,
 	step ledgerStep[O]) (ctrl.Result, error) {
-	obj := k.newObject()
-	if err := p.client.Get(ctx, key, obj); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	if k.done(obj) {
-		return ctrl.Result{}, nil
+	if _, pending, err := k.get(ctx, p.Client, key); !pending || err != nil {
+		return ctrl.Result{}, err
 	}
 	for attempt := 1; ; attempt++ {
 		result, err := k.reconcileOnce(ctx, p, key, step)
@@ -141,29 +148,42 @@ func (k *ledgerKind[O]) reconcile(ctx context.Context, p ledgerParts, key types.
 // reconcileOnce runs the protocol once: the record and its invoice are
 // read live; the record waits while the invoice is not issued, else step
 // runs.
-func (k *ledgerKind[O]) reconcileOnce(ctx context.Context, p ledgerParts, key types.NamespacedName,
+func (k *ledgerKind[O]) reconcileOnce(ctx context.Context, p LedgerParts, key types.NamespacedName,
 	step ledgerStep[O]) (ctrl.Result, error) {
-	obj := k.newObject()
-	if err := p.live.Get(ctx, key, obj); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
+	obj, pending, err := k.get(ctx, p.APIReader, key)
+	if !pending || err != nil {
+		return ctrl.Result{}, err
 	}
-	if k.done(obj) {
-		return ctrl.Result{}, nil
-	}
-	now := p.clock.Now()
-	inv, waiting, err := liveIssuedInvoice(ctx, p.live, obj.GetNamespace(), k.invoiceOf(obj), k.once)
+	now := p.Clock.Now()
+	once := fmt.Sprintf("the %s is %s once it is", k.name, strings.ToLower(k.phases.settled))
+	inv, waiting, err := liveIssuedInvoice(ctx, p.APIReader, obj.GetNamespace(), k.fields(obj).invoice, once)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
 	if waiting != nil {
-		return ctrl.Result{}, k.wait(ctx, p.client, obj, waiting, billingv1.ConditionReconciling, now)
+		return ctrl.Result{}, k.wait(ctx, p.Client, obj, waiting, billingv1.ConditionReconciling, now)
 	}
 	return step(ctx, obj, inv, now)
 }
 
-// done reports whether obj is settled or being deleted.
+// get reads the record named key through reader; pending is false when it
+// is gone or needs nothing more.
+func (k *ledgerKind[O]) get(ctx context.Context, reader client.Reader, key types.NamespacedName) (
+	obj O, pending bool, err error) {
+	obj = k.object.DeepCopyObject().(O) //nolint:forcetypeassert // a deep copy has its original's type
+	if err := reader.Get(ctx, key, obj); err != nil {
+		return obj, false, client.IgnoreNotFound(err)
+	}
+	return obj, !k.done(obj), nil
+}
+
+// done reports whether obj needs nothing more: settled with its event,
+// rejected, or being deleted.
 func (k *ledgerKind[O]) done(obj O) bool {
-	return k.settled(obj) || !obj.GetDeletionTimestamp().IsZero()
+	f := k.fields(obj)
+	settled := *f.phase == k.phases.settled && billingv1.FindEvent(f.events, k.fact) != nil
+	rejected := k.phases.rejected != "" && *f.phase == k.phases.rejected
+	return settled || rejected || !obj.GetDeletionTimestamp().IsZero()
 }
 
 // wait patches obj Pending and not Ready for why; also is Reconciling (it
@@ -171,10 +191,10 @@ func (k *ledgerKind[O]) done(obj O) bool {
 func (k *ledgerKind[O]) wait(ctx context.Context, c client.Client, obj O, why *creditVerdict, also string,
 	now time.Time) error {
 	return k.patch(ctx, c, obj, func() {
-		k.pending(obj)
-		s := k.status(obj)
-		*s.observedGeneration = obj.GetGeneration()
-		conditions := ledgerConditions{conditions: s.conditions, generation: obj.GetGeneration(), now: now}
+		f := k.fields(obj)
+		*f.phase = k.phases.pending
+		*f.observedGeneration = obj.GetGeneration()
+		conditions := ledgerConditions{conditions: f.conditions, generation: obj.GetGeneration(), now: now}
 		conditions.notReady(why.reason, why.message, also)
 	})
 }
@@ -187,7 +207,7 @@ func (k *ledgerKind[O]) patch(ctx context.Context, c client.Client, obj O, chang
 	change()
 	changed, err := patchStatus(ctx, c, before, obj, client.MergeFromWithOptimisticLock{})
 	if changed {
-		observeEvents(k.status(before).events, k.status(obj).events)
+		observeEvents(k.fields(before).events, k.fields(obj).events)
 	}
 	return err
 }
@@ -252,7 +272,7 @@ func hasEntry(entries []billingv1.LedgerEntry, name, uid string) bool {
 // through c (the cache) by the kind's invoice index.
 func (k *ledgerKind[O]) waitingOn(c client.Reader) handler.MapFunc {
 	return func(ctx context.Context, inv client.Object) []reconcile.Request {
-		list := k.newList()
+		list := k.list.DeepCopyObject().(client.ObjectList) //nolint:forcetypeassert // as get's
 		if err := c.List(ctx, list, client.InNamespace(inv.GetNamespace()),
 			client.MatchingFields{k.invoiceIndex: inv.GetName()}); err != nil {
 			logf.FromContext(ctx).Error(err, "Listing the "+k.name+"s of an invoice failed", "invoice", inv.GetName())
@@ -273,23 +293,21 @@ func (k *ledgerKind[O]) waitingOn(c client.Reader) handler.MapFunc {
 // concurrency records at once (0: the manager's default). A change of an
 // invoice wakes the records waiting for it; the writes that only drop a
 // status's field ownership wake nothing.
-func (k *ledgerKind[O]) setup(mgr ctrl.Manager, concurrency int, r reconcile.Reconciler, p ledgerParts) error {
-	if p.clock == nil {
+func (k *ledgerKind[O]) setup(mgr ctrl.Manager, concurrency int, r reconcile.Reconciler, p LedgerParts) error {
+	if p.Clock == nil {
 		return errNoClock
 	}
-	if p.live == nil {
+	if p.APIReader == nil {
 		return errNoAPIReader
 	}
-	if p.events == nil {
+	if p.Events == nil {
 		return errNoEvents
 	}
-	return ctrl.NewControllerManagedBy(mgr).
-		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
-		For(k.newObject(), builder.WithPredicates(trim.ChangedBeyondBookkeeping)).
-		Watches(&billingv1.Invoice{}, handler.EnqueueRequestsFromMapFunc(k.waitingOn(p.client)),
+	name := strings.ReplaceAll(k.name, " ", "")
+	return newController(mgr, name, concurrency, k.object, builder.WithPredicates(trim.ChangedBeyondBookkeeping)).
+		Watches(&billingv1.Invoice{}, handler.EnqueueRequestsFromMapFunc(k.waitingOn(p.Client)),
 			builder.WithPredicates(trim.ChangedBeyondBookkeeping)).
-		Named(k.controller).
-		Complete(CountErrors(k.controller, r))
+		Complete(CountErrors(name, r))
 }
 
 // liveIssuedInvoice reads the invoice named name straight from the API

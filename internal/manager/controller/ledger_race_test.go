@@ -25,7 +25,6 @@ import (
 
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/types"
-	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -57,8 +56,7 @@ func TestEightConcurrentReconcilesOfCreditNotesForTwoThirdsOfALineIssueExactlyOn
 	}
 	c := ledgerClient(objs...)
 	numbers := &countingNumbers{}
-	r := &CreditNoteReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now), Numbers: numbers,
-		Events: &countingEvents{next: 2}}
+	r := &CreditNoteReconciler{LedgerParts: ledgerParts(c, now, &countingEvents{next: 2}), Numbers: numbers}
 
 	var wg sync.WaitGroup
 	errs := make([]error, 8)

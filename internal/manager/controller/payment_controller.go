@@ -21,9 +21,7 @@ import (
 	"fmt"
 	"time"
 
-	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
@@ -33,33 +31,19 @@ import (
 // ledger, which recomputes the invoice's balance. A payment is never
 // rejected: what exceeds the remainder is recorded as overpaid.
 type PaymentReconciler struct {
-	client.Client
-	// APIReader reads payments and invoices straight from the API server.
-	APIReader client.Reader
-	Clock     clock.PassiveClock
-	// Events hands out the workspace's event sequences: a payment is
-	// patched Recorded together with its payment.recorded event, which
-	// comes after its invoice's invoice.issued.
-	Events EventNumberer
+	LedgerParts
 }
 
-// payments is the ledger protocol's view of payments (ledger.go).
+// payments is the ledger protocol's view of payments (ledger.go). A
+// payment is never rejected.
 var payments = &ledgerKind[*billingv1.Payment]{
-	name: "payment", controller: "payment",
-	newObject:    func() *billingv1.Payment { return &billingv1.Payment{} },
-	newList:      func() client.ObjectList { return &billingv1.PaymentList{} },
-	invoiceIndex: index.PaymentInvoice,
-	invoiceOf:    func(p *billingv1.Payment) string { return p.Spec.InvoiceRef.Name },
-	once:         "the payment is recorded once it is",
-	entries:      func(l *billingv1.InvoiceLedger) *[]billingv1.LedgerEntry { return &l.Payments },
-	// Recorded with its event.
-	settled: func(p *billingv1.Payment) bool {
-		return p.Status.Phase == billingv1.PaymentRecorded &&
-			billingv1.FindEvent(p.Status.Events, billingv1.EventTypePaymentRecorded) != nil
-	},
-	pending: func(p *billingv1.Payment) { p.Status.Phase = billingv1.PaymentPending },
-	status: func(p *billingv1.Payment) recordStatus {
-		return recordStatus{&p.Status.ObservedGeneration, &p.Status.Conditions, p.Status.Events}
+	name: "payment", object: &billingv1.Payment{}, list: &billingv1.PaymentList{},
+	invoiceIndex: index.PaymentInvoice, fact: billingv1.EventTypePaymentRecorded,
+	phases:  recordPhases{pending: string(billingv1.PaymentPending), settled: string(billingv1.PaymentRecorded)},
+	entries: func(l *billingv1.InvoiceLedger) *[]billingv1.LedgerEntry { return &l.Payments },
+	fields: func(p *billingv1.Payment) recordFields {
+		return recordFields{p.Spec.InvoiceRef.Name, (*string)(&p.Status.Phase), &p.Status.ObservedGeneration,
+			&p.Status.Conditions, p.Status.Events}
 	},
 }
 
@@ -81,12 +65,7 @@ var payments = &ledgerKind[*billingv1.Payment]{
 // payment.recorded event, once its invoice carries invoice.issued (the
 // allocator binds the event to the payment, so a retry gets the same one).
 func (r *PaymentReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	return payments.reconcile(ctx, r.parts(), req.NamespacedName, r.step)
-}
-
-// parts are what the ledger protocol works with.
-func (r *PaymentReconciler) parts() ledgerParts {
-	return ledgerParts{client: r.Client, live: r.APIReader, clock: r.Clock, events: r.Events}
+	return payments.reconcile(ctx, r.LedgerParts, req.NamespacedName, r.step)
 }
 
 // step enters a payment whose invoice is issued and records it.
@@ -141,5 +120,5 @@ func (r *PaymentReconciler) markRecording(ctx context.Context, payment *billingv
 // payments at once (0: the manager's default). A change of an invoice wakes
 // the payments that wait for it (index.PaymentInvoice).
 func (r *PaymentReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) error {
-	return payments.setup(mgr, concurrency, r, r.parts())
+	return payments.setup(mgr, concurrency, r, r.LedgerParts)
 }

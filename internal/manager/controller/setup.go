@@ -22,7 +22,9 @@ import (
 
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
@@ -114,6 +116,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			return err
 		}
 	}
+	ledgerParts := LedgerParts{Client: ledger, APIReader: mgr.GetAPIReader(), Clock: opts.Clock, Events: eventNumbers}
 	for _, c := range []struct {
 		kind       string
 		reconciler interface {
@@ -127,19 +130,8 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			Numbers:  numbers,
 			Events:   eventNumbers,
 		}},
-		{"CreditNote", &CreditNoteReconciler{
-			Client:    ledger,
-			APIReader: mgr.GetAPIReader(),
-			Clock:     opts.Clock,
-			Numbers:   creditNumbers,
-			Events:    eventNumbers,
-		}},
-		{"Payment", &PaymentReconciler{
-			Client:    ledger,
-			APIReader: mgr.GetAPIReader(),
-			Clock:     opts.Clock,
-			Events:    eventNumbers,
-		}},
+		{"CreditNote", &CreditNoteReconciler{LedgerParts: ledgerParts, Numbers: creditNumbers}},
+		{"Payment", &PaymentReconciler{LedgerParts: ledgerParts}},
 		{"Customer", &CustomerReconciler{
 			Client:    mgr.GetClient(),
 			APIReader: mgr.GetAPIReader(),
@@ -175,6 +167,16 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		return fmt.Errorf("setting up the WebhookEndpoint controller: %w", err)
 	}
 	return nil
+}
+
+// newController starts the builder of the controller named name, which
+// reconciles obj's kind (watched with opts), up to concurrency objects at
+// once (0: the manager's default).
+func newController(mgr ctrl.Manager, name string, concurrency int, obj client.Object,
+	opts ...builder.ForOption) *builder.Builder {
+	return ctrl.NewControllerManagedBy(mgr).Named(name).
+		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
+		For(obj, opts...)
 }
 
 // addAllocator creates the allocator of the series named sequence, which

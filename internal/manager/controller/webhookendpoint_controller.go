@@ -30,7 +30,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -184,11 +183,10 @@ func (r *WebhookEndpointReconciler) SetupWithManager(mgr ctrl.Manager, concurren
 	if r.Recorder == nil {
 		return errNoRecorder
 	}
-	return ctrl.NewControllerManagedBy(mgr).
-		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
-		// Its own status patches do not wake an endpoint; webhookResult
-		// says when it goes on.
-		For(&billingv1.WebhookEndpoint{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+	// Its own status patches do not wake an endpoint; webhookResult says
+	// when it goes on.
+	return newController(mgr, "webhookendpoint", concurrency, &billingv1.WebhookEndpoint{},
+		builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		// Only an object that gains an event has something to send.
 		Watches(&billingv1.Invoice{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
 			builder.WithPredicates(gainedEvent)).
@@ -196,6 +194,5 @@ func (r *WebhookEndpointReconciler) SetupWithManager(mgr ctrl.Manager, concurren
 			builder.WithPredicates(gainedEvent)).
 		Watches(&billingv1.Payment{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
 			builder.WithPredicates(gainedEvent)).
-		Named("webhookendpoint").
 		Complete(CountErrors("webhookendpoint", r))
 }
