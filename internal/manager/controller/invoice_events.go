@@ -18,11 +18,6 @@ package controller
 
 import (
 	"context"
-	"fmt"
-
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/types"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
@@ -58,49 +53,15 @@ func (r *InvoiceReconciler) recordEvents(ctx context.Context, inv *billingv1.Inv
 
 // ledgerEventsAfter returns the highest event sequence of the credit notes
 // and payments in inv's ledger, read from the cache; ready is false while
-// one of them does not carry its event yet. An entry whose object is gone
-// (or another of that name) never will, and is not waited for.
+// one of them does not carry its event yet (ledgerKind.latestEvent).
 func (r *InvoiceReconciler) ledgerEventsAfter(ctx context.Context, inv *billingv1.Invoice) (after int64, ready bool, err error) {
-	ledger := inv.Status.Ledger
-	if ledger == nil {
-		return 0, true, nil
+	notes, ready, err := creditNotes.latestEvent(ctx, r.Client, inv)
+	if err != nil || !ready {
+		return 0, false, err
 	}
-	for _, entry := range ledger.CreditNotes {
-		note := &billingv1.CreditNote{}
-		seq, ok, err := r.entryEvent(ctx, inv.Namespace, entry, note, func() []billingv1.RecordedEvent { return note.Status.Events },
-			billingv1.EventTypeCreditNoteIssued)
-		if err != nil || !ok {
-			return 0, false, err
-		}
-		after = max(after, seq)
+	paid, ready, err := payments.latestEvent(ctx, r.Client, inv)
+	if err != nil || !ready {
+		return 0, false, err
 	}
-	for _, entry := range ledger.Payments {
-		payment := &billingv1.Payment{}
-		seq, ok, err := r.entryEvent(ctx, inv.Namespace, entry, payment, func() []billingv1.RecordedEvent { return payment.Status.Events },
-			billingv1.EventTypePaymentRecorded)
-		if err != nil || !ok {
-			return 0, false, err
-		}
-		after = max(after, seq)
-	}
-	return after, true, nil
-}
-
-// entryEvent reads the object of one ledger entry into obj and returns the
-// sequence of its event of type t (from events, once obj is read); ready
-// is false while it has none.
-func (r *InvoiceReconciler) entryEvent(ctx context.Context, namespace string, entry billingv1.LedgerEntry,
-	obj client.Object, events func() []billingv1.RecordedEvent, t billingv1.EventType) (int64, bool, error) {
-	key := types.NamespacedName{Namespace: namespace, Name: entry.Name}
-	if err := r.Get(ctx, key, obj); err != nil {
-		if apierrors.IsNotFound(err) {
-			return 0, true, nil
-		}
-		return 0, false, fmt.Errorf("reading %s of the ledger: %w", key, err)
-	}
-	if string(obj.GetUID()) != entry.UID {
-		return 0, true, nil
-	}
-	seq := eventSequence(events(), t)
-	return seq, seq != 0, nil
+	return max(notes, paid), true, nil
 }

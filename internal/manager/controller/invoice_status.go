@@ -176,13 +176,8 @@ func (c invoiceConditions) invalid(reason, message, also string) {
 // set sets one condition; its lastTransitionTime becomes now only when its
 // status changes.
 func (c invoiceConditions) set(conditionType string, status metav1.ConditionStatus, reason, message string) {
-	setCondition(&c.status.Conditions, metav1.Condition{
-		Type:               conditionType,
-		Status:             status,
-		Reason:             reason,
-		Message:            message,
-		ObservedGeneration: c.generation,
-	}, c.now)
+	ledgerConditions{conditions: &c.status.Conditions, generation: c.generation, now: c.now}.
+		set(conditionType, status, reason, message)
 }
 
 // setCondition sets condition in conditions, stamping its lastTransitionTime

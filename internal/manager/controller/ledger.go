@@ -170,11 +170,16 @@ func (k *ledgerKind[O]) reconcileOnce(ctx context.Context, p LedgerParts, key ty
 // is gone or needs nothing more.
 func (k *ledgerKind[O]) get(ctx context.Context, reader client.Reader, key types.NamespacedName) (
 	obj O, pending bool, err error) {
-	obj = k.object.DeepCopyObject().(O) //nolint:forcetypeassert // a deep copy has its original's type
+	obj = k.newObject()
 	if err := reader.Get(ctx, key, obj); err != nil {
 		return obj, false, client.IgnoreNotFound(err)
 	}
 	return obj, !k.done(obj), nil
+}
+
+// newObject returns an empty record.
+func (k *ledgerKind[O]) newObject() O {
+	return k.object.DeepCopyObject().(O) //nolint:forcetypeassert // a deep copy has its original's type
 }
 
 // done reports whether obj needs nothing more: settled with its event,
@@ -266,6 +271,36 @@ func hasEntry(entries []billingv1.LedgerEntry, name, uid string) bool {
 		}
 	}
 	return false
+}
+
+// latestEvent returns the highest event sequence of the kind's records in
+// inv's ledger, read through c (the cache); ready is false while one of
+// them does not carry its event yet. An entry whose record is gone (or
+// another of that name) never will, and is not waited for.
+func (k *ledgerKind[O]) latestEvent(ctx context.Context, c client.Reader, inv *billingv1.Invoice) (
+	after int64, ready bool, err error) {
+	if inv.Status.Ledger == nil {
+		return 0, true, nil
+	}
+	for _, entry := range *k.entries(inv.Status.Ledger) {
+		obj := k.newObject()
+		key := types.NamespacedName{Namespace: inv.Namespace, Name: entry.Name}
+		if err := c.Get(ctx, key, obj); err != nil {
+			if apierrors.IsNotFound(err) {
+				continue
+			}
+			return 0, false, fmt.Errorf("reading %s of the ledger: %w", key, err)
+		}
+		if string(obj.GetUID()) != entry.UID {
+			continue
+		}
+		seq := eventSequence(k.fields(obj).events, k.fact)
+		if seq == 0 {
+			return 0, false, nil
+		}
+		after = max(after, seq)
+	}
+	return after, true, nil
 }
 
 // waitingOn maps an invoice to its records that are not settled, listed

@@ -26,7 +26,8 @@ import (
 )
 
 // ledgerConditions sets the kstatus conditions of a credit note or a
-// payment: the objects entered in an invoice's ledger.
+// payment (the objects entered in an invoice's ledger) at one generation
+// and time; invoiceConditions sets an invoice's through it.
 type ledgerConditions struct {
 	conditions *[]metav1.Condition
 	generation int64
@@ -53,6 +54,8 @@ func (c ledgerConditions) notReady(reason, message, also string) {
 	}
 }
 
+// set sets one condition; its lastTransitionTime becomes now only when its
+// status changes.
 func (c ledgerConditions) set(conditionType string, status metav1.ConditionStatus, reason, message string) {
 	setCondition(c.conditions, metav1.Condition{
 		Type:               conditionType,
