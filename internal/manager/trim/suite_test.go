@@ -50,14 +50,9 @@ import (
 // Specs read through k8sClient, straight from the API server.
 var (
 	testScheme = testenv.DefaultScheme()
-
-	testEnv *testenv.Env
 	// k8sClient reads and writes straight through the API server.
 	k8sClient client.Client
-
-	ctx         context.Context
-	stopManager context.CancelFunc
-	managerDone chan error
+	ctx       = context.Background()
 )
 
 func TestTrim(t *testing.T) {
@@ -69,53 +64,29 @@ func TestTrim(t *testing.T) {
 var _ = BeforeSuite(func() {
 	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
 	SetDefaultEventuallyTimeout(30 * time.Second)
-	SetDefaultEventuallyPollingInterval(100 * time.Millisecond)
 	SetDefaultConsistentlyDuration(2 * time.Second)
-	SetDefaultConsistentlyPollingInterval(200 * time.Millisecond)
 
-	By("starting the control plane with the generated CRDs")
-	var err error
-	testEnv, err = testenv.Start(testenv.WithScheme(testScheme))
+	env, err := testenv.Start(testenv.WithScheme(testScheme))
 	Expect(err).NotTo(HaveOccurred())
-	k8sClient = testEnv.Client
+	DeferCleanup(env.Stop)
+	k8sClient = env.Client
 
-	By("starting the manager as cmd/main.go wires it, with its trimmed cache")
-	mgr, err := ctrl.NewManager(testEnv.Config, ctrl.Options{
-		Scheme:                 testScheme,
-		Cache:                  trim.CacheOptions(),
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-	})
+	mgr, err := ctrl.NewManager(env.Config, ctrl.Options{Scheme: testScheme, Cache: trim.CacheOptions(),
+		Metrics: metricsserver.Options{BindAddress: "0"}, HealthProbeBindAddress: "0"})
 	Expect(err).NotTo(HaveOccurred())
-	var managerCtx context.Context
-	managerCtx, stopManager = context.WithCancel(context.Background())
-	ctx = context.Background()
+	managerCtx, stop := context.WithCancel(ctx)
 	// Webhook receivers in these specs listen on loopback over plain http,
 	// as make run allows.
-	Expect(controller.Setup(managerCtx, mgr, controller.Options{
-		Webhooks:                delivery.SenderOptions{Policy: delivery.Policy{AllowInsecureLoopback: true}},
-		MaxConcurrentReconciles: 4,
-	})).To(Succeed())
-	managerDone = make(chan error, 1)
-	go func() {
-		defer GinkgoRecover()
-		managerDone <- mgr.Start(managerCtx)
-	}()
+	Expect(controller.Setup(managerCtx, mgr, controller.Options{MaxConcurrentReconciles: 4,
+		Webhooks: delivery.SenderOptions{Policy: delivery.Policy{AllowInsecureLoopback: true}}})).To(Succeed())
+	done := make(chan error, 1)
+	go func() { done <- mgr.Start(managerCtx) }()
+	// Cleanups run last first: the manager stops before the control plane.
+	DeferCleanup(func() {
+		stop()
+		Expect(<-done).To(Succeed())
+	})
 	Expect(mgr.GetCache().WaitForCacheSync(managerCtx)).To(BeTrue())
-})
-
-var _ = AfterSuite(func() {
-	if stopManager != nil {
-		By("stopping the manager")
-		stopManager()
-		var err error
-		Eventually(managerDone).Should(Receive(&err))
-		Expect(err).NotTo(HaveOccurred())
-	}
-	if testEnv != nil {
-		By("stopping the control plane")
-		Expect(testEnv.Stop()).To(Succeed())
-	}
 })
 
 // newNamespace creates a namespace of its own for one spec.
