@@ -179,7 +179,7 @@ func (k *ledgerKind[O]) get(ctx context.Context, reader client.Reader, key types
 
 // newObject returns an empty record.
 func (k *ledgerKind[O]) newObject() O {
-	return k.object.DeepCopyObject().(O) //nolint:forcetypeassert // a deep copy has its original's type
+	return k.object.DeepCopyObject().(O) // a deep copy has its original's type
 }
 
 // done reports whether obj needs nothing more: settled with its event,
@@ -208,7 +208,7 @@ func (k *ledgerKind[O]) wait(ctx context.Context, c client.Client, obj O, why *c
 // it changed, with an optimistic lock; obj is updated in place, and the
 // events it gains are counted once written.
 func (k *ledgerKind[O]) patch(ctx context.Context, c client.Client, obj O, change func()) error {
-	before := obj.DeepCopyObject().(O) //nolint:forcetypeassert // a deep copy has its original's type
+	before := obj.DeepCopyObject().(O) // a deep copy has its original's type
 	change()
 	changed, err := patchStatus(ctx, c, before, obj, client.MergeFromWithOptimisticLock{})
 	if changed {
@@ -307,7 +307,7 @@ func (k *ledgerKind[O]) latestEvent(ctx context.Context, c client.Reader, inv *b
 // through c (the cache) by the kind's invoice index.
 func (k *ledgerKind[O]) waitingOn(c client.Reader) handler.MapFunc {
 	return func(ctx context.Context, inv client.Object) []reconcile.Request {
-		list := k.list.DeepCopyObject().(client.ObjectList) //nolint:forcetypeassert // as get's
+		list := k.list.DeepCopyObject().(client.ObjectList) // a deep copy has its original's type
 		if err := c.List(ctx, list, client.InNamespace(inv.GetNamespace()),
 			client.MatchingFields{k.invoiceIndex: inv.GetName()}); err != nil {
 			logf.FromContext(ctx).Error(err, "Listing the "+k.name+"s of an invoice failed", "invoice", inv.GetName())

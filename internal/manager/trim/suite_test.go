@@ -107,7 +107,7 @@ func create(objs ...client.Object) {
 // returns what it read last.
 func eventually[O client.Object](obj O, check func(g Gomega, current O)) O {
 	GinkgoHelper()
-	current := obj.DeepCopyObject().(O) //nolint:forcetypeassert // a deep copy has its original's type
+	current := obj.DeepCopyObject().(O) // a deep copy has its original's type
 	Eventually(func(g Gomega) {
 		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(obj), current)).To(Succeed())
 		check(g, current)
