@@ -194,6 +194,11 @@ func (s *Store) Synced() bool { return s.synced.Load() }
 // A get that misses takes no read barrier (barrier.go): the barrier costs
 // a call to the API server too, and then a wait, where the read of the one
 // object is a single call, correct at any lag, that needs no wait.
+//
+// An object read from the cache is not copied: obj then shares its maps,
+// slices and pointers (its items, taxes, conditions, ledger) with the
+// cache, and so with every other request that reads it. The caller reads
+// obj and never modifies it; one that must change it deep-copies it first.
 func (s *Store) Get(ctx context.Context, ns, name string, obj client.Object) (bool, error) {
 	if len(validation.IsDNS1123Subdomain(name)) > 0 {
 		return false, nil
