@@ -83,6 +83,8 @@ type Store struct {
 	// events indexes the events of every workspace by sequence, for
 	// Events.
 	events   *eventIndex
+	// profiles confirms the cached billing profiles (profile.go).
+	profiles *profileVersions
 	synced   atomic.Bool
 	syncedCh chan struct{} // closed once synced
 	metrics  *metrics
@@ -98,7 +100,8 @@ func New(c cache.Cache, live client.Reader, opts Options) *Store {
 		opts.BarrierTimeout = DefaultBarrierTimeout
 	}
 	s := &Store{cache: c, live: live, opts: opts, kinds: map[reflect.Type]*kind{}, sequences: newSequenceIndex(),
-		events: newEventIndex(), syncedCh: make(chan struct{}), metrics: newMetrics()}
+		events: newEventIndex(), syncedCh: make(chan struct{}), metrics: newMetrics(),
+		profiles: &profileVersions{live: live, byWorkspace: map[string]*coalesced{}}}
 	for _, k := range []*kind{
 		{obj: &billingv1.Customer{}, sets: customerSets, listKind: "CustomerList",
 			newList: func() client.ObjectList { return &billingv1.CustomerList{} }},
@@ -159,6 +162,13 @@ func (s *Store) Start(ctx context.Context) error {
 			registrations = append(registrations, reg)
 		}
 	}
+	// Billing profiles are cached for creates and documents (profile.go),
+	// with no index of their own.
+	profiles, err := s.cache.GetInformer(ctx, &billingv1.BillingProfile{}, cache.BlockUntilSynced(false))
+	if err != nil {
+		return fmt.Errorf("creating the informer for billing profiles: %w", err)
+	}
+	registrations = append(registrations, profiles)
 	go func() {
 		if err := s.cache.Start(ctx); err != nil {
 			logf.FromContext(ctx).Error(err, "The cache stopped")
