@@ -82,7 +82,7 @@ type Store struct {
 	sequences *sequenceIndex
 	// events indexes the events of every workspace by sequence, for
 	// Events.
-	events   *eventIndex
+	events *eventIndex
 	// profiles confirms the cached billing profiles (profile.go).
 	profiles *profileVersions
 	synced   atomic.Bool
