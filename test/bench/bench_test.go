@@ -61,6 +61,8 @@ func TestSmallBenchmarkWritesACompleteReport(t *testing.T) {
 	g.Expect(json.Unmarshal(data, &got)).To(Succeed())
 	for _, key := range []string{
 		"create_ratio", "get_ratio", "list_ratio", "controller_ratio",
+		"create_ratio_default_tax", "create_default_tax_p99_ms",
+		"create_default_tax_adapter_per_s", "create_default_tax_direct_per_s",
 		"create_p99_ms", "get_p99_ms", "issue_lag_p99_ms",
 		"adapter_bytes_per_invoice", "controller_bytes_per_invoice",
 		"create_adapter_per_s", "create_direct_per_s", "get_adapter_per_s", "get_direct_per_s",

@@ -58,8 +58,34 @@ func newInvoice(ns string) *billingv1.Invoice {
 	return builder.Invoice(ns, billing.NewID(billing.InvoiceIDPrefix), opts...)
 }
 
+// defaultTaxParams is invoiceParams with its first line without a tax of
+// its own: it takes the default tax of defaultTaxWorkspace's
+// BillingProfile, the rate invoiceParams gives it, so that the adapter
+// reads the profile and stores the very invoice that newInvoice makes.
+var defaultTaxParams = v1client.InvoiceParams{CustomerID: customer, Items: []v1client.Item{
+	{Description: invoiceParams.Items[0].Description, Quantity: invoiceParams.Items[0].Quantity,
+		Amount: invoiceParams.Items[0].Amount},
+	invoiceParams.Items[1],
+}}
+
+// defaultTaxWorkspace is the workspace whose BillingProfile has a default
+// tax (provision), where measurement 1 creates defaultTaxParams.
+const defaultTaxWorkspace = "bench-9"
+
+// defaultTax is defaultTaxWorkspace's default tax: invoiceParams' first
+// line's.
+func defaultTax() *billingv1.Tax {
+	t := invoiceParams.Items[0].Tax
+	return builder.Tax(billingv1.TaxCategory(t.Category), *t.Rate, "")
+}
+
 func (b *bench) createHTTP(ctx context.Context, ns string) (string, error) {
-	inv, _, err := b.api.CreateInvoice(ctx, invoiceParams, v1client.Workspace(ns))
+	return b.postInvoice(ctx, ns, invoiceParams)
+}
+
+// postInvoice creates an invoice of p in ns through the adapter.
+func (b *bench) postInvoice(ctx context.Context, ns string, p v1client.InvoiceParams) (string, error) {
+	inv, _, err := b.api.CreateInvoice(ctx, p, v1client.Workspace(ns))
 	if err != nil {
 		return "", err
 	}

@@ -34,6 +34,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/serviceaccount"
 )
 
@@ -74,6 +75,10 @@ func (b *bench) provision(ctx context.Context, cs kubernetes.Interface) error {
 				ObjectMeta: metav1.ObjectMeta{Name: customer, Namespace: ns},
 				Spec:       billingv1.CustomerSpec{Name: "Acme Corporation", Email: "billing@acme.example"},
 			},
+		}
+		if ns == defaultTaxWorkspace {
+			objs = append(objs, builder.BillingProfile(ns, billingv1.DefaultBillingProfileName,
+				builder.WithDefaultTax(defaultTax())))
 		}
 		if ns == clientNS {
 			objs = slices.Insert(objs, 1, client.Object(&corev1.ServiceAccount{

@@ -41,6 +41,13 @@ type Report struct {
 	ControllerIssuedPerSec  float64 `json:"controller_issued_per_s"`
 	ControllerCreatedPerSec float64 `json:"controller_created_per_s"`
 
+	// Measurement 1 again, of invoices with a line that takes the
+	// workspace's default tax (the adapter reads the BillingProfile).
+	CreateRatioDefaultTax         float64 `json:"create_ratio_default_tax"`
+	CreateDefaultTaxP99Ms         float64 `json:"create_default_tax_p99_ms"`
+	CreateDefaultTaxAdapterPerSec float64 `json:"create_default_tax_adapter_per_s"`
+	CreateDefaultTaxDirectPerSec  float64 `json:"create_default_tax_direct_per_s"`
+
 	// Measurement 4 again, with the install's APF objects applied.
 	ControllerRatioAPF         float64 `json:"controller_ratio_apf"`
 	IssueLagP99MsAPF           float64 `json:"issue_lag_p99_ms_apf"`
@@ -91,13 +98,18 @@ type Details struct {
 	CreateP50Ms    float64 `json:"create_adapter_p50_ms"`
 	CreateDirP50Ms float64 `json:"create_direct_p50_ms"`
 	CreateDirP99Ms float64 `json:"create_direct_p99_ms"`
-	GetP50Ms       float64 `json:"get_adapter_p50_ms"`
-	GetDirP50Ms    float64 `json:"get_direct_p50_ms"`
-	GetDirP99Ms    float64 `json:"get_direct_p99_ms"`
-	PageP50Ms      float64 `json:"list_adapter_page_p50_ms"`
-	PageP99Ms      float64 `json:"list_adapter_page_p99_ms"`
-	PageDirP50Ms   float64 `json:"list_direct_page_p50_ms"`
-	PageDirP99Ms   float64 `json:"list_direct_page_p99_ms"`
+	// The p50 and the direct side's p50 and p99 of measurement 1's creates
+	// with the default tax.
+	CreateDefaultTaxP50Ms    float64 `json:"create_default_tax_adapter_p50_ms"`
+	CreateDefaultTaxDirP50Ms float64 `json:"create_default_tax_direct_p50_ms"`
+	CreateDefaultTaxDirP99Ms float64 `json:"create_default_tax_direct_p99_ms"`
+	GetP50Ms                 float64 `json:"get_adapter_p50_ms"`
+	GetDirP50Ms              float64 `json:"get_direct_p50_ms"`
+	GetDirP99Ms              float64 `json:"get_direct_p99_ms"`
+	PageP50Ms                float64 `json:"list_adapter_page_p50_ms"`
+	PageP99Ms                float64 `json:"list_adapter_page_p99_ms"`
+	PageDirP50Ms             float64 `json:"list_direct_page_p50_ms"`
+	PageDirP99Ms             float64 `json:"list_direct_page_p99_ms"`
 	// Measurement 3's walks again with every invoice of a page decoded
 	// into its type on both sides (list_ratio's walks decode the ids only),
 	// in invoices per second, and their ratio.

@@ -73,6 +73,30 @@ func (b *bench) measureCreate(ctx context.Context, r *Report) error {
 	r.CreateRatio = ratio(r.CreateAdapterPerSec, r.CreateDirectPerSec)
 	r.CreateP99Ms, r.Details.CreateP50Ms = a.percentileMs(0.99), a.percentileMs(0.5)
 	r.Details.CreateDirP99Ms, r.Details.CreateDirP50Ms = d.percentileMs(0.99), d.percentileMs(0.5)
+	return b.measureCreateDefaultTax(ctx, r)
+}
+
+// measureCreateDefaultTax: POST /v1/invoices of a line without a tax of its
+// own, which takes the workspace's default tax (the adapter reads the
+// BillingProfile), vs. Create of the same invoice with the tax written in,
+// as the adapter stores it; both in defaultTaxWorkspace.
+func (b *bench) measureCreateDefaultTax(ctx context.Context, r *Report) error {
+	n := b.cfg.Invoices
+	a, d, err := b.pair(ctx, 2, n,
+		func(ctx context.Context, _ int) error {
+			_, err := b.postInvoice(ctx, defaultTaxWorkspace, defaultTaxParams)
+			return err
+		},
+		func(ctx context.Context, _ int) error { _, err := b.createDirect(ctx, defaultTaxWorkspace); return err })
+	if err != nil {
+		return err
+	}
+	b.created.Add(int64(2 * n))
+	r.CreateDefaultTaxAdapterPerSec, r.CreateDefaultTaxDirectPerSec = a.perSec(), d.perSec()
+	r.CreateRatioDefaultTax = ratio(r.CreateDefaultTaxAdapterPerSec, r.CreateDefaultTaxDirectPerSec)
+	r.CreateDefaultTaxP99Ms, r.Details.CreateDefaultTaxP50Ms = a.percentileMs(0.99), a.percentileMs(0.5)
+	r.Details.CreateDefaultTaxDirP99Ms = d.percentileMs(0.99)
+	r.Details.CreateDefaultTaxDirP50Ms = d.percentileMs(0.5)
 	return nil
 }
 

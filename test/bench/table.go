@@ -34,6 +34,9 @@ func (r *Report) PrintTable(out io.Writer) {
 	printf(w, "1. create (invoices/s)\t%.0f\t%.0f\t%.2f\t%.1f\t%.1f\t%.1f\t%.1f\t\n",
 		r.CreateAdapterPerSec, r.CreateDirectPerSec, r.CreateRatio, d.CreateP50Ms, r.CreateP99Ms,
 		d.CreateDirP50Ms, d.CreateDirP99Ms)
+	printf(w, "1. create, a line with the default tax\t%.0f\t%.0f\t%.2f\t%.1f\t%.1f\t%.1f\t%.1f\t\n",
+		r.CreateDefaultTaxAdapterPerSec, r.CreateDefaultTaxDirectPerSec, r.CreateRatioDefaultTax,
+		d.CreateDefaultTaxP50Ms, r.CreateDefaultTaxP99Ms, d.CreateDefaultTaxDirP50Ms, d.CreateDefaultTaxDirP99Ms)
 	printf(w, "2. get (invoices/s)\t%.0f\t%.0f\t%.2f\t%.1f\t%.1f\t%.1f\t%.1f\t\n",
 		r.GetAdapterPerSec, r.GetDirectPerSec, r.GetRatio, d.GetP50Ms, r.GetP99Ms, d.GetDirP50Ms, d.GetDirP99Ms)
 	printf(w, "3. list, pages of 100 (invoices/s)\t%.0f\t%.0f\t%.2f\t%.1f\t%.1f\t%.1f\t%.1f\t\n",

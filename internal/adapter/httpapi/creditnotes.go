@@ -20,11 +20,7 @@ import (
 	"errors"
 	"net/http"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/adapter/idempotency"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
@@ -34,48 +30,31 @@ import (
 // issued and have what the credit note credits left to credit, counting its
 // issued credit notes (status.ledger): the controller issues the credit
 // note, or rejects it when another took what was left meanwhile. The
-// answer shows the amounts computed now, as the controller will.
+// answer shows the amounts computed now to check it, as the controller
+// will compute them.
 func (a *Adapter) createCreditNote(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	key, e := idempotencyKey(r.Header)
-	if e != nil {
-		return e
-	}
-	body, e := readBody(w, r)
-	if e != nil {
-		return e
-	}
-	p, e := DecodeCreditNote(body)
-	if e != nil {
-		return e
-	}
-	inv, e := a.creditableInvoice(r, c, p.InvoiceID)
-	if e != nil {
-		return e
-	}
-	spec := p.spec()
-	if e := checkCredit(inv, &spec); e != nil {
-		return e
-	}
-	obj, replayed, err := a.claims.Create(r.Context(), idempotency.Request{
-		Namespace: c.ns,
-		Key:       key,
-		Resource:  resourceCreditNotes,
-		Hash:      keyHash(key, r, p),
-		Prefix:    billing.CreditNoteIDPrefix,
-		Build: func(id string) client.Object {
-			return &billingv1.CreditNote{
-				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns},
-				Spec:       *spec.DeepCopy(),
-			}
-		},
-		Empty: func() client.Object { return &billingv1.CreditNote{} },
+	return create(a, w, r, c, creditNoteKind, func(body []byte) (*creation[*billingv1.CreditNote], *Error) {
+		p, e := DecodeCreditNote(body)
+		if e != nil {
+			return nil, e
+		}
+		inv, e := a.creditableInvoice(r, c, p.InvoiceID)
+		if e != nil {
+			return nil, e
+		}
+		cn := &billingv1.CreditNote{Spec: p.spec()}
+		credit, e := checkCredit(inv, &cn.Spec)
+		if e != nil {
+			return nil, e
+		}
+		return &creation[*billingv1.CreditNote]{params: p, object: cn,
+			answer: func(cn *billingv1.CreditNote, replayed bool) any {
+				if replayed {
+					return apiobject.CreditNoteOf(cn, inv)
+				}
+				return credit.answer(cn, inv)
+			}}, nil
 	})
-	if err != nil {
-		return createError(r.Context(), err)
-	}
-	a.store.Created(obj)
-	writeCreated(w, r, "/v1/credit_notes/"+obj.GetName(), replayed, apiobject.CreditNoteOf(obj.(*billingv1.CreditNote), inv))
-	return nil
 }
 
 // creditableInvoice reads the invoice a credit note or payment names: 422
@@ -98,32 +77,39 @@ func (a *Adapter) creditableInvoice(r *http.Request, c *call, id string) (*billi
 	return inv, nil
 }
 
+// credit is what a credit note credits of its invoice, as checkCredit
+// computed it: its lines and their amounts.
+type credit struct {
+	lines   []billing.CreditLine
+	amounts billing.CreditedAmounts
+}
+
 // checkCredit checks a credit note of spec against what is left to credit
-// of inv: 409 invoice_fully_credited when nothing is, 422
-// amount_exceeds_creditable on the first line that credits more than is
-// left of its invoice line, 422 parameter_invalid on a line that names no
-// line of the invoice.
-func checkCredit(inv *billingv1.Invoice, spec *billingv1.CreditNoteSpec) *Error {
+// of inv, and returns what it credits: 409 invoice_fully_credited when
+// nothing is left, 422 amount_exceeds_creditable on the first line that
+// credits more than is left of its invoice line, 422 parameter_invalid on a
+// line that names no line of the invoice.
+func checkCredit(inv *billingv1.Invoice, spec *billingv1.CreditNoteSpec) (*credit, *Error) {
 	toCredit, err := apiobject.ToCredit(inv)
 	if err != nil {
-		return errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
+		return nil, errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
 			"Invoice %q cannot be credited: %v.", inv.Name, err)
 	}
 	if toCredit.Remaining() <= 0 {
-		return fullyCredited(inv.Name)
+		return nil, fullyCredited(inv.Name)
 	}
 	lines, err := apiobject.CreditLines(spec, toCredit)
 	if errors.Is(err, billing.ErrFullyCredited) {
-		return fullyCredited(inv.Name)
+		return nil, fullyCredited(inv.Name)
 	}
 	if err != nil {
-		return internalError()
+		return nil, internalError()
 	}
-	_, err = billing.ComputeCredit(toCredit, lines)
+	amounts, err := billing.ComputeCredit(toCredit, lines)
 	var lineErr *billing.CreditLineError
 	switch {
 	case err == nil:
-		return nil
+		return &credit{lines: lines, amounts: amounts}, nil
 	case errors.As(err, &lineErr):
 		code, path := CodeParameterInvalid, elem("lines", lineErr.Index)
 		if lineErr.Exceeds {
@@ -132,11 +118,32 @@ func checkCredit(inv *billingv1.Invoice, spec *billingv1.CreditNoteSpec) *Error 
 		if lineErr.Field != "lines" {
 			path = join(path, lineErr.Field)
 		}
-		return errorf(http.StatusUnprocessableEntity, code, path, "%s %s.", path, lineErr.Message)
+		return nil, errorf(http.StatusUnprocessableEntity, code, path, "%s %s.", path, lineErr.Message)
 	default:
-		return errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "lines",
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "lines",
 			"The credit note's amounts cannot be computed: %v.", err)
 	}
+}
+
+// answer is cn, a credit note just created against inv and still pending,
+// as apiobject.CreditNoteOf shows it, with the lines and amounts of the
+// credit instead of computing them again: the invoice's customer, currency
+// and number, which the controller has not recorded yet, come from inv.
+func (cr *credit) answer(cn *billingv1.CreditNote, inv *billingv1.Invoice) apiobject.CreditNote {
+	out := apiobject.CreditNoteOf(cn, nil)
+	computed := apiobject.CreditNoteAmounts(inv, cr.lines, cr.amounts)
+	out.Lines, out.TaxBreakdown = computed.Lines, computed.TaxBreakdown
+	out.Subtotal, out.TaxTotal, out.Total = computed.Subtotal, computed.TaxTotal, computed.Total
+	currency := inv.Spec.Currency
+	if currency == "" {
+		currency = billing.DefaultCurrency
+	}
+	out.CustomerID, out.Currency = inv.Spec.CustomerRef.Name, &currency
+	if inv.Status.Number != "" {
+		number := inv.Status.Number
+		out.InvoiceNumber = &number
+	}
+	return out
 }
 
 func fullyCredited(id string) *Error {

@@ -19,53 +19,27 @@ package httpapi
 import (
 	"net/http"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/adapter/idempotency"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
-	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
 // createCustomer serves POST /v1/customers.
 func (a *Adapter) createCustomer(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	key, e := idempotencyKey(r.Header)
-	if e != nil {
-		return e
-	}
-	body, e := readBody(w, r)
-	if e != nil {
-		return e
-	}
-	p, e := DecodeCustomer(body)
-	if e != nil {
-		return e
-	}
-	obj, replayed, err := a.claims.Create(r.Context(), idempotency.Request{
-		Namespace: c.ns,
-		Key:       key,
-		Resource:  resourceCustomers,
-		Hash:      keyHash(key, r, p),
-		Prefix:    billing.CustomerIDPrefix,
-		Build: func(id string) client.Object {
-			return &billingv1.Customer{
-				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns},
-				Spec: billingv1.CustomerSpec{
-					Name: p.Name, Email: p.Email, Address: p.Address.spec(), TaxID: p.TaxID,
-					ElectronicAddress: p.ElectronicAddress.spec(),
-				},
-			}
-		},
-		Empty: func() client.Object { return &billingv1.Customer{} },
+	return create(a, w, r, c, customerKind, func(body []byte) (*creation[*billingv1.Customer], *Error) {
+		p, e := DecodeCustomer(body)
+		if e != nil {
+			return nil, e
+		}
+		return &creation[*billingv1.Customer]{
+			params: p,
+			object: &billingv1.Customer{Spec: billingv1.CustomerSpec{
+				Name: p.Name, Email: p.Email, Address: p.Address.spec(), TaxID: p.TaxID,
+				ElectronicAddress: p.ElectronicAddress.spec(),
+			}},
+			answer: func(cus *billingv1.Customer, _ bool) any { return apiobject.CustomerOf(cus) },
+		}, nil
 	})
-	if err != nil {
-		return createError(r.Context(), err)
-	}
-	a.store.Created(obj)
-	writeCreated(w, r, "/v1/customers/"+obj.GetName(), replayed, apiobject.CustomerOf(obj.(*billingv1.Customer)))
-	return nil
 }
 
 // getCustomer serves GET /v1/customers/{customer_id}.

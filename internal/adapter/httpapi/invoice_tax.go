@@ -134,7 +134,8 @@ func (p *InvoiceParams) needsDefaultTax() bool {
 
 // invoiceItems returns the line items of the invoice that p creates, each
 // with its effective tax, rate in its shortest form: its own, or else
-// defaultTax, the workspace's (nil: none). The invoice is created with
+// defaultTax, the workspace's (nil: none); and the invoice's amounts, which
+// the create answers. The invoice is created with
 // them and with spec.defaultTaxFrom None, so that it is issued with the
 // amounts the create answers, whatever the profile says by then.
 //
@@ -144,29 +145,29 @@ func (p *InvoiceParams) needsDefaultTax() bool {
 // is at most billing.MaxTotal. A broken rule is a 422 on the field at fault,
 // items[i].tax.<field>; or on items[i].tax, the first item that took the
 // default tax, when the default tax is what breaks it.
-func invoiceItems(p *InvoiceParams, defaultTax *billingv1.Tax) ([]billingv1.LineItem, *Error) {
+func invoiceItems(p *InvoiceParams, defaultTax *billingv1.Tax) ([]billingv1.LineItem, billing.Amounts, *Error) {
 	items := make([]billingv1.LineItem, len(p.Items))
 	for i, it := range p.Items {
 		items[i] = billingv1.LineItem{Description: it.Description, Quantity: it.Quantity, Amount: it.Amount, Tax: it.Tax.crd()}
 	}
 	taxes := billing.NormalizedTaxes(billing.EffectiveTaxes(items, defaultTax))
-	_, err := billing.InvoiceAmounts(items, taxes)
+	amounts, err := billing.InvoiceAmounts(items, taxes)
 	var line *billing.TaxLineError
 	switch {
 	case errors.As(err, &line):
-		return nil, taxRuleError(line, p.Items, defaultTax)
+		return nil, billing.Amounts{}, taxRuleError(line, p.Items, defaultTax)
 	case errors.Is(err, billing.ErrTotalTooLarge):
-		return nil, totalTooLarge()
+		return nil, billing.Amounts{}, totalTooLarge()
 	case err != nil:
 		// billing.Total's errors on negative numbers, which DecodeInvoice
 		// has refused.
-		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "items",
+		return nil, billing.Amounts{}, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "items",
 			"The invoice's amounts cannot be computed: %s.", err)
 	}
 	for i := range items {
 		items[i].Tax = taxes[i]
 	}
-	return items, nil
+	return items, amounts, nil
 }
 
 // totalTooLarge is the 422 of an invoice whose total exceeds

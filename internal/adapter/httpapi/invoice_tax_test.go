@@ -66,7 +66,7 @@ func TestInvoiceItemsTakeTheirOwnTaxOrTheWorkspacesDefault(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			items, e := invoiceItems(tc.params, tc.defaultTax)
+			items, _, e := invoiceItems(tc.params, tc.defaultTax)
 			if e != nil {
 				t.Fatal(e)
 			}
@@ -119,7 +119,7 @@ func TestInvoiceItemsRefuseWhatBreaksARuleOnTheItemAtFault(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			items, e := invoiceItems(tc.params, tc.defaultTax)
+			items, _, e := invoiceItems(tc.params, tc.defaultTax)
 			if e == nil {
 				t.Fatalf("accepted %+v", items)
 			}
@@ -142,7 +142,7 @@ func TestTaxIsRoundedOncePerGroup(t *testing.T) {
 		p.Items = append(p.Items, ItemParams{Description: "x", Quantity: 1, Amount: amount,
 			Tax: &TaxParams{Category: "S", Rate: &rate}})
 	}
-	items, e := invoiceItems(p, nil)
+	items, _, e := invoiceItems(p, nil)
 	if e != nil {
 		t.Fatal(e)
 	}

@@ -20,11 +20,7 @@ import (
 	"net/http"
 	"strconv"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/adapter/idempotency"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
@@ -32,68 +28,78 @@ import (
 // createInvoice serves POST /v1/invoices. The customer must exist in the
 // workspace. Each item without a tax of its own takes the workspace's
 // default tax (its BillingProfile "default"'s spec.defaultTax) now, written
-// into the invoice (invoiceItems): the total answered is the total issued.
+// into the invoice (invoiceItems): the total answered is the total issued,
+// computed once.
 func (a *Adapter) createInvoice(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	key, e := idempotencyKey(r.Header)
-	if e != nil {
-		return e
-	}
-	body, e := readBody(w, r)
-	if e != nil {
-		return e
-	}
-	p, e := DecodeInvoice(body)
-	if e != nil {
-		return e
-	}
+	return create(a, w, r, c, invoiceKind, func(body []byte) (*creation[*billingv1.Invoice], *Error) {
+		p, e := DecodeInvoice(body)
+		if e != nil {
+			return nil, e
+		}
+		defaultTax, e := a.invoiceContext(r, c, p)
+		if e != nil {
+			return nil, e
+		}
+		items, amounts, e := invoiceItems(p, defaultTax)
+		if e != nil {
+			return nil, e
+		}
+		return &creation[*billingv1.Invoice]{params: p, object: p.invoice(items),
+			answer: func(inv *billingv1.Invoice, replayed bool) any {
+				if replayed {
+					return apiobject.InvoiceOf(inv)
+				}
+				return apiobject.InvoiceOf(withAmounts(inv, amounts))
+			}}, nil
+	})
+}
+
+// invoiceContext checks that the customer of p exists in the workspace
+// (else 422 resource_missing), and returns the workspace's default tax
+// when an item of p takes it (nil: none, or not needed).
+func (a *Adapter) invoiceContext(r *http.Request, c *call, p *InvoiceParams) (*billingv1.Tax, *Error) {
 	found, err := a.store.Get(r.Context(), c.ns, p.CustomerID, &billingv1.Customer{})
 	if err != nil {
-		return apiError(r.Context(), err, "Unable to read a customer")
+		return nil, apiError(r.Context(), err, "Unable to read a customer")
 	}
 	if !found {
-		return errorf(http.StatusUnprocessableEntity, CodeResourceMissing, "customer_id",
+		return nil, errorf(http.StatusUnprocessableEntity, CodeResourceMissing, "customer_id",
 			"There is no customer %q in workspace %q.", p.CustomerID, c.ns)
 	}
-	var defaultTax *billingv1.Tax
-	if p.needsDefaultTax() {
-		profile, err := a.store.Profile(r.Context(), c.ns)
-		if err != nil {
-			return apiError(r.Context(), err, "Unable to read the billing profile")
-		}
-		defaultTax = profile.DefaultTax
+	if !p.needsDefaultTax() {
+		return nil, nil
 	}
-	items, e := invoiceItems(p, defaultTax)
-	if e != nil {
-		return e
-	}
-	obj, replayed, err := a.claims.Create(r.Context(), idempotency.Request{
-		Namespace: c.ns,
-		Key:       key,
-		Resource:  resourceInvoices,
-		Hash:      keyHash(key, r, p),
-		Prefix:    billing.InvoiceIDPrefix,
-		Build: func(id string) client.Object {
-			spec := billingv1.InvoiceSpec{
-				CustomerRef:    billingv1.CustomerReference{Name: p.CustomerID},
-				Currency:       p.Currency,
-				Items:          items,
-				DefaultTaxFrom: billingv1.DefaultTaxNone,
-				BuyerReference: p.BuyerReference,
-				PurchaseOrder:  p.PurchaseOrder,
-			}
-			return &billingv1.Invoice{
-				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns},
-				Spec:       *spec.DeepCopy(),
-			}
-		},
-		Empty: func() client.Object { return &billingv1.Invoice{} },
-	})
+	profile, err := a.store.Profile(r.Context(), c.ns)
 	if err != nil {
-		return createError(r.Context(), err)
+		return nil, apiError(r.Context(), err, "Unable to read the billing profile")
 	}
-	a.store.Created(obj)
-	writeCreated(w, r, "/v1/invoices/"+obj.GetName(), replayed, apiobject.InvoiceOf(obj.(*billingv1.Invoice)))
-	return nil
+	return profile.DefaultTax, nil
+}
+
+// invoice is the invoice p creates, of items (invoiceItems'): with
+// spec.defaultTaxFrom None, since its items carry their taxes already.
+func (p *InvoiceParams) invoice(items []billingv1.LineItem) *billingv1.Invoice {
+	return &billingv1.Invoice{Spec: billingv1.InvoiceSpec{
+		CustomerRef:    billingv1.CustomerReference{Name: p.CustomerID},
+		Currency:       p.Currency,
+		Items:          items,
+		DefaultTaxFrom: billingv1.DefaultTaxNone,
+		BuyerReference: p.BuyerReference,
+		PurchaseOrder:  p.PurchaseOrder,
+	}}
+}
+
+// withAmounts is inv, just created, with amounts (those invoiceItems
+// computed of its items) in its status, where the controller freezes the
+// same ones at issue: apiobject.InvoiceOf renders them instead of
+// computing them again. inv itself, which the store keeps, is left as it
+// is.
+func withAmounts(inv *billingv1.Invoice, amounts billing.Amounts) *billingv1.Invoice {
+	shown := *inv
+	subtotal, taxTotal, total := amounts.Subtotal, amounts.TaxTotal, amounts.Total
+	shown.Status = billingv1.InvoiceStatus{Subtotal: &subtotal, TaxTotal: &taxTotal, Total: &total,
+		TaxBreakdown: billing.Breakdown(amounts.TaxBreakdown)}
+	return &shown
 }
 
 // getInvoice serves GET /v1/invoices/{invoice_id}.

@@ -19,85 +19,56 @@ package httpapi
 import (
 	"net/http"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/adapter/idempotency"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
-	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
 // createPayment serves POST /v1/payments. The invoice must be issued, not
 // void, in the payment's currency, and have at least the amount left to
 // pay (status.balance): the controller records the payment in its ledger.
 func (a *Adapter) createPayment(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	key, e := idempotencyKey(r.Header)
-	if e != nil {
-		return e
-	}
-	body, e := readBody(w, r)
-	if e != nil {
-		return e
-	}
-	p, e := DecodePayment(body, a.now())
-	if e != nil {
-		return e
-	}
-	inv, e := a.creditableInvoice(r, c, p.InvoiceID)
-	if e != nil {
-		return e
-	}
-	currency := apiobject.InvoiceOf(inv).Currency
-	if p.Currency != "" && p.Currency != currency {
-		return errorf(http.StatusUnprocessableEntity, CodeCurrencyMismatch, "currency",
-			"currency must be the invoice's, %s.", currency)
-	}
-	if e := checkPayment(inv, p.Amount); e != nil {
-		return e
-	}
-	obj, replayed, err := a.claims.Create(r.Context(), idempotency.Request{
-		Namespace: c.ns,
-		Key:       key,
-		Resource:  resourcePayments,
-		Hash:      keyHash(key, r, p),
-		Prefix:    billing.PaymentIDPrefix,
-		Build: func(id string) client.Object {
-			spec := p.spec(currency)
-			return &billingv1.Payment{
-				ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: c.ns},
-				Spec:       *spec.DeepCopy(),
-			}
-		},
-		Empty: func() client.Object { return &billingv1.Payment{} },
+	return create(a, w, r, c, paymentKind, func(body []byte) (*creation[*billingv1.Payment], *Error) {
+		p, e := DecodePayment(body, a.now())
+		if e != nil {
+			return nil, e
+		}
+		inv, e := a.creditableInvoice(r, c, p.InvoiceID)
+		if e != nil {
+			return nil, e
+		}
+		currency, e := checkPayment(inv, p)
+		if e != nil {
+			return nil, e
+		}
+		return &creation[*billingv1.Payment]{params: p, object: &billingv1.Payment{Spec: p.spec(currency)},
+			answer: func(pay *billingv1.Payment, _ bool) any { return apiobject.PaymentOf(pay, inv) }}, nil
 	})
-	if err != nil {
-		return createError(r.Context(), err)
-	}
-	a.store.Created(obj)
-	writeCreated(w, r, "/v1/payments/"+obj.GetName(), replayed, apiobject.PaymentOf(obj.(*billingv1.Payment), inv))
-	return nil
 }
 
-// checkPayment checks a payment of amount against inv's balance: 409
-// invoice_void when it is fully credited and unpaid, 422
-// amount_exceeds_remaining when amount is above what remains to be paid.
-func checkPayment(inv *billingv1.Invoice, amount int64) *Error {
+// checkPayment checks payment p against inv, and returns its currency, the
+// invoice's: 422 currency_mismatch when p names another, 409 invoice_void
+// when inv is fully credited and unpaid, 422 amount_exceeds_remaining when
+// p's amount is above what remains to be paid.
+func checkPayment(inv *billingv1.Invoice, p *PaymentParams) (string, *Error) {
 	b := apiobject.InvoiceOf(inv)
+	if p.Currency != "" && p.Currency != b.Currency {
+		return "", errorf(http.StatusUnprocessableEntity, CodeCurrencyMismatch, "currency",
+			"currency must be the invoice's, %s.", b.Currency)
+	}
 	if b.PaymentStatus == nil || b.AmountRemaining == nil {
-		return errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
+		return "", errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
 			"Invoice %q has no total to pay.", inv.Name)
 	}
 	if *b.PaymentStatus == string(billingv1.InvoicePaymentVoid) {
-		return errorf(http.StatusConflict, CodeInvoiceVoid, "invoice_id",
+		return "", errorf(http.StatusConflict, CodeInvoiceVoid, "invoice_id",
 			"Invoice %q is void: it is fully credited, and nothing is to be paid.", inv.Name)
 	}
-	if amount > *b.AmountRemaining {
-		return errorf(http.StatusUnprocessableEntity, CodeExceedsRemaining, "amount",
-			"amount %d exceeds the %d that remains to be paid of invoice %q.", amount, *b.AmountRemaining, inv.Name)
+	if p.Amount > *b.AmountRemaining {
+		return "", errorf(http.StatusUnprocessableEntity, CodeExceedsRemaining, "amount",
+			"amount %d exceeds the %d that remains to be paid of invoice %q.", p.Amount, *b.AmountRemaining, inv.Name)
 	}
-	return nil
+	return b.Currency, nil
 }
 
 // getPayment serves GET /v1/payments/{payment_id}.

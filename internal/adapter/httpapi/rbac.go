@@ -26,13 +26,13 @@ package httpapi
 // invoices, credit notes and payments for its cache, reads one from the API server when the cache
 // misses it, creates them for callers, and claims Idempotency-Keys with
 // IdempotencyKey objects (deleting a claim whose create was refused). It
-// lists the workspace's BillingProfile "default" (by a field selector on its
-// name) for the footer of an invoice's document; the controller watches
-// billing profiles, so this adds no rule to the ClusterRole. The review
-// rules also serve both containers' metrics endpoints.
+// watches billing profiles for its cache, and gets the workspace's
+// BillingProfile "default" (its resource version, to confirm the cached
+// one) for the default tax of a create and the footer of a document. The
+// review rules also serve both containers' metrics endpoints.
 //
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers;invoices;creditnotes;payments,verbs=get;list;watch;create
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=idempotencykeys,verbs=get;create;delete
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles,verbs=list
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles,verbs=get;list;watch
 // +kubebuilder:rbac:groups=authentication.k8s.io,resources=tokenreviews,verbs=create
 // +kubebuilder:rbac:groups=authorization.k8s.io,resources=subjectaccessreviews,verbs=create

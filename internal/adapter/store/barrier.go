@@ -51,8 +51,9 @@ import (
 // then reads the API server (recent.go), which is correct at any lag.
 type readBarrier struct {
 	// current asks the API server for its current resource version, of a
-	// list in a namespace (any: the version is the kind's).
-	current func(ctx context.Context, ns string) (string, error)
+	// list in a namespace (any: the version is the kind's), once a request
+	// arrived.
+	current coalesced
 	// timeout bounds a wait.
 	timeout time.Duration
 
@@ -62,24 +63,7 @@ type readBarrier struct {
 	delivered  string
 	advancedAt time.Time
 	advanced   chan struct{}
-	// running is the fetch of current under way; queued, when set, starts
-	// when it ends. A request joins queued, never running: running may
-	// have been sent before the request's client finished its write, and
-	// return a version older than that write.
-	running, queued *rvFetch
 }
-
-// rvFetch is one call of current, shared by the requests that joined it.
-type rvFetch struct {
-	ns   string // the namespace of the request that created it
-	done chan struct{}
-	rv   string
-	err  error
-}
-
-// fetchTimeout bounds a fetch of the current resource version, which no
-// single request's context bounds since many share it.
-const fetchTimeout = 10 * time.Second
 
 // barrierOutcome says how a barrier ended.
 type barrierOutcome string
@@ -99,7 +83,8 @@ const (
 )
 
 func newReadBarrier(current func(ctx context.Context, ns string) (string, error), timeout time.Duration) *readBarrier {
-	return &readBarrier{current: current, timeout: timeout, advanced: make(chan struct{}), advancedAt: time.Now()}
+	return &readBarrier{current: coalesced{fetch: current}, timeout: timeout, advanced: make(chan struct{}),
+		advancedAt: time.Now()}
 }
 
 // observe records that the handlers have seen resource version rv.
@@ -120,43 +105,9 @@ func (b *readBarrier) observe(rv string) {
 }
 
 // currentVersion returns the API server's current resource version, from a
-// fetch that starts after the call: the next one, shared by every request
-// that arrives while one is under way. However many requests wait, at most
-// one fetch runs and one more waits to.
+// fetch that starts after the call (coalesced).
 func (b *readBarrier) currentVersion(ctx context.Context, ns string) (string, error) {
-	b.mu.Lock()
-	f := b.queued
-	if f == nil {
-		f = &rvFetch{ns: ns, done: make(chan struct{})}
-		if b.running == nil {
-			b.running = f
-			go b.run(context.WithoutCancel(ctx), f)
-		} else {
-			b.queued = f
-		}
-	}
-	b.mu.Unlock()
-	select {
-	case <-f.done:
-		return f.rv, f.err
-	case <-ctx.Done():
-		return "", ctx.Err()
-	}
-}
-
-// run fetches f, then each fetch queued meanwhile. ctx carries the first
-// request's values, not its end: the fetches serve other requests too.
-func (b *readBarrier) run(ctx context.Context, f *rvFetch) {
-	for f != nil {
-		ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
-		f.rv, f.err = b.current(ctx, f.ns)
-		cancel()
-		close(f.done)
-		b.mu.Lock()
-		f, b.queued = b.queued, nil
-		b.running = f
-		b.mu.Unlock()
-	}
+	return b.current.next(ctx, ns)
 }
 
 // await takes the barrier (target) and waits until the informer has

@@ -17,16 +17,12 @@ limitations under the License.
 package store
 
 import (
-	"context"
-	"errors"
 	"reflect"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
-	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
@@ -34,22 +30,14 @@ import (
 
 // Reading a workspace's billing profile (profile.go).
 
-// profileStore is a store whose API server holds profiles. Like the real
-// one, it answers a list with a field selector on metadata.name; it
-// refuses a get, which the adapter's ClusterRole does not allow.
+// profileStore is a store, not started, whose API server holds profiles.
 func profileStore(t *testing.T, profiles ...*billingv1.BillingProfile) *Store {
 	t.Helper()
 	s := runtime.NewScheme()
 	if err := billingv1.AddToScheme(s); err != nil {
 		t.Fatal(err)
 	}
-	b := fake.NewClientBuilder().WithScheme(s).
-		WithIndex(&billingv1.BillingProfile{}, "metadata.name", func(o client.Object) []string { return []string{o.GetName()} }).
-		WithInterceptorFuncs(interceptor.Funcs{
-			Get: func(context.Context, client.WithWatch, client.ObjectKey, client.Object, ...client.GetOption) error {
-				return errors.New("forbidden: the adapter may not get billing profiles")
-			},
-		})
+	b := fake.NewClientBuilder().WithScheme(s)
 	for _, p := range profiles {
 		b = b.WithObjects(p)
 	}
@@ -89,5 +77,72 @@ func TestProfileReadsTheFooterAndDefaultTaxOfTheWorkspacesDefaultProfile(t *test
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
 		})
+	}
+}
+
+// footerProfile is ws's default profile with footer.
+func footerProfile(footer string) *billingv1.BillingProfile {
+	return builder.BillingProfile("ws", billingv1.DefaultBillingProfileName, builder.WithFooter(footer))
+}
+
+func TestProfileIsReadFromTheCacheWhenTheAPIServerConfirmsItsVersion(t *testing.T) {
+	f := newFixture(t)
+	f.createdLive(t, footerProfile("as the API server has it"))
+	if err := f.cache.objects.Create(t.Context(), footerProfile("as the cache has it")); err != nil {
+		t.Fatal(err)
+	}
+	f.start(t)
+
+	got, err := f.store.Profile(t.Context(), "ws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Footer != "as the cache has it" {
+		t.Errorf("footer %q, want the cache's", got.Footer)
+	}
+	if n := f.liveReads.Load(); n != 1 {
+		t.Errorf("%d reads from the API server, want 1: the version's", n)
+	}
+}
+
+func TestAProfileChangedJustBeforeIsReadFromTheAPIServerUntilTheCacheHasIt(t *testing.T) {
+	f := newFixture(t)
+	profile := footerProfile("old")
+	f.createdLive(t, profile)
+	if err := f.cache.objects.Create(t.Context(), footerProfile("old")); err != nil {
+		t.Fatal(err)
+	}
+	f.start(t)
+	changed := &billingv1.BillingProfile{}
+	if err := f.live.Get(t.Context(), profileKey("ws"), changed); err != nil {
+		t.Fatal(err)
+	}
+	changed.Spec.Footer = "new"
+	if err := f.live.Update(t.Context(), changed); err != nil {
+		t.Fatal(err)
+	}
+
+	got, err := f.store.Profile(t.Context(), "ws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Footer != "new" {
+		t.Errorf("footer %q, want the one in force, new", got.Footer)
+	}
+}
+
+func TestAProfileDeletedJustBeforeIsNoneWhileTheCacheStillHasIt(t *testing.T) {
+	f := newFixture(t)
+	if err := f.cache.objects.Create(t.Context(), footerProfile("deleted")); err != nil {
+		t.Fatal(err)
+	}
+	f.start(t)
+
+	got, err := f.store.Profile(t.Context(), "ws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, Profile{}) {
+		t.Errorf("got %+v, want the zero profile", got)
 	}
 }

@@ -82,7 +82,9 @@ type Store struct {
 	sequences *sequenceIndex
 	// events indexes the events of every workspace by sequence, for
 	// Events.
-	events   *eventIndex
+	events *eventIndex
+	// profiles confirms the cached billing profiles (profile.go).
+	profiles *profileVersions
 	synced   atomic.Bool
 	syncedCh chan struct{} // closed once synced
 	metrics  *metrics
@@ -98,7 +100,8 @@ func New(c cache.Cache, live client.Reader, opts Options) *Store {
 		opts.BarrierTimeout = DefaultBarrierTimeout
 	}
 	s := &Store{cache: c, live: live, opts: opts, kinds: map[reflect.Type]*kind{}, sequences: newSequenceIndex(),
-		events: newEventIndex(), syncedCh: make(chan struct{}), metrics: newMetrics()}
+		events: newEventIndex(), syncedCh: make(chan struct{}), metrics: newMetrics(),
+		profiles: &profileVersions{live: live, byWorkspace: map[string]*coalesced{}}}
 	for _, k := range []*kind{
 		{obj: &billingv1.Customer{}, sets: customerSets, listKind: "CustomerList",
 			newList: func() client.ObjectList { return &billingv1.CustomerList{} }},
@@ -159,6 +162,13 @@ func (s *Store) Start(ctx context.Context) error {
 			registrations = append(registrations, reg)
 		}
 	}
+	// Billing profiles are cached for creates and documents (profile.go),
+	// with no index of their own.
+	profiles, err := s.cache.GetInformer(ctx, &billingv1.BillingProfile{}, cache.BlockUntilSynced(false))
+	if err != nil {
+		return fmt.Errorf("creating the informer for billing profiles: %w", err)
+	}
+	registrations = append(registrations, profiles)
 	go func() {
 		if err := s.cache.Start(ctx); err != nil {
 			logf.FromContext(ctx).Error(err, "The cache stopped")
@@ -194,6 +204,11 @@ func (s *Store) Synced() bool { return s.synced.Load() }
 // A get that misses takes no read barrier (barrier.go): the barrier costs
 // a call to the API server too, and then a wait, where the read of the one
 // object is a single call, correct at any lag, that needs no wait.
+//
+// An object read from the cache is not copied: obj then shares its maps,
+// slices and pointers (its items, taxes, conditions, ledger) with the
+// cache, and so with every other request that reads it. The caller reads
+// obj and never modifies it; one that must change it deep-copies it first.
 func (s *Store) Get(ctx context.Context, ns, name string, obj client.Object) (bool, error) {
 	if len(validation.IsDNS1123Subdomain(name)) > 0 {
 		return false, nil

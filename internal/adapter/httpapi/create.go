@@ -1,0 +1,111 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package httpapi
+
+import (
+	"net/http"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/invoicing-dev/invoicing/internal/adapter/idempotency"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+)
+
+// The one create path of POST /v1/<kind>. Every kind's create takes the
+// same steps: the Idempotency-Key, the body, the kind's own decoding and
+// checks, the claim of the key and the create, the object remembered for
+// read your writes, and 201 with its Location. A kind brings only what
+// differs: how a body becomes the object to create (its creation), and
+// how the created object is answered.
+
+// createKind is what the create path knows of a kind beside its creation:
+// its resource, as IdempotencyKeys record it, the prefix of its ids, and
+// the path its objects are read at.
+type createKind struct {
+	resource, prefix, path string
+}
+
+var (
+	customerKind   = createKind{resourceCustomers, billing.CustomerIDPrefix, "/v1/customers/"}
+	invoiceKind    = createKind{resourceInvoices, billing.InvoiceIDPrefix, "/v1/invoices/"}
+	creditNoteKind = createKind{resourceCreditNotes, billing.CreditNoteIDPrefix, "/v1/credit_notes/"}
+	paymentKind    = createKind{resourcePayments, billing.PaymentIDPrefix, "/v1/payments/"}
+)
+
+// apiObject is a pointer to an API type the create path creates.
+type apiObject[T any] interface {
+	*T
+	client.Object
+}
+
+// creation is a create request that its kind has decoded and checked.
+type creation[O client.Object] struct {
+	// params are the validated parameters, which an Idempotency-Key's
+	// request hash covers.
+	params any
+	// object is the object to create, but for its name and namespace.
+	object O
+	// answer renders the created object: obj made now, or by an earlier
+	// request with the key when replayed (then shown as it is now). What a
+	// kind computed to check the request, it answers a new object with,
+	// instead of computing it again.
+	answer func(obj O, replayed bool) any
+}
+
+// create serves a POST that creates an object of kind in the caller's
+// workspace; check decodes and checks the body into its creation.
+func create[T any, O apiObject[T]](a *Adapter, w http.ResponseWriter, r *http.Request, c *call, kind createKind,
+	check func(body []byte) (*creation[O], *Error)) *Error {
+	key, e := idempotencyKey(r.Header)
+	if e != nil {
+		return e
+	}
+	body, e := readBody(w, r)
+	if e != nil {
+		return e
+	}
+	made, e := check(body)
+	if e != nil {
+		return e
+	}
+	obj, replayed, err := a.claims.Create(r.Context(), idempotency.Request{
+		Namespace: c.ns,
+		Key:       key,
+		Resource:  kind.resource,
+		Hash:      keyHash(key, r, made.params),
+		Prefix:    kind.prefix,
+		Build: func(id string) client.Object {
+			// A copy: the API server's answer is decoded into the object,
+			// which must share nothing with the creation.
+			obj := made.object.DeepCopyObject().(O)
+			obj.SetName(id)
+			obj.SetNamespace(c.ns)
+			return obj
+		},
+		Empty: func() client.Object { return O(new(T)) },
+	})
+	if err != nil {
+		return createError(r.Context(), err)
+	}
+	a.store.Created(obj)
+	created, ok := obj.(O)
+	if !ok {
+		return internalError()
+	}
+	writeCreated(w, r, kind.path+obj.GetName(), replayed, made.answer(created, replayed))
+	return nil
+}
