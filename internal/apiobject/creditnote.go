@@ -74,7 +74,7 @@ type CreditNoteLine struct {
 // CreditNoteOf is the /v1 representation of cn. inv is its invoice, or nil
 // when it cannot be read: an issued or rejected credit note needs none; a
 // pending one shows the amounts it would be issued with, computed as the
-// controller does against inv (ToCredit).
+// controller does against inv (billing.PendingCreditNote).
 func CreditNoteOf(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote {
 	st := &cn.Status
 	phase := st.Phase
@@ -110,16 +110,13 @@ func CreditNoteOf(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote {
 	if st.Total != nil && st.Subtotal != nil && st.TaxTotal != nil {
 		out.Subtotal, out.TaxTotal, out.Total = copyInt(st.Subtotal), copyInt(st.TaxTotal), copyInt(st.Total)
 		out.TaxBreakdown = breakdownJSON(st.TaxBreakdown)
-		for _, l := range st.Lines {
-			out.Lines = append(out.Lines, CreditNoteLine{InvoiceLine: l.InvoiceLine, Description: l.Description,
-				Quantity: l.Quantity, Amount: l.Amount, Tax: taxJSON(l.Tax)})
-		}
+		out.Lines = creditNoteLinesJSON(st.Lines)
 		return out
 	}
 	if phase == billingv1.CreditNotePending && inv != nil {
-		if computed, ok := PendingCreditNote(cn, inv); ok {
-			out.Lines, out.TaxBreakdown = computed.Lines, computed.TaxBreakdown
-			out.Subtotal, out.TaxTotal, out.Total = computed.Subtotal, computed.TaxTotal, computed.Total
+		if computed, ok := billing.PendingCreditNote(&cn.Spec, inv); ok {
+			out.Lines, out.TaxBreakdown = creditNoteLinesJSON(computed.Lines), breakdownJSON(computed.TaxBreakdown)
+			out.Subtotal, out.TaxTotal, out.Total = &computed.Subtotal, &computed.TaxTotal, &computed.Total
 			return out
 		}
 	}
@@ -133,43 +130,14 @@ func CreditNoteOf(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote {
 	return out
 }
 
-// PendingCreditNote computes the lines and amounts cn would be issued with
-// against inv as it is now; ok is false when it cannot be (inv is not
-// issued, or has not that much left to credit).
-func PendingCreditNote(cn *billingv1.CreditNote, inv *billingv1.Invoice) (CreditNote, bool) {
-	if inv.EffectivePhase() != billingv1.InvoiceIssued {
-		return CreditNote{}, false
-	}
-	toCredit, err := ToCredit(inv)
-	if err != nil {
-		return CreditNote{}, false
-	}
-	lines, err := CreditLines(&cn.Spec, toCredit)
-	if err != nil {
-		return CreditNote{}, false
-	}
-	amounts, err := billing.ComputeCredit(toCredit, lines)
-	if err != nil {
-		return CreditNote{}, false
-	}
-	return CreditNoteAmounts(inv, lines, amounts), true
-}
-
-// CreditNoteAmounts renders the lines and amounts of a credit note of
-// lines against inv, whose amounts billing.ComputeCredit returned.
-func CreditNoteAmounts(inv *billingv1.Invoice, lines []billing.CreditLine, amounts billing.CreditedAmounts) CreditNote {
-	taxes := ItemTaxes(inv)
-	out := CreditNote{Lines: make([]CreditNoteLine, len(lines)),
-		TaxBreakdown: breakdownJSON(billing.Breakdown(amounts.TaxBreakdown)),
-		Subtotal:     &amounts.Subtotal, TaxTotal: &amounts.TaxTotal, Total: &amounts.Total}
+// creditNoteLinesJSON is the /v1 representation of a credit note's lines
+// as the controller writes them (billing.CreditNoteTotals); empty, not nil,
+// when there is none.
+func creditNoteLinesJSON(lines []billingv1.CreditNoteLineStatus) []CreditNoteLine {
+	out := make([]CreditNoteLine, len(lines))
 	for i, l := range lines {
-		line := CreditNoteLine{InvoiceLine: int32(l.InvoiceLine), Amount: amounts.LineNets[i], //nolint:gosec // at most 499
-			Description: inv.Spec.Items[l.InvoiceLine].Description, Tax: taxJSON(taxes[l.InvoiceLine])}
-		if l.Quantity > 0 {
-			q := l.Quantity
-			line.Quantity = &q
-		}
-		out.Lines[i] = line
+		out[i] = CreditNoteLine{InvoiceLine: l.InvoiceLine, Description: l.Description, Quantity: l.Quantity,
+			Amount: l.Amount, Tax: taxJSON(l.Tax)}
 	}
 	return out
 }

@@ -104,7 +104,7 @@ func (a *Adapter) creditableInvoice(r *http.Request, c *call, id string) (*billi
 // left of its invoice line, 422 parameter_invalid on a line that names no
 // line of the invoice.
 func checkCredit(inv *billingv1.Invoice, spec *billingv1.CreditNoteSpec) *Error {
-	toCredit, err := apiobject.ToCredit(inv)
+	toCredit, err := billing.ToCredit(inv)
 	if err != nil {
 		return errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
 			"Invoice %q cannot be credited: %v.", inv.Name, err)
@@ -112,7 +112,7 @@ func checkCredit(inv *billingv1.Invoice, spec *billingv1.CreditNoteSpec) *Error 
 	if toCredit.Remaining() <= 0 {
 		return fullyCredited(inv.Name)
 	}
-	lines, err := apiobject.CreditLines(spec, toCredit)
+	lines, err := billing.CreditLines(spec, toCredit)
 	if errors.Is(err, billing.ErrFullyCredited) {
 		return fullyCredited(inv.Name)
 	}
@@ -174,7 +174,7 @@ func (a *Adapter) pathCreditNote(r *http.Request, c *call) (*billingv1.CreditNot
 // did not record the invoice's customer and currency. nil when it need not
 // or cannot be read; the representation then shows less.
 func (a *Adapter) invoiceOf(r *http.Request, ns, name string, st *billingv1.CreditNoteStatus) *billingv1.Invoice {
-	if !apiobject.CreditNoteNeedsInvoice(st) {
+	if !billing.CreditNoteNeedsInvoice(st) {
 		return nil
 	}
 	return a.readInvoice(r, ns)(name)

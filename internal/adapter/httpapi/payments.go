@@ -119,7 +119,7 @@ func (a *Adapter) getPayment(w http.ResponseWriter, r *http.Request, c *call) *E
 // until the controller has recorded its customer. nil when it need not or
 // cannot be read.
 func (a *Adapter) paymentInvoice(r *http.Request, ns string, p *billingv1.Payment) *billingv1.Invoice {
-	if !apiobject.PaymentNeedsInvoice(p) {
+	if !billing.PaymentNeedsInvoice(p) {
 		return nil
 	}
 	return a.readInvoice(r, ns)(p.Spec.InvoiceRef.Name)

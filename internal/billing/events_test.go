@@ -14,14 +14,14 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package apiobject_test
+package billing_test
 
 import (
 	"reflect"
 	"testing"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
@@ -60,7 +60,7 @@ func TestRecordedEventsAreReadFromAnInvoiceCreditNoteOrPayment(t *testing.T) {
 		{"nothing has no namespace, name or events", nil, "", "", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ns, name, events := apiobject.RecordedEvents(tc.obj)
+			ns, name, events := billing.RecordedEvents(tc.obj)
 			if ns != tc.wantNS || name != tc.wantName {
 				t.Errorf("RecordedEvents() = %q, %q, want %q, %q", ns, name, tc.wantNS, tc.wantName)
 			}
