@@ -70,3 +70,44 @@ func TestRecordedEventsAreReadFromAnInvoiceCreditNoteOrPayment(t *testing.T) {
 		})
 	}
 }
+
+func TestACreditNoteNeedsItsInvoiceUntilItRecordsWhatItShows(t *testing.T) {
+	recorded := billingv1.CreditNoteStatus{Currency: "EUR", CustomerName: "acme"}
+	for _, tc := range []struct {
+		name  string
+		phase billingv1.CreditNotePhase
+		edit  func(*billingv1.CreditNoteStatus)
+		want  bool
+	}{
+		{name: "a new credit note needs it: its amounts are computed against it", want: true},
+		{name: "a pending one needs it", phase: billingv1.CreditNotePending, want: true},
+		{name: "an issued one that records the customer and currency does not", phase: billingv1.CreditNoteIssued},
+		{name: "a rejected one that records them does not", phase: billingv1.CreditNoteRejected},
+		{name: "an issued one without its currency needs it", phase: billingv1.CreditNoteIssued, want: true,
+			edit: func(st *billingv1.CreditNoteStatus) { st.Currency = "" }},
+		{name: "an issued one without its customer needs it", phase: billingv1.CreditNoteIssued, want: true,
+			edit: func(st *billingv1.CreditNoteStatus) { st.CustomerName = "" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := recorded
+			st.Phase = tc.phase
+			if tc.edit != nil {
+				tc.edit(&st)
+			}
+			if got := billing.CreditNoteNeedsInvoice(&st); got != tc.want {
+				t.Errorf("CreditNoteNeedsInvoice() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestAPaymentNeedsItsInvoiceUntilItRecordsItsCustomer(t *testing.T) {
+	p := builder.Payment("ws", "pay-1", "inv-1", 100)
+	if !billing.PaymentNeedsInvoice(p) {
+		t.Errorf("a payment without its customer does not need its invoice")
+	}
+	p.Status.CustomerName = "acme"
+	if billing.PaymentNeedsInvoice(p) {
+		t.Errorf("a payment that records its customer needs its invoice")
+	}
+}

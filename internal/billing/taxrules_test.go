@@ -209,3 +209,17 @@ func TestOnlyReverseChargeAndIntraCommunityRequireTaxIDs(t *testing.T) {
 		t.Errorf("an unknown category is valid or requires tax ids")
 	}
 }
+
+func TestEveryTaxCategoryHasAName(t *testing.T) {
+	for _, c := range billing.TaxCategories() {
+		if billing.TaxCategoryName(c) == "" {
+			t.Errorf("category %s has no name", c)
+		}
+	}
+	if got := billing.TaxCategoryName(billingv1.TaxReverseCharge); got != "reverse charge" {
+		t.Errorf("TaxCategoryName(AE) = %q, want %q", got, "reverse charge")
+	}
+	if got := billing.TaxCategoryName("X"); got != "" {
+		t.Errorf("an unknown category is named %q", got)
+	}
+}
