@@ -219,7 +219,10 @@ func fromCreditNote(cn *billingv1.CreditNote, profile Profile) (*document, error
 // groups are the groups of a tax breakdown, as an invoice's or a credit
 // note's status holds it; nil for none.
 func groups(breakdown []billingv1.TaxBreakdownEntry) []group {
-	var out []group
+	if len(breakdown) == 0 {
+		return nil
+	}
+	out := make([]group, 0, len(breakdown))
 	for _, e := range breakdown {
 		out = append(out, group{
 			Category: string(e.Category), Rate: shortRate(e.Rate), Taxable: e.TaxableAmount, Tax: e.TaxAmount,
