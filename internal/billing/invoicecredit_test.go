@@ -60,6 +60,11 @@ func issuedInvoice(creditedNet int64) *billingv1.Invoice {
 
 func TestAnIssuedInvoiceIsCreditedAgainstItsFrozenAmounts(t *testing.T) {
 	rate := func(r billing.Rate) *billing.Rate { return &r }
+	// taxed are issuedInvoice's lines, with the taxes of its status.items.
+	taxed := []billing.TaxedLine{
+		{Quantity: 3, Amount: 1000, Tax: &billing.LineTax{Category: billingv1.TaxStandard, Rate: rate(190_000)}},
+		{Quantity: 1, Amount: 500, Tax: &billing.LineTax{Category: billingv1.TaxStandard, Rate: rate(70_000)}},
+	}
 	for _, tc := range []struct {
 		name    string
 		invoice func() *billingv1.Invoice
@@ -72,10 +77,7 @@ func TestAnIssuedInvoiceIsCreditedAgainstItsFrozenAmounts(t *testing.T) {
 			{Category: billingv1.TaxStandard, Rate: rate(190_000), TaxableAmount: 3000, TaxAmount: 570},
 			{Category: billingv1.TaxStandard, Rate: rate(70_000), TaxableAmount: 500, TaxAmount: 35},
 		}},
-		lines: []billing.TaxedLine{
-			{Quantity: 3, Amount: 1000, Tax: &billing.LineTax{Category: billingv1.TaxStandard, Rate: rate(190_000)}},
-			{Quantity: 1, Amount: 500, Tax: &billing.LineTax{Category: billingv1.TaxStandard, Rate: rate(70_000)}},
-		},
+		lines: taxed,
 	}, {
 		name: "the status's amounts are the record, even where computing them again would round otherwise",
 		invoice: func() *billingv1.Invoice {
@@ -88,10 +90,7 @@ func TestAnIssuedInvoiceIsCreditedAgainstItsFrozenAmounts(t *testing.T) {
 			{Category: billingv1.TaxStandard, Rate: rate(190_000), TaxableAmount: 3000, TaxAmount: 570},
 			{Category: billingv1.TaxStandard, Rate: rate(70_000), TaxableAmount: 500, TaxAmount: 36},
 		}},
-		lines: []billing.TaxedLine{
-			{Quantity: 3, Amount: 1000, Tax: &billing.LineTax{Category: billingv1.TaxStandard, Rate: rate(190_000)}},
-			{Quantity: 1, Amount: 500, Tax: &billing.LineTax{Category: billingv1.TaxStandard, Rate: rate(70_000)}},
-		},
+		lines: taxed,
 	}, {
 		name: "an invoice issued before tax existed is computed from its items, without tax",
 		invoice: func() *billingv1.Invoice {
