@@ -17,9 +17,12 @@ limitations under the License.
 package billing_test
 
 import (
+	"errors"
 	"reflect"
 	"testing"
+	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kptr "k8s.io/utils/ptr"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -65,5 +68,51 @@ func TestTheBalanceAnInvoiceShows(t *testing.T) {
 				t.Errorf("BalanceOf() = %+v, want %+v", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestTheBalanceOfAnInvoiceIsDerivedFromItsLedger(t *testing.T) {
+	due := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	entries := func(amounts ...int64) []billingv1.LedgerEntry {
+		out := make([]billingv1.LedgerEntry, len(amounts))
+		for i, a := range amounts {
+			out[i] = billingv1.LedgerEntry{Name: string(rune('a' + i)), Amount: a}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name   string
+		ledger *billingv1.InvoiceLedger
+		at     time.Time
+		want   *billingv1.InvoiceBalance
+	}{{
+		name: "an invoice without a ledger is open for its total until its due date",
+		at:   due,
+		want: &billingv1.InvoiceBalance{AmountRemaining: 4105, PaymentStatus: billingv1.InvoicePaymentOpen},
+	}, {
+		name:   "credit notes and payments add up, and what remains after the due date is overdue",
+		ledger: &billingv1.InvoiceLedger{CreditNotes: entries(105), Payments: entries(1000, 2000)},
+		at:     due.Add(time.Second),
+		want: &billingv1.InvoiceBalance{AmountCredited: 105, AmountPaid: 3000, AmountRemaining: 1000,
+			PaymentStatus: billingv1.InvoicePaymentPartiallyPaid, Overdue: true},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			inv := issuedInvoice(0)
+			inv.Status.DueAt = &metav1.Time{Time: due}
+			inv.Status.Ledger = tc.ledger
+			got, err := billing.LedgerBalance(inv, tc.at)
+			if err != nil || !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("LedgerBalance() = %+v, %v, want %+v", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestALedgerTooLargeHasNoBalance(t *testing.T) {
+	inv := issuedInvoice(0)
+	inv.Status.Ledger = &billingv1.InvoiceLedger{Payments: []billingv1.LedgerEntry{
+		{Name: "a", Amount: 1 << 61}, {Name: "b", Amount: 1 << 61}, {Name: "c", Amount: 1 << 61}}}
+	if _, err := billing.LedgerBalance(inv, time.Now()); !errors.Is(err, billing.ErrBalanceTooLarge) {
+		t.Errorf("LedgerBalance() error = %v, want ErrBalanceTooLarge", err)
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
@@ -98,7 +99,7 @@ func issuedInvoiceJSON(b *testing.B, lines int, label, lastApplied, credited boo
 		ledger.CreditedGroups = []billingv1.CreditedGroup{{TaxableAmount: int64(lines) * 12500, TaxAmount: int64(lines) * 2375}}
 		inv.Status.Ledger = ledger
 	}
-	if inv.Status.Balance, err = invoiceBalance(inv, now); err != nil {
+	if inv.Status.Balance, err = billing.LedgerBalance(inv, now); err != nil {
 		b.Fatal(err)
 	}
 	data, err := json.Marshal(inv)

@@ -188,7 +188,7 @@ func (r *CreditNoteReconciler) enter(ctx context.Context, note *billingv1.Credit
 	}
 	before := inv.DeepCopy()
 	inv.Status.Ledger = enteredLedger(inv, toCredit, note, lines, amounts)
-	if inv.Status.Balance, err = invoiceBalance(inv, now); err != nil {
+	if inv.Status.Balance, err = billing.LedgerBalance(inv, now); err != nil {
 		return false, err
 	}
 	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})

@@ -34,6 +34,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
 )
 
@@ -126,7 +127,7 @@ func (r *PaymentReconciler) reconcileOnce(ctx context.Context, key types.Namespa
 		}
 		before := inv.DeepCopy()
 		inv.Status.Ledger = enteredPayment(inv, payment)
-		if inv.Status.Balance, err = invoiceBalance(inv, now); err != nil {
+		if inv.Status.Balance, err = billing.LedgerBalance(inv, now); err != nil {
 			return err
 		}
 		patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
