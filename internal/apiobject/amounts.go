@@ -21,9 +21,9 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
-// amounts are an invoice's amounts as /v1 shows them; the numbers are
+// renderedAmounts are an invoice's amounts as /v1 shows them; the numbers are
 // null, and the breakdown empty, when they cannot be computed.
-type amounts struct {
+type renderedAmounts struct {
 	Subtotal     *int64
 	TaxBreakdown []TaxBreakdownEntry
 	TaxTotal     *int64
@@ -32,12 +32,12 @@ type amounts struct {
 
 // invoiceAmounts renders inv's amounts (billing.TotalsOf), taxes being
 // billing.ItemTaxes(inv).
-func invoiceAmounts(inv *billingv1.Invoice, taxes []*billingv1.Tax) amounts {
+func invoiceAmounts(inv *billingv1.Invoice, taxes []*billingv1.Tax) renderedAmounts {
 	t, ok := billing.TotalsOf(inv, taxes)
 	if !ok {
-		return amounts{TaxBreakdown: []TaxBreakdownEntry{}}
+		return renderedAmounts{TaxBreakdown: []TaxBreakdownEntry{}}
 	}
-	return amounts{Subtotal: &t.Subtotal, TaxBreakdown: breakdownJSON(t.TaxBreakdown), TaxTotal: &t.TaxTotal,
+	return renderedAmounts{Subtotal: &t.Subtotal, TaxBreakdown: breakdownJSON(t.TaxBreakdown), TaxTotal: &t.TaxTotal,
 		Total: &t.Total}
 }
 
