@@ -16,7 +16,11 @@ limitations under the License.
 
 // Package apiobject is the /v1 JSON representation of customers and
 // invoices: what the adapter answers and what the manager's webhook
-// events carry, so both say the same thing in the same words.
+// events carry, so both say the same thing in the same words. It only
+// renders: an invoice's amounts, taxes, balance and what a credit note
+// would credit come from internal/billing, which the controller, the
+// documents and the e-invoices read too. Only those two writers of /v1
+// JSON import it (a depguard rule in .golangci.yml).
 package apiobject
 
 import (
