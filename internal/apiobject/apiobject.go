@@ -16,7 +16,11 @@ limitations under the License.
 
 // Package apiobject is the /v1 JSON representation of customers and
 // invoices: what the adapter answers and what the manager's webhook
-// events carry, so both say the same thing in the same words.
+// events carry, so both say the same thing in the same words. It only
+// renders: an invoice's amounts, taxes, balance and what a credit note
+// would credit come from internal/billing, which the controller, the
+// documents and the e-invoices read too. Only those two writers of /v1
+// JSON import it (a depguard rule in .golangci.yml).
 package apiobject
 
 import (
@@ -25,8 +29,10 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
 // Customer is the /v1 representation of a Customer. Address and TaxID are
@@ -162,7 +168,7 @@ type Invoice struct {
 	// PaymentAccount is the billing profile's payment account at issue
 	// time; null until then, and when the profile named none.
 	PaymentAccount *PaymentAccount `json:"payment_account"`
-	// The balance (BalanceOf) is null until the invoice is issued.
+	// The balance (billing.BalanceOf) is null until the invoice is issued.
 	AmountCredited  *int64  `json:"amount_credited"`
 	AmountPaid      *int64  `json:"amount_paid"`
 	AmountRemaining *int64  `json:"amount_remaining"`
@@ -274,12 +280,12 @@ func electronicAddressJSON(e *billingv1.ElectronicAddress) *ElectronicAddress {
 
 // InvoiceOf is the /v1 representation of inv.
 func InvoiceOf(inv *billingv1.Invoice) Invoice {
-	taxes := ItemTaxes(inv)
+	taxes := billing.ItemTaxes(inv)
 	items := make([]Item, len(inv.Spec.Items))
 	for i, it := range inv.Spec.Items {
 		items[i] = Item{Description: it.Description, Quantity: it.Quantity, Amount: it.Amount, Tax: taxJSON(taxes[i])}
 	}
-	amounts := InvoiceAmounts(inv, taxes)
+	amounts := invoiceAmounts(inv, taxes)
 	currency := invoiceCurrency(inv)
 	phase := inv.EffectivePhase()
 	out := Invoice{
@@ -302,9 +308,12 @@ func InvoiceOf(inv *billingv1.Invoice) Invoice {
 		DueAt:          optionalTimestamp(inv.Status.DueAt),
 		CreatedAt:      timestamp(inv.CreationTimestamp.Time),
 	}
-	b := BalanceOf(inv, amounts.Total)
-	out.AmountCredited, out.AmountPaid, out.AmountRemaining = b.AmountCredited, b.AmountPaid, b.AmountRemaining
-	out.AmountOverpaid, out.PaymentStatus, out.Overdue = b.AmountOverpaid, b.PaymentStatus, b.Overdue
+	if b := billing.BalanceOf(inv, amounts.Total); b != nil {
+		status := string(b.PaymentStatus)
+		out.AmountCredited, out.AmountPaid = copyInt(&b.AmountCredited), copyInt(&b.AmountPaid)
+		out.AmountRemaining, out.AmountOverpaid = copyInt(&b.AmountRemaining), copyInt(&b.AmountOverpaid)
+		out.PaymentStatus, out.Overdue = &status, ptr.To(b.Overdue)
+	}
 	if phase == billingv1.InvoiceInvalid {
 		if ready := meta.FindStatusCondition(inv.Status.Conditions, billingv1.ConditionReady); ready != nil {
 			if reason, ok := statusReasons[ready.Reason]; ok {

@@ -74,8 +74,48 @@ type CreditNoteLine struct {
 // CreditNoteOf is the /v1 representation of cn. inv is its invoice, or nil
 // when it cannot be read: an issued or rejected credit note needs none; a
 // pending one shows the amounts it would be issued with, computed as the
-// controller does against inv (ToCredit).
+// controller does against inv (billing.PendingCreditNote).
 func CreditNoteOf(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote {
+	out := creditNoteHead(cn, inv)
+	if st := &cn.Status; st.Total != nil && st.Subtotal != nil && st.TaxTotal != nil {
+		out.Subtotal, out.TaxTotal, out.Total = copyInt(st.Subtotal), copyInt(st.TaxTotal), copyInt(st.Total)
+		out.TaxBreakdown = breakdownJSON(st.TaxBreakdown)
+		out.Lines = creditNoteLinesJSON(st.Lines)
+		return out
+	}
+	if out.Status == creditNotePending && inv != nil {
+		if computed, ok := billing.PendingCreditNote(&cn.Spec, inv); ok {
+			withTotals(&out, computed)
+			return out
+		}
+	}
+	for _, l := range cn.Spec.Lines {
+		line := CreditNoteLine{InvoiceLine: l.InvoiceLine, Quantity: l.Quantity}
+		if l.Amount != nil {
+			line.Amount = *l.Amount
+		}
+		out.Lines = append(out.Lines, line)
+	}
+	return out
+}
+
+// PendingCreditNoteOf is the /v1 representation of cn, pending against
+// inv, with the lines and amounts its caller already computed
+// (billing.CreditNoteTotalsOf): a create answers what it checked without
+// computing it again.
+func PendingCreditNoteOf(cn *billingv1.CreditNote, inv *billingv1.Invoice, totals billing.CreditNoteTotals) CreditNote {
+	out := creditNoteHead(cn, inv)
+	withTotals(&out, totals)
+	return out
+}
+
+// creditNotePending is the /v1 status of a pending credit note.
+var creditNotePending = strings.ToLower(string(billingv1.CreditNotePending))
+
+// creditNoteHead is what a credit note shows besides its lines and
+// amounts: its ids, status and parties, the invoice's customer, currency
+// and number while the controller has not recorded them (inv may be nil).
+func creditNoteHead(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote {
 	st := &cn.Status
 	phase := st.Phase
 	if phase == "" {
@@ -107,69 +147,23 @@ func CreditNoteOf(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote {
 		}
 	}
 	out.BillTo, out.Issuer = BillToOf(st.BillTo), IssuerOf(st.Issuer)
-	if st.Total != nil && st.Subtotal != nil && st.TaxTotal != nil {
-		out.Subtotal, out.TaxTotal, out.Total = copyInt(st.Subtotal), copyInt(st.TaxTotal), copyInt(st.Total)
-		out.TaxBreakdown = breakdownJSON(st.TaxBreakdown)
-		for _, l := range st.Lines {
-			out.Lines = append(out.Lines, CreditNoteLine{InvoiceLine: l.InvoiceLine, Description: l.Description,
-				Quantity: l.Quantity, Amount: l.Amount, Tax: taxJSON(l.Tax)})
-		}
-		return out
-	}
-	if phase == billingv1.CreditNotePending && inv != nil {
-		if computed, ok := PendingCreditNote(cn, inv); ok {
-			out.Lines, out.TaxBreakdown = computed.Lines, computed.TaxBreakdown
-			out.Subtotal, out.TaxTotal, out.Total = computed.Subtotal, computed.TaxTotal, computed.Total
-			return out
-		}
-	}
-	for _, l := range cn.Spec.Lines {
-		line := CreditNoteLine{InvoiceLine: l.InvoiceLine, Quantity: l.Quantity}
-		if l.Amount != nil {
-			line.Amount = *l.Amount
-		}
-		out.Lines = append(out.Lines, line)
-	}
 	return out
 }
 
-// PendingCreditNote computes the lines and amounts cn would be issued with
-// against inv as it is now; ok is false when it cannot be (inv is not
-// issued, or has not that much left to credit).
-func PendingCreditNote(cn *billingv1.CreditNote, inv *billingv1.Invoice) (CreditNote, bool) {
-	if inv.EffectivePhase() != billingv1.InvoiceIssued {
-		return CreditNote{}, false
-	}
-	toCredit, err := ToCredit(inv)
-	if err != nil {
-		return CreditNote{}, false
-	}
-	lines, err := CreditLines(&cn.Spec, toCredit)
-	if err != nil {
-		return CreditNote{}, false
-	}
-	amounts, err := billing.ComputeCredit(toCredit, lines)
-	if err != nil {
-		return CreditNote{}, false
-	}
-	return CreditNoteAmounts(inv, lines, amounts), true
+// withTotals sets out's lines and amounts to computed.
+func withTotals(out *CreditNote, computed billing.CreditNoteTotals) {
+	out.Lines, out.TaxBreakdown = creditNoteLinesJSON(computed.Lines), breakdownJSON(computed.TaxBreakdown)
+	out.Subtotal, out.TaxTotal, out.Total = &computed.Subtotal, &computed.TaxTotal, &computed.Total
 }
 
-// CreditNoteAmounts renders the lines and amounts of a credit note of
-// lines against inv, whose amounts billing.ComputeCredit returned.
-func CreditNoteAmounts(inv *billingv1.Invoice, lines []billing.CreditLine, amounts billing.CreditedAmounts) CreditNote {
-	taxes := ItemTaxes(inv)
-	out := CreditNote{Lines: make([]CreditNoteLine, len(lines)),
-		TaxBreakdown: breakdownJSON(billing.Breakdown(amounts.TaxBreakdown)),
-		Subtotal:     &amounts.Subtotal, TaxTotal: &amounts.TaxTotal, Total: &amounts.Total}
+// creditNoteLinesJSON is the /v1 representation of a credit note's lines
+// as the controller writes them (billing.CreditNoteTotals); empty, not nil,
+// when there is none.
+func creditNoteLinesJSON(lines []billingv1.CreditNoteLineStatus) []CreditNoteLine {
+	out := make([]CreditNoteLine, len(lines))
 	for i, l := range lines {
-		line := CreditNoteLine{InvoiceLine: int32(l.InvoiceLine), Amount: amounts.LineNets[i], //nolint:gosec // at most 499
-			Description: inv.Spec.Items[l.InvoiceLine].Description, Tax: taxJSON(taxes[l.InvoiceLine])}
-		if l.Quantity > 0 {
-			q := l.Quantity
-			line.Quantity = &q
-		}
-		out.Lines[i] = line
+		out[i] = CreditNoteLine{InvoiceLine: l.InvoiceLine, Description: l.Description, Quantity: l.Quantity,
+			Amount: l.Amount, Tax: taxJSON(l.Tax)}
 	}
 	return out
 }

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
 // Event is one event of a workspace's event sequence, as GET /v1/events
@@ -57,7 +58,7 @@ type InvoiceReader func(name string) *billingv1.Invoice
 // EventObject renders the object an event is about (a *Invoice, *CreditNote
 // or *Payment of api/v1) as GET answers it; nil for another kind. invoice is
 // asked only when the object's own status lacks what its representation
-// needs (CreditNoteNeedsInvoice, PaymentNeedsInvoice). The adapter's
+// needs (billing.CreditNoteNeedsInvoice, billing.PaymentNeedsInvoice). The adapter's
 // /v1/events and the manager's webhooks both render events with it.
 func EventObject(obj any, invoice InvoiceReader) any {
 	switch o := obj.(type) {
@@ -65,30 +66,17 @@ func EventObject(obj any, invoice InvoiceReader) any {
 		return InvoiceOf(o)
 	case *billingv1.CreditNote:
 		var inv *billingv1.Invoice
-		if CreditNoteNeedsInvoice(&o.Status) {
+		if billing.CreditNoteNeedsInvoice(&o.Status) {
 			inv = invoice(o.Spec.InvoiceRef.Name)
 		}
 		return CreditNoteOf(o, inv)
 	case *billingv1.Payment:
 		var inv *billingv1.Invoice
-		if PaymentNeedsInvoice(o) {
+		if billing.PaymentNeedsInvoice(o) {
 			inv = invoice(o.Spec.InvoiceRef.Name)
 		}
 		return PaymentOf(o, inv)
 	default:
 		return nil
 	}
-}
-
-// CreditNoteNeedsInvoice says whether the representation of a credit note
-// whose status is st needs its invoice: while it is pending, or when the
-// controller did not record the invoice's customer and currency.
-func CreditNoteNeedsInvoice(st *billingv1.CreditNoteStatus) bool {
-	return st.Phase == "" || st.Phase == billingv1.CreditNotePending || st.Currency == "" || st.CustomerName == ""
-}
-
-// PaymentNeedsInvoice says whether the representation of p needs its
-// invoice: until the controller has recorded its customer.
-func PaymentNeedsInvoice(p *billingv1.Payment) bool {
-	return p.Status.CustomerName == ""
 }

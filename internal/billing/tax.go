@@ -19,52 +19,42 @@ package billing
 import (
 	"fmt"
 	"unicode/utf8"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
-// TaxCategory is a VAT category code of EN 16931 (code list UNCL5305),
-// written in upper case as the code list has it: "s" is not a category.
-type TaxCategory string
+// The tax categories are api/v1's (billingv1.TaxCategory, the VAT category
+// codes of EN 16931, code list UNCL5305, in upper case: "s" is not a
+// category). This file names them, once, for error messages and documents.
 
-// The tax categories an invoice line may have.
-const (
-	// TaxStandard is a taxable supply at a rate above 0.
-	TaxStandard TaxCategory = "S"
-	// TaxZeroRated is a taxable supply at a rate of 0.
-	TaxZeroRated TaxCategory = "Z"
-	// TaxExempt is a supply exempt from tax.
-	TaxExempt TaxCategory = "E"
-	// TaxReverseCharge is a supply on which the customer owes the tax.
-	TaxReverseCharge TaxCategory = "AE"
-	// TaxIntraCommunity is a supply to another EU member state, exempt.
-	TaxIntraCommunity TaxCategory = "K"
-	// TaxExport is an export outside the EU, exempt.
-	TaxExport TaxCategory = "G"
-	// TaxNotSubject is a supply not subject to tax at all.
-	TaxNotSubject TaxCategory = "O"
-)
-
-// taxCategoryNames names each category in error messages.
-var taxCategoryNames = map[TaxCategory]string{
-	TaxStandard:       "standard rate",
-	TaxZeroRated:      "zero rated",
-	TaxExempt:         "exempt",
-	TaxReverseCharge:  "reverse charge",
-	TaxIntraCommunity: "intra-community supply",
-	TaxExport:         "export outside the EU",
-	TaxNotSubject:     "not subject to tax",
+// taxCategoryNames names each category: "standard rate".
+var taxCategoryNames = map[billingv1.TaxCategory]string{
+	billingv1.TaxStandard:       "standard rate",
+	billingv1.TaxZeroRated:      "zero rated",
+	billingv1.TaxExempt:         "exempt",
+	billingv1.TaxReverseCharge:  "reverse charge",
+	billingv1.TaxIntraCommunity: "intra-community supply",
+	billingv1.TaxExport:         "export outside the EU",
+	billingv1.TaxNotSubject:     "not subject to tax",
 }
 
-// TaxCategories returns every tax category, in the order of the
-// constants above.
-func TaxCategories() []TaxCategory {
-	return []TaxCategory{
-		TaxStandard, TaxZeroRated, TaxExempt, TaxReverseCharge,
-		TaxIntraCommunity, TaxExport, TaxNotSubject,
+// TaxCategories returns every tax category, in the order of api/v1's
+// constants.
+func TaxCategories() []billingv1.TaxCategory {
+	return []billingv1.TaxCategory{
+		billingv1.TaxStandard, billingv1.TaxZeroRated, billingv1.TaxExempt, billingv1.TaxReverseCharge,
+		billingv1.TaxIntraCommunity, billingv1.TaxExport, billingv1.TaxNotSubject,
 	}
 }
 
-// Valid reports whether c is one of the tax categories.
-func (c TaxCategory) Valid() bool {
+// TaxCategoryName is c's name in lower case, "reverse charge", as a
+// sentence uses it; "" for a code that is not a category.
+func TaxCategoryName(c billingv1.TaxCategory) string {
+	return taxCategoryNames[c]
+}
+
+// ValidTaxCategory reports whether c is one of the tax categories.
+func ValidTaxCategory(c billingv1.TaxCategory) bool {
 	_, ok := taxCategoryNames[c]
 	return ok
 }
@@ -72,12 +62,12 @@ func (c TaxCategory) Valid() bool {
 // RequiresTaxIDs reports whether an invoice with a line of category c must
 // show the tax ids of both its issuer and its customer: true for reverse
 // charge (AE) and intra-community supply (K) only.
-func (c TaxCategory) RequiresTaxIDs() bool {
-	return c == TaxReverseCharge || c == TaxIntraCommunity
+func RequiresTaxIDs(c billingv1.TaxCategory) bool {
+	return c == billingv1.TaxReverseCharge || c == billingv1.TaxIntraCommunity
 }
 
 // describe writes c with its name, "category AE (reverse charge)".
-func (c TaxCategory) describe() string {
+func describe(c billingv1.TaxCategory) string {
 	return fmt.Sprintf("category %s (%s)", string(c), taxCategoryNames[c])
 }
 
@@ -95,7 +85,7 @@ const (
 // LineTax is the tax of one line item.
 type LineTax struct {
 	// Category is the line's tax category.
-	Category TaxCategory
+	Category billingv1.TaxCategory
 	// Rate is the tax rate: above 0 for S, 0 for Z, E, AE, K and G, and
 	// nil (no rate) for O only.
 	Rate *Rate
@@ -165,29 +155,29 @@ func checkLineTax(tax LineTax) *TaxFieldError {
 	if c == "" {
 		return fieldError(TaxFieldCategory, "is required: one of S, Z, E, AE, K, G and O")
 	}
-	if !c.Valid() {
+	if !ValidTaxCategory(c) {
 		return fieldError(TaxFieldCategory, "%q is not a tax category: one of S, Z, E, AE, K, G and O", string(c))
 	}
 	if tax.Rate != nil && !tax.Rate.Valid() {
 		return fieldError(TaxFieldRate, "%s is not from 0 to 100", tax.Rate)
 	}
 	switch c {
-	case TaxStandard:
+	case billingv1.TaxStandard:
 		switch {
 		case tax.Rate == nil:
-			return fieldError(TaxFieldRate, "is required for %s", c.describe())
+			return fieldError(TaxFieldRate, "is required for %s", describe(c))
 		case *tax.Rate == 0:
-			return fieldError(TaxFieldRate, "must be above 0 for %s; a rate of 0 is category Z (zero rated)", c.describe())
+			return fieldError(TaxFieldRate, "must be above 0 for %s; a rate of 0 is category Z (zero rated)", describe(c))
 		}
 		return checkNoReason(tax)
-	case TaxZeroRated:
+	case billingv1.TaxZeroRated:
 		if err := checkZeroRate(tax); err != nil {
 			return err
 		}
 		return checkNoReason(tax)
-	case TaxNotSubject:
+	case billingv1.TaxNotSubject:
 		if tax.Rate != nil {
-			return fieldError(TaxFieldRate, "must be absent for %s", c.describe())
+			return fieldError(TaxFieldRate, "must be absent for %s", describe(c))
 		}
 		return checkReason(tax)
 	default: // E, AE, K, G
@@ -202,9 +192,9 @@ func checkLineTax(tax LineTax) *TaxFieldError {
 func checkZeroRate(tax LineTax) *TaxFieldError {
 	switch {
 	case tax.Rate == nil:
-		return fieldError(TaxFieldRate, "is required, and must be 0, for %s", tax.Category.describe())
+		return fieldError(TaxFieldRate, "is required, and must be 0, for %s", describe(tax.Category))
 	case *tax.Rate != 0:
-		return fieldError(TaxFieldRate, "must be 0 for %s, not %s", tax.Category.describe(), tax.Rate)
+		return fieldError(TaxFieldRate, "must be 0 for %s, not %s", describe(tax.Category), tax.Rate)
 	}
 	return nil
 }
@@ -212,7 +202,7 @@ func checkZeroRate(tax LineTax) *TaxFieldError {
 // checkNoReason checks that tax has no exemption reason.
 func checkNoReason(tax LineTax) *TaxFieldError {
 	if tax.ExemptionReason != "" {
-		return fieldError(TaxFieldExemptionReason, "must be empty for %s", tax.Category.describe())
+		return fieldError(TaxFieldExemptionReason, "must be empty for %s", describe(tax.Category))
 	}
 	return nil
 }
@@ -225,7 +215,7 @@ func checkReason(tax LineTax) *TaxFieldError {
 	case reason == "":
 		return fieldError(TaxFieldExemptionReason,
 			"is required for %s: the reason printed on the invoice why no tax is charged, such as \"Reverse charge\"",
-			tax.Category.describe())
+			describe(tax.Category))
 	case !utf8.ValidString(reason):
 		return fieldError(TaxFieldExemptionReason, "must be valid UTF-8")
 	}

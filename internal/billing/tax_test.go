@@ -22,6 +22,7 @@ import (
 	"math/big"
 	"testing"
 
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
@@ -39,18 +40,18 @@ func mustRate(s string) *billing.Rate {
 	return &r
 }
 
-func taxOf(category billing.TaxCategory, rate, reason string) *billing.LineTax {
+func taxOf(category billingv1.TaxCategory, rate, reason string) *billing.LineTax {
 	return &billing.LineTax{Category: category, Rate: mustRate(rate), ExemptionReason: reason}
 }
 
-func standard(rate string) *billing.LineTax { return taxOf(billing.TaxStandard, rate, "") }
+func standard(rate string) *billing.LineTax { return taxOf(billingv1.TaxStandard, rate, "") }
 
 // line is one unit of amount with tax.
 func line(amount int64, tax *billing.LineTax) billing.TaxedLine {
 	return billing.TaxedLine{Quantity: 1, Amount: amount, Tax: tax}
 }
 
-func group(category billing.TaxCategory, rate string, taxable, tax int64, reason string) billing.TaxGroup {
+func group(category billingv1.TaxCategory, rate string, taxable, tax int64, reason string) billing.TaxGroup {
 	return billing.TaxGroup{
 		Category: category, Rate: mustRate(rate), TaxableAmount: taxable, TaxAmount: tax, ExemptionReason: reason,
 	}

@@ -19,12 +19,14 @@ package billing
 import (
 	"errors"
 	"math/bits"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
 // taxGroupKey is what puts lines in one group of the tax breakdown: their
 // category and rate (hasRate is false for O, which has no rate).
 type taxGroupKey struct {
-	category TaxCategory
+	category billingv1.TaxCategory
 	rate     Rate
 	hasRate  bool
 }
@@ -70,7 +72,7 @@ func checkTaxes(taxes []*LineTax) *TaxLineError {
 				return &TaxLineError{Index: i, Err: err}
 			}
 		}
-		isO := tax != nil && tax.Category == TaxNotSubject
+		isO := tax != nil && tax.Category == billingv1.TaxNotSubject
 		switch {
 		case isO && firstOther >= 0:
 			return &TaxLineError{Index: i, Err: fieldError(TaxFieldCategory,
@@ -113,7 +115,7 @@ type TaxedLine struct {
 // TaxGroup is one entry of an invoice's tax breakdown: the lines of one
 // category and rate.
 type TaxGroup struct {
-	Category TaxCategory
+	Category billingv1.TaxCategory
 	// Rate is nil for category O, which has no rate.
 	Rate *Rate
 	// TaxableAmount is the sum of the group's lines' quantity times amount.

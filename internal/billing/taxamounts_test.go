@@ -25,6 +25,7 @@ import (
 	"strings"
 	"testing"
 
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
@@ -35,7 +36,7 @@ func TestComputeAmounts(t *testing.T) {
 		l.Tax = tax
 		return l
 	}
-	notSubject := taxOf(billing.TaxNotSubject, "", "Not subject to VAT")
+	notSubject := taxOf(billingv1.TaxNotSubject, "", "Not subject to VAT")
 
 	tests := []struct {
 		name  string
@@ -53,7 +54,7 @@ func TestComputeAmounts(t *testing.T) {
 			want: sums,
 			amounts: billing.Amounts{
 				Subtotal:     27_916,
-				TaxBreakdown: []billing.TaxGroup{group(billing.TaxStandard, "20", 27_916, 5_583, "")},
+				TaxBreakdown: []billing.TaxGroup{group(billingv1.TaxStandard, "20", 27_916, 5_583, "")},
 				TaxTotal:     5_583,
 				Total:        33_499,
 			},
@@ -78,7 +79,7 @@ func TestComputeAmounts(t *testing.T) {
 			want:  sums,
 			amounts: billing.Amounts{
 				Subtotal:     20_499,
-				TaxBreakdown: []billing.TaxGroup{group(billing.TaxStandard, "20", 20_499, 4_100, "")},
+				TaxBreakdown: []billing.TaxGroup{group(billingv1.TaxStandard, "20", 20_499, 4_100, "")},
 				TaxTotal:     4_100,
 				Total:        24_599,
 			},
@@ -92,8 +93,8 @@ func TestComputeAmounts(t *testing.T) {
 			amounts: billing.Amounts{
 				Subtotal: 17_012,
 				TaxBreakdown: []billing.TaxGroup{
-					group(billing.TaxStandard, "19", 12_005, 2_281, ""), // 2280.95
-					group(billing.TaxStandard, "7", 5_007, 350, ""),     // 350.49
+					group(billingv1.TaxStandard, "19", 12_005, 2_281, ""), // 2280.95
+					group(billingv1.TaxStandard, "7", 5_007, 350, ""),     // 350.49
 				},
 				TaxTotal: 2_631,
 				Total:    19_643,
@@ -102,23 +103,23 @@ func TestComputeAmounts(t *testing.T) {
 		{
 			name: "the breakdown lists the groups in the order they first appear",
 			lines: []billing.TaxedLine{
-				line(100, taxOf(billing.TaxZeroRated, "0", "")),
+				line(100, taxOf(billingv1.TaxZeroRated, "0", "")),
 				line(200, standard("7")),
-				line(300, taxOf(billing.TaxExempt, "0", "Exempt under Article 132")),
+				line(300, taxOf(billingv1.TaxExempt, "0", "Exempt under Article 132")),
 				line(400, standard("19")),
 				line(500, standard("7")),
-				line(600, taxOf(billing.TaxZeroRated, "0", "")),
-				line(700, taxOf(billing.TaxReverseCharge, "0", "Reverse charge")),
+				line(600, taxOf(billingv1.TaxZeroRated, "0", "")),
+				line(700, taxOf(billingv1.TaxReverseCharge, "0", "Reverse charge")),
 			},
 			want: sums,
 			amounts: billing.Amounts{
 				Subtotal: 2_800,
 				TaxBreakdown: []billing.TaxGroup{
-					group(billing.TaxZeroRated, "0", 700, 0, ""),
-					group(billing.TaxStandard, "7", 700, 49, ""),
-					group(billing.TaxExempt, "0", 300, 0, "Exempt under Article 132"),
-					group(billing.TaxStandard, "19", 400, 76, ""),
-					group(billing.TaxReverseCharge, "0", 700, 0, "Reverse charge"),
+					group(billingv1.TaxZeroRated, "0", 700, 0, ""),
+					group(billingv1.TaxStandard, "7", 700, 49, ""),
+					group(billingv1.TaxExempt, "0", 300, 0, "Exempt under Article 132"),
+					group(billingv1.TaxStandard, "19", 400, 76, ""),
+					group(billingv1.TaxReverseCharge, "0", 700, 0, "Reverse charge"),
 				},
 				TaxTotal: 125,
 				Total:    2_925,
@@ -130,7 +131,7 @@ func TestComputeAmounts(t *testing.T) {
 			want:  sums,
 			amounts: billing.Amounts{
 				Subtotal:     15_000,
-				TaxBreakdown: []billing.TaxGroup{group(billing.TaxStandard, "19", 10_000, 1_900, "")},
+				TaxBreakdown: []billing.TaxGroup{group(billingv1.TaxStandard, "19", 10_000, 1_900, "")},
 				TaxTotal:     1_900,
 				Total:        16_900,
 			},
@@ -141,7 +142,7 @@ func TestComputeAmounts(t *testing.T) {
 			want:  sums,
 			amounts: billing.Amounts{
 				Subtotal:     3_500,
-				TaxBreakdown: []billing.TaxGroup{group(billing.TaxNotSubject, "", 3_500, 0, "Not subject to VAT")},
+				TaxBreakdown: []billing.TaxGroup{group(billingv1.TaxNotSubject, "", 3_500, 0, "Not subject to VAT")},
 				TaxTotal:     0,
 				Total:        3_500,
 			},
@@ -154,7 +155,7 @@ func TestComputeAmounts(t *testing.T) {
 			want: sums,
 			amounts: billing.Amounts{
 				Subtotal:     10_000,
-				TaxBreakdown: []billing.TaxGroup{group(billing.TaxStandard, "8.875", 10_000, 888, "")},
+				TaxBreakdown: []billing.TaxGroup{group(billingv1.TaxStandard, "8.875", 10_000, 888, "")},
 				TaxTotal:     888,
 				Total:        10_888,
 			},
@@ -169,8 +170,8 @@ func TestComputeAmounts(t *testing.T) {
 			amounts: billing.Amounts{
 				Subtotal: 7_174,
 				TaxBreakdown: []billing.TaxGroup{
-					group(billing.TaxStandard, "10", 5_940, 594, ""),
-					group(billing.TaxStandard, "8", 1_234, 99, ""),
+					group(billingv1.TaxStandard, "10", 5_940, 594, ""),
+					group(billingv1.TaxStandard, "8", 1_234, 99, ""),
 				},
 				TaxTotal: 693,
 				Total:    7_867,
@@ -184,18 +185,18 @@ func TestComputeAmounts(t *testing.T) {
 			want: sums,
 			amounts: billing.Amounts{
 				Subtotal:     12_345,
-				TaxBreakdown: []billing.TaxGroup{group(billing.TaxStandard, "10", 12_345, 1_235, "")},
+				TaxBreakdown: []billing.TaxGroup{group(billingv1.TaxStandard, "10", 12_345, 1_235, "")},
 				TaxTotal:     1_235,
 				Total:        13_580,
 			},
 		},
 		{
 			name:  "a subtotal of 2^53-1 at a zero rate is accepted",
-			lines: []billing.TaxedLine{withTax(maxTotalLine, taxOf(billing.TaxZeroRated, "0", ""))},
+			lines: []billing.TaxedLine{withTax(maxTotalLine, taxOf(billingv1.TaxZeroRated, "0", ""))},
 			want:  sums,
 			amounts: billing.Amounts{
 				Subtotal:     billing.MaxTotal,
-				TaxBreakdown: []billing.TaxGroup{group(billing.TaxZeroRated, "0", billing.MaxTotal, 0, "")},
+				TaxBreakdown: []billing.TaxGroup{group(billingv1.TaxZeroRated, "0", billing.MaxTotal, 0, "")},
 				Total:        billing.MaxTotal,
 			},
 		},
@@ -209,7 +210,7 @@ func TestComputeAmounts(t *testing.T) {
 			amounts: billing.Amounts{
 				Subtotal: 7_505_999_378_950_826,
 				TaxBreakdown: []billing.TaxGroup{
-					group(billing.TaxStandard, "20", 7_505_999_378_950_826, 1_501_199_875_790_165, ""),
+					group(billingv1.TaxStandard, "20", 7_505_999_378_950_826, 1_501_199_875_790_165, ""),
 				},
 				TaxTotal: 1_501_199_875_790_165,
 				Total:    billing.MaxTotal,
@@ -230,7 +231,7 @@ func TestComputeAmounts(t *testing.T) {
 			amounts: billing.Amounts{
 				Subtotal: 4_503_599_627_370_495,
 				TaxBreakdown: []billing.TaxGroup{
-					group(billing.TaxStandard, "100", 4_503_599_627_370_495, 4_503_599_627_370_495, ""),
+					group(billingv1.TaxStandard, "100", 4_503_599_627_370_495, 4_503_599_627_370_495, ""),
 				},
 				TaxTotal: 4_503_599_627_370_495,
 				Total:    billing.MaxTotal - 1,
@@ -249,8 +250,8 @@ func TestComputeAmounts(t *testing.T) {
 		{
 			name: "a subtotal above 2^53-1 is refused at a zero rate too",
 			lines: []billing.TaxedLine{
-				withTax(maxTotalLine, taxOf(billing.TaxZeroRated, "0", "")),
-				line(1, taxOf(billing.TaxZeroRated, "0", "")),
+				withTax(maxTotalLine, taxOf(billingv1.TaxZeroRated, "0", "")),
+				line(1, taxOf(billingv1.TaxZeroRated, "0", "")),
 			},
 			want: tooLarge,
 		},
@@ -327,9 +328,9 @@ func FuzzComputeAmounts(f *testing.F) {
 		rates := [2]billing.Rate{billing.Rate(r1 % uint32(billing.MaxRate+1)), billing.Rate(r2 % uint32(billing.MaxRate+1))}
 		lines := make([]billing.TaxedLine, 2)
 		for i, qa := range [2][2]int64{{q1, a1}, {q2, a2}} {
-			tax := &billing.LineTax{Category: billing.TaxStandard, Rate: &rates[i]}
+			tax := &billing.LineTax{Category: billingv1.TaxStandard, Rate: &rates[i]}
 			if rates[i] == 0 {
-				tax.Category = billing.TaxZeroRated
+				tax.Category = billingv1.TaxZeroRated
 			}
 			lines[i] = billing.TaxedLine{Quantity: qa[0], Amount: qa[1], Tax: tax}
 		}
@@ -378,7 +379,7 @@ func TestComputeAmountsRefusesTaxThatBreaksARule(t *testing.T) {
 	got, err := billing.ComputeAmounts([]billing.TaxedLine{
 		line(100, standard("19")),
 		line(100, standard("19")),
-		line(100, taxOf(billing.TaxStandard, "0", "")),
+		line(100, taxOf(billingv1.TaxStandard, "0", "")),
 	})
 	var le *billing.TaxLineError
 	if !errors.As(err, &le) || le.Index != 2 || le.Err.Field != billing.TaxFieldRate {
@@ -388,7 +389,7 @@ func TestComputeAmountsRefusesTaxThatBreaksARule(t *testing.T) {
 
 func TestComputeAmountsGroupsDoNotShareTheCallersRate(t *testing.T) {
 	rate := mustRate("19")
-	got, err := billing.ComputeAmounts([]billing.TaxedLine{line(100, &billing.LineTax{Category: billing.TaxStandard, Rate: rate})})
+	got, err := billing.ComputeAmounts([]billing.TaxedLine{line(100, &billing.LineTax{Category: billingv1.TaxStandard, Rate: rate})})
 	if err != nil {
 		t.Fatal(err)
 	}

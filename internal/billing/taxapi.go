@@ -33,7 +33,7 @@ func LineTaxOf(tax *billingv1.Tax) (*LineTax, error) {
 	if tax == nil {
 		return nil, nil
 	}
-	out := &LineTax{Category: TaxCategory(tax.Category), ExemptionReason: tax.ExemptionReason}
+	out := &LineTax{Category: tax.Category, ExemptionReason: tax.ExemptionReason}
 	if tax.Rate != nil {
 		r, err := ParseRate(*tax.Rate)
 		if err != nil {
@@ -51,7 +51,7 @@ func TaxOf(tax *LineTax) *billingv1.Tax {
 		return nil
 	}
 	return &billingv1.Tax{
-		Category:        billingv1.TaxCategory(tax.Category),
+		Category:        tax.Category,
 		Rate:            rateString(tax.Rate),
 		ExemptionReason: tax.ExemptionReason,
 	}
@@ -111,7 +111,7 @@ func Breakdown(groups []TaxGroup) []billingv1.TaxBreakdownEntry {
 	out := make([]billingv1.TaxBreakdownEntry, len(groups))
 	for i, g := range groups {
 		out[i] = billingv1.TaxBreakdownEntry{
-			Category:        billingv1.TaxCategory(g.Category),
+			Category:        g.Category,
 			Rate:            rateString(g.Rate),
 			TaxableAmount:   g.TaxableAmount,
 			TaxAmount:       g.TaxAmount,

@@ -66,7 +66,7 @@ func TestInvoiceAmounts(t *testing.T) {
 		name:      "the four lines of the issue at 20% are taxed once per group",
 		items:     []billingv1.LineItem{item(1, 6833, nil), item(1, 6833, nil), item(1, 5750, nil), item(1, 8500, nil)},
 		taxes:     []*billingv1.Tax{apiTax("S", "20", ""), apiTax("S", "20.0", ""), apiTax("S", "20", ""), apiTax("S", "20.0000", "")},
-		want:      billing.Amounts{Subtotal: 27916, TaxTotal: 5583, Total: 33499, TaxBreakdown: []billing.TaxGroup{{Category: billing.TaxStandard, Rate: mustRate("20"), TaxableAmount: 27916, TaxAmount: 5583}}},
+		want:      billing.Amounts{Subtotal: 27916, TaxTotal: 5583, Total: 33499, TaxBreakdown: []billing.TaxGroup{{Category: billingv1.TaxStandard, Rate: mustRate("20"), TaxableAmount: 27916, TaxAmount: 5583}}},
 		wantIndex: -1,
 	}, {
 		name:      "items without taxes have none",
@@ -106,8 +106,8 @@ func TestInvoiceAmounts(t *testing.T) {
 
 func TestBreakdownWritesRatesInTheirShortestForm(t *testing.T) {
 	got := billing.Breakdown([]billing.TaxGroup{
-		{Category: billing.TaxStandard, Rate: mustRate("5.5"), TaxableAmount: 1000, TaxAmount: 55},
-		{Category: billing.TaxNotSubject, TaxableAmount: 10, ExemptionReason: "Not subject to VAT"},
+		{Category: billingv1.TaxStandard, Rate: mustRate("5.5"), TaxableAmount: 1000, TaxAmount: 55},
+		{Category: billingv1.TaxNotSubject, TaxableAmount: 10, ExemptionReason: "Not subject to VAT"},
 	})
 	five := "5.5"
 	want := []billingv1.TaxBreakdownEntry{

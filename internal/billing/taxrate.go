@@ -185,3 +185,15 @@ func allDigits(s string) bool {
 	}
 	return true
 }
+
+// ShortRate writes rate, as the API holds it, in its shortest form: "19"
+// for "19.00". A rate that ParseRate refuses is written as it is: the API
+// server's pattern keeps such out of a spec, and what shows it had better
+// show it than hide it. Every rendering of a rate (/v1 JSON, documents,
+// e-invoices) goes through it.
+func ShortRate(rate string) string {
+	if r, err := ParseRate(rate); err == nil {
+		return r.String()
+	}
+	return rate
+}

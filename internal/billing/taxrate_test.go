@@ -235,3 +235,19 @@ func FuzzParseRate(f *testing.F) {
 		}
 	})
 }
+
+func TestShortRateWritesARateInItsShortestForm(t *testing.T) {
+	for _, tc := range []struct{ name, rate, want string }{
+		{"trailing zeros go", "19.00", "19"},
+		{"a decimal keeps its significant digits", "5.50", "5.5"},
+		{"a rate in its shortest form is kept", "8.875", "8.875"},
+		{"zero is 0", "0.0", "0"},
+		{"a rate that does not parse is written as it is", "19%", "19%"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := billing.ShortRate(tc.rate); got != tc.want {
+				t.Errorf("ShortRate(%q) = %q, want %q", tc.rate, got, tc.want)
+			}
+		})
+	}
+}

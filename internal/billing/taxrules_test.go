@@ -22,6 +22,7 @@ import (
 	"strings"
 	"testing"
 
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
@@ -40,30 +41,30 @@ func TestValidateLineTax(t *testing.T) {
 		{"a standard rate above 0 is valid", *standard("19"), ""},
 		{"the smallest standard rate is valid", *standard("0.0001"), ""},
 		{"a standard rate of 100% is valid", *standard("100"), ""},
-		{"a zero rated line is valid", *taxOf(billing.TaxZeroRated, "0", ""), ""},
-		{"a line not subject to tax with a reason and no rate is valid", *taxOf(billing.TaxNotSubject, "", "Not subject to VAT"), ""},
-		{"an exemption reason of 500 characters is valid", *taxOf(billing.TaxExempt, "0", reason(500)), ""},
-		{"an exemption reason of 1 character is valid", *taxOf(billing.TaxExempt, "0", "x"), ""},
+		{"a zero rated line is valid", *taxOf(billingv1.TaxZeroRated, "0", ""), ""},
+		{"a line not subject to tax with a reason and no rate is valid", *taxOf(billingv1.TaxNotSubject, "", "Not subject to VAT"), ""},
+		{"an exemption reason of 500 characters is valid", *taxOf(billingv1.TaxExempt, "0", reason(500)), ""},
+		{"an exemption reason of 1 character is valid", *taxOf(billingv1.TaxExempt, "0", "x"), ""},
 
-		{"a standard rate line without a rate is refused on its rate", *taxOf(billing.TaxStandard, "", ""), "rate"},
+		{"a standard rate line without a rate is refused on its rate", *taxOf(billingv1.TaxStandard, "", ""), "rate"},
 		{"a standard rate line at 0 is refused on its rate", *standard("0"), "rate"},
-		{"a standard rate line with an exemption reason is refused on it", *taxOf(billing.TaxStandard, "19", "Exempt"), "exemption_reason"},
-		{"a zero rated line without a rate is refused on its rate", *taxOf(billing.TaxZeroRated, "", ""), "rate"},
-		{"a zero rated line at 5% is refused on its rate", *taxOf(billing.TaxZeroRated, "5", ""), "rate"},
-		{"a zero rated line with an exemption reason is refused on it", *taxOf(billing.TaxZeroRated, "0", "Zero"), "exemption_reason"},
-		{"a line not subject to tax with a rate of 0 is refused on its rate", *taxOf(billing.TaxNotSubject, "0", "Not subject"), "rate"},
-		{"a line not subject to tax without a reason is refused on it", *taxOf(billing.TaxNotSubject, "", ""), "exemption_reason"},
-		{"an exemption reason of 501 characters is refused", *taxOf(billing.TaxExempt, "0", reason(501)), "exemption_reason"},
-		{"an exemption reason of invalid UTF-8 is refused", *taxOf(billing.TaxExempt, "0", "Exempt \xff"), "exemption_reason"},
+		{"a standard rate line with an exemption reason is refused on it", *taxOf(billingv1.TaxStandard, "19", "Exempt"), "exemption_reason"},
+		{"a zero rated line without a rate is refused on its rate", *taxOf(billingv1.TaxZeroRated, "", ""), "rate"},
+		{"a zero rated line at 5% is refused on its rate", *taxOf(billingv1.TaxZeroRated, "5", ""), "rate"},
+		{"a zero rated line with an exemption reason is refused on it", *taxOf(billingv1.TaxZeroRated, "0", "Zero"), "exemption_reason"},
+		{"a line not subject to tax with a rate of 0 is refused on its rate", *taxOf(billingv1.TaxNotSubject, "0", "Not subject"), "rate"},
+		{"a line not subject to tax without a reason is refused on it", *taxOf(billingv1.TaxNotSubject, "", ""), "exemption_reason"},
+		{"an exemption reason of 501 characters is refused", *taxOf(billingv1.TaxExempt, "0", reason(501)), "exemption_reason"},
+		{"an exemption reason of invalid UTF-8 is refused", *taxOf(billingv1.TaxExempt, "0", "Exempt \xff"), "exemption_reason"},
 		{"an unknown category is refused", *taxOf("X", "19", ""), "category"},
 		{"a lower-case category is refused", *taxOf("s", "19", ""), "category"},
 		{"an empty category is refused", *taxOf("", "19", ""), "category"},
 		{"an unknown category is refused before its rate is looked at", billing.LineTax{Category: "VAT"}, "category"},
-		{"a rate above 100% made without ParseRate is refused", billing.LineTax{Category: billing.TaxStandard, Rate: ptr(billing.MaxRate + 1)}, "rate"},
-		{"a negative rate made without ParseRate is refused", billing.LineTax{Category: billing.TaxZeroRated, Rate: ptr(-1)}, "rate"},
+		{"a rate above 100% made without ParseRate is refused", billing.LineTax{Category: billingv1.TaxStandard, Rate: ptr(billing.MaxRate + 1)}, "rate"},
+		{"a negative rate made without ParseRate is refused", billing.LineTax{Category: billingv1.TaxZeroRated, Rate: ptr(-1)}, "rate"},
 	}
 	// The four exempt categories follow the same rules.
-	for _, c := range []billing.TaxCategory{billing.TaxExempt, billing.TaxReverseCharge, billing.TaxIntraCommunity, billing.TaxExport} {
+	for _, c := range []billingv1.TaxCategory{billingv1.TaxExempt, billingv1.TaxReverseCharge, billingv1.TaxIntraCommunity, billingv1.TaxExport} {
 		tests = append(tests, []struct {
 			name  string
 			tax   billing.LineTax
@@ -99,7 +100,7 @@ func TestValidateLineTax(t *testing.T) {
 func ptr(r billing.Rate) *billing.Rate { return &r }
 
 func TestValidateTaxes(t *testing.T) {
-	notSubject := taxOf(billing.TaxNotSubject, "", "Not subject to VAT")
+	notSubject := taxOf(billingv1.TaxNotSubject, "", "Not subject to VAT")
 	tests := []struct {
 		name  string
 		taxes []*billing.LineTax
@@ -113,12 +114,12 @@ func TestValidateTaxes(t *testing.T) {
 		{name: "an invoice of lines not subject to tax is valid", taxes: []*billing.LineTax{notSubject, notSubject}},
 		{
 			name:  "exempt lines with the same reason are valid",
-			taxes: []*billing.LineTax{taxOf(billing.TaxExempt, "0", "Exempt"), standard("19"), taxOf(billing.TaxExempt, "0.00", "Exempt")},
+			taxes: []*billing.LineTax{taxOf(billingv1.TaxExempt, "0", "Exempt"), standard("19"), taxOf(billingv1.TaxExempt, "0.00", "Exempt")},
 		},
 		{
 			name: "exempt lines of different categories may have different reasons",
 			taxes: []*billing.LineTax{
-				taxOf(billing.TaxExempt, "0", "Exempt"), taxOf(billing.TaxReverseCharge, "0", "Reverse charge"),
+				taxOf(billingv1.TaxExempt, "0", "Exempt"), taxOf(billingv1.TaxReverseCharge, "0", "Reverse charge"),
 			},
 		},
 		{
@@ -143,22 +144,22 @@ func TestValidateTaxes(t *testing.T) {
 		},
 		{
 			name:  "an exempt line whose reason differs from its group's is refused on its reason",
-			taxes: []*billing.LineTax{taxOf(billing.TaxExempt, "0", "Exempt"), standard("19"), taxOf(billing.TaxExempt, "0", "exempt")},
+			taxes: []*billing.LineTax{taxOf(billingv1.TaxExempt, "0", "Exempt"), standard("19"), taxOf(billingv1.TaxExempt, "0", "exempt")},
 			index: 2, field: "exemption_reason",
 		},
 		{
 			name:  "a line not subject to tax whose reason differs from the first's is refused on its reason",
-			taxes: []*billing.LineTax{notSubject, taxOf(billing.TaxNotSubject, "", "Outside the scope of VAT")},
+			taxes: []*billing.LineTax{notSubject, taxOf(billingv1.TaxNotSubject, "", "Outside the scope of VAT")},
 			index: 1, field: "exemption_reason",
 		},
 		{
 			name:  "the first line at fault is named, whatever the rule it breaks",
-			taxes: []*billing.LineTax{standard("19"), taxOf(billing.TaxStandard, "0", ""), notSubject},
+			taxes: []*billing.LineTax{standard("19"), taxOf(billingv1.TaxStandard, "0", ""), notSubject},
 			index: 1, field: "rate",
 		},
 		{
 			name:  "a line's own rules are checked before the rules across lines",
-			taxes: []*billing.LineTax{standard("19"), taxOf(billing.TaxNotSubject, "", "")},
+			taxes: []*billing.LineTax{standard("19"), taxOf(billingv1.TaxNotSubject, "", "")},
 			index: 1, field: "exemption_reason",
 		},
 	}
@@ -187,24 +188,38 @@ func TestValidateTaxes(t *testing.T) {
 }
 
 func TestOnlyReverseChargeAndIntraCommunityRequireTaxIDs(t *testing.T) {
-	want := map[billing.TaxCategory]bool{
-		billing.TaxStandard: false, billing.TaxZeroRated: false, billing.TaxExempt: false,
-		billing.TaxReverseCharge: true, billing.TaxIntraCommunity: true,
-		billing.TaxExport: false, billing.TaxNotSubject: false,
+	want := map[billingv1.TaxCategory]bool{
+		billingv1.TaxStandard: false, billingv1.TaxZeroRated: false, billingv1.TaxExempt: false,
+		billingv1.TaxReverseCharge: true, billingv1.TaxIntraCommunity: true,
+		billingv1.TaxExport: false, billingv1.TaxNotSubject: false,
 	}
 	categories := billing.TaxCategories()
 	if len(categories) != len(want) {
 		t.Fatalf("TaxCategories() = %v, want the %d of UNCL5305 the invoice uses", categories, len(want))
 	}
 	for _, c := range categories {
-		if !c.Valid() {
+		if !billing.ValidTaxCategory(c) {
 			t.Errorf("%s is not Valid", c)
 		}
-		if got := c.RequiresTaxIDs(); got != want[c] {
-			t.Errorf("%s.RequiresTaxIDs() = %v, want %v", c, got, want[c])
+		if got := billing.RequiresTaxIDs(c); got != want[c] {
+			t.Errorf("RequiresTaxIDs(%s) = %v, want %v", c, got, want[c])
 		}
 	}
-	if billing.TaxCategory("X").RequiresTaxIDs() || billing.TaxCategory("X").Valid() {
+	if billing.RequiresTaxIDs("X") || billing.ValidTaxCategory("X") {
 		t.Errorf("an unknown category is valid or requires tax ids")
+	}
+}
+
+func TestEveryTaxCategoryHasAName(t *testing.T) {
+	for _, c := range billing.TaxCategories() {
+		if billing.TaxCategoryName(c) == "" {
+			t.Errorf("category %s has no name", c)
+		}
+	}
+	if got := billing.TaxCategoryName(billingv1.TaxReverseCharge); got != "reverse charge" {
+		t.Errorf("TaxCategoryName(AE) = %q, want %q", got, "reverse charge")
+	}
+	if got := billing.TaxCategoryName("X"); got != "" {
+		t.Errorf("an unknown category is named %q", got)
 	}
 }

@@ -22,7 +22,6 @@ import (
 	"strings"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
@@ -107,9 +106,8 @@ func newCreditNoteView(cn *billingv1.CreditNote, footer string) (*view, error) {
 		}
 		v.Lines = append(v.Lines, ln)
 	}
-	breakdown := apiobject.CreditNoteOf(cn, nil).TaxBreakdown
-	v.Taxed = len(breakdown) > 0
-	v.Breakdown = taxRows(cur, breakdown)
+	v.Taxed = len(st.TaxBreakdown) > 0
+	v.Breakdown = taxRows(cur, st.TaxBreakdown)
 	v.Subtotal = formatMoney(cur, *st.Subtotal)
 	v.TaxTotal = formatMoney(cur, *st.TaxTotal)
 	v.Total = formatMoney(cur, *st.Total)

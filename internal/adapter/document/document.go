@@ -19,7 +19,7 @@ limitations under the License.
 // issuer, the bill-to snapshot, the number, the issue and due dates, the
 // line items with their tax, the tax breakdown, the subtotal, tax and
 // total, and the billing profile's footer). Its amounts are those the API
-// shows (apiobject.InvoiceAmounts). It is pure: it reads only the Invoice
+// shows (billing.TotalsOf). It is pure: it reads only the Invoice
 // and the footer it is given.
 package document
 
@@ -30,7 +30,6 @@ import (
 	"unicode"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
@@ -128,7 +127,7 @@ func newView(inv *billingv1.Invoice, footer string) (*view, error) {
 		v.Issuer = &p
 	}
 	v.Payment = paymentRows(st.PaymentAccount, st.Number)
-	taxes := apiobject.ItemTaxes(inv)
+	taxes := billing.ItemTaxes(inv)
 	for i, it := range inv.Spec.Items {
 		// The CRD's bounds keep quantity × amount below 2^63.
 		if it.Quantity < 0 || it.Quantity > billing.MaxQuantity || it.Amount < 0 || it.Amount > billing.MaxAmount {
@@ -144,15 +143,15 @@ func newView(inv *billingv1.Invoice, footer string) (*view, error) {
 	}
 	// The amounts the API shows: those frozen at issue, the total alone
 	// for an invoice issued before tax existed.
-	a := apiobject.InvoiceAmounts(inv, taxes)
-	if a.Subtotal == nil || a.TaxTotal == nil || a.Total == nil {
+	a, ok := billing.TotalsOf(inv, taxes)
+	if !ok {
 		return nil, errors.New("the invoice's amounts cannot be computed")
 	}
 	v.Taxed = len(a.TaxBreakdown) > 0
 	v.Breakdown = taxRows(cur, a.TaxBreakdown)
-	v.Subtotal = formatMoney(cur, *a.Subtotal)
-	v.TaxTotal = formatMoney(cur, *a.TaxTotal)
-	v.Total = formatMoney(cur, *a.Total)
+	v.Subtotal = formatMoney(cur, a.Subtotal)
+	v.TaxTotal = formatMoney(cur, a.TaxTotal)
+	v.Total = formatMoney(cur, a.Total)
 	if b := st.Balance; b != nil && b.AmountPaid > 0 {
 		v.Paid = formatMoney(cur, b.AmountPaid)
 		v.Remaining = formatMoney(cur, b.AmountRemaining)

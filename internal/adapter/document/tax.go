@@ -21,7 +21,6 @@ import (
 	"strings"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
@@ -36,18 +35,6 @@ const noRate = "—"
 // invoice whose other lines have one.
 const noTax = "none"
 
-// categoryNames are the short names printed after a category's code in the
-// tax breakdown, "AE – Reverse charge".
-var categoryNames = map[billingv1.TaxCategory]string{
-	billingv1.TaxStandard:       "Standard rate",
-	billingv1.TaxZeroRated:      "Zero rated",
-	billingv1.TaxExempt:         "Exempt",
-	billingv1.TaxReverseCharge:  "Reverse charge",
-	billingv1.TaxIntraCommunity: "Intra-community supply",
-	billingv1.TaxExport:         "Export outside the EU",
-	billingv1.TaxNotSubject:     "Not subject to tax",
-}
-
 // taxRow is one group of the tax breakdown, formatted.
 type taxRow struct {
 	// Category is the code and name, "S – Standard rate".
@@ -60,13 +47,15 @@ type taxRow struct {
 	Reason string
 }
 
-// categoryLabel is the code of category and its name, "AE – Reverse
-// charge"; the code alone for a category this package does not know.
-func categoryLabel(category string) string {
-	if name, ok := categoryNames[billingv1.TaxCategory(category)]; ok {
-		return category + " – " + name
+// categoryLabel is the code of category and its name
+// (billing.TaxCategoryName) capitalised, "AE – Reverse charge"; the code
+// alone for a code that is not a category.
+func categoryLabel(category billingv1.TaxCategory) string {
+	name := billing.TaxCategoryName(category)
+	if name == "" {
+		return string(category)
 	}
-	return category
+	return string(category) + " – " + strings.ToUpper(name[:1]) + name[1:]
 }
 
 // rateLabel writes a rate in percent in its shortest form, "19%" for "19"
@@ -76,11 +65,7 @@ func rateLabel(rate *string) string {
 	if rate == nil {
 		return noRate
 	}
-	s := *rate
-	if r, err := billing.ParseRate(s); err == nil {
-		s = r.String()
-	}
-	return s + "%"
+	return billing.ShortRate(*rate) + "%"
 }
 
 // lineTaxLabel is what a line's tax column shows: the rate alone for the
@@ -100,19 +85,16 @@ func lineTaxLabel(tax *billingv1.Tax) string {
 }
 
 // taxRows formats the tax breakdown of an invoice of currency cur.
-func taxRows(cur billing.Currency, breakdown []apiobject.TaxBreakdownEntry) []taxRow {
+func taxRows(cur billing.Currency, breakdown []billingv1.TaxBreakdownEntry) []taxRow {
 	rows := make([]taxRow, 0, len(breakdown))
 	for _, e := range breakdown {
-		row := taxRow{
+		rows = append(rows, taxRow{
 			Category: categoryLabel(e.Category),
 			Rate:     rateLabel(e.Rate),
 			Taxable:  formatMoney(cur, e.TaxableAmount),
 			Tax:      formatMoney(cur, e.TaxAmount),
-		}
-		if e.ExemptionReason != nil {
-			row.Reason = *e.ExemptionReason
-		}
-		rows = append(rows, row)
+			Reason:   e.ExemptionReason,
+		})
 	}
 	return rows
 }

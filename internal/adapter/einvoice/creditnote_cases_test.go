@@ -22,7 +22,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
 // creditLine credits qty units (or, qty 0, the net amount) of the i-th
@@ -61,16 +61,13 @@ func creditNote(inv *billingv1.Invoice, lines ...creditLine) *billingv1.CreditNo
 		st.Lines = append(st.Lines, sl)
 		net.Spec.Items = append(net.Spec.Items, billingv1.LineItem{Description: it.Description, Quantity: 1, Amount: sl.Amount, Tax: it.Tax})
 	}
-	a := apiobject.InvoiceAmounts(&net, apiobject.ItemTaxes(&net))
-	st.Subtotal, st.TaxTotal, st.Total = a.Subtotal, a.TaxTotal, a.Total
-	for _, e := range a.TaxBreakdown {
-		entry := billingv1.TaxBreakdownEntry{
-			Category: billingv1.TaxCategory(e.Category), Rate: e.Rate, TaxableAmount: e.TaxableAmount, TaxAmount: e.TaxAmount,
-		}
-		if e.ExemptionReason != nil {
-			entry.ExemptionReason = *e.ExemptionReason
-		}
-		st.TaxBreakdown = append(st.TaxBreakdown, entry)
+	a, ok := billing.TotalsOf(&net, billing.ItemTaxes(&net))
+	if !ok {
+		panic("the credit note's amounts cannot be computed")
+	}
+	st.Subtotal, st.TaxTotal, st.Total = &a.Subtotal, &a.TaxTotal, &a.Total
+	if len(a.TaxBreakdown) > 0 {
+		st.TaxBreakdown = a.TaxBreakdown
 	}
 	spec := billingv1.CreditNoteSpec{InvoiceRef: billingv1.InvoiceReference{Name: inv.Name}, Reason: "order_change", FullCredit: full}
 	return &billingv1.CreditNote{ObjectMeta: metav1.ObjectMeta{Name: "cn-1", Namespace: inv.Namespace}, Spec: spec, Status: st}

@@ -22,7 +22,6 @@ import (
 	"strings"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
@@ -159,22 +158,16 @@ func fromInvoice(inv *billingv1.Invoice, profile Profile) (*document, error) {
 	if st.DueAt != nil {
 		d.DueDate = st.DueAt.UTC().Format(dateLayout)
 	}
-	taxes := apiobject.ItemTaxes(inv)
+	taxes := billing.ItemTaxes(inv)
 	for i, it := range inv.Spec.Items {
 		d.Lines = append(d.Lines, newLine(i, it.Description, it.Quantity, it.Amount, it.Quantity*it.Amount, taxes[i]))
 	}
-	a := apiobject.InvoiceAmounts(inv, taxes)
-	if a.Subtotal == nil || a.TaxTotal == nil || a.Total == nil {
+	a, ok := billing.TotalsOf(inv, taxes)
+	if !ok {
 		return nil, fmt.Errorf("the amounts of invoice %s cannot be computed", inv.Name)
 	}
-	d.Subtotal, d.TaxTotal, d.Total = *a.Subtotal, *a.TaxTotal, *a.Total
-	for _, e := range a.TaxBreakdown {
-		g := group{Category: e.Category, Rate: shortRate(e.Rate), Taxable: e.TaxableAmount, Tax: e.TaxAmount}
-		if e.ExemptionReason != nil {
-			g.Reason = *e.ExemptionReason
-		}
-		d.Breakdown = append(d.Breakdown, g)
-	}
+	d.Subtotal, d.TaxTotal, d.Total = a.Subtotal, a.TaxTotal, a.Total
+	d.Breakdown = groups(a.TaxBreakdown)
 	d.BuyerReference, d.PurchaseOrder = inv.Spec.BuyerReference, inv.Spec.PurchaseOrder
 	d.Payment = st.PaymentAccount
 	return finish(d, st.Issuer, st.BillTo, lack)
@@ -218,14 +211,25 @@ func fromCreditNote(cn *billingv1.CreditNote, profile Profile) (*document, error
 		}
 		d.Lines = append(d.Lines, newLine(i, l.Description, qty, price, l.Amount, l.Tax))
 	}
-	for _, e := range st.TaxBreakdown {
-		d.Breakdown = append(d.Breakdown, group{
+	d.Breakdown = groups(st.TaxBreakdown)
+	d.BuyerReference, d.Payment = st.BuyerReference, st.PaymentAccount
+	return finish(d, st.Issuer, st.BillTo, lack)
+}
+
+// groups are the groups of a tax breakdown, as an invoice's or a credit
+// note's status holds it; nil for none.
+func groups(breakdown []billingv1.TaxBreakdownEntry) []group {
+	if len(breakdown) == 0 {
+		return nil
+	}
+	out := make([]group, 0, len(breakdown))
+	for _, e := range breakdown {
+		out = append(out, group{
 			Category: string(e.Category), Rate: shortRate(e.Rate), Taxable: e.TaxableAmount, Tax: e.TaxAmount,
 			Reason: e.ExemptionReason,
 		})
 	}
-	d.BuyerReference, d.Payment = st.BuyerReference, st.PaymentAccount
-	return finish(d, st.Issuer, st.BillTo, lack)
+	return out
 }
 
 // currencyOf is the currency of code, adding to lack what it lacks.
@@ -351,8 +355,5 @@ func shortRate(rate *string) string {
 	if rate == nil {
 		return ""
 	}
-	if r, err := billing.ParseRate(*rate); err == nil {
-		return r.String()
-	}
-	return *rate
+	return billing.ShortRate(*rate)
 }

@@ -90,7 +90,7 @@ type credit struct {
 // credits more than is left of its invoice line, 422 parameter_invalid on a
 // line that names no line of the invoice.
 func checkCredit(inv *billingv1.Invoice, spec *billingv1.CreditNoteSpec) (*credit, *Error) {
-	toCredit, err := apiobject.ToCredit(inv)
+	toCredit, err := billing.ToCredit(inv)
 	if err != nil {
 		return nil, errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
 			"Invoice %q cannot be credited: %v.", inv.Name, err)
@@ -98,7 +98,7 @@ func checkCredit(inv *billingv1.Invoice, spec *billingv1.CreditNoteSpec) (*credi
 	if toCredit.Remaining() <= 0 {
 		return nil, fullyCredited(inv.Name)
 	}
-	lines, err := apiobject.CreditLines(spec, toCredit)
+	lines, err := billing.CreditLines(spec, toCredit)
 	if errors.Is(err, billing.ErrFullyCredited) {
 		return nil, fullyCredited(inv.Name)
 	}
@@ -126,24 +126,9 @@ func checkCredit(inv *billingv1.Invoice, spec *billingv1.CreditNoteSpec) (*credi
 }
 
 // answer is cn, a credit note just created against inv and still pending,
-// as apiobject.CreditNoteOf shows it, with the lines and amounts of the
-// credit instead of computing them again: the invoice's customer, currency
-// and number, which the controller has not recorded yet, come from inv.
+// with the lines and amounts of the credit instead of computing them again.
 func (cr *credit) answer(cn *billingv1.CreditNote, inv *billingv1.Invoice) apiobject.CreditNote {
-	out := apiobject.CreditNoteOf(cn, nil)
-	computed := apiobject.CreditNoteAmounts(inv, cr.lines, cr.amounts)
-	out.Lines, out.TaxBreakdown = computed.Lines, computed.TaxBreakdown
-	out.Subtotal, out.TaxTotal, out.Total = computed.Subtotal, computed.TaxTotal, computed.Total
-	currency := inv.Spec.Currency
-	if currency == "" {
-		currency = billing.DefaultCurrency
-	}
-	out.CustomerID, out.Currency = inv.Spec.CustomerRef.Name, &currency
-	if inv.Status.Number != "" {
-		number := inv.Status.Number
-		out.InvoiceNumber = &number
-	}
-	return out
+	return apiobject.PendingCreditNoteOf(cn, inv, billing.CreditNoteTotalsOf(inv, cr.lines, cr.amounts))
 }
 
 func fullyCredited(id string) *Error {
@@ -181,7 +166,7 @@ func (a *Adapter) pathCreditNote(r *http.Request, c *call) (*billingv1.CreditNot
 // did not record the invoice's customer and currency. nil when it need not
 // or cannot be read; the representation then shows less.
 func (a *Adapter) invoiceOf(r *http.Request, ns, name string, st *billingv1.CreditNoteStatus) *billingv1.Invoice {
-	if !apiobject.CreditNoteNeedsInvoice(st) {
+	if !billing.CreditNoteNeedsInvoice(st) {
 		return nil
 	}
 	return a.readInvoice(r, ns)(name)

@@ -59,8 +59,8 @@ func decodeTax(fields map[string]*node, path string) (*TaxParams, *Error) {
 		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterMissing, catPath,
 			"%s is required: one of S, Z, E, AE, K, G and O.", catPath)
 	}
-	category := billing.TaxCategory(c.s)
-	if !category.Valid() {
+	category := billingv1.TaxCategory(c.s)
+	if !billing.ValidTaxCategory(category) {
 		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, catPath,
 			"%s must be one of S, Z, E, AE, K, G and O (EN 16931's tax categories, code list UNCL5305, in upper case).",
 			catPath)

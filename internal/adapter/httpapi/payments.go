@@ -22,6 +22,7 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
 // createPayment serves POST /v1/payments. The invoice must be issued, not
@@ -90,7 +91,7 @@ func (a *Adapter) getPayment(w http.ResponseWriter, r *http.Request, c *call) *E
 // until the controller has recorded its customer. nil when it need not or
 // cannot be read.
 func (a *Adapter) paymentInvoice(r *http.Request, ns string, p *billingv1.Payment) *billingv1.Invoice {
-	if !apiobject.PaymentNeedsInvoice(p) {
+	if !billing.PaymentNeedsInvoice(p) {
 		return nil
 	}
 	return a.readInvoice(r, ns)(p.Spec.InvoiceRef.Name)

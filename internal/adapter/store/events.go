@@ -28,7 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
 // Events are not stored anywhere of their own: each event's sequence is
@@ -61,13 +61,13 @@ func newEventIndex() *eventIndex {
 }
 
 // recordedEvents returns the namespace, name and status.events
-// (apiobject.RecordedEvents) of an informer's object, or of the last known
+// (billing.RecordedEvents) of an informer's object, or of the last known
 // state of a deleted one (DeletedFinalStateUnknown).
 func recordedEvents(obj any) (ns, name string, events []billingv1.RecordedEvent) {
 	if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj
 	}
-	return apiobject.RecordedEvents(obj)
+	return billing.RecordedEvents(obj)
 }
 
 func (x *eventIndex) put(obj any) {

@@ -22,7 +22,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
 // Selection names the objects of a list: those of a workspace, or of one
@@ -141,12 +141,13 @@ func invoiceSets(o client.Object) []string {
 		}
 		// The balance as the API shows it: the controller's, or that of an
 		// issued invoice it has not looked at since balances existed.
-		b := apiobject.BalanceOf(inv, inv.Status.Total)
-		if b.PaymentStatus != nil {
-			sel.PaymentStatus = billingv1.InvoicePaymentStatus(*b.PaymentStatus)
-			sets = append(sets, sel.key())
+		b := billing.BalanceOf(inv, inv.Status.Total)
+		if b == nil {
+			continue
 		}
-		if b.Overdue != nil && *b.Overdue {
+		sel.PaymentStatus = b.PaymentStatus
+		sets = append(sets, sel.key())
+		if b.Overdue {
 			sel.Overdue = true
 			sets = append(sets, sel.key())
 			if sel.PaymentStatus != "" {

@@ -105,11 +105,11 @@ func (r *CreditNoteReconciler) step(ctx context.Context, note *billingv1.CreditN
 // rejected instead.
 func (r *CreditNoteReconciler) enter(ctx context.Context, note *billingv1.CreditNote,
 	inv *billingv1.Invoice, now time.Time) (done bool, err error) {
-	toCredit, err := invoiceToCredit(inv)
+	toCredit, err := billing.ToCredit(inv)
 	if err != nil {
 		return false, err
 	}
-	lines, err := creditLines(note, toCredit)
+	lines, err := billing.CreditLines(&note.Spec, toCredit)
 	var amounts billing.CreditedAmounts
 	if err == nil {
 		amounts, err = billing.ComputeCredit(toCredit, lines)

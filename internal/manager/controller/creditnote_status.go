@@ -28,67 +28,13 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
 )
 
-// invoiceToCredit is an issued invoice as billing.ComputeCredit sees it:
-// its lines with their effective taxes (status.items), its amounts, and
-// what its ledger says is credited already.
-func invoiceToCredit(inv *billingv1.Invoice) (*billing.InvoiceToCredit, error) {
-	lines := make([]billing.TaxedLine, len(inv.Spec.Items))
-	for i, item := range inv.Spec.Items {
-		lines[i] = billing.TaxedLine{Quantity: item.Quantity, Amount: item.Amount}
-		if i < len(inv.Status.Items) {
-			tax, err := billing.LineTaxOf(inv.Status.Items[i].Tax)
-			if err != nil {
-				return nil, fmt.Errorf("the tax of invoice line %d: %w", i, err)
-			}
-			lines[i].Tax = tax
-		}
-	}
-	// The amounts are those the invoice was issued with: the same
-	// arithmetic on the same lines, in the same order of tax groups as
-	// status.taxBreakdown, which the ledger's creditedGroups follow.
-	amounts, err := billing.ComputeAmounts(lines)
-	if err != nil {
-		return nil, fmt.Errorf("the amounts of invoice %s: %w", inv.Name, err)
-	}
-	out := &billing.InvoiceToCredit{Lines: lines, Amounts: amounts}
-	if ledger := inv.Status.Ledger; ledger != nil {
-		for _, l := range ledger.CreditedLines {
-			out.Credited.Lines = append(out.Credited.Lines, billing.CreditedLine{Quantity: l.Quantity, Net: l.Net})
-		}
-		for _, g := range ledger.CreditedGroups {
-			out.Credited.Groups = append(out.Credited.Groups,
-				billing.CreditedGroup{TaxableAmount: g.TaxableAmount, TaxAmount: g.TaxAmount})
-		}
-	}
-	return out, nil
-}
-
-// creditLines are the lines a credit note credits: its spec's, or for
-// fullCredit all that is left to credit of the invoice.
-func creditLines(note *billingv1.CreditNote, inv *billing.InvoiceToCredit) ([]billing.CreditLine, error) {
-	if note.Spec.FullCredit {
-		return inv.FullCredit()
-	}
-	lines := make([]billing.CreditLine, len(note.Spec.Lines))
-	for i, l := range note.Spec.Lines {
-		lines[i].InvoiceLine = int(l.InvoiceLine)
-		if l.Quantity != nil {
-			lines[i].Quantity = *l.Quantity
-		}
-		if l.Amount != nil {
-			lines[i].Amount = *l.Amount
-		}
-	}
-	return lines, nil
-}
-
 // creditVerdict is why a credit note is rejected: a reason of
 // api/v1/conditions.go and a message.
 type creditVerdict struct {
 	reason, message string
 }
 
-// verdictOf tells whether err, from creditLines or ComputeCredit, rejects
+// verdictOf tells whether err, from billing.CreditLines or ComputeCredit, rejects
 // the credit note (nil: it is another error, to retry).
 func verdictOf(err error) *creditVerdict {
 	if errors.Is(err, billing.ErrFullyCredited) {
@@ -107,33 +53,19 @@ func verdictOf(err error) *creditVerdict {
 }
 
 // computedCreditNote returns the credit note's status (still Pending) with
-// the lines and amounts it credits of inv: lines as creditLines returned
-// and amounts as ComputeCredit computed them.
+// the lines and amounts it credits of inv: lines as billing.CreditLines
+// returned and amounts as ComputeCredit computed them, written as the
+// adapter answers them (billing.CreditNoteTotalsOf).
 func computedCreditNote(note *billingv1.CreditNote, inv *billingv1.Invoice,
 	lines []billing.CreditLine, amounts billing.CreditedAmounts) billingv1.CreditNoteStatus {
 	status := *note.Status.DeepCopy()
 	status.Phase = billingv1.CreditNotePending
-	status.Lines = make([]billingv1.CreditNoteLineStatus, len(lines))
-	for i, l := range lines {
-		line := billingv1.CreditNoteLineStatus{
-			InvoiceLine: int32(l.InvoiceLine), //nolint:gosec // an index of at most MaxItems lines
-			Description: inv.Spec.Items[l.InvoiceLine].Description,
-			Amount:      amounts.LineNets[i],
-		}
-		if l.Quantity != 0 {
-			quantity := l.Quantity
-			line.Quantity = &quantity
-		}
-		if l.InvoiceLine < len(inv.Status.Items) {
-			line.Tax = inv.Status.Items[l.InvoiceLine].Tax.DeepCopy()
-		}
-		status.Lines[i] = line
-	}
-	subtotal, taxTotal, total := amounts.Subtotal, amounts.TaxTotal, amounts.Total
-	status.Subtotal, status.TaxTotal, status.Total = &subtotal, &taxTotal, &total
+	totals := billing.CreditNoteTotalsOf(inv, lines, amounts)
+	status.Lines = totals.Lines
+	status.Subtotal, status.TaxTotal, status.Total = &totals.Subtotal, &totals.TaxTotal, &totals.Total
 	status.TaxBreakdown = nil
-	if len(amounts.TaxBreakdown) > 0 {
-		status.TaxBreakdown = billing.Breakdown(amounts.TaxBreakdown)
+	if len(totals.TaxBreakdown) > 0 {
+		status.TaxBreakdown = totals.TaxBreakdown
 	}
 	status.ObservedGeneration = note.Generation
 	return status
@@ -141,7 +73,7 @@ func computedCreditNote(note *billingv1.CreditNote, inv *billingv1.Invoice,
 
 // enteredLedger returns inv's ledger with the credit note entered: its
 // entry (name, uid, total) and what it credits added to the credited lines
-// and groups. toCredit is inv as invoiceToCredit read it.
+// and groups. toCredit is inv as billing.ToCredit read it.
 func enteredLedger(inv *billingv1.Invoice, toCredit *billing.InvoiceToCredit, note *billingv1.CreditNote,
 	lines []billing.CreditLine, amounts billing.CreditedAmounts) *billingv1.InvoiceLedger {
 	ledger := creditNotes.withEntry(inv, note, amounts.Total)

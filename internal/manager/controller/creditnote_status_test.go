@@ -46,11 +46,11 @@ func creditableInvoice(ledger *billingv1.InvoiceLedger) *billingv1.Invoice {
 // amounts, or the verdict that rejects it.
 func credit(inv *billingv1.Invoice, note *billingv1.CreditNote) (
 	*billing.InvoiceToCredit, []billing.CreditLine, billing.CreditedAmounts, *creditVerdict) {
-	toCredit, err := invoiceToCredit(inv)
+	toCredit, err := billing.ToCredit(inv)
 	if err != nil {
 		panic(err)
 	}
-	lines, err := creditLines(note, toCredit)
+	lines, err := billing.CreditLines(&note.Spec, toCredit)
 	var amounts billing.CreditedAmounts
 	if err == nil {
 		amounts, err = billing.ComputeCredit(toCredit, lines)

@@ -17,53 +17,10 @@ limitations under the License.
 package controller
 
 import (
-	"fmt"
 	"time"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/billing"
 )
-
-// invoiceBalance computes an issued invoice's balance afresh from its total
-// and its ledger (status.ledger) at now: what its credit notes credited and
-// its payments paid, what remains, and whether it is overdue. The invoice,
-// credit note and payment reconcilers all write the balance this function
-// returns, so they never disagree on it. It returns nil for an invoice that
-// is not issued or has no total.
-func invoiceBalance(inv *billingv1.Invoice, now time.Time) (*billingv1.InvoiceBalance, error) {
-	if inv.Status.Phase != billingv1.InvoiceIssued || inv.Status.Total == nil {
-		return nil, nil
-	}
-	var credits, payments []int64
-	if ledger := inv.Status.Ledger; ledger != nil {
-		credits = entryAmounts(ledger.CreditNotes)
-		payments = entryAmounts(ledger.Payments)
-	}
-	b, err := billing.ComputeBalance(*inv.Status.Total, credits, payments)
-	if err != nil {
-		return nil, fmt.Errorf("computing the balance of invoice %s: %w", inv.Name, err)
-	}
-	balance := &billingv1.InvoiceBalance{
-		AmountCredited:  b.Credited,
-		AmountPaid:      b.Paid,
-		AmountRemaining: b.Remaining,
-		AmountOverpaid:  b.Overpaid,
-		PaymentStatus:   billingv1.InvoicePaymentStatus(b.Status),
-	}
-	if inv.Status.DueAt != nil {
-		balance.Overdue = billing.Overdue(inv.Status.DueAt.Time, now, b.Remaining)
-	}
-	return balance, nil
-}
-
-// entryAmounts is the amount of each ledger entry.
-func entryAmounts(entries []billingv1.LedgerEntry) []int64 {
-	out := make([]int64, len(entries))
-	for i, e := range entries {
-		out[i] = e.Amount
-	}
-	return out
-}
 
 // overdueMargin is how long after dueAt an invoice is looked at again: it
 // is overdue once now is after dueAt.

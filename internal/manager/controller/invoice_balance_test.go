@@ -25,6 +25,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
 // issuedInvoice is an issued invoice of total, due at dueAt, with ledger.
@@ -90,7 +91,7 @@ func TestInvoiceBalance(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
-			got, err := invoiceBalance(tc.inv, tc.at)
+			got, err := billing.LedgerBalance(tc.inv, tc.at)
 			g.Expect(err).NotTo(HaveOccurred())
 			g.Expect(got).To(Equal(tc.want))
 			g.Expect(untilOverdue(tc.inv, got, tc.at)).To(Equal(tc.until))

@@ -39,6 +39,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
 	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
 	"github.com/invoicing-dev/invoicing/internal/manager/trim"
@@ -118,7 +119,7 @@ func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	// The ledger is kept as it is (the credit note and payment reconcilers
 	// enter into it); the balance is recomputed from it, so that it is set
 	// when the invoice is issued and flips to overdue at dueAt.
-	balance, err := invoiceBalance(inv, now)
+	balance, err := billing.LedgerBalance(inv, now)
 	if err != nil {
 		return ctrl.Result{}, err
 	}

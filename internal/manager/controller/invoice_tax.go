@@ -77,7 +77,7 @@ func invoiceAmounts(inv *billingv1.Invoice, taxes []*billingv1.Tax) (billing.Amo
 func missingTaxIDs(taxes []*billingv1.Tax, profile *billingv1.BillingProfile, customer *billingv1.Customer) []string {
 	needs := false
 	for _, t := range taxes {
-		if t != nil && billing.TaxCategory(t.Category).RequiresTaxIDs() {
+		if t != nil && billing.RequiresTaxIDs(t.Category) {
 			needs = true
 			break
 		}

@@ -39,6 +39,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/manager/trim"
 )
 
@@ -254,7 +255,7 @@ func (k *ledgerKind[O]) enter(ctx context.Context, c client.Client, obj O, inv *
 	before := inv.DeepCopy()
 	inv.Status.Ledger = ledger
 	var err error
-	if inv.Status.Balance, err = invoiceBalance(inv, now); err != nil {
+	if inv.Status.Balance, err = billing.LedgerBalance(inv, now); err != nil {
 		return err
 	}
 	if _, err := patchStatus(ctx, c, before, inv, client.MergeFromWithOptimisticLock{}); err != nil {

@@ -33,7 +33,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
 )
 
@@ -175,7 +175,7 @@ func loadEventBlock(ctx context.Context, reader client.Reader, namespace,
 		if !ok {
 			return nil // never: the items of the lists below all are
 		}
-		_, _, recorded := apiobject.RecordedEvents(obj)
+		_, _, recorded := billing.RecordedEvents(obj)
 		for _, e := range recorded {
 			if index.SequenceBlock(e.Sequence) != block {
 				continue
@@ -215,9 +215,10 @@ func loadEventBlock(ctx context.Context, reader client.Reader, namespace,
 }
 
 // invoiceReader reads a workspace's invoices from the cache for the
-// renderers of credit notes and payments (apiobject.EventObject); an
-// invoice that cannot be read is nil, and the object shows less.
-func (r *WebhookEndpointReconciler) invoiceReader(ctx context.Context, namespace string) apiobject.InvoiceReader {
+// renderers of credit notes and payments (the webhook body's, package
+// delivery); an invoice that cannot be read is nil, and the object shows
+// less.
+func (r *WebhookEndpointReconciler) invoiceReader(ctx context.Context, namespace string) func(name string) *billingv1.Invoice {
 	return func(name string) *billingv1.Invoice {
 		inv := &billingv1.Invoice{}
 		if err := r.Get(ctx, types.NamespacedName{Namespace: namespace, Name: name}, inv); err != nil {
@@ -257,7 +258,7 @@ func (r *WebhookEndpointReconciler) endpointsOfWorkspace(ctx context.Context, ob
 // objectEvents returns the status.events of an Invoice, CreditNote or
 // Payment; none for another kind.
 func objectEvents(obj client.Object) []billingv1.RecordedEvent {
-	_, _, events := apiobject.RecordedEvents(obj)
+	_, _, events := billing.RecordedEvents(obj)
 	return events
 }
 

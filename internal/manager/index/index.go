@@ -27,7 +27,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
 // InvoiceCustomer indexes Invoices by spec.customerRef.name. The key is the
@@ -84,7 +84,7 @@ const EventSequenceBlock = "status.events.sequence/16"
 // eventSequenceBlocks extracts the EventSequenceBlock values: one per block
 // that holds one of the object's events.
 func eventSequenceBlocks(obj client.Object) []string {
-	_, _, events := apiobject.RecordedEvents(obj)
+	_, _, events := billing.RecordedEvents(obj)
 	var blocks []string
 	for _, e := range events {
 		if e.Sequence < 1 {

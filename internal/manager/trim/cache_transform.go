@@ -40,7 +40,7 @@ import (
 //     manager cache or list selects invoices by label.
 //   - status.ledger.creditedLines and status.ledger.creditedGroups, what
 //     the credit notes took of each line and tax group. Only
-//     apiobject.ToCredit reads them, for the credit note reconciler, which
+//     billing.ToCredit reads them, for the credit note reconciler, which
 //     reads its invoice straight from the API server (liveIssuedInvoice),
 //     and for a pending credit note's body, which no event carries (a
 //     credit note takes credit_note.issued when it is issued).
@@ -51,7 +51,7 @@ import (
 // reconcile would patch them back), the indexes and map functions read
 // spec.customerRef, status.phase, status.sequence and status.events, the
 // metrics the Ready condition and creationTimestamp, and webhook delivery
-// renders the whole /v1 invoice (apiobject.InvoiceOf: the spec with its
+// renders the whole /v1 invoice (package delivery: the spec with its
 // line descriptions, the amounts, number, dates, billTo, issuer, payment
 // account and balance) from the cache. An invoice that is not issued yet
 // is kept whole: the reconciler computes its amounts and taxes from it.

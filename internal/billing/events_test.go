@@ -14,14 +14,14 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package apiobject_test
+package billing_test
 
 import (
 	"reflect"
 	"testing"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
@@ -60,7 +60,7 @@ func TestRecordedEventsAreReadFromAnInvoiceCreditNoteOrPayment(t *testing.T) {
 		{"nothing has no namespace, name or events", nil, "", "", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ns, name, events := apiobject.RecordedEvents(tc.obj)
+			ns, name, events := billing.RecordedEvents(tc.obj)
 			if ns != tc.wantNS || name != tc.wantName {
 				t.Errorf("RecordedEvents() = %q, %q, want %q, %q", ns, name, tc.wantNS, tc.wantName)
 			}
@@ -68,5 +68,46 @@ func TestRecordedEventsAreReadFromAnInvoiceCreditNoteOrPayment(t *testing.T) {
 				t.Errorf("RecordedEvents() events = %+v, want %+v", events, tc.wantEvents)
 			}
 		})
+	}
+}
+
+func TestACreditNoteNeedsItsInvoiceUntilItRecordsWhatItShows(t *testing.T) {
+	recorded := billingv1.CreditNoteStatus{Currency: "EUR", CustomerName: "acme"}
+	for _, tc := range []struct {
+		name  string
+		phase billingv1.CreditNotePhase
+		edit  func(*billingv1.CreditNoteStatus)
+		want  bool
+	}{
+		{name: "a new credit note needs it: its amounts are computed against it", want: true},
+		{name: "a pending one needs it", phase: billingv1.CreditNotePending, want: true},
+		{name: "an issued one that records the customer and currency does not", phase: billingv1.CreditNoteIssued},
+		{name: "a rejected one that records them does not", phase: billingv1.CreditNoteRejected},
+		{name: "an issued one without its currency needs it", phase: billingv1.CreditNoteIssued, want: true,
+			edit: func(st *billingv1.CreditNoteStatus) { st.Currency = "" }},
+		{name: "an issued one without its customer needs it", phase: billingv1.CreditNoteIssued, want: true,
+			edit: func(st *billingv1.CreditNoteStatus) { st.CustomerName = "" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := recorded
+			st.Phase = tc.phase
+			if tc.edit != nil {
+				tc.edit(&st)
+			}
+			if got := billing.CreditNoteNeedsInvoice(&st); got != tc.want {
+				t.Errorf("CreditNoteNeedsInvoice() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestAPaymentNeedsItsInvoiceUntilItRecordsItsCustomer(t *testing.T) {
+	p := builder.Payment("ws", "pay-1", "inv-1", 100)
+	if !billing.PaymentNeedsInvoice(p) {
+		t.Errorf("a payment without its customer does not need its invoice")
+	}
+	p.Status.CustomerName = "acme"
+	if billing.PaymentNeedsInvoice(p) {
+		t.Errorf("a payment that records its customer needs its invoice")
 	}
 }

@@ -14,18 +14,21 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package apiobject
+package billing
 
 import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
+// This file reads the events an invoice, credit note or payment records,
+// and says what rendering one of them as its event's object needs beside
+// it. The adapter's event index, the manager's webhook delivery and the
+// renderers of /v1 all read them here.
+
 // RecordedEvents returns the namespace, name and status.events of an
 // event's object (a *Invoice, *CreditNote or *Payment of api/v1), the
 // events in the order the object records them; none for another kind.
-// The events are the object's own: read them, never change them. The
-// adapter's event index and the manager's webhook delivery both read
-// events with it.
+// The events are the object's own: read them, never change them.
 func RecordedEvents(obj any) (namespace, name string, events []billingv1.RecordedEvent) {
 	switch o := obj.(type) {
 	case *billingv1.Invoice:
@@ -37,4 +40,18 @@ func RecordedEvents(obj any) (namespace, name string, events []billingv1.Recorde
 	default:
 		return "", "", nil
 	}
+}
+
+// CreditNoteNeedsInvoice says whether the representation of a credit note
+// whose status is st needs its invoice: while it is pending (its amounts
+// are computed against the invoice, PendingCreditNote), or when the
+// controller did not record the invoice's customer and currency.
+func CreditNoteNeedsInvoice(st *billingv1.CreditNoteStatus) bool {
+	return st.Phase == "" || st.Phase == billingv1.CreditNotePending || st.Currency == "" || st.CustomerName == ""
+}
+
+// PaymentNeedsInvoice says whether the representation of p needs its
+// invoice: until the controller has recorded its customer.
+func PaymentNeedsInvoice(p *billingv1.Payment) bool {
+	return p.Status.CustomerName == ""
 }

@@ -1,0 +1,89 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package billing
+
+import (
+	"fmt"
+	"time"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// LedgerBalance computes an issued invoice's balance afresh from its total
+// and its ledger (status.ledger) at now: what its credit notes credited and
+// its payments paid, what remains, and whether it is overdue. The invoice,
+// credit note and payment reconcilers all write the balance this function
+// returns, so they never disagree on it. It returns nil for an invoice that
+// is not issued or has no total.
+func LedgerBalance(inv *billingv1.Invoice, now time.Time) (*billingv1.InvoiceBalance, error) {
+	if inv.Status.Phase != billingv1.InvoiceIssued || inv.Status.Total == nil {
+		return nil, nil
+	}
+	var credits, payments []int64
+	if ledger := inv.Status.Ledger; ledger != nil {
+		credits = entryAmounts(ledger.CreditNotes)
+		payments = entryAmounts(ledger.Payments)
+	}
+	b, err := ComputeBalance(*inv.Status.Total, credits, payments)
+	if err != nil {
+		return nil, fmt.Errorf("computing the balance of invoice %s: %w", inv.Name, err)
+	}
+	balance := &billingv1.InvoiceBalance{
+		AmountCredited:  b.Credited,
+		AmountPaid:      b.Paid,
+		AmountRemaining: b.Remaining,
+		AmountOverpaid:  b.Overpaid,
+		PaymentStatus:   billingv1.InvoicePaymentStatus(b.Status),
+	}
+	if inv.Status.DueAt != nil {
+		balance.Overdue = Overdue(inv.Status.DueAt.Time, now, b.Remaining)
+	}
+	return balance, nil
+}
+
+// entryAmounts is the amount of each ledger entry.
+func entryAmounts(entries []billingv1.LedgerEntry) []int64 {
+	out := make([]int64, len(entries))
+	for i, e := range entries {
+		out[i] = e.Amount
+	}
+	return out
+}
+
+// BalanceOf returns inv's balance as the API shows it, total being its
+// total (TotalsOf; nil when it cannot be computed): the controller's
+// (status.balance) once it has computed it; for an issued invoice it has
+// not yet looked at since balances existed, nothing credited or paid and
+// the total remaining, not overdue. It is nil until the invoice is
+// issued. The result may share memory with inv: read it, never change it.
+func BalanceOf(inv *billingv1.Invoice, total *int64) *billingv1.InvoiceBalance {
+	if inv.EffectivePhase() != billingv1.InvoiceIssued {
+		return nil
+	}
+	if b := inv.Status.Balance; b != nil {
+		return b
+	}
+	if total == nil {
+		return nil
+	}
+	computed, err := ComputeBalance(*total, nil, nil)
+	if err != nil {
+		return nil
+	}
+	return &billingv1.InvoiceBalance{AmountRemaining: computed.Remaining,
+		PaymentStatus: billingv1.InvoicePaymentStatus(computed.Status)}
+}

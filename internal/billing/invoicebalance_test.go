@@ -1,0 +1,118 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package billing_test
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kptr "k8s.io/utils/ptr"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+)
+
+func TestTheBalanceAnInvoiceShows(t *testing.T) {
+	paid := &billingv1.InvoiceBalance{AmountPaid: 4105, PaymentStatus: billingv1.InvoicePaymentPaid}
+	for _, tc := range []struct {
+		name    string
+		invoice func() *billingv1.Invoice
+		total   *int64
+		want    *billingv1.InvoiceBalance
+	}{{
+		name: "an invoice that is not issued has none",
+		invoice: func() *billingv1.Invoice {
+			inv := issuedInvoice(0)
+			inv.Status.Phase = billingv1.InvoicePending
+			inv.Status.Balance = paid
+			return inv
+		},
+		total: kptr.To[int64](4105),
+	}, {
+		name:    "an issued invoice the controller has not looked at since balances existed is open for its total",
+		invoice: func() *billingv1.Invoice { return issuedInvoice(0) },
+		total:   kptr.To[int64](4105),
+		want:    &billingv1.InvoiceBalance{AmountRemaining: 4105, PaymentStatus: billingv1.InvoicePaymentOpen},
+	}, {
+		name:    "an issued invoice without a total has none",
+		invoice: func() *billingv1.Invoice { return issuedInvoice(0) },
+	}, {
+		name: "an issued invoice shows the controller's balance",
+		invoice: func() *billingv1.Invoice {
+			inv := issuedInvoice(0)
+			inv.Status.Balance = paid
+			return inv
+		},
+		total: kptr.To[int64](4105),
+		want:  paid,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := billing.BalanceOf(tc.invoice(), tc.total); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("BalanceOf() = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestTheBalanceOfAnInvoiceIsDerivedFromItsLedger(t *testing.T) {
+	due := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	entries := func(amounts ...int64) []billingv1.LedgerEntry {
+		out := make([]billingv1.LedgerEntry, len(amounts))
+		for i, a := range amounts {
+			out[i] = billingv1.LedgerEntry{Name: string(rune('a' + i)), Amount: a}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name   string
+		ledger *billingv1.InvoiceLedger
+		at     time.Time
+		want   *billingv1.InvoiceBalance
+	}{{
+		name: "an invoice without a ledger is open for its total until its due date",
+		at:   due,
+		want: &billingv1.InvoiceBalance{AmountRemaining: 4105, PaymentStatus: billingv1.InvoicePaymentOpen},
+	}, {
+		name:   "credit notes and payments add up, and what remains after the due date is overdue",
+		ledger: &billingv1.InvoiceLedger{CreditNotes: entries(105), Payments: entries(1000, 2000)},
+		at:     due.Add(time.Second),
+		want: &billingv1.InvoiceBalance{AmountCredited: 105, AmountPaid: 3000, AmountRemaining: 1000,
+			PaymentStatus: billingv1.InvoicePaymentPartiallyPaid, Overdue: true},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			inv := issuedInvoice(0)
+			inv.Status.DueAt = &metav1.Time{Time: due}
+			inv.Status.Ledger = tc.ledger
+			got, err := billing.LedgerBalance(inv, tc.at)
+			if err != nil || !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("LedgerBalance() = %+v, %v, want %+v", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestALedgerTooLargeHasNoBalance(t *testing.T) {
+	inv := issuedInvoice(0)
+	inv.Status.Ledger = &billingv1.InvoiceLedger{Payments: []billingv1.LedgerEntry{
+		{Name: "a", Amount: 1 << 61}, {Name: "b", Amount: 1 << 61}, {Name: "c", Amount: 1 << 61}}}
+	if _, err := billing.LedgerBalance(inv, time.Now()); !errors.Is(err, billing.ErrBalanceTooLarge) {
+		t.Errorf("LedgerBalance() error = %v, want ErrBalanceTooLarge", err)
+	}
+}

@@ -1,0 +1,160 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package billing
+
+import (
+	"fmt"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// This file reads an issued invoice and a credit note of the API's types
+// for the arithmetic of credit.go, and writes its results back in the
+// API's types. The HTTP adapter (to check a credit note and answer its
+// amounts) and the controller (to issue it) both credit an invoice with
+// these functions and no other, so the amounts a create answers are those
+// the credit note is issued with.
+
+// ToCredit returns an issued invoice as a credit note sees it: its lines
+// with their effective taxes (ItemTaxes), its amounts as frozen in its
+// status (computed from its items when it was issued before tax existed),
+// and what its issued credit notes have credited (status.ledger). The
+// frozen amounts are the record: an issued invoice's amounts never
+// change, and the ledger's creditedGroups follow the order of its
+// status.taxBreakdown. It fails when a rate does not parse, which the API
+// server's patterns prevent.
+func ToCredit(inv *billingv1.Invoice) (*InvoiceToCredit, error) {
+	taxes := ItemTaxes(inv)
+	out := &InvoiceToCredit{Lines: make([]TaxedLine, len(inv.Spec.Items))}
+	for i, it := range inv.Spec.Items {
+		tax, err := LineTaxOf(taxes[i])
+		if err != nil {
+			return nil, fmt.Errorf("the tax of invoice line %d: %w", i, err)
+		}
+		out.Lines[i] = TaxedLine{Quantity: it.Quantity, Amount: it.Amount, Tax: tax}
+	}
+	st := &inv.Status
+	if frozenAmounts(st) {
+		out.Amounts = Amounts{Subtotal: *st.Subtotal, TaxTotal: *st.TaxTotal, Total: *st.Total,
+			TaxBreakdown: make([]TaxGroup, len(st.TaxBreakdown))}
+		for g, e := range st.TaxBreakdown {
+			group := TaxGroup{Category: e.Category, TaxableAmount: e.TaxableAmount, TaxAmount: e.TaxAmount,
+				ExemptionReason: e.ExemptionReason}
+			if e.Rate != nil {
+				r, err := ParseRate(*e.Rate)
+				if err != nil {
+					return nil, fmt.Errorf("the rate of tax group %d: %w", g, err)
+				}
+				group.Rate = &r
+			}
+			out.Amounts.TaxBreakdown[g] = group
+		}
+	} else {
+		a, err := ComputeAmounts(out.Lines)
+		if err != nil {
+			return nil, fmt.Errorf("the amounts of invoice %s: %w", inv.Name, err)
+		}
+		out.Amounts = a
+	}
+	if l := st.Ledger; l != nil {
+		for _, c := range l.CreditedLines {
+			out.Credited.Lines = append(out.Credited.Lines, CreditedLine{Quantity: c.Quantity, Net: c.Net})
+		}
+		for _, c := range l.CreditedGroups {
+			out.Credited.Groups = append(out.Credited.Groups,
+				CreditedGroup{TaxableAmount: c.TaxableAmount, TaxAmount: c.TaxAmount})
+		}
+	}
+	return out, nil
+}
+
+// CreditLines returns the lines of a credit note's spec against inv: its
+// own lines, or for a full credit those of inv.FullCredit (which fails with
+// ErrFullyCredited when nothing is left).
+func CreditLines(spec *billingv1.CreditNoteSpec, inv *InvoiceToCredit) ([]CreditLine, error) {
+	if spec.FullCredit {
+		return inv.FullCredit()
+	}
+	lines := make([]CreditLine, len(spec.Lines))
+	for i, l := range spec.Lines {
+		lines[i] = CreditLine{InvoiceLine: int(l.InvoiceLine)}
+		if l.Quantity != nil {
+			lines[i].Quantity = *l.Quantity
+		}
+		if l.Amount != nil {
+			lines[i].Amount = *l.Amount
+		}
+	}
+	return lines, nil
+}
+
+// CreditNoteTotals are a credit note's lines and amounts in the API's
+// types, as its status records them once the controller computed them.
+type CreditNoteTotals struct {
+	Lines    []billingv1.CreditNoteLineStatus
+	Subtotal int64
+	// TaxBreakdown is empty, not nil, when no line has tax.
+	TaxBreakdown []billingv1.TaxBreakdownEntry
+	TaxTotal     int64
+	Total        int64
+}
+
+// CreditNoteTotalsOf writes the lines and amounts of a credit note of
+// lines against inv, whose amounts ComputeCredit returned: each line with
+// the invoice line's description and effective tax.
+func CreditNoteTotalsOf(inv *billingv1.Invoice, lines []CreditLine, amounts CreditedAmounts) CreditNoteTotals {
+	taxes := ItemTaxes(inv)
+	out := CreditNoteTotals{Lines: make([]billingv1.CreditNoteLineStatus, len(lines)),
+		Subtotal: amounts.Subtotal, TaxBreakdown: Breakdown(amounts.TaxBreakdown), TaxTotal: amounts.TaxTotal,
+		Total: amounts.Total}
+	for i, l := range lines {
+		line := billingv1.CreditNoteLineStatus{
+			InvoiceLine: int32(l.InvoiceLine), //nolint:gosec // an index of at most MaxItems lines
+			Description: inv.Spec.Items[l.InvoiceLine].Description,
+			Amount:      amounts.LineNets[i],
+			Tax:         taxes[l.InvoiceLine].DeepCopy(),
+		}
+		if l.Quantity > 0 {
+			quantity := l.Quantity
+			line.Quantity = &quantity
+		}
+		out.Lines[i] = line
+	}
+	return out
+}
+
+// PendingCreditNote computes the lines and amounts a credit note of spec
+// would be issued with against inv as it is now; ok is false when it
+// cannot be (inv is not issued, or has not that much left to credit).
+func PendingCreditNote(spec *billingv1.CreditNoteSpec, inv *billingv1.Invoice) (totals CreditNoteTotals, ok bool) {
+	if inv.EffectivePhase() != billingv1.InvoiceIssued {
+		return CreditNoteTotals{}, false
+	}
+	toCredit, err := ToCredit(inv)
+	if err != nil {
+		return CreditNoteTotals{}, false
+	}
+	lines, err := CreditLines(spec, toCredit)
+	if err != nil {
+		return CreditNoteTotals{}, false
+	}
+	amounts, err := ComputeCredit(toCredit, lines)
+	if err != nil {
+		return CreditNoteTotals{}, false
+	}
+	return CreditNoteTotalsOf(inv, lines, amounts), true
+}

@@ -1,0 +1,247 @@
+/*
+Copyright 2026 The Invoicing Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package billing_test
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kptr "k8s.io/utils/ptr"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+)
+
+// issuedInvoice is an issued invoice of two lines, 3 x 1000 at 19% and
+// 1 x 500 at 7%, of which creditedNet of line 0 was credited.
+func issuedInvoice(creditedNet int64) *billingv1.Invoice {
+	inv := &billingv1.Invoice{
+		ObjectMeta: metav1.ObjectMeta{Name: "inv-a", Namespace: "ws"},
+		Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "acme"}, Currency: "EUR",
+			Items: []billingv1.LineItem{
+				{Description: "Hours", Quantity: 3, Amount: 1000},
+				{Description: "Book", Quantity: 1, Amount: 500},
+			}},
+		Status: billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, Number: "INV-000001",
+			Items: []billingv1.InvoiceItemStatus{
+				{Tax: &billingv1.Tax{Category: billingv1.TaxStandard, Rate: kptr.To("19")}},
+				{Tax: &billingv1.Tax{Category: billingv1.TaxStandard, Rate: kptr.To("7")}},
+			},
+			Subtotal: kptr.To[int64](3500), TaxTotal: kptr.To[int64](605), Total: kptr.To[int64](4105),
+			TaxBreakdown: []billingv1.TaxBreakdownEntry{
+				{Category: "S", Rate: kptr.To("19"), TaxableAmount: 3000, TaxAmount: 570},
+				{Category: "S", Rate: kptr.To("7"), TaxableAmount: 500, TaxAmount: 35},
+			}},
+	}
+	if creditedNet > 0 {
+		inv.Status.Ledger = &billingv1.InvoiceLedger{
+			CreditedLines:  []billingv1.CreditedLine{{Net: creditedNet}, {}},
+			CreditedGroups: []billingv1.CreditedGroup{{TaxableAmount: creditedNet, TaxAmount: creditedNet * 19 / 100}, {}},
+		}
+	}
+	return inv
+}
+
+func TestAnIssuedInvoiceIsCreditedAgainstItsFrozenAmounts(t *testing.T) {
+	rate := func(r billing.Rate) *billing.Rate { return &r }
+	// taxed are issuedInvoice's lines, with the taxes of its status.items.
+	taxed := []billing.TaxedLine{
+		{Quantity: 3, Amount: 1000, Tax: &billing.LineTax{Category: billingv1.TaxStandard, Rate: rate(190_000)}},
+		{Quantity: 1, Amount: 500, Tax: &billing.LineTax{Category: billingv1.TaxStandard, Rate: rate(70_000)}},
+	}
+	for _, tc := range []struct {
+		name    string
+		invoice func() *billingv1.Invoice
+		want    billing.Amounts
+		lines   []billing.TaxedLine
+	}{{
+		name:    "the amounts are the status's, the lines taxed as status.items says",
+		invoice: func() *billingv1.Invoice { return issuedInvoice(0) },
+		want: billing.Amounts{Subtotal: 3500, TaxTotal: 605, Total: 4105, TaxBreakdown: []billing.TaxGroup{
+			{Category: billingv1.TaxStandard, Rate: rate(190_000), TaxableAmount: 3000, TaxAmount: 570},
+			{Category: billingv1.TaxStandard, Rate: rate(70_000), TaxableAmount: 500, TaxAmount: 35},
+		}},
+		lines: taxed,
+	}, {
+		name: "the status's amounts are the record, even where computing them again would round otherwise",
+		invoice: func() *billingv1.Invoice {
+			inv := issuedInvoice(0)
+			inv.Status.TaxTotal, inv.Status.Total = kptr.To[int64](606), kptr.To[int64](4106)
+			inv.Status.TaxBreakdown[1].TaxAmount = 36
+			return inv
+		},
+		want: billing.Amounts{Subtotal: 3500, TaxTotal: 606, Total: 4106, TaxBreakdown: []billing.TaxGroup{
+			{Category: billingv1.TaxStandard, Rate: rate(190_000), TaxableAmount: 3000, TaxAmount: 570},
+			{Category: billingv1.TaxStandard, Rate: rate(70_000), TaxableAmount: 500, TaxAmount: 36},
+		}},
+		lines: taxed,
+	}, {
+		name: "an invoice issued before tax existed is computed from its items, without tax",
+		invoice: func() *billingv1.Invoice {
+			inv := issuedInvoice(0)
+			inv.Status = billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, Total: kptr.To[int64](3500)}
+			return inv
+		},
+		want:  billing.Amounts{Subtotal: 3500, Total: 3500, TaxBreakdown: []billing.TaxGroup{}},
+		lines: []billing.TaxedLine{{Quantity: 3, Amount: 1000}, {Quantity: 1, Amount: 500}},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := billing.ToCredit(tc.invoice())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got.Amounts, tc.want) {
+				t.Errorf("amounts = %+v, want %+v", got.Amounts, tc.want)
+			}
+			if !reflect.DeepEqual(got.Lines, tc.lines) {
+				t.Errorf("lines = %+v, want %+v", got.Lines, tc.lines)
+			}
+		})
+	}
+}
+
+func TestToCreditReadsWhatTheLedgerCredited(t *testing.T) {
+	got, err := billing.ToCredit(issuedInvoice(1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := billing.Credited{
+		Lines:  []billing.CreditedLine{{Net: 1000}, {}},
+		Groups: []billing.CreditedGroup{{TaxableAmount: 1000, TaxAmount: 190}, {}},
+	}
+	if !reflect.DeepEqual(got.Credited, want) {
+		t.Errorf("credited = %+v, want %+v", got.Credited, want)
+	}
+	if left := got.Remaining(); left != 4105-1190 {
+		t.Errorf("Remaining() = %d, want %d", left, 4105-1190)
+	}
+}
+
+func TestToCreditRefusesARateThatDoesNotParse(t *testing.T) {
+	inv := issuedInvoice(0)
+	inv.Status.TaxBreakdown[0].Rate = kptr.To("19%")
+	var field *billing.TaxFieldError
+	if _, err := billing.ToCredit(inv); !errors.As(err, &field) || field.Field != billing.TaxFieldRate {
+		t.Errorf("ToCredit() error = %v, want a TaxFieldError on the rate", err)
+	}
+}
+
+func TestCreditLinesAreTheSpecsOrAllThatIsLeft(t *testing.T) {
+	toCredit, err := billing.ToCredit(issuedInvoice(1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		spec billingv1.CreditNoteSpec
+		want []billing.CreditLine
+	}{{
+		name: "a line of a quantity and a line of an amount are the spec's",
+		spec: billingv1.CreditNoteSpec{Lines: []billingv1.CreditNoteLine{
+			{InvoiceLine: 0, Quantity: kptr.To[int64](1)}, {InvoiceLine: 1, Amount: kptr.To[int64](200)}}},
+		want: []billing.CreditLine{{InvoiceLine: 0, Quantity: 1}, {InvoiceLine: 1, Amount: 200}},
+	}, {
+		name: "a full credit credits the net left of each line, as an amount",
+		spec: billingv1.CreditNoteSpec{FullCredit: true},
+		want: []billing.CreditLine{{InvoiceLine: 0, Amount: 2000}, {InvoiceLine: 1, Amount: 500}},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := billing.CreditLines(&tc.spec, toCredit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("CreditLines() = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestPendingCreditNoteHasTheAmountsItWouldBeIssuedWith(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		credited    int64
+		spec        billingv1.CreditNoteSpec
+		ok          bool
+		wantTotal   int64
+		wantLines   int
+		wantNetLine int64
+	}{
+		{name: "one unit of the first line credits its net and its tax", ok: true,
+			spec:      billingv1.CreditNoteSpec{Lines: []billingv1.CreditNoteLine{{InvoiceLine: 0, Quantity: kptr.To[int64](1)}}},
+			wantTotal: 1190, wantLines: 1, wantNetLine: 1000},
+		{name: "a full credit of an untouched invoice credits its total", ok: true,
+			spec:      billingv1.CreditNoteSpec{FullCredit: true},
+			wantTotal: 4105, wantLines: 2, wantNetLine: 3000},
+		{name: "a full credit after a credit note credits what is left", credited: 1000, ok: true,
+			spec:      billingv1.CreditNoteSpec{FullCredit: true},
+			wantTotal: 4105 - 1190, wantLines: 2, wantNetLine: 2000},
+		{name: "a line above what is left has no amounts", credited: 3000,
+			spec: billingv1.CreditNoteSpec{Lines: []billingv1.CreditNoteLine{{InvoiceLine: 0, Amount: kptr.To[int64](1)}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := billing.PendingCreditNote(&tc.spec, issuedInvoice(tc.credited))
+			if ok != tc.ok {
+				t.Fatalf("PendingCreditNote() ok = %v, want %v", ok, tc.ok)
+			}
+			if !ok {
+				return
+			}
+			if got.Total != tc.wantTotal || len(got.Lines) != tc.wantLines || got.Lines[0].Amount != tc.wantNetLine {
+				t.Errorf("total %d, %d lines, line 0 amount %d; want %d, %d and %d",
+					got.Total, len(got.Lines), got.Lines[0].Amount, tc.wantTotal, tc.wantLines, tc.wantNetLine)
+			}
+		})
+	}
+}
+
+func TestAPendingCreditNoteOfAnInvoiceNotIssuedHasNoAmounts(t *testing.T) {
+	inv := issuedInvoice(0)
+	inv.Status.Phase = billingv1.InvoicePending
+	if _, ok := billing.PendingCreditNote(&billingv1.CreditNoteSpec{FullCredit: true}, inv); ok {
+		t.Errorf("a credit note of a pending invoice has amounts")
+	}
+}
+
+func TestACreditNotesLinesCarryTheInvoiceLinesDescriptionAndTax(t *testing.T) {
+	inv := issuedInvoice(0)
+	got, ok := billing.PendingCreditNote(&billingv1.CreditNoteSpec{Lines: []billingv1.CreditNoteLine{
+		{InvoiceLine: 1, Amount: kptr.To[int64](100)}, {InvoiceLine: 0, Quantity: kptr.To[int64](2)}}}, inv)
+	if !ok {
+		t.Fatal("no amounts")
+	}
+	want := []billingv1.CreditNoteLineStatus{
+		{InvoiceLine: 1, Description: "Book", Amount: 100, Tax: inv.Status.Items[1].Tax},
+		{InvoiceLine: 0, Description: "Hours", Quantity: kptr.To[int64](2), Amount: 2000, Tax: inv.Status.Items[0].Tax},
+	}
+	if !reflect.DeepEqual(got.Lines, want) {
+		t.Errorf("lines = %+v, want %+v", got.Lines, want)
+	}
+	if got.Lines[0].Tax == inv.Status.Items[1].Tax {
+		t.Errorf("a line's tax shares memory with the invoice's")
+	}
+	wantBreakdown := []billingv1.TaxBreakdownEntry{
+		{Category: "S", Rate: kptr.To("7"), TaxableAmount: 100, TaxAmount: 7},
+		{Category: "S", Rate: kptr.To("19"), TaxableAmount: 2000, TaxAmount: 380},
+	}
+	if !reflect.DeepEqual(got.TaxBreakdown, wantBreakdown) || got.Subtotal != 2100 || got.TaxTotal != 387 ||
+		got.Total != 2487 {
+		t.Errorf("amounts = %d, %+v, %d, %d", got.Subtotal, got.TaxBreakdown, got.TaxTotal, got.Total)
+	}
+}
