@@ -70,69 +70,6 @@ func main() {
 	}
 }
 
-// options are the manager's command-line flags.
-type options struct {
-	metricsAddr, metricsCertPath string
-	secureMetrics, enableHTTP2   bool
-	probeAddr, pprofAddr         string
-
-	leaderElect             bool
-	leaderElectionNamespace string
-
-	qps   float64
-	burst int
-
-	// controllers holds what the flags set of the controllers' options.
-	controllers controller.Options
-	zap         zap.Options
-}
-
-// parseFlags defines every flag on fs and parses args into options. The
-// binary passes flag.CommandLine, on which controller-runtime defines
-// --kubeconfig, and which exits on -help (0) or a bad flag (2) itself.
-func parseFlags(fs *flag.FlagSet, args []string) (options, error) {
-	var o options
-	fs.StringVar(&o.metricsAddr, "metrics-bind-address", "0", "The address the metrics endpoint binds to. "+
-		"Use :8443 for HTTPS or :8080 for HTTP, or leave as 0 to disable the metrics service.")
-	fs.StringVar(&o.probeAddr, "health-probe-bind-address", ":8081", "The address the probe endpoint binds to.")
-	fs.BoolVar(&o.leaderElect, "leader-elect", false,
-		"Enable leader election for controller manager. "+
-			"Enabling this will ensure there is only one active controller manager.")
-	fs.StringVar(&o.leaderElectionNamespace, "leader-election-namespace", "",
-		"The namespace of the leader election Lease. Inside a cluster it defaults to the pod's namespace; "+
-			"set it when the manager runs outside one.")
-	fs.BoolVar(&o.secureMetrics, "metrics-secure", true,
-		"If set, the metrics endpoint is served securely via HTTPS, behind Kubernetes authentication and authorization.")
-	fs.StringVar(&o.metricsCertPath, "metrics-cert-path", "", "A directory holding tls.crt and tls.key for the metrics "+
-		"endpoint (a cert-manager Secret), reloaded when renewed. Empty serves a self-signed certificate.")
-	fs.BoolVar(&o.enableHTTP2, "enable-http2", false,
-		"If set, HTTP/2 will be enabled for the metrics server.")
-	fs.IntVar(&o.controllers.MaxConcurrentReconciles, "max-concurrent-reconciles", 256,
-		"How many objects of each kind are reconciled at once. One object is never reconciled twice at the same time. "+
-			"An invoice being issued waits mostly for its workspace's number batch and its status patch, not on CPU, "+
-			"so the workers are many (docs/performance.md).")
-	fs.Float64Var(&o.qps, "kube-api-qps", 500,
-		"Requests per second the manager may send to the Kubernetes API (a status patch and an event per new invoice).")
-	fs.IntVar(&o.burst, "kube-api-burst", 1000, "Burst of requests the manager may send to the Kubernetes API.")
-	fs.StringVar(&o.pprofAddr, "pprof-bind-address", "",
-		"The address to serve Go's net/http/pprof profiles on (e.g. 127.0.0.1:6060); empty disables it.")
-	fs.BoolVar(&o.controllers.Webhooks.Policy.AllowInsecureLoopback, "webhook-allow-insecure-loopback", false,
-		"Allow WebhookEndpoints with plain http URLs to loopback addresses, and any URL that resolves to loopback. "+
-			"For local development only (make run sets it): in a pod, loopback is the manager itself.")
-	fs.DurationVar(&o.controllers.Webhooks.Timeout, "webhook-timeout", delivery.DefaultTimeout,
-		"How long one webhook delivery attempt may take, from connecting to the end of the answer.")
-	fs.IntVar(&o.controllers.WebhookWorkers, "webhook-workers", controller.DefaultWebhookWorkers,
-		"How many webhook endpoints receive deliveries at once.")
-	fs.Float64Var(&o.controllers.ManagedFieldsDropRate, "managed-fields-drop-rate", controller.DefaultManagedFieldsDropRate,
-		"How many invoices, credit notes and payments a second have the status's entry dropped from their managedFields "+
-			"after a status patch (queued, off the issuing path).")
-	fs.BoolVar(&o.controllers.KeepStatusManagedFields, "keep-status-managed-fields", false,
-		"Keep the API server's record (metadata.managedFields) of the manager owning the status of invoices, "+
-			"credit notes and payments; by default it is dropped after each status patch, a third of an issued invoice's size.")
-	o.zap.BindFlags(fs)
-	return o, fs.Parse(args)
-}
-
 // run parses the flags in args, connects to the Kubernetes API, sets up the
 // controllers, the metrics and the health checks, and runs the manager
 // until ctx is done.
@@ -228,6 +165,69 @@ func newManager(o options) (ctrl.Manager, error) {
 		}
 	}
 	return mgr, nil
+}
+
+// options are the manager's command-line flags.
+type options struct {
+	metricsAddr, metricsCertPath string
+	secureMetrics, enableHTTP2   bool
+	probeAddr, pprofAddr         string
+
+	leaderElect             bool
+	leaderElectionNamespace string
+
+	qps   float64
+	burst int
+
+	// controllers holds what the flags set of the controllers' options.
+	controllers controller.Options
+	zap         zap.Options
+}
+
+// parseFlags defines every flag on fs and parses args into options. The
+// binary passes flag.CommandLine, on which controller-runtime defines
+// --kubeconfig, and which exits on -help (0) or a bad flag (2) itself.
+func parseFlags(fs *flag.FlagSet, args []string) (options, error) {
+	var o options
+	fs.StringVar(&o.metricsAddr, "metrics-bind-address", "0", "The address the metrics endpoint binds to. "+
+		"Use :8443 for HTTPS or :8080 for HTTP, or leave as 0 to disable the metrics service.")
+	fs.StringVar(&o.probeAddr, "health-probe-bind-address", ":8081", "The address the probe endpoint binds to.")
+	fs.BoolVar(&o.leaderElect, "leader-elect", false,
+		"Enable leader election for controller manager. "+
+			"Enabling this will ensure there is only one active controller manager.")
+	fs.StringVar(&o.leaderElectionNamespace, "leader-election-namespace", "",
+		"The namespace of the leader election Lease. Inside a cluster it defaults to the pod's namespace; "+
+			"set it when the manager runs outside one.")
+	fs.BoolVar(&o.secureMetrics, "metrics-secure", true,
+		"If set, the metrics endpoint is served securely via HTTPS, behind Kubernetes authentication and authorization.")
+	fs.StringVar(&o.metricsCertPath, "metrics-cert-path", "", "A directory holding tls.crt and tls.key for the metrics "+
+		"endpoint (a cert-manager Secret), reloaded when renewed. Empty serves a self-signed certificate.")
+	fs.BoolVar(&o.enableHTTP2, "enable-http2", false,
+		"If set, HTTP/2 will be enabled for the metrics server.")
+	fs.IntVar(&o.controllers.MaxConcurrentReconciles, "max-concurrent-reconciles", 256,
+		"How many objects of each kind are reconciled at once. One object is never reconciled twice at the same time. "+
+			"An invoice being issued waits mostly for its workspace's number batch and its status patch, not on CPU, "+
+			"so the workers are many (docs/performance.md).")
+	fs.Float64Var(&o.qps, "kube-api-qps", 500,
+		"Requests per second the manager may send to the Kubernetes API (a status patch and an event per new invoice).")
+	fs.IntVar(&o.burst, "kube-api-burst", 1000, "Burst of requests the manager may send to the Kubernetes API.")
+	fs.StringVar(&o.pprofAddr, "pprof-bind-address", "",
+		"The address to serve Go's net/http/pprof profiles on (e.g. 127.0.0.1:6060); empty disables it.")
+	fs.BoolVar(&o.controllers.Webhooks.Policy.AllowInsecureLoopback, "webhook-allow-insecure-loopback", false,
+		"Allow WebhookEndpoints with plain http URLs to loopback addresses, and any URL that resolves to loopback. "+
+			"For local development only (make run sets it): in a pod, loopback is the manager itself.")
+	fs.DurationVar(&o.controllers.Webhooks.Timeout, "webhook-timeout", delivery.DefaultTimeout,
+		"How long one webhook delivery attempt may take, from connecting to the end of the answer.")
+	fs.IntVar(&o.controllers.WebhookWorkers, "webhook-workers", controller.DefaultWebhookWorkers,
+		"How many webhook endpoints receive deliveries at once.")
+	fs.Float64Var(&o.controllers.ManagedFieldsDropRate, "managed-fields-drop-rate", controller.DefaultManagedFieldsDropRate,
+		"How many invoices, credit notes and payments a second have the status's entry dropped from their managedFields "+
+			"after a status patch (queued, off the issuing path).")
+	fs.BoolVar(&o.controllers.KeepStatusManagedFields, "keep-status-managed-fields", false,
+		"Keep the API server's record (metadata.managedFields) of the manager owning the status of invoices, "+
+			"credit notes and payments; by default it is dropped after each status patch, a third of an issued invoice's size.")
+	o.zap.BindFlags(fs)
+	return o, fs.Parse(args)
 }
 
 // metricsCertWatcher reads the metrics certificate in dir, or returns nil

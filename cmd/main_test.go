@@ -25,17 +25,19 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/manager/controller"
 )
 
-func TestParsingTheManagerFlags(t *testing.T) {
-	parse := func(args ...string) (options, error) {
-		fs := flag.NewFlagSet("manager", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		return parseFlags(fs, args)
-	}
+// parseArgs parses args as the manager's flags, on a flag set of its own
+// that returns errors instead of exiting.
+func parseArgs(args ...string) (options, error) {
+	fs := flag.NewFlagSet("manager", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return parseFlags(fs, args)
+}
 
+func TestParsingTheManagerFlags(t *testing.T) {
 	t.Run("without flags the controllers get their defaults", func(t *testing.T) {
-		o, err := parse()
+		o, err := parseArgs()
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("parsing no flags: %v", err)
 		}
 		c := o.controllers
 		if c.MaxConcurrentReconciles != 256 || c.WebhookWorkers != controller.DefaultWebhookWorkers ||
@@ -45,10 +47,10 @@ func TestParsingTheManagerFlags(t *testing.T) {
 		}
 	})
 	t.Run("the controllers' flags reach the controllers' options", func(t *testing.T) {
-		o, err := parse("--leader-elect", "--max-concurrent-reconciles=8", "--webhook-allow-insecure-loopback",
+		o, err := parseArgs("--leader-elect", "--max-concurrent-reconciles=8", "--webhook-allow-insecure-loopback",
 			"--webhook-timeout=3s", "--webhook-workers=2", "--keep-status-managed-fields", "--managed-fields-drop-rate=5")
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("parsing the controllers' flags: %v", err)
 		}
 		c := o.controllers
 		if !o.leaderElect || c.MaxConcurrentReconciles != 8 || !c.Webhooks.Policy.AllowInsecureLoopback ||
@@ -58,7 +60,7 @@ func TestParsingTheManagerFlags(t *testing.T) {
 		}
 	})
 	t.Run("an unknown flag is an error", func(t *testing.T) {
-		if _, err := parse("--no-such-flag"); err == nil {
+		if _, err := parseArgs("--no-such-flag"); err == nil {
 			t.Error("parsed without an error")
 		}
 	})
