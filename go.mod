@@ -17,6 +17,7 @@ require (
 	github.com/yuin/gopher-lua v1.1.2 // the Lua interpreter Argo CD embeds, to test the shipped health checks
 	go.uber.org/zap v1.27.1
 	golang.org/x/image v0.41.0 // the Go font (gofont) embedded in the invoice PDF
+	golang.org/x/net v0.56.0 // telling HTTP/2 stream and connection errors of the API server apart
 	golang.org/x/text v0.39.0 // ISO 4217 currencies and their minor units
 	golang.org/x/time v0.14.0
 	k8s.io/api v0.36.6
@@ -28,6 +29,7 @@ require (
 	k8s.io/utils v0.0.0-20260210185600-b8788abfbbc2
 	sigs.k8s.io/cli-utils v0.37.2
 	sigs.k8s.io/controller-runtime v0.24.1
+	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730
 	sigs.k8s.io/yaml v1.6.0
 )
 
@@ -95,7 +97,6 @@ require (
 	go.yaml.in/yaml/v4 v4.0.0-rc.4 // indirect
 	golang.org/x/exp v0.0.0-20251219203646-944ab1f22d93 // indirect
 	golang.org/x/mod v0.37.0 // indirect
-	golang.org/x/net v0.56.0 // indirect
 	golang.org/x/oauth2 v0.34.0 // indirect
 	golang.org/x/sync v0.21.0 // indirect
 	golang.org/x/sys v0.46.0 // indirect
@@ -113,7 +114,6 @@ require (
 	k8s.io/kube-openapi v0.0.0-20260317180543-43fb72c5454a // indirect
 	k8s.io/streaming v0.36.6 // indirect
 	sigs.k8s.io/apiserver-network-proxy/konnectivity-client v0.34.0 // indirect
-	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730 // indirect
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.3.3 // indirect
 )

@@ -25,6 +25,7 @@ import (
 	"context"
 	"crypto/tls"
 	"flag"
+	"fmt"
 	"net/http"
 	"net/http/pprof"
 	"os"
@@ -49,126 +50,161 @@ import (
 )
 
 func main() {
+	if err := run(ctrl.SetupSignalHandler(), os.Args[1:]); err != nil {
+		ctrl.Log.WithName("setup").Error(err, "The adapter failed")
+		os.Exit(1)
+	}
+}
+
+// options are the adapter's command-line flags.
+type options struct {
+	// api holds what the flags set of the /v1 API's options.
+	api                    httpapi.Options
+	listenAddr, tlsCertDir string
+	metricsAddr            string
+	secureMetrics          bool
+	metricsCertPath        string
+	pprofAddr              string
+	qps                    float64
+	burst                  int
+	zap                    zap.Options
+}
+
+// parseFlags defines every flag on fs and parses args into options. The
+// binary passes flag.CommandLine, on which controller-runtime defines
+// --kubeconfig, and which exits on -help (0) or a bad flag (2) itself.
+func parseFlags(fs *flag.FlagSet, args []string) (options, error) {
 	d := httpapi.DefaultOptions()
-	o := d
-	var listenAddr, pprofAddr, tlsCertDir, metricsCertPath string
-	var qps float64
-	var burst int
-	var metricsAddr string
-	var secureMetrics bool
-	flag.StringVar(&listenAddr, "listen-address", ":8080", "The address the HTTP API listens on.")
-	flag.StringVar(&tlsCertDir, "tls-cert-dir", "", "A directory holding tls.crt and tls.key (a cert-manager Secret): "+
+	o := options{api: d}
+	fs.StringVar(&o.listenAddr, "listen-address", ":8080", "The address the HTTP API listens on.")
+	fs.StringVar(&o.tlsCertDir, "tls-cert-dir", "", "A directory holding tls.crt and tls.key (a cert-manager Secret): "+
 		"the API is then served over HTTPS only, and a renewed certificate is picked up without a restart. Empty serves plain HTTP.")
-	flag.Func("token-audiences", "Comma-separated audiences a caller's token must be bound to (kubectl create token --audience); "+
+	fs.Func("token-audiences", "Comma-separated audiences a caller's token must be bound to (kubectl create token --audience); "+
 		"a token for the API server is then refused with 401. Empty accepts any token the API server accepts.",
 		func(v string) error {
 			for a := range strings.SplitSeq(v, ",") {
 				if a = strings.TrimSpace(a); a != "" {
-					o.TokenAudiences = append(o.TokenAudiences, a)
+					o.api.TokenAudiences = append(o.api.TokenAudiences, a)
 				}
 			}
 			return nil
 		})
-	flag.DurationVar(&o.RequestTimeout, "request-timeout", d.RequestTimeout,
+	fs.DurationVar(&o.api.RequestTimeout, "request-timeout", d.RequestTimeout,
 		"How long a request may take, Kubernetes API calls included; a request that cannot finish in time is answered 503.")
-	flag.Float64Var(&o.RateLimit, "rate-limit", d.RateLimit,
+	fs.Float64Var(&o.api.RateLimit, "rate-limit", d.RateLimit,
 		"Requests per second allowed to each caller identity (sustained). A negative value disables rate limiting.")
-	flag.IntVar(&o.RateBurst, "rate-burst", d.RateBurst, "Requests each caller identity may send in a burst.")
-	flag.DurationVar(&o.TokenCacheTTL, "token-cache-ttl", d.TokenCacheTTL, "How long a TokenReview answer is reused.")
-	flag.DurationVar(&o.AllowCacheTTL, "authorization-allow-cache-ttl", d.AllowCacheTTL,
+	fs.IntVar(&o.api.RateBurst, "rate-burst", d.RateBurst, "Requests each caller identity may send in a burst.")
+	fs.DurationVar(&o.api.TokenCacheTTL, "token-cache-ttl", d.TokenCacheTTL, "How long a TokenReview answer is reused.")
+	fs.DurationVar(&o.api.AllowCacheTTL, "authorization-allow-cache-ttl", d.AllowCacheTTL,
 		"How long an allowing SubjectAccessReview answer is reused.")
-	flag.DurationVar(&o.DenyCacheTTL, "authorization-deny-cache-ttl", d.DenyCacheTTL,
+	fs.DurationVar(&o.api.DenyCacheTTL, "authorization-deny-cache-ttl", d.DenyCacheTTL,
 		"How long a denying SubjectAccessReview answer is reused.")
-	flag.DurationVar(&o.ReadYourWritesTimeout, "read-your-writes-timeout", d.ReadYourWritesTimeout,
+	fs.DurationVar(&o.api.ReadYourWritesTimeout, "read-your-writes-timeout", d.ReadYourWritesTimeout,
 		"How long an object this adapter created is served from its own memory while its cache has not received it "+
 			"(normally milliseconds); after that, one the cache never received is taken to be gone.")
-	flag.Func("read-others-writes", "Whether the last page of a list waits for this replica's cache to hold what "+
+	fs.Func("read-others-writes", "Whether the last page of a list waits for this replica's cache to hold what "+
 		"any replica wrote before (a read barrier: the API server's current resource version, one coalesced, "+
 		"single-name list), else reads the page from the API server, so that a client behind a Service reads its own "+
 		"writes whichever replica answers (default true; false saves the barrier with one replica).",
 		func(v string) error {
 			on, err := strconv.ParseBool(v)
-			o.NoReadOthersWrites = !on
+			o.api.NoReadOthersWrites = !on
 			return err
 		})
-	flag.BoolVar(&o.ReadyBeforeSynced, "ready-before-synced", d.ReadyBeforeSynced,
+	fs.BoolVar(&o.api.ReadyBeforeSynced, "ready-before-synced", d.ReadyBeforeSynced,
 		"Report ready (GET /readyz) as soon as the Kubernetes API answers, before the cache has synced: gets, creates "+
 			"and whole-workspace lists are read from the API server meanwhile, filtered lists and the feeds wait for the "+
 			"cache. For a single replica; with several, a rollout keeps the old replica serving until the new one is warm.")
-	flag.Int64Var(&o.EncodedCacheBytes, "encoded-cache-bytes", d.EncodedCacheBytes,
+	fs.Int64Var(&o.api.EncodedCacheBytes, "encoded-cache-bytes", d.EncodedCacheBytes,
 		"Bytes of JSON of listed invoices and customers kept to answer the next list page that holds them unchanged "+
 			"without encoding them again. A negative value keeps none.")
-	flag.DurationVar(&o.IdempotencyInFlightWait, "idempotency-in-flight-wait", d.IdempotencyInFlightWait,
+	fs.DurationVar(&o.api.IdempotencyInFlightWait, "idempotency-in-flight-wait", d.IdempotencyInFlightWait,
 		"How long a retry waits for the request that first used its Idempotency-Key before answering 409 idempotency_key_in_use.")
-	flag.DurationVar(&o.StaleClaimAfter, "idempotency-stale-claim-after", d.StaleClaimAfter,
+	fs.DurationVar(&o.api.StaleClaimAfter, "idempotency-stale-claim-after", d.StaleClaimAfter,
 		"How old an Idempotency-Key claim whose object was never created must be before a retry may claim the key anew. "+
 			"Keep it well above --request-timeout.")
-	flag.DurationVar(&o.ReadHeaderTimeout, "read-header-timeout", d.ReadHeaderTimeout,
+	fs.DurationVar(&o.api.ReadHeaderTimeout, "read-header-timeout", d.ReadHeaderTimeout,
 		"HTTP server: time to read request headers.")
-	flag.DurationVar(&o.ReadTimeout, "read-timeout", d.ReadTimeout, "HTTP server: time to read a whole request.")
-	flag.DurationVar(&o.WriteTimeout, "write-timeout", d.WriteTimeout, "HTTP server: time to write a response.")
-	flag.DurationVar(&o.IdleTimeout, "idle-timeout", d.IdleTimeout,
+	fs.DurationVar(&o.api.ReadTimeout, "read-timeout", d.ReadTimeout, "HTTP server: time to read a whole request.")
+	fs.DurationVar(&o.api.WriteTimeout, "write-timeout", d.WriteTimeout, "HTTP server: time to write a response.")
+	fs.DurationVar(&o.api.IdleTimeout, "idle-timeout", d.IdleTimeout,
 		"HTTP server: how long an idle keep-alive connection is kept.")
-	flag.IntVar(&o.MaxHeaderBytes, "max-header-bytes", d.MaxHeaderBytes,
+	fs.IntVar(&o.api.MaxHeaderBytes, "max-header-bytes", d.MaxHeaderBytes,
 		"HTTP server: the largest request header accepted.")
-	flag.DurationVar(&o.ShutdownTimeout, "shutdown-timeout", d.ShutdownTimeout,
+	fs.DurationVar(&o.api.ShutdownTimeout, "shutdown-timeout", d.ShutdownTimeout,
 		"How long in-flight requests get to finish on SIGINT or SIGTERM.")
-	flag.IntVar(&o.MaxStreamsPerCaller, "max-streams-per-caller", d.MaxStreamsPerCaller,
+	fs.IntVar(&o.api.MaxStreamsPerCaller, "max-streams-per-caller", d.MaxStreamsPerCaller,
 		"Open event streams of the invoice feed allowed per caller identity; one more is answered 429.")
-	flag.DurationVar(&o.StreamHeartbeat, "stream-heartbeat", d.StreamHeartbeat,
+	fs.DurationVar(&o.api.StreamHeartbeat, "stream-heartbeat", d.StreamHeartbeat,
 		"How often an idle event stream sends a comment, so that proxies keep it open.")
-	flag.DurationVar(&o.StreamWriteTimeout, "stream-write-timeout", d.StreamWriteTimeout,
+	fs.DurationVar(&o.api.StreamWriteTimeout, "stream-write-timeout", d.StreamWriteTimeout,
 		"How long a write to an event stream may block before the client, who stopped reading, is dropped.")
-	flag.Float64Var(&qps, "kube-api-qps", 1000, "Requests per second the adapter may send to the Kubernetes API "+
+	fs.Float64Var(&o.qps, "kube-api-qps", 1000, "Requests per second the adapter may send to the Kubernetes API "+
 		"(its creates, reviews and cache misses, for all its callers together; the API server's priority and fairness bounds it too).")
-	flag.IntVar(&burst, "kube-api-burst", 2000, "Burst of requests the adapter may send to the Kubernetes API.")
-	flag.StringVar(&metricsAddr, "metrics-bind-address", "0", "The address the metrics endpoint binds to, "+
+	fs.IntVar(&o.burst, "kube-api-burst", 2000, "Burst of requests the adapter may send to the Kubernetes API.")
+	fs.StringVar(&o.metricsAddr, "metrics-bind-address", "0", "The address the metrics endpoint binds to, "+
 		"for example :8444; 0 disables it. It is served over HTTPS to callers that RBAC allows to get /metrics.")
-	flag.BoolVar(&secureMetrics, "metrics-secure", true,
+	fs.BoolVar(&o.secureMetrics, "metrics-secure", true,
 		"If set, the metrics endpoint is served securely via HTTPS, behind Kubernetes authentication and authorization.")
-	flag.StringVar(&metricsCertPath, "metrics-cert-path", "", "A directory holding tls.crt and tls.key for the metrics "+
+	fs.StringVar(&o.metricsCertPath, "metrics-cert-path", "", "A directory holding tls.crt and tls.key for the metrics "+
 		"endpoint (a cert-manager Secret), reloaded when renewed. Empty serves a self-signed certificate.")
-	flag.StringVar(&pprofAddr, "pprof-address", "",
+	fs.StringVar(&o.pprofAddr, "pprof-address", "",
 		"The address to serve Go's net/http/pprof profiles on (e.g. 127.0.0.1:6061); empty disables it.")
-	opts := zap.Options{Development: false}
-	opts.BindFlags(flag.CommandLine)
-	flag.Parse()
+	o.zap.BindFlags(fs)
+	return o, fs.Parse(args)
+}
 
-	logger := zap.New(zap.UseFlagOptions(&opts))
+// run parses the flags in args, connects to the Kubernetes API, and serves
+// the /v1 API (and the metrics and pprof endpoints asked for) until ctx is
+// done or the metrics server fails.
+func run(ctx context.Context, args []string) error {
+	o, err := parseFlags(flag.CommandLine, args)
+	if err != nil {
+		return err
+	}
+	logger := zap.New(zap.UseFlagOptions(&o.zap))
 	ctrl.SetLogger(logger)
 	klog.SetLogger(logger.WithName("klog"))
-	log := ctrl.Log.WithName("setup")
+	ctx = ctrl.LoggerInto(ctx, ctrl.Log)
 
 	cfg, err := ctrl.GetConfig()
 	if err != nil {
-		log.Error(err, "Unable to load the Kubernetes client configuration")
-		os.Exit(1)
+		return fmt.Errorf("loading the Kubernetes client configuration: %w", err)
 	}
-	cfg.QPS, cfg.Burst = float32(qps), burst
+	cfg.QPS, cfg.Burst = float32(o.qps), o.burst
 	cfg.UserAgent = "invoicing-adapter"
 
-	o.Metrics = metrics.Registry
-	a, err := adapter.New(cfg, o)
+	o.api.Metrics = metrics.Registry
+	a, err := adapter.New(cfg, o.api)
 	if err != nil {
-		log.Error(err, "Unable to set up the adapter")
-		os.Exit(1)
+		return fmt.Errorf("setting up the adapter: %w", err)
 	}
-	ctx := ctrl.LoggerInto(ctrl.SetupSignalHandler(), ctrl.Log)
-	if err := serveMetrics(ctx, cfg, metricsAddr, secureMetrics, metricsCertPath); err != nil {
-		log.Error(err, "Unable to serve metrics", "address", metricsAddr)
-		os.Exit(1)
+	// A failing metrics server stops the API too (the adapter shuts down
+	// as on SIGTERM), and run returns its error.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	metricsFailed := make(chan error, 1)
+	if err := serveMetrics(ctx, cfg, o.metricsAddr, o.secureMetrics, o.metricsCertPath, func(err error) {
+		metricsFailed <- err
+		stop()
+	}); err != nil {
+		return fmt.Errorf("serving metrics on %s: %w", o.metricsAddr, err)
 	}
-	ln, err := servingtls.Listen(ctx, listenAddr, tlsCertDir, 0)
+	ln, err := servingtls.Listen(ctx, o.listenAddr, o.tlsCertDir, 0)
 	if err != nil {
-		log.Error(err, "Unable to listen", "address", listenAddr)
-		os.Exit(1)
+		return fmt.Errorf("listening on %s: %w", o.listenAddr, err)
 	}
-	if pprofAddr != "" {
-		go servePprof(pprofAddr)
+	if o.pprofAddr != "" {
+		go servePprof(o.pprofAddr)
 	}
 	if err := a.Run(ctx, ln); err != nil {
-		log.Error(err, "The adapter failed")
-		os.Exit(1)
+		return err
+	}
+	select {
+	case err := <-metricsFailed:
+		return fmt.Errorf("the metrics server failed: %w", err)
+	default:
+		return nil
 	}
 }
 
@@ -177,8 +213,9 @@ func main() {
 // kubebuilder's managers do: HTTPS (the certificate in certDir, reloaded
 // when renewed, else a self-signed one), with each scraper authenticated by
 // a TokenReview and authorized by a SubjectAccessReview for GET /metrics.
-// "0" serves nothing.
-func serveMetrics(ctx context.Context, cfg *rest.Config, addr string, secure bool, certDir string) error {
+// "0" serves nothing. A server that fails once started is handed to failed.
+func serveMetrics(ctx context.Context, cfg *rest.Config, addr string, secure bool, certDir string,
+	failed func(error)) error {
 	if addr == "0" {
 		return nil
 	}
@@ -213,8 +250,7 @@ func serveMetrics(ctx context.Context, cfg *rest.Config, addr string, secure boo
 	}
 	go func() {
 		if err := srv.Start(ctx); err != nil {
-			ctrl.LoggerFrom(ctx).Error(err, "The metrics server failed")
-			os.Exit(1)
+			failed(err)
 		}
 	}()
 	return nil

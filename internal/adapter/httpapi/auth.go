@@ -24,8 +24,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"syscall"
 
+	"golang.org/x/net/http2"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
@@ -124,18 +124,30 @@ func isAPIFailure(err error) bool {
 		return code == http.StatusTooManyRequests || code >= 500 || code == 0 ||
 			apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err)
 	}
-	// k8s.io/apiserver's webhook helper flattens a context error into text.
+	// k8s.io/apiserver's webhook helper flattens a context error into text
+	// (fmt.Errorf with %s, in WithExponentialBackoff): no type is left to
+	// check, only the prefix it writes.
 	return strings.HasPrefix(err.Error(), "webhook call failed")
 }
 
 // isLostConnection reports whether err says the connection to the API
-// server ended under a request: client-go returns such an error unwrapped
-// when the response's body breaks off (an API server stopping or
-// restarting), with its own "Please retry" message around the cause.
+// server ended under a request. When a response's body breaks off (an API
+// server stopping or restarting), client-go's rest.Request returns neither a
+// *url.Error nor an API status but its own "... Please retry. Original
+// error: %w" around what reading the body returned, so the cause is checked:
+// the end of the body (HTTP/1.1), an HTTP/2 stream the server reset (the
+// cause client-go names a stream error), an HTTP/2 connection error, or what
+// k8s.io/apimachinery takes for a probable EOF (its test of the cause: a
+// GOAWAY, a closed connection). A broken socket (syscall.Errno) is a
+// net.Error, which isAPIFailure checks before. HTTP/2's "client connection
+// lost" has no type, but it comes only after 45 s without an answer to a
+// ping (client-go's health check), later than --request-timeout, whose
+// context error isAPIFailure checks.
 func isLostConnection(err error) bool {
+	var stream http2.StreamError
+	var conn http2.ConnectionError
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE) ||
-		utilnet.IsProbableEOF(err) || strings.Contains(err.Error(), "Please retry")
+		errors.As(err, &stream) || errors.As(err, &conn) || utilnet.IsProbableEOF(err)
 }
 
 // hasAPIStatus reports whether err, or one of an aggregate's, is an error

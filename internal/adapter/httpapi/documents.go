@@ -24,8 +24,8 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/document"
-	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/adapter/einvoice"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
 )
 
 // Media types of an invoice's document.

@@ -28,6 +28,7 @@ import (
 	"syscall"
 	"testing"
 
+	"golang.org/x/net/http2"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
@@ -81,6 +82,42 @@ func TestClassifyingAPIErrors(t *testing.T) {
 			}
 			if got := hasAPIStatus(tc.err); got != tc.status {
 				t.Errorf("hasAPIStatus = %v, want %v", got, tc.status)
+			}
+		})
+	}
+}
+
+// Each case is recognised by one branch of isLostConnection and by no other
+// check of isAPIFailure, so that removing any branch fails its case.
+func TestEachWayOfLosingTheConnectionIsAnAPIFailure(t *testing.T) {
+	// The two messages client-go's rest.Request wraps a broken-off body in.
+	unexpected := func(cause error) error {
+		return fmt.Errorf("unexpected error when reading response body. Please retry. Original error: %w", cause)
+	}
+	streamBroken := func(cause error) error {
+		return fmt.Errorf("stream error when reading response body, may be caused by closed connection. "+
+			"Please retry. Original error: %w", cause)
+	}
+	cases := []struct {
+		name string
+		err  error
+	}{
+		{"an HTTP/1.1 body that ends before its length is an unexpected EOF", unexpected(io.ErrUnexpectedEOF)},
+		{"a wrapped end of a response is an EOF", fmt.Errorf("decoding: %w", io.EOF)},
+		{"an HTTP/2 stream the API server reset is a stream error",
+			streamBroken(http2.StreamError{StreamID: 3, Code: http2.ErrCodeInternal})},
+		{"an HTTP/2 connection the API server broke is a connection error",
+			unexpected(http2.ConnectionError(http2.ErrCodeProtocol))},
+		{"an API server going away is a GOAWAY, which apimachinery takes for an EOF",
+			unexpected(http2.GoAwayError{LastStreamID: 1, ErrCode: http2.ErrCodeNo})},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if !isLostConnection(tc.err) {
+				t.Errorf("isLostConnection(%q) = false, want true", tc.err)
+			}
+			if !isAPIFailure(tc.err) {
+				t.Errorf("isAPIFailure(%q) = false, want true", tc.err)
 			}
 		})
 	}

@@ -14,12 +14,13 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package controller holds the controller manager's reconcilers, one file a
-// kind: Invoice (issues it: total, gapless number, frozen parties, due date,
-// and keeps its balance), CreditNote and Payment (enter them in their
-// invoice's ledger, deciding races on what is left to credit; the protocol
-// is written on CreditNoteReconciler.Reconcile), Customer (its readiness, and the finalizer that keeps a customer with
-// invoices), BillingProfile (the workspace's issuer and numbering settings),
+// Package controller holds the controller manager's seven reconcilers, one
+// file a kind: Invoice (issues it: total, gapless number, frozen parties,
+// due date, and keeps its balance), CreditNote and Payment (enter them in
+// their invoice's ledger, deciding races on what is left to credit; the
+// protocol is written on CreditNoteReconciler.Reconcile), Customer (its
+// readiness, and the finalizer that keeps a customer with invoices),
+// BillingProfile (the workspace's issuer and numbering settings),
 // IdempotencyKey (expires the adapter's claims) and WebhookEndpoint (pushes
 // the workspace's events of the types it subscribes to, in event-sequence
 // order, through internal/manager/delivery).

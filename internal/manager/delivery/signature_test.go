@@ -66,21 +66,21 @@ func TestSignatureMatchesAKnownVector(t *testing.T) {
 	}
 }
 
-func TestTheReadmeShowsTheVerificationTheTestsUse(t *testing.T) {
+func TestTheWebhooksPageShowsTheVerificationTheTestsUse(t *testing.T) {
 	src, err := os.ReadFile("verify_test.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile("../../../README.md")
+	page, err := os.ReadFile("../../../docs/webhooks.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	code := between(string(src), "// readme:verify begin\n", "\n// readme:verify end")
+	code := between(string(src), "// docs:verify begin\n", "\n// docs:verify end")
 	if code == "" {
-		t.Fatal("verify_test.go has no readme:verify block")
+		t.Fatal("verify_test.go has no docs:verify block")
 	}
-	if !strings.Contains(string(readme), code) {
-		t.Fatalf("README.md does not show the verification the tests use; copy this into it:\n%s", code)
+	if !strings.Contains(string(page), code) {
+		t.Fatalf("docs/webhooks.md does not show the verification the tests use; copy this into it:\n%s", code)
 	}
 }
 

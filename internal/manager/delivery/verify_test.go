@@ -16,9 +16,9 @@ limitations under the License.
 
 package delivery_test
 
-// verify is the receiver's side of the signature, exactly as the README
-// shows it (TestTheReadmeShowsTheVerificationTheTestsUse keeps the two the
-// same), so the tests prove the code a receiver copies.
+// verify is the receiver's side of the signature, exactly as
+// docs/webhooks.md shows it (TestTheWebhooksPageShowsTheVerificationTheTestsUse
+// keeps the two the same), so the tests prove the code a receiver copies.
 
 import (
 	"crypto/hmac"
@@ -30,7 +30,7 @@ import (
 	"time"
 )
 
-// readme:verify begin
+// docs:verify begin
 // verify checks an Invoicing-Signature header against the raw request body.
 func verify(header string, body, secret []byte, now time.Time) error {
 	var ts, sig string
@@ -56,4 +56,4 @@ func verify(header string, body, secret []byte, now time.Time) error {
 	return nil
 }
 
-// readme:verify end
+// docs:verify end
