@@ -54,9 +54,6 @@ type apiObject[T any] interface {
 
 // creation is a create request that its kind has decoded and checked.
 type creation[O client.Object] struct {
-	// params are the validated parameters, which an Idempotency-Key's
-	// request hash covers.
-	params any
 	// object is the object to create, but for its name and namespace.
 	object O
 	// answer renders the created object: obj made now, or by an earlier
@@ -67,9 +64,11 @@ type creation[O client.Object] struct {
 }
 
 // create serves a POST that creates an object of kind in the caller's
-// workspace; check decodes and checks the body into its creation.
-func create[T any, O apiObject[T]](a *Adapter, w http.ResponseWriter, r *http.Request, c *call, kind createKind,
-	check func(body []byte) (*creation[O], *Error)) *Error {
+// workspace: decode turns the body into the kind's validated parameters
+// (which an Idempotency-Key's request hash covers), check turns those into
+// its creation.
+func create[T any, O apiObject[T], P any](a *Adapter, w http.ResponseWriter, r *http.Request, c *call,
+	kind createKind, decode func(body []byte) (P, *Error), check func(params P) (*creation[O], *Error)) *Error {
 	key, e := idempotencyKey(r.Header)
 	if e != nil {
 		return e
@@ -78,7 +77,11 @@ func create[T any, O apiObject[T]](a *Adapter, w http.ResponseWriter, r *http.Re
 	if e != nil {
 		return e
 	}
-	made, e := check(body)
+	params, e := decode(body)
+	if e != nil {
+		return e
+	}
+	made, e := check(params)
 	if e != nil {
 		return e
 	}
@@ -86,7 +89,7 @@ func create[T any, O apiObject[T]](a *Adapter, w http.ResponseWriter, r *http.Re
 		Namespace: c.ns,
 		Key:       key,
 		Resource:  kind.resource,
-		Hash:      keyHash(key, r, made.params),
+		Hash:      keyHash(key, r, params),
 		Prefix:    kind.prefix,
 		Build: func(id string) client.Object {
 			// A copy: the API server's answer is decoded into the object,

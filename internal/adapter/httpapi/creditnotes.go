@@ -33,28 +33,25 @@ import (
 // answer shows the amounts computed now to check it, as the controller
 // will compute them.
 func (a *Adapter) createCreditNote(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return create(a, w, r, c, creditNoteKind, func(body []byte) (*creation[*billingv1.CreditNote], *Error) {
-		p, e := DecodeCreditNote(body)
-		if e != nil {
-			return nil, e
-		}
-		inv, e := a.creditableInvoice(r, c, p.InvoiceID)
-		if e != nil {
-			return nil, e
-		}
-		cn := &billingv1.CreditNote{Spec: p.spec()}
-		credit, e := checkCredit(inv, &cn.Spec)
-		if e != nil {
-			return nil, e
-		}
-		return &creation[*billingv1.CreditNote]{params: p, object: cn,
-			answer: func(cn *billingv1.CreditNote, replayed bool) any {
-				if replayed {
-					return apiobject.CreditNoteOf(cn, inv)
-				}
-				return credit.answer(cn, inv)
-			}}, nil
-	})
+	return create(a, w, r, c, creditNoteKind, DecodeCreditNote,
+		func(p *CreditNoteParams) (*creation[*billingv1.CreditNote], *Error) {
+			inv, e := a.creditableInvoice(r, c, p.InvoiceID)
+			if e != nil {
+				return nil, e
+			}
+			cn := &billingv1.CreditNote{Spec: p.spec()}
+			credit, e := checkCredit(inv, &cn.Spec)
+			if e != nil {
+				return nil, e
+			}
+			return &creation[*billingv1.CreditNote]{object: cn,
+				answer: func(cn *billingv1.CreditNote, replayed bool) any {
+					if replayed {
+						return apiobject.CreditNoteOf(cn, inv)
+					}
+					return credit.answer(cn, inv)
+				}}, nil
+		})
 }
 
 // creditableInvoice reads the invoice a credit note or payment names: 422

@@ -26,20 +26,13 @@ import (
 
 // createCustomer serves POST /v1/customers.
 func (a *Adapter) createCustomer(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return create(a, w, r, c, customerKind, func(body []byte) (*creation[*billingv1.Customer], *Error) {
-		p, e := DecodeCustomer(body)
-		if e != nil {
-			return nil, e
-		}
-		return &creation[*billingv1.Customer]{
-			params: p,
-			object: &billingv1.Customer{Spec: billingv1.CustomerSpec{
-				Name: p.Name, Email: p.Email, Address: p.Address.spec(), TaxID: p.TaxID,
-				ElectronicAddress: p.ElectronicAddress.spec(),
-			}},
-			answer: func(cus *billingv1.Customer, _ bool) any { return apiobject.CustomerOf(cus) },
-		}, nil
-	})
+	return create(a, w, r, c, customerKind, DecodeCustomer,
+		func(p *CustomerParams) (*creation[*billingv1.Customer], *Error) {
+			spec := billingv1.CustomerSpec{Name: p.Name, Email: p.Email, Address: p.Address.spec(), TaxID: p.TaxID,
+				ElectronicAddress: p.ElectronicAddress.spec()}
+			return &creation[*billingv1.Customer]{object: &billingv1.Customer{Spec: spec},
+				answer: func(cus *billingv1.Customer, _ bool) any { return apiobject.CustomerOf(cus) }}, nil
+		})
 }
 
 // getCustomer serves GET /v1/customers/{customer_id}.

@@ -31,27 +31,24 @@ import (
 // into the invoice (invoiceItems): the total answered is the total issued,
 // computed once.
 func (a *Adapter) createInvoice(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return create(a, w, r, c, invoiceKind, func(body []byte) (*creation[*billingv1.Invoice], *Error) {
-		p, e := DecodeInvoice(body)
-		if e != nil {
-			return nil, e
-		}
-		defaultTax, e := a.invoiceContext(r, c, p)
-		if e != nil {
-			return nil, e
-		}
-		items, amounts, e := invoiceItems(p, defaultTax)
-		if e != nil {
-			return nil, e
-		}
-		return &creation[*billingv1.Invoice]{params: p, object: p.invoice(items),
-			answer: func(inv *billingv1.Invoice, replayed bool) any {
-				if replayed {
-					return apiobject.InvoiceOf(inv)
-				}
-				return apiobject.InvoiceOf(withAmounts(inv, amounts))
-			}}, nil
-	})
+	return create(a, w, r, c, invoiceKind, DecodeInvoice,
+		func(p *InvoiceParams) (*creation[*billingv1.Invoice], *Error) {
+			defaultTax, e := a.invoiceContext(r, c, p)
+			if e != nil {
+				return nil, e
+			}
+			items, amounts, e := invoiceItems(p, defaultTax)
+			if e != nil {
+				return nil, e
+			}
+			return &creation[*billingv1.Invoice]{object: p.invoice(items),
+				answer: func(inv *billingv1.Invoice, replayed bool) any {
+					if replayed {
+						return apiobject.InvoiceOf(inv)
+					}
+					return apiobject.InvoiceOf(withAmounts(inv, amounts))
+				}}, nil
+		})
 }
 
 // invoiceContext checks that the customer of p exists in the workspace

@@ -29,22 +29,24 @@ import (
 // void, in the payment's currency, and have at least the amount left to
 // pay (status.balance): the controller records the payment in its ledger.
 func (a *Adapter) createPayment(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return create(a, w, r, c, paymentKind, func(body []byte) (*creation[*billingv1.Payment], *Error) {
-		p, e := DecodePayment(body, a.now())
-		if e != nil {
-			return nil, e
-		}
-		inv, e := a.creditableInvoice(r, c, p.InvoiceID)
-		if e != nil {
-			return nil, e
-		}
-		currency, e := checkPayment(inv, p)
-		if e != nil {
-			return nil, e
-		}
-		return &creation[*billingv1.Payment]{params: p, object: &billingv1.Payment{Spec: p.spec(currency)},
-			answer: func(pay *billingv1.Payment, _ bool) any { return apiobject.PaymentOf(pay, inv) }}, nil
-	})
+	return create(a, w, r, c, paymentKind, a.decodePayment,
+		func(p *PaymentParams) (*creation[*billingv1.Payment], *Error) {
+			inv, e := a.creditableInvoice(r, c, p.InvoiceID)
+			if e != nil {
+				return nil, e
+			}
+			currency, e := checkPayment(inv, p)
+			if e != nil {
+				return nil, e
+			}
+			return &creation[*billingv1.Payment]{object: &billingv1.Payment{Spec: p.spec(currency)},
+				answer: func(pay *billingv1.Payment, _ bool) any { return apiobject.PaymentOf(pay, inv) }}, nil
+		})
+}
+
+// decodePayment decodes a payment's body; its paid_at defaults to now.
+func (a *Adapter) decodePayment(body []byte) (*PaymentParams, *Error) {
+	return DecodePayment(body, a.now())
 }
 
 // checkPayment checks payment p against inv, and returns its currency, the
