@@ -111,6 +111,11 @@ var _ = Describe("Two adapters behind one address", func() {
 		rr := newRoundRobin(fast, lagging)
 		ns := newWorkspace()
 		client := apiClient(rr.url).With(v1client.Token(writerToken), v1client.Workspace(ns))
+		// Ready means synced: until then an adapter serves lists from the
+		// API server, which would hide the lagging watch.
+		for _, url := range []string{fast, lagging} {
+			Eventually(func() int { return send(http.MethodGet, "/readyz", on(url)).status }).Should(Equal(http.StatusOK))
+		}
 		Eventually(func(g Gomega) {
 			for range 2 {
 				_, resp, err := client.ListInvoices(ctx, v1client.ListParams{})
