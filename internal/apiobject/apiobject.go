@@ -284,7 +284,7 @@ func InvoiceOf(inv *billingv1.Invoice) Invoice {
 		items[i] = Item{Description: it.Description, Quantity: it.Quantity, Amount: it.Amount, Tax: taxJSON(taxes[i])}
 	}
 	amounts := invoiceAmounts(inv, taxes)
-	currency := invoiceCurrency(inv)
+	currency := billing.InvoiceCurrency(inv)
 	phase := inv.EffectivePhase()
 	out := Invoice{
 		ID:             inv.Name,

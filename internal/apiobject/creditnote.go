@@ -132,7 +132,7 @@ func creditNoteHead(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote
 			out.CustomerID = inv.Spec.CustomerRef.Name
 		}
 		if out.Currency == nil {
-			out.Currency = optional(invoiceCurrency(inv))
+			out.Currency = optional(billing.InvoiceCurrency(inv))
 		}
 		if out.InvoiceNumber == nil {
 			out.InvoiceNumber = optional(inv.Status.Number)
@@ -164,14 +164,6 @@ func creditNoteLinesJSON(lines []billingv1.CreditNoteLineStatus) []CreditNoteLin
 			Amount: l.Amount, Tax: taxJSON(l.Tax)}
 	}
 	return out
-}
-
-// invoiceCurrency is inv's currency, the default when it has none.
-func invoiceCurrency(inv *billingv1.Invoice) string {
-	if inv.Spec.Currency == "" {
-		return billing.DefaultCurrency
-	}
-	return inv.Spec.Currency
 }
 
 // snakeCase writes a condition's reason as /v1 writes codes:

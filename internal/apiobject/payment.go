@@ -76,7 +76,7 @@ func PaymentOf(p *billingv1.Payment, inv *billingv1.Invoice) Payment {
 			out.CustomerID = inv.Spec.CustomerRef.Name
 		}
 		if out.Currency == "" {
-			out.Currency = invoiceCurrency(inv)
+			out.Currency = billing.InvoiceCurrency(inv)
 		}
 	}
 	if out.Currency == "" {

@@ -62,6 +62,15 @@ func entryAmounts(entries []billingv1.LedgerEntry) []int64 {
 	return out
 }
 
+// InvoiceBalanceOf is BalanceOf with inv's own total (TotalsOf).
+func InvoiceBalanceOf(inv *billingv1.Invoice) *billingv1.InvoiceBalance {
+	var total *int64
+	if t, ok := TotalsOf(inv, ItemTaxes(inv)); ok {
+		total = &t.Total
+	}
+	return BalanceOf(inv, total)
+}
+
 // BalanceOf returns inv's balance as the API shows it, total being its
 // total (TotalsOf; nil when it cannot be computed): the controller's
 // (status.balance) once it has computed it; for an issued invoice it has

@@ -69,6 +69,29 @@ func TestTheBalanceAnInvoiceShows(t *testing.T) {
 	}
 }
 
+func TestAnInvoicesBalanceTakesItsOwnTotal(t *testing.T) {
+	open := &billingv1.InvoiceBalance{AmountRemaining: 4105, PaymentStatus: billingv1.InvoicePaymentOpen}
+	if got := billing.InvoiceBalanceOf(issuedInvoice(0)); !reflect.DeepEqual(got, open) {
+		t.Errorf("InvoiceBalanceOf(issued) = %+v, want %+v", got, open)
+	}
+	pending := issuedInvoice(0)
+	pending.Status.Phase = billingv1.InvoicePending
+	if got := billing.InvoiceBalanceOf(pending); got != nil {
+		t.Errorf("InvoiceBalanceOf(pending) = %+v, want none", got)
+	}
+}
+
+func TestAnInvoiceWithoutACurrencyIsInTheDefaultOne(t *testing.T) {
+	inv := issuedInvoice(0)
+	if got := billing.InvoiceCurrency(inv); got != "EUR" {
+		t.Errorf("InvoiceCurrency(EUR invoice) = %q", got)
+	}
+	inv.Spec.Currency = ""
+	if got := billing.InvoiceCurrency(inv); got != billing.DefaultCurrency {
+		t.Errorf("InvoiceCurrency(no currency) = %q, want %q", got, billing.DefaultCurrency)
+	}
+}
+
 func TestTheBalanceOfAnInvoiceIsDerivedFromItsLedger(t *testing.T) {
 	due := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	entries := func(amounts ...int64) []billingv1.LedgerEntry {

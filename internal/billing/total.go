@@ -47,6 +47,15 @@ const (
 // the Invoice CRD's default for spec.currency.
 const DefaultCurrency = "USD"
 
+// InvoiceCurrency is inv's currency: the one it names, else
+// DefaultCurrency.
+func InvoiceCurrency(inv *billingv1.Invoice) string {
+	if inv.Spec.Currency == "" {
+		return DefaultCurrency
+	}
+	return inv.Spec.Currency
+}
+
 // ErrTotalTooLarge is returned when a total exceeds MaxTotal.
 var ErrTotalTooLarge = errors.New("total exceeds 9007199254740991 (2^53-1) minor units")
 

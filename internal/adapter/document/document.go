@@ -98,10 +98,7 @@ func newView(inv *billingv1.Invoice, footer string) (*view, error) {
 	if st.Phase != billingv1.InvoiceIssued || st.Number == "" || st.BillTo == nil || st.IssuedAt == nil {
 		return nil, ErrNotIssued
 	}
-	code := inv.Spec.Currency
-	if code == "" {
-		code = billing.DefaultCurrency
-	}
+	code := billing.InvoiceCurrency(inv)
 	cur, err := billing.ParseCurrency(code)
 	if err != nil {
 		// The CRD lets kubectl users write any three letters; such an

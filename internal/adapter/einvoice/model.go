@@ -142,10 +142,7 @@ func fromInvoice(inv *billingv1.Invoice, profile Profile) (*document, error) {
 		return nil, ErrNotIssued
 	}
 	var lack missing
-	code := inv.Spec.Currency
-	if code == "" {
-		code = billing.DefaultCurrency
-	}
+	code := billing.InvoiceCurrency(inv)
 	d := &document{
 		Profile:   profile,
 		TypeCode:  typeInvoice,

@@ -52,24 +52,25 @@ func (a *Adapter) decodePayment(body []byte) (*PaymentParams, *Error) {
 // when inv is fully credited and unpaid, 422 amount_exceeds_remaining when
 // p's amount is above what remains to be paid.
 func checkPayment(inv *billingv1.Invoice, p *PaymentParams) (string, *Error) {
-	b := apiobject.InvoiceOf(inv)
-	if p.Currency != "" && p.Currency != b.Currency {
+	currency := billing.InvoiceCurrency(inv)
+	if p.Currency != "" && p.Currency != currency {
 		return "", errorf(http.StatusUnprocessableEntity, CodeCurrencyMismatch, "currency",
-			"currency must be the invoice's, %s.", b.Currency)
+			"currency must be the invoice's, %s.", currency)
 	}
-	if b.PaymentStatus == nil || b.AmountRemaining == nil {
+	b := billing.InvoiceBalanceOf(inv)
+	if b == nil {
 		return "", errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
 			"Invoice %q has no total to pay.", inv.Name)
 	}
-	if *b.PaymentStatus == string(billingv1.InvoicePaymentVoid) {
+	if b.PaymentStatus == billingv1.InvoicePaymentVoid {
 		return "", errorf(http.StatusConflict, CodeInvoiceVoid, "invoice_id",
 			"Invoice %q is void: it is fully credited, and nothing is to be paid.", inv.Name)
 	}
-	if p.Amount > *b.AmountRemaining {
+	if p.Amount > b.AmountRemaining {
 		return "", errorf(http.StatusUnprocessableEntity, CodeExceedsRemaining, "amount",
-			"amount %d exceeds the %d that remains to be paid of invoice %q.", p.Amount, *b.AmountRemaining, inv.Name)
+			"amount %d exceeds the %d that remains to be paid of invoice %q.", p.Amount, b.AmountRemaining, inv.Name)
 	}
-	return b.Currency, nil
+	return currency, nil
 }
 
 // getPayment serves GET /v1/payments/{payment_id}.
