@@ -11,6 +11,7 @@
 // WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 // See the License for the specific language governing permissions and
 // limitations under the License.
+
 // Package layout holds docs/development.md's layout table to the tree: every
 // package directory under internal/ has a row, and every row names a
 // directory that exists, so the table cannot drift from `ls internal`.
