@@ -210,6 +210,18 @@ var creditNoteStatusFilters = map[string]billingv1.CreditNotePhase{
 	"pending": billingv1.CreditNotePending, "issued": billingv1.CreditNoteIssued, "rejected": billingv1.CreditNoteRejected,
 }
 
+// recordFilters reads the filters every list of records against invoices
+// takes (credit notes, payments): invoice_id and customer_id.
+func recordFilters(q url.Values) (listFilters, *Error) {
+	var f listFilters
+	var e *Error
+	if f.InvoiceID, e = idFilter(q, queryInvoiceID); e != nil {
+		return f, e
+	}
+	f.CustomerID, e = idFilter(q, queryCustomerID)
+	return f, e
+}
+
 // idFilter reads the query parameter name, an id that must not be empty
 // (one that is no object name selects nothing).
 func idFilter(q url.Values, name string) (string, *Error) {

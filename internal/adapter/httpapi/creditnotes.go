@@ -183,12 +183,8 @@ func (a *Adapter) readInvoice(r *http.Request, ns string) apiobject.InvoiceReade
 // credit notes, optionally of one invoice, one customer and one status,
 // ordered by id.
 func (a *Adapter) listCreditNotes(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	var f listFilters
-	var e *Error
-	if f.InvoiceID, e = idFilter(c.query, queryInvoiceID); e != nil {
-		return e
-	}
-	if f.CustomerID, e = idFilter(c.query, queryCustomerID); e != nil {
+	f, e := recordFilters(c.query)
+	if e != nil {
 		return e
 	}
 	sel := store.Selection{Namespace: c.ns, InvoiceID: f.InvoiceID, CustomerID: f.CustomerID}

@@ -101,12 +101,8 @@ func (a *Adapter) paymentInvoice(r *http.Request, ns string, p *billingv1.Paymen
 // listPayments serves GET /v1/payments: a page of the workspace's
 // payments, optionally of one invoice and one customer, ordered by id.
 func (a *Adapter) listPayments(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	var f listFilters
-	var e *Error
-	if f.InvoiceID, e = idFilter(c.query, queryInvoiceID); e != nil {
-		return e
-	}
-	if f.CustomerID, e = idFilter(c.query, queryCustomerID); e != nil {
+	f, e := recordFilters(c.query)
+	if e != nil {
 		return e
 	}
 	scope := listScope{workspace: c.ns, resource: resourcePayments, filters: f}
