@@ -70,7 +70,7 @@ type CreditLine struct {
 // CreditedAmounts are a credit note's amounts: the net of each of its
 // lines in order, and its subtotal, breakdown, tax total and total, like
 // an invoice's. Its breakdown has the groups of the invoice that it
-// credits, in the invoice's order.
+// credits, in the order its lines first name them (not the invoice's).
 type CreditedAmounts struct {
 	LineNets []int64
 	Amounts
