@@ -18,11 +18,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -43,10 +41,10 @@ import (
 
 // This file is the protocol every kind of record entered in an invoice's
 // ledger (status.ledger: credit notes and payments, next credit
-// applications, refunds and write-offs) is reconciled by, and the status
-// patch every reconciler makes. A kind describes itself in a ledgerKind and
-// brings its own step (what it computes and writes once its invoice is
-// issued); the rest is here:
+// applications, refunds and write-offs) is reconciled by. A kind describes
+// itself in a ledgerKind and brings its own step (what it computes and
+// writes once its invoice is issued); the rest is here (the status patch
+// every reconciler makes is status_patch.go's):
 //
 //   - reconcile reads the record from the cache and, unless it is settled,
 //     runs the protocol from live reads of the record and its invoice
@@ -365,24 +363,4 @@ func liveIssuedInvoice(ctx context.Context, reader client.Reader, namespace, nam
 			fmt.Sprintf("Invoice %q is not issued yet; %s", name, once)}, nil
 	}
 	return inv, nil, nil
-}
-
-// patchStatus patches obj's status, as it is now, from before (obj as it
-// was read), once and only when the two differ; changed says it did, and
-// obj takes the API server's answer. Every reconciler patches its status
-// through it; opts are the merge patch's, such as the optimistic lock of
-// the statuses that are written once (an issued invoice's number, a
-// ledger, a delivery cursor), which makes a writer that read a stale
-// object fail and start again instead of overwriting a newer status.
-func patchStatus[O client.Object](ctx context.Context, c client.Client, before, obj O,
-	opts ...client.MergeFromOption) (changed bool, err error) {
-	// Only the status differs between the two, so comparing the whole
-	// objects compares the statuses.
-	if equality.Semantic.DeepEqual(before, obj) {
-		return false, nil
-	}
-	if err := c.Status().Patch(ctx, obj, client.MergeFromWithOptions(before, opts...)); err != nil {
-		return false, fmt.Errorf("patching the status of %s %s: %w", reflect.TypeOf(obj).Elem().Name(), obj.GetName(), err)
-	}
-	return true, nil
 }
