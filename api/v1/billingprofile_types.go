@@ -135,6 +135,23 @@ type BillingProfileSpec struct {
 	// (XRechnung requires it). An invoice freezes it when it is issued.
 	// +optional
 	Payment *PaymentAccount `json:"payment,omitempty"`
+
+	// timeZone is the workspace's time zone, an IANA name such as
+	// "Europe/Berlin": a PeriodClose through a month or a day closes it at
+	// its end in this zone. Defaults to "UTC".
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`^[A-Za-z][A-Za-z0-9_+/-]*$`
+	TimeZone string `json:"timeZone,omitempty"`
+
+	// closeMonthsAfterDays closes each month automatically that many days
+	// after it ends (1 to 90), as a PeriodClose the controller creates.
+	// Unset: the books are closed by hand only.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=90
+	CloseMonthsAfterDays *int32 `json:"closeMonthsAfterDays,omitempty"`
 }
 
 // BillingProfileStatus is the controller's verdict on a BillingProfile.

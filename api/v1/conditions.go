@@ -173,3 +173,41 @@ const (
 	// currency. It is never entered; create it in the invoice's currency.
 	ReasonCurrencyMismatch = "CurrencyMismatch"
 )
+
+// Reasons of closing the books (docs/ledger.md#closing-the-books).
+const (
+	// ReasonAlreadySealed is the reason of Ready (False) and Stalled (True)
+	// of an Invoice, CreditNote or Payment (phase Invalid) whose name is
+	// already held by a LedgerSeal: a sealed record's manifest applied
+	// again, by a person or a GitOps tool re-creating what it finds
+	// missing. It takes no number and enters no ledger; the message names
+	// the seal. Delete it, and stop the tool from re-creating sealed
+	// records (docs/gitops.md#closed-books).
+	ReasonAlreadySealed = "AlreadySealed"
+
+	// ReasonPeriodClosed is the reason of Ready (False) and Stalled (True)
+	// of a Payment (phase Invalid) whose paidAt is at or before its
+	// workspace's closed_through. It is never recorded; record it again
+	// dated in the open period.
+	ReasonPeriodClosed = "PeriodClosed"
+
+	// ReasonClosed is Ready's reason (True) of a PeriodClose that moved its
+	// workspace's closed_through forward.
+	ReasonClosed = "Closed"
+
+	// ReasonPeriodNotEnded is the reason of Ready (False) and Reconciling
+	// (True) of a PeriodClose whose spec.through is not past yet: it closes
+	// the moment it is.
+	ReasonPeriodNotEnded = "PeriodNotEnded"
+
+	// ReasonAlreadyClosed is the reason of Ready (False) and Stalled (True)
+	// of a PeriodClose (phase Superseded) whose moment the workspace was
+	// already closed through, by the PeriodClose the message names. It
+	// changes nothing.
+	ReasonAlreadyClosed = "AlreadyClosed"
+
+	// ReasonInvalidThrough is the reason of Ready (False) and Stalled (True)
+	// of a PeriodClose whose spec.through is no month, day or instant, or
+	// whose workspace's time zone is unknown.
+	ReasonInvalidThrough = "InvalidThrough"
+)

@@ -28,7 +28,7 @@ const DefaultCreditNotePrefix = "CN-"
 const CreditNoteSequenceName = "credit-notes"
 
 // CreditNotePhase is where a credit note is in its life.
-// +kubebuilder:validation:Enum=Pending;Issued;Rejected
+// +kubebuilder:validation:Enum=Pending;Issued;Rejected;Invalid
 type CreditNotePhase string
 
 const (
@@ -41,6 +41,10 @@ const (
 	// invoice cannot be credited that much (another credit note took what
 	// was left), or it names no line of the invoice. It takes no number.
 	CreditNoteRejected CreditNotePhase = "Rejected"
+	// CreditNoteInvalid means its name is already held by a LedgerSeal
+	// (reason AlreadySealed): a manifest of a sealed credit note applied
+	// again. It takes no number and enters no ledger.
+	CreditNoteInvalid CreditNotePhase = "Invalid"
 )
 
 // CreditNoteReason is why a credit note is issued, as Stripe names it.

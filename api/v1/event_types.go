@@ -30,7 +30,7 @@ const EventSequenceName = "events"
 
 // EventType is a fact about an invoice, credit note or payment that takes
 // a sequence in the workspace's event sequence.
-// +kubebuilder:validation:Enum=invoice.issued;invoice.paid;invoice.voided;invoice.overdue;credit_note.issued;payment.recorded
+// +kubebuilder:validation:Enum=invoice.issued;invoice.paid;invoice.voided;invoice.overdue;credit_note.issued;payment.recorded;period.closed;ledger.sealed
 type EventType string
 
 const (
@@ -47,6 +47,12 @@ const (
 	EventTypeCreditNoteIssued EventType = "credit_note.issued"
 	// EventTypePaymentRecorded is a payment being recorded.
 	EventTypePaymentRecorded EventType = "payment.recorded"
+	// EventTypePeriodClosed is a PeriodClose moving the workspace's
+	// closed_through forward.
+	EventTypePeriodClosed EventType = "period.closed"
+	// EventTypeLedgerSealed is a LedgerSeal joining the workspace's hash
+	// chain.
+	EventTypeLedgerSealed EventType = "ledger.sealed"
 )
 
 // RecordedEvent is one event about the object whose status holds it.

@@ -24,3 +24,11 @@ package v1
 // (docs/design.md). Objects created before carry it, and it means nothing;
 // it may be removed from them.
 const LabelCreatedBucket = "billing.invoicing.dev/created-bucket"
+
+// LabelSealedIn marks an Invoice, CreditNote or Payment that the manager
+// has sealed: its value is the name of the LedgerSeal that holds it. The
+// manager sets it only after it has read the seal back and verified it, and
+// deletes the original right after; the retention policies let only the
+// manager delete an issued record, and only one that carries this label
+// (docs/ledger.md#closing-the-books).
+const LabelSealedIn = "billing.invoicing.dev/sealed-in"

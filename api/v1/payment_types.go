@@ -19,7 +19,7 @@ import (
 )
 
 // PaymentPhase is where a payment is in its life.
-// +kubebuilder:validation:Enum=Pending;Recorded
+// +kubebuilder:validation:Enum=Pending;Recorded;Invalid
 type PaymentPhase string
 
 const (
@@ -29,6 +29,10 @@ const (
 	// A payment is a fact: it is never rejected, and an amount above what
 	// remained is recorded as overpaid.
 	PaymentRecorded PaymentPhase = "Recorded"
+	// PaymentInvalid means the controller will never record it: its
+	// paidAt is in a closed period (reason PeriodClosed), or its name is
+	// already held by a LedgerSeal (reason AlreadySealed).
+	PaymentInvalid PaymentPhase = "Invalid"
 )
 
 // PaymentMethod is how a payment was made.

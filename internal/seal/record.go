@@ -1,0 +1,151 @@
+// Copyright 2026 The Invoicing Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package seal
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// The kinds a seal holds, as each record's "kind" says.
+const (
+	KindInvoice    = "Invoice"
+	KindCreditNote = "CreditNote"
+	KindPayment    = "Payment"
+)
+
+// recordMeta is the metadata a sealed record keeps, in this order.
+type recordMeta struct {
+	Name              string            `json:"name"`
+	Namespace         string            `json:"namespace"`
+	UID               string            `json:"uid"`
+	CreationTimestamp metav1.Time       `json:"creationTimestamp"`
+	Labels            map[string]string `json:"labels,omitempty"`
+	Annotations       map[string]string `json:"annotations,omitempty"`
+}
+
+// record is one line of a payload.
+type record struct {
+	APIVersion string          `json:"apiVersion"`
+	Kind       string          `json:"kind"`
+	Metadata   recordMeta      `json:"metadata"`
+	Spec       json.RawMessage `json:"spec"`
+	Status     json.RawMessage `json:"status"`
+}
+
+// Line is the payload line of an Invoice, CreditNote or Payment as the
+// API server stored it: apiVersion, kind, metadata (name, namespace, uid,
+// creationTimestamp, labels, annotations), spec and status; without
+// managedFields, resourceVersion, generation and finalizers. The label
+// billingv1.LabelSealedIn is left out too: it is set on the original only
+// after the seal is written.
+func Line(obj client.Object) ([]byte, error) {
+	var kind string
+	var spec, status any
+	switch o := obj.(type) {
+	case *billingv1.Invoice:
+		kind, spec, status = KindInvoice, o.Spec, o.Status
+	case *billingv1.CreditNote:
+		kind, spec, status = KindCreditNote, o.Spec, o.Status
+	case *billingv1.Payment:
+		kind, spec, status = KindPayment, o.Spec, o.Status
+	default:
+		return nil, fmt.Errorf("a seal holds no %T", obj)
+	}
+	specJSON, err := json.Marshal(spec)
+	if err != nil {
+		return nil, fmt.Errorf("encoding %s %s: %w", kind, obj.GetName(), err)
+	}
+	statusJSON, err := json.Marshal(status)
+	if err != nil {
+		return nil, fmt.Errorf("encoding %s %s: %w", kind, obj.GetName(), err)
+	}
+	labels := obj.GetLabels()
+	if _, ok := labels[billingv1.LabelSealedIn]; ok {
+		labels = make(map[string]string, len(obj.GetLabels()))
+		for k, v := range obj.GetLabels() {
+			if k != billingv1.LabelSealedIn {
+				labels[k] = v
+			}
+		}
+	}
+	line, err := json.Marshal(record{
+		APIVersion: billingv1.GroupVersion.String(), Kind: kind,
+		Metadata: recordMeta{Name: obj.GetName(), Namespace: obj.GetNamespace(), UID: string(obj.GetUID()),
+			CreationTimestamp: obj.GetCreationTimestamp(), Labels: labels, Annotations: obj.GetAnnotations()},
+		Spec: specJSON, Status: statusJSON,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("encoding %s %s: %w", kind, obj.GetName(), err)
+	}
+	return line, nil
+}
+
+// Record is one sealed record read back from a payload.
+type Record struct {
+	// Kind is KindInvoice, KindCreditNote or KindPayment.
+	Kind string
+	// Object is the record: a *billingv1.Invoice, *billingv1.CreditNote or
+	// *billingv1.Payment, with its TypeMeta set.
+	Object client.Object
+}
+
+// Records decodes an uncompressed payload into its records, in order.
+func Records(raw []byte) ([]Record, error) {
+	var out []Record
+	for i, line := range bytes.Split(bytes.TrimSuffix(raw, []byte("\n")), []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		var head struct {
+			Kind string `json:"kind"`
+		}
+		if err := json.Unmarshal(line, &head); err != nil {
+			return nil, fmt.Errorf("line %d of the payload: %w", i+1, err)
+		}
+		var obj client.Object
+		switch head.Kind {
+		case KindInvoice:
+			obj = &billingv1.Invoice{}
+		case KindCreditNote:
+			obj = &billingv1.CreditNote{}
+		case KindPayment:
+			obj = &billingv1.Payment{}
+		default:
+			return nil, fmt.Errorf("line %d of the payload: a seal holds no kind %q", i+1, head.Kind)
+		}
+		if err := json.Unmarshal(line, obj); err != nil {
+			return nil, fmt.Errorf("line %d of the payload: %w", i+1, err)
+		}
+		out = append(out, Record{Kind: head.Kind, Object: obj})
+	}
+	return out, nil
+}
+
+// Read verifies nothing: it decodes a seal's payload into its records. Use
+// Verify first where the seal is not known to be good.
+func Read(spec *billingv1.LedgerSealSpec) ([]Record, error) {
+	raw, err := Uncompressed(spec)
+	if err != nil {
+		return nil, err
+	}
+	return Records(raw)
+}
