@@ -133,7 +133,7 @@ type LedgerSealStatus struct {
 // writes one; nobody changes or deletes it but with its workspace.
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
-// +kubebuilder:resource:shortName=seal,categories=invoicing
+// +kubebuilder:resource:shortName=seal;seals,categories=invoicing
 // +kubebuilder:printcolumn:name="Sequence",type=integer,JSONPath=`.spec.sequence`
 // +kubebuilder:printcolumn:name="Invoices",type=integer,JSONPath=`.spec.counts.invoices`
 // +kubebuilder:printcolumn:name="Credit-Notes",type=integer,JSONPath=`.spec.counts.creditNotes`
