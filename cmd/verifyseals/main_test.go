@@ -326,13 +326,20 @@ func TestOneSealAndAFileAreReadToo(t *testing.T) {
 	}
 }
 
+func TestAnEmptyListHasNothingToVerify(t *testing.T) {
+	var out bytes.Buffer
+	err := run(context.Background(), nil, strings.NewReader("apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: \"\"\n"), &out)
+	if err != nil || out.String() != "no seals\n" {
+		t.Fatalf("run = %v, printed %q; want no error and \"no seals\"", err, out.String())
+	}
+}
+
 func TestInputThatIsNotSealsIsBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		name, input string
 		args        []string
 	}{
 		{name: "not YAML", input: "items: [\n"},
-		{name: "an empty list", input: "apiVersion: v1\nkind: List\nitems: []\n"},
 		{name: "another kind", input: "apiVersion: v1\nkind: List\nitems:\n- apiVersion: billing.invoicing.dev/v1\n  kind: Invoice\n  metadata: {name: inv-1, namespace: demo}\n"},
 		{name: "a seal without a namespace", input: "apiVersion: billing.invoicing.dev/v1\nkind: LedgerSeal\nmetadata: {name: seal-000001}\n"},
 		{name: "a file that is not there", args: []string{"-f", "/nonexistent/seals.yaml"}},
@@ -395,6 +402,14 @@ func TestTheScriptAgreesWithTheCommand(t *testing.T) {
 			}
 		})
 	}
+	t.Run("no lines have nothing to verify", func(t *testing.T) {
+		cmd := exec.Command("bash", script)
+		cmd.Stdin = strings.NewReader("")
+		out, err := cmd.Output()
+		if err != nil || string(out) != "no seals\n" {
+			t.Fatalf("run = %v, printed %q; want no error and \"no seals\"", err, out)
+		}
+	})
 	t.Run("a line without its payload is bad input", func(t *testing.T) {
 		cmd := exec.Command("bash", script)
 		cmd.Stdin = strings.NewReader("demo seal-000001 1 " + billingv1.ZeroHash + "\n")
