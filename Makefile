@@ -162,6 +162,14 @@ run: envtest-binaries build ## Run the controller and adapter on a local control
 	bin/localenv --assets "$(ENVTEST_ASSETS)" --state-dir .local --install config/local \
 		--manager bin/manager --adapter bin/adapter --api-addr "$(API_ADDR)"
 
+# Verifies every workspace's chain of LedgerSeals in the cluster kubectl
+# points at, from the seals' YAML alone (cmd/verifyseals, docs/ledger.md#checking-the-chain).
+# Against make run: make verify-seals KUBECONFIG=.local/kubeconfig
+.PHONY: verify-seals
+verify-seals: ## Verify the hash chain of every workspace's seals (kubectl get seals -A -o yaml | cmd/verifyseals).
+	"$(KUBECTL)" get seals -A -o yaml > "$${TMPDIR:-/tmp}/invoicing-seals.yaml"
+	go run ./cmd/verifyseals -f "$${TMPDIR:-/tmp}/invoicing-seals.yaml"
+
 .PHONY: docker-build
 docker-build: ## Build docker image with the manager and the adapter.
 	$(CONTAINER_TOOL) build -t ${IMG} .
