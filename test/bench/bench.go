@@ -190,6 +190,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		{"6. numbering in one workspace, and a naive allocator", b.measureNumbering},
 		{"7. noisy neighbour, without and with APF", b.measureNoisyNeighbour},
 		{"8. event lag", b.measureEventLag},
+		{sealingStep, b.measureSealing},
 		{"5. memory", b.measureMemory},
 		{restartStep, b.measureRestart},
 	}
@@ -293,7 +294,7 @@ func selected(only []string, name string) bool {
 
 // measurementNames are the names -only takes beside the numbers: those
 // of the measurements at size, which run alone most often.
-var measurementNames = map[string]string{"memory": "5", "restart": "9"}
+var measurementNames = map[string]string{"memory": "5", "restart": "9", "sealing": "10"}
 
 func (b *bench) logf(format string, args ...any) {
 	_, _ = fmt.Fprintf(b.log, "%s  %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))

@@ -77,6 +77,7 @@ func TestSmallBenchmarkWritesACompleteReport(t *testing.T) {
 		"create_ratio_watch_cache", "create_ratio_no_watch_cache",
 		"controller_ratio_watch_cache", "controller_ratio_no_watch_cache",
 		"kubectl_get_workspace_s", "kubectl_get_workspace_s_no_watch_cache",
+		"seal_records_per_s", "issue_ratio_while_sealing",
 	} {
 		v, ok := got[key].(float64)
 		g.Expect(ok).To(BeTrue(), "report.json has no number %s: %s", key, data)

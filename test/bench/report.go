@@ -82,6 +82,13 @@ type Report struct {
 	// of measurement 1, per 1,000 creates.
 	AdapterCPUPer1000Creates float64 `json:"adapter_cpu_s_per_1000_creates"`
 
+	// Measurement 10 (sealing.go): records (invoices and their payments)
+	// sealed per second, from the PeriodClose's create until no invoice of
+	// the workspace is live; and the issue ratio of measurement 4's round
+	// run meanwhile in another workspace.
+	SealRecordsPerSec      float64 `json:"seal_records_per_s"`
+	IssueRatioWhileSealing float64 `json:"issue_ratio_while_sealing"`
+
 	Scale
 	Details Details `json:"details"`
 	path    string
@@ -89,6 +96,12 @@ type Report struct {
 
 // Details are the rest of what was measured, for reading the figures.
 type Details struct {
+	// Measurement 10's round: created and issued per second, and the
+	// seals made.
+	SealingCreatedPerSec float64 `json:"sealing_created_per_s"`
+	SealingIssuedPerSec  float64 `json:"sealing_issued_per_s"`
+	Seals                int     `json:"seals"`
+
 	Invoices       int     `json:"invoices"`
 	Workers        int     `json:"workers"`
 	MemoryInvoices int     `json:"memory_invoices"`

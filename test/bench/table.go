@@ -54,6 +54,9 @@ func (r *Report) PrintTable(out io.Writer) {
 		r.BatchedNumbersPerSec, d.BatchedP99Ms, r.NaiveNumbersPerSec, d.NaiveP99Ms, r.BatchedOverNaive)
 	r.printNoisy(out)
 	r.printEventLag(out)
+	printf(out, "\n10. sealing: %.0f records/s (%d seals); issuing meanwhile %.0f issued vs. %.0f created/s: ratio %.2f "+
+		"(4. with APF objects: %.2f)\n", r.SealRecordsPerSec, d.Seals, d.SealingIssuedPerSec, d.SealingCreatedPerSec,
+		r.IssueRatioWhileSealing, r.ControllerRatioAPF)
 	printf(out, "\nAdapter CPU: %.2f s per 1,000 creates (%.1f s during measurement 1's adapter rounds)\n",
 		r.AdapterCPUPer1000Creates, d.AdapterCPUSecondsCreate)
 	printf(out, "\n5. memory (VmRSS growth per invoice): adapter %.0f B (%.0f -> %.0f MiB), controller %.0f B (%.0f -> %.0f MiB)\n",

@@ -1,0 +1,149 @@
+// Copyright 2026 The Invoicing Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package main
+
+// Measurement 10, sealing: a workspace of settled invoices (each paid by
+// one payment) has its books closed, and the manager seals them while
+// invoices are issued in another workspace. It reports the records sealed
+// per second (an invoice and its payment are two records) and the issue
+// ratio of that round, issued per second over created per second, beside
+// measurement 4's controller_ratio_apf, with the install's APF objects as
+// that ratio has them.
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
+)
+
+// sealingWorkspace holds the families measurement 10 seals. It is a fill
+// workspace: it runs before measurement 5 fills it, which then fills it
+// beside its seals.
+const sealingWorkspace = "bench-3"
+
+// sealingStep is the measurement's name for -only.
+const sealingStep = "10. sealing, and issuing meanwhile"
+
+func (b *bench) measureSealing(ctx context.Context, r *Report) error {
+	ns, n := sealingWorkspace, b.cfg.Invoices
+	if err := b.settledFamilies(ctx, ns, n); err != nil {
+		return err
+	}
+	// As installed: the sealing flow schema puts the manager's sealing
+	// below its issuing.
+	if err := b.setAPF(ctx, true); err != nil {
+		return err
+	}
+	defer func() { _ = b.setAPF(context.WithoutCancel(ctx), false) }()
+	b.logf("Closing the books of %s: sealing %d invoices and their payments", ns, n)
+	through := time.Now().Add(-time.Second).UTC().Format(time.RFC3339)
+	start := time.Now()
+	if err := b.admin.Create(ctx, &billingv1.PeriodClose{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "bench"},
+		Spec:       billingv1.PeriodCloseSpec{Through: through},
+	}); err != nil {
+		return fmt.Errorf("closing the books: %w", err)
+	}
+	sealed := make(chan error, 1)
+	var sealedAfter time.Duration
+	go func() {
+		err := b.awaitNoLiveInvoices(ctx, ns, time.Duration(n)*20*time.Millisecond+5*time.Minute)
+		sealedAfter = time.Since(start)
+		sealed <- err
+	}()
+	run := &controllerRun{wait: apfWait{}}
+	per := max(b.cfg.Invoices/apfRounds, b.cfg.Workers)
+	if err := b.controllerRound(ctx, controllerWorkspace, per, false, false, run); err != nil {
+		return err
+	}
+	if err := <-sealed; err != nil {
+		return err
+	}
+	r.SealRecordsPerSec = float64(2*n) / sealedAfter.Seconds()
+	r.Details.SealingCreatedPerSec, r.Details.SealingIssuedPerSec, r.IssueRatioWhileSealing = run.rates()
+	if sealedAfter < run.issuedElapsed {
+		b.logf("Sealing ended %s before the round's issuing did: the ratio covers part of the round only",
+			run.issuedElapsed-sealedAfter)
+	}
+	var seals billingv1.LedgerSealList
+	if err := b.admin.List(ctx, &seals, client.InNamespace(ns)); err != nil {
+		return err
+	}
+	r.Details.Seals = len(seals.Items)
+	return nil
+}
+
+// settledFamilies creates n invoices in ns directly and, once they are
+// issued, pays each in full with one payment, and waits until the manager
+// is done with them.
+func (b *bench) settledFamilies(ctx context.Context, ns string, n int) error {
+	w, err := b.watchIssued(ctx, ns)
+	if err != nil {
+		return err
+	}
+	defer w.stop()
+	names := make([]string, n)
+	if _, err := b.parallel(ctx, n, func(ctx context.Context, i int) (err error) {
+		names[i], err = b.createDirect(ctx, ns)
+		return err
+	}); err != nil {
+		return err
+	}
+	if _, err := w.await(ctx, n, time.Duration(n)*10*time.Millisecond+2*time.Minute); err != nil {
+		return err
+	}
+	total := newInvoice(ns)
+	amounts, err := billing.InvoiceAmounts(total.Spec.Items, billing.EffectiveTaxes(total.Spec.Items, nil))
+	if err != nil {
+		return err
+	}
+	if _, err := b.parallel(ctx, n, func(ctx context.Context, i int) error {
+		return b.direct.Create(ctx, builder.Payment(ns, "pay-"+names[i], names[i], amounts.Total))
+	}); err != nil {
+		return err
+	}
+	return b.awaitSettled(ctx, time.Duration(n)*10*time.Millisecond+2*time.Minute, ns)
+}
+
+// awaitNoLiveInvoices waits until ns holds no live invoice, reading
+// metadata only.
+func (b *bench) awaitNoLiveInvoices(ctx context.Context, ns string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		list := &metav1.PartialObjectMetadataList{}
+		list.SetGroupVersionKind(billingv1.GroupVersion.WithKind("InvoiceList"))
+		if err := b.admin.List(ctx, list, client.InNamespace(ns)); err != nil {
+			return err
+		}
+		if len(list.Items) == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%d invoices of %s still live after %s", len(list.Items), ns, timeout)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
