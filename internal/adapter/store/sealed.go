@@ -326,11 +326,37 @@ func (s *Store) serveSealed(k *kind, obj client.Object) {
 	ov.entries[key] = overlayEntry{obj: obj, sets: to}
 	ov.names.move(obj.GetName(), fromOverlay, to)
 	k.names.move(obj.GetName(), from, to)
-	ov.mu.Unlock()
+	// Under the overlay's lock, as keepHeld's deletes: a delete of the
+	// original that the feed's or the events' handler saw before the seal
+	// is undone here; one it sees after is skipped there.
 	if inv, seq := sequenceOf(obj); seq > 0 {
 		s.sequences.put(inv.Namespace, inv.Name, seq)
 	}
 	s.events.put(obj)
+	ov.mu.Unlock()
+}
+
+// keepHeld is the invoice feed's or the events' handler of a record
+// kind's informer, which skips the delete of a name the overlay holds:
+// the sequence and the events of an original moved into a seal stay,
+// even when the informer missed its label (a delete it learnt of only
+// from a relist, DeletedFinalStateUnknown, with an older state).
+type keepHeld struct {
+	toolscache.ResourceEventHandler
+	ov *overlay
+}
+
+func (h keepHeld) OnDelete(obj any) {
+	o, ok := eventObject(obj)
+	if !ok || h.ov == nil {
+		h.ResourceEventHandler.OnDelete(obj)
+		return
+	}
+	h.ov.mu.RLock()
+	defer h.ov.mu.RUnlock()
+	if _, held := h.ov.entries[objectKey(o.GetNamespace(), o.GetName())]; !held {
+		h.ResourceEventHandler.OnDelete(obj)
+	}
 }
 
 // dropSeal takes a deleted seal's records out (a seal is deleted only with

@@ -434,3 +434,29 @@ func TestTheLastPageReadFromTheAPIServerMergesTheSealedRecords(t *testing.T) {
 		t.Error("no page was read from the API server")
 	}
 }
+
+func TestAnOriginalWhoseLabelTheInformerMissedStaysServedOnceItsSealArrived(t *testing.T) {
+	f := newFixture(t)
+	f.start(t)
+	a := issued("inv-a", billingv1.InvoicePaymentPaid, 1, 1)
+	f.cached(t, a)
+	f.deliverSeal(t, sealOf(t, 1, billingv1.ZeroHash, a))
+	// The informer missed the label (a relist found the original gone,
+	// and its last known state is unlabelled).
+	f.goneLive(t, a)
+
+	if got, found := getInvoice(t, f, "inv-a"); !found || got.Labels[billingv1.LabelSealedIn] != "seal-000001" {
+		t.Fatalf("get = %v, %v; want the sealed record", got.Labels, found)
+	}
+	if got := invoicePage(t, f, Selection{Namespace: "ws", PaymentStatus: billingv1.InvoicePaymentPaid}); got != "inv-a" {
+		t.Errorf("paid = %s; want inv-a", got)
+	}
+	feed, _, err := f.store.Feed(t.Context(), "ws", 0, 10)
+	if err != nil || names(feed) != "inv-a" {
+		t.Errorf("feed = %s, %v; want inv-a", names(feed), err)
+	}
+	page, _, _, err := f.store.Events(t.Context(), "ws", 0, 10, nil)
+	if err != nil || eventsOf(page) != "1:invoice.issued:inv-a" {
+		t.Errorf("events = %s, %v", eventsOf(page), err)
+	}
+}

@@ -167,7 +167,7 @@ func (s *Store) Start(ctx context.Context) error {
 			sealsRegistration = reg
 		}
 		if _, ok := k.obj.(*billingv1.Invoice); ok {
-			reg, err := informer.AddEventHandler(s.sequences.handler())
+			reg, err := informer.AddEventHandler(keepHeld{s.sequences.handler(), k.overlay})
 			if err != nil {
 				return fmt.Errorf("watching the informer for %T: %w", k.obj, err)
 			}
@@ -176,7 +176,7 @@ func (s *Store) Start(ctx context.Context) error {
 		switch k.obj.(type) {
 		case *billingv1.Invoice, *billingv1.CreditNote, *billingv1.Payment, *billingv1.PeriodClose,
 			*billingv1.LedgerSeal:
-			reg, err := informer.AddEventHandler(s.events.handler())
+			reg, err := informer.AddEventHandler(keepHeld{s.events.handler(), k.overlay})
 			if err != nil {
 				return fmt.Errorf("watching the informer for %T: %w", k.obj, err)
 			}
