@@ -20,6 +20,7 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
@@ -468,12 +469,21 @@ func (s *Store) findSealed(ctx context.Context, k *kind, ns, name string) (clien
 	return obj, ok, nil
 }
 
+// sealsSyncWait bounds how long a get that missed waits for the LedgerSeal
+// informer's initial list: one that cannot list (its permission missing)
+// answers ErrNotSynced instead of hanging until the request's end.
+const sealsSyncWait = 10 * time.Second
+
 // awaitSeals waits until the LedgerSeal informer's handlers have taken in
-// its initial list, or ctx ends.
+// its initial list, at most sealsSyncWait and as long as ctx allows.
 func (s *Store) awaitSeals(ctx context.Context) error {
+	timer := time.NewTimer(sealsSyncWait)
+	defer timer.Stop()
 	select {
 	case <-s.sealsSynced:
 		return nil
+	case <-timer.C:
+		return ErrNotSynced
 	case <-ctx.Done():
 		return ErrNotSynced
 	}
