@@ -312,7 +312,8 @@ func (h both) OnDelete(obj any) {
 // state no longer matches sel (an invoice issued a moment ago, in a list of
 // pending ones), is skipped and the page filled from the next names. The
 // objects are the cache's own: the caller reads them and never modifies
-// them. Before the cache has synced, a page of a whole workspace is read
+// them. The records of the seals (sealed.go) are merged in by name, each
+// name once. Before the cache has synced, a page of a whole workspace is read
 // from the API server (warming.go), and any other page waits for the cache
 // as long as ctx allows.
 func Page[T any, PT Object[T]](ctx context.Context, s *Store, sel Selection, after string, limit int) (
