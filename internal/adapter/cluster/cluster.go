@@ -98,6 +98,7 @@ func restMapper() meta.RESTMapper {
 	for kind, plural := range map[string]string{
 		"Customer": "customers", "Invoice": "invoices", "IdempotencyKey": "idempotencykeys",
 		"BillingProfile": "billingprofiles", "CreditNote": "creditnotes", "Payment": "payments",
+		"PeriodClose": "periodcloses", "LedgerSeal": "ledgerseals",
 	} {
 		gv := billingv1.GroupVersion
 		m.AddSpecific(gv.WithKind(kind), gv.WithResource(plural), gv.WithResource(strings.ToLower(kind)),

@@ -26,10 +26,14 @@ package httpapi
 // IdempotencyKey objects (deleting a claim whose create was refused). It
 // watches billing profiles for its cache, and gets the workspace's
 // BillingProfile "default" (its resource version, to confirm the cached
-// one) for the default tax of a create and the footer of a document. The
-// review rules also serve both containers' metrics endpoints.
+// one) for the default tax of a create and the footer of a document. It
+// watches period closes (the workspace's closed_through) and ledger seals
+// (whose records it serves as if live) for its cache, and lists the seals
+// from the API server to verify the chain. The review rules also serve both
+// containers' metrics endpoints.
 //
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers;invoices;creditnotes;payments,verbs=get;list;watch;create
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=periodcloses;ledgerseals,verbs=get;list;watch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=idempotencykeys,verbs=get;create;delete
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles,verbs=get;list;watch
 // +kubebuilder:rbac:groups=authentication.k8s.io,resources=tokenreviews,verbs=create

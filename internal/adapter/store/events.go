@@ -17,6 +17,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"sync"
 	"time"
 
@@ -30,8 +31,9 @@ import (
 )
 
 // Events are not stored anywhere of their own: each event's sequence is
-// recorded in status.events of the invoice, credit note or payment it is
-// about (docs/events.md). eventIndex keeps, per workspace, which object
+// recorded in status.events of the invoice, credit note, payment, period
+// close or ledger seal it is about (docs/events.md); those of a sealed
+// record come with it from its seal (sealed.go). eventIndex keeps, per workspace, which object
 // carries each event sequence, as the informers deliver them, and the
 // highest sequence it has seen; Events walks it as Feed walks the invoice
 // sequences.
@@ -64,6 +66,12 @@ func newEventIndex() *eventIndex {
 func recordedEvents(obj any) (ns, name string, events []billingv1.RecordedEvent) {
 	if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj
+	}
+	switch o := obj.(type) {
+	case *billingv1.PeriodClose:
+		return o.Namespace, o.Name, o.Status.Events
+	case *billingv1.LedgerSeal:
+		return o.Namespace, o.Name, o.Status.Events
 	}
 	return billing.RecordedEvents(obj)
 }
@@ -111,8 +119,13 @@ func (x *eventIndex) changed(ns string) <-chan struct{} {
 }
 
 // drop forgets the events of an object that was deleted (only with its
-// workspace, for issued invoices). The highest sequence stays.
+// workspace, for issued invoices). The highest sequence stays. An original
+// deleted once it was moved into a seal (labelled with the seal's name)
+// keeps its events: the seal serves them (sealed.go).
 func (x *eventIndex) drop(obj any) {
+	if o, ok := eventObject(obj); ok && sealedIn(o) != "" {
+		return
+	}
 	ns, name, events := recordedEvents(obj)
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -146,8 +159,8 @@ func (x *eventIndex) run(ns string, first int64, scan int) (refs []eventRef, hig
 	return refs, ws.max
 }
 
-// handler keeps the index in step with the Invoice, CreditNote and Payment
-// informers. An event never changes once recorded (the API server refuses
+// handler keeps the index in step with the Invoice, CreditNote, Payment,
+// PeriodClose and LedgerSeal informers. An event never changes once recorded (the API server refuses
 // it), so an update only ever adds events.
 func (x *eventIndex) handler() toolscache.ResourceEventHandler {
 	return toolscache.ResourceEventHandlerFuncs{
@@ -163,9 +176,11 @@ type Event struct {
 	Sequence  int64
 	Type      billingv1.EventType
 	CreatedAt time.Time
-	// Object is the *billingv1.Invoice, *billingv1.CreditNote or
-	// *billingv1.Payment the event is about, shared with the cache: read
-	// it, never change it.
+	// Object is the *billingv1.Invoice, *billingv1.CreditNote,
+	// *billingv1.Payment (live or sealed, with the label
+	// billingv1.LabelSealedIn), *billingv1.PeriodClose or
+	// *billingv1.LedgerSeal the event is about, shared with the cache:
+	// read it, never change it.
 	Object client.Object
 }
 
@@ -214,21 +229,26 @@ func (s *Store) Events(ctx context.Context, ns string, after int64, limit int,
 // workspace ns is seen, for streams that wait for the next one.
 func (s *Store) EventsChanged(ns string) <-chan struct{} { return s.events.changed(ns) }
 
-// event reads the object of ref from the cache and returns its event of
-// sequence seq; ok is false when the cache no longer holds it.
+// event reads the object of ref from the sealed records or the cache and
+// returns its event of sequence seq; ok is false when neither holds it.
 func (s *Store) event(ctx context.Context, ns string, ref eventRef, seq int64) (Event, bool, error) {
-	obj, events := objectFor(ref.typ)
+	obj := objectFor(ref.typ)
 	if obj == nil {
 		return Event{}, false, nil
 	}
-	err := s.cache.Get(ctx, types.NamespacedName{Namespace: ns, Name: ref.name}, obj, client.UnsafeDisableDeepCopy)
-	if apierrors.IsNotFound(err) {
-		return Event{}, false, nil
+	if sealed, ok := s.served(s.kinds[reflect.TypeOf(obj)], ns, ref.name); ok {
+		obj = sealed
+	} else {
+		err := s.cache.Get(ctx, types.NamespacedName{Namespace: ns, Name: ref.name}, obj, client.UnsafeDisableDeepCopy)
+		if apierrors.IsNotFound(err) {
+			return Event{}, false, nil
+		}
+		if err != nil {
+			return Event{}, false, fmt.Errorf("reading from the cache: %w", err)
+		}
 	}
-	if err != nil {
-		return Event{}, false, fmt.Errorf("reading from the cache: %w", err)
-	}
-	recorded := billingv1.FindEvent(events(), ref.typ)
+	_, _, events := recordedEvents(obj)
+	recorded := billingv1.FindEvent(events, ref.typ)
 	if recorded == nil || recorded.Sequence != seq {
 		return Event{}, false, nil
 	}
@@ -236,21 +256,21 @@ func (s *Store) event(ctx context.Context, ns string, ref eventRef, seq int64) (
 }
 
 // objectFor returns an empty object of the kind an event of type t is
-// about, and a function that returns its status.events once it is read;
-// nil for an unknown type.
-func objectFor(t billingv1.EventType) (client.Object, func() []billingv1.RecordedEvent) {
+// about; nil for an unknown type.
+func objectFor(t billingv1.EventType) client.Object {
 	switch t {
 	case billingv1.EventTypeInvoiceIssued, billingv1.EventTypeInvoicePaid,
 		billingv1.EventTypeInvoiceVoided, billingv1.EventTypeInvoiceOverdue:
-		inv := &billingv1.Invoice{}
-		return inv, func() []billingv1.RecordedEvent { return inv.Status.Events }
+		return &billingv1.Invoice{}
 	case billingv1.EventTypeCreditNoteIssued:
-		note := &billingv1.CreditNote{}
-		return note, func() []billingv1.RecordedEvent { return note.Status.Events }
+		return &billingv1.CreditNote{}
 	case billingv1.EventTypePaymentRecorded:
-		payment := &billingv1.Payment{}
-		return payment, func() []billingv1.RecordedEvent { return payment.Status.Events }
+		return &billingv1.Payment{}
+	case billingv1.EventTypePeriodClosed:
+		return &billingv1.PeriodClose{}
+	case billingv1.EventTypeLedgerSealed:
+		return &billingv1.LedgerSeal{}
 	default:
-		return nil, nil
+		return nil
 	}
 }

@@ -131,6 +131,11 @@ func confirmedPage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, 
 	if sel.key() != (Selection{Namespace: sel.Namespace}).key() {
 		return nil, false, nil
 	}
+	if k.overlay.holds(sel.Namespace) {
+		// The API server lists the live objects only: a page with sealed
+		// records in it cannot be compared with its list.
+		return nil, false, nil
+	}
 	token, err := continueAfter(after, rv)
 	if err != nil || (token == "" && after != "") {
 		return nil, false, err
@@ -207,6 +212,9 @@ func pageOptions(ns string, limit int64, token string) []client.ListOption {
 // selection (a customer's, a phase) is filtered here, so it reads as many
 // of the workspace's objects as follow after until the page is full, in
 // lists of filteredChunk: the cost the barrier saves when it is reached.
+// The sealed records (sealed.go), which the API server no longer has, are
+// merged in from the overlay, in name order; a live object whose name the
+// overlay holds is skipped, as cachedPage serves the overlay's instead.
 func livePage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel Selection, after, rv string,
 	limit int) ([]PT, error) {
 	set := sel.key()
@@ -229,7 +237,9 @@ func livePage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel S
 		err := meta.EachListItem(list, func(o runtime.Object) error {
 			obj, ok := o.(PT)
 			if ok && len(page) <= limit && obj.GetName() > after && slices.Contains(k.sets(obj), set) {
-				page = append(page, obj)
+				if _, sealed := s.served(k, obj.GetNamespace(), obj.GetName()); !sealed {
+					page = append(page, obj)
+				}
 			}
 			return nil
 		})
@@ -237,7 +247,7 @@ func livePage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel S
 			return nil, err
 		}
 		if token = list.GetContinue(); token == "" || len(page) > limit {
-			return page, nil
+			return mergeSealed(k, page, sel, after, limit), nil
 		}
 	}
 }

@@ -105,6 +105,15 @@ type kind struct {
 	// indexer is the kind's informer's store, read directly by pages
 	// (cachedObject); nil when the informer has none to offer.
 	indexer toolscache.Indexer
+	// overlay holds the sealed records of a record kind (sealed.go); nil
+	// for the other kinds.
+	overlay *overlay
+}
+
+// workspaceSets names the one set of a kind listed only by workspace
+// (PeriodCloses, LedgerSeals).
+func workspaceSets(o client.Object) []string {
+	return []string{Selection{Namespace: o.GetNamespace()}.key()}
 }
 
 // customerSets, invoiceSets, creditNoteSets and paymentSets name the index

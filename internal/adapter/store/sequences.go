@@ -132,7 +132,9 @@ func (x *sequenceIndex) handler() toolscache.ResourceEventHandler {
 			}
 		},
 		DeleteFunc: func(obj any) {
-			if inv, s := sequenceOf(obj); s > 0 {
+			// An original deleted once it was moved into a seal keeps its
+			// sequence: the seal serves it (sealed.go).
+			if inv, s := sequenceOf(obj); s > 0 && sealedIn(inv) == "" {
 				x.drop(inv.Namespace, inv.Name, s)
 			}
 		},

@@ -13,8 +13,9 @@
 // limitations under the License.
 
 // Package store is the /v1 adapter's read side, and the one way its handlers
-// read: the informer cache of Customers, Invoices, CreditNotes and
-// Payments, a read from the API server when the cache misses an object, an
+// read: the informer cache of Customers, Invoices, CreditNotes, Payments,
+// PeriodCloses and LedgerSeals, the records of every verified seal served
+// as if live (sealed.go), a read from the API server when the cache misses an object, an
 // ordered index of names per workspace (and per customer, invoice and
 // filter) for keyset pagination, and the objects this
 // replica has just created, so that a client reads its own writes at once;
@@ -31,6 +32,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
@@ -69,8 +71,8 @@ type Object[T any] interface {
 	client.Object
 }
 
-// Store reads Customers, Invoices, CreditNotes and Payments for the
-// adapter.
+// Store reads Customers, Invoices, CreditNotes, Payments, PeriodCloses and
+// LedgerSeals for the adapter, and the sealed records as if live.
 type Store struct {
 	cache cache.Cache
 	live  client.Reader
@@ -83,9 +85,15 @@ type Store struct {
 	events *eventIndex
 	// profiles confirms the cached billing profiles (profile.go).
 	profiles *profileVersions
-	synced   atomic.Bool
-	syncedCh chan struct{} // closed once synced
-	metrics  *metrics
+	// seals are the seals whose records the overlays serve (sealed.go).
+	seals *seals
+	// sealsSynced is closed once the LedgerSeal informer's initial list
+	// is taken in.
+	sealsSynced chan struct{}
+	synced      atomic.Bool
+	syncedCh    chan struct{} // closed once synced
+	metrics     *metrics
+	log         logr.Logger
 }
 
 // New returns a store that reads through c, and through live what c does
@@ -99,16 +107,21 @@ func New(c cache.Cache, live client.Reader, opts Options) *Store {
 	}
 	s := &Store{cache: c, live: live, opts: opts, kinds: map[reflect.Type]*kind{}, sequences: newSequenceIndex(),
 		events: newEventIndex(), syncedCh: make(chan struct{}), metrics: newMetrics(),
+		seals: newSeals(), sealsSynced: make(chan struct{}), log: logr.Discard(),
 		profiles: &profileVersions{live: live, byWorkspace: map[string]*coalesced{}}}
 	for _, k := range []*kind{
 		{obj: &billingv1.Customer{}, sets: customerSets, listKind: "CustomerList",
 			newList: func() client.ObjectList { return &billingv1.CustomerList{} }},
-		{obj: &billingv1.Invoice{}, sets: invoiceSets, listKind: "InvoiceList",
+		{obj: &billingv1.Invoice{}, sets: invoiceSets, listKind: "InvoiceList", overlay: newOverlay(),
 			newList: func() client.ObjectList { return &billingv1.InvoiceList{} }},
-		{obj: &billingv1.CreditNote{}, sets: creditNoteSets, listKind: "CreditNoteList",
+		{obj: &billingv1.CreditNote{}, sets: creditNoteSets, listKind: "CreditNoteList", overlay: newOverlay(),
 			newList: func() client.ObjectList { return &billingv1.CreditNoteList{} }},
-		{obj: &billingv1.Payment{}, sets: paymentSets, listKind: "PaymentList",
+		{obj: &billingv1.Payment{}, sets: paymentSets, listKind: "PaymentList", overlay: newOverlay(),
 			newList: func() client.ObjectList { return &billingv1.PaymentList{} }},
+		{obj: &billingv1.PeriodClose{}, sets: workspaceSets, listKind: "PeriodCloseList",
+			newList: func() client.ObjectList { return &billingv1.PeriodCloseList{} }},
+		{obj: &billingv1.LedgerSeal{}, sets: workspaceSets, listKind: "LedgerSealList",
+			newList: func() client.ObjectList { return &billingv1.LedgerSealList{} }},
 	} {
 		k.names = newNameIndex()
 		k.barrier = newReadBarrier(s.currentVersion(k), opts.BarrierTimeout)
@@ -129,7 +142,9 @@ func (s *Store) RegisterMetrics(reg prometheus.Registerer) error {
 // starts the cache in the background until ctx is done. The store is synced
 // once the cache has synced and the handlers have seen every object.
 func (s *Store) Start(ctx context.Context) error {
+	s.log = logf.FromContext(ctx).WithName("store")
 	var registrations []toolscache.ResourceEventHandlerRegistration
+	var sealsRegistration toolscache.ResourceEventHandlerRegistration
 	for _, k := range s.kinds {
 		informer, err := s.cache.GetInformer(ctx, k.obj, cache.BlockUntilSynced(false))
 		if err != nil {
@@ -138,22 +153,30 @@ func (s *Store) Start(ctx context.Context) error {
 		if ix, ok := informer.(interface{ GetIndexer() toolscache.Indexer }); ok {
 			k.indexer = ix.GetIndexer()
 		}
-		reg, err := informer.AddEventHandler(observed{ResourceEventHandler: k.names.handler(k.sets),
-			barrier: k.barrier})
+		handler := k.liveHandler()
+		if _, ok := k.obj.(*billingv1.LedgerSeal); ok {
+			// The seal's records are served before its barrier moves.
+			handler = both{handler, s.sealHandler()}
+		}
+		reg, err := informer.AddEventHandler(observed{ResourceEventHandler: handler, barrier: k.barrier})
 		if err != nil {
 			return fmt.Errorf("watching the informer for %T: %w", k.obj, err)
 		}
 		registrations = append(registrations, reg)
+		if _, ok := k.obj.(*billingv1.LedgerSeal); ok {
+			sealsRegistration = reg
+		}
 		if _, ok := k.obj.(*billingv1.Invoice); ok {
-			reg, err := informer.AddEventHandler(s.sequences.handler())
+			reg, err := informer.AddEventHandler(keepHeld{s.sequences.handler(), k.overlay})
 			if err != nil {
 				return fmt.Errorf("watching the informer for %T: %w", k.obj, err)
 			}
 			registrations = append(registrations, reg)
 		}
 		switch k.obj.(type) {
-		case *billingv1.Invoice, *billingv1.CreditNote, *billingv1.Payment:
-			reg, err := informer.AddEventHandler(s.events.handler())
+		case *billingv1.Invoice, *billingv1.CreditNote, *billingv1.Payment, *billingv1.PeriodClose,
+			*billingv1.LedgerSeal:
+			reg, err := informer.AddEventHandler(keepHeld{s.events.handler(), k.overlay})
 			if err != nil {
 				return fmt.Errorf("watching the informer for %T: %w", k.obj, err)
 			}
@@ -170,6 +193,11 @@ func (s *Store) Start(ctx context.Context) error {
 	go func() {
 		if err := s.cache.Start(ctx); err != nil {
 			logf.FromContext(ctx).Error(err, "The cache stopped")
+		}
+	}()
+	go func() {
+		if toolscache.WaitForCacheSync(ctx.Done(), sealsRegistration.HasSynced) {
+			close(s.sealsSynced)
 		}
 	}()
 	go func() {
@@ -193,9 +221,12 @@ func (s *Store) Start(ctx context.Context) error {
 // Synced reports whether the cache and the name indexes hold every object.
 func (s *Store) Synced() bool { return s.synced.Load() }
 
-// Get reads ns/name into obj from the cache, else from what this replica
-// has just created, else (an object just created by someone else, with
-// kubectl or through another replica) from the API server. It reports
+// Get reads ns/name into obj from the sealed records (sealed.go), else
+// from the cache, else from what this replica has just created, else (an
+// object just created by someone else, with kubectl or through another
+// replica) from the API server, else, for an invoice, credit note or
+// payment, from a seal this replica has not taken in yet (findSealed), so
+// that a record is never missing while it moves into a seal. It reports
 // whether the object exists; a name no object can have does not, without
 // asking anyone.
 //
@@ -212,6 +243,11 @@ func (s *Store) Get(ctx context.Context, ns, name string, obj client.Object) (bo
 		return false, nil
 	}
 	key := types.NamespacedName{Namespace: ns, Name: name}
+	k := s.kinds[reflect.TypeOf(obj)]
+	if sealed, ok := s.served(k, ns, name); ok {
+		setShallow(obj, sealed)
+		return true, nil
+	}
 	if s.synced.Load() {
 		err := s.cache.Get(ctx, key, obj, client.UnsafeDisableDeepCopy)
 		if err == nil {
@@ -220,21 +256,52 @@ func (s *Store) Get(ctx context.Context, ns, name string, obj client.Object) (bo
 		if !apierrors.IsNotFound(err) {
 			return false, fmt.Errorf("reading from the cache: %w", err)
 		}
-		if k, ok := s.kinds[reflect.TypeOf(obj)]; ok {
+		if k != nil {
 			if p, ok := k.names.pendingObject(ns, name); ok {
-				reflect.ValueOf(obj).Elem().Set(reflect.ValueOf(p.DeepCopyObject()).Elem())
+				setShallow(obj, p.DeepCopyObject().(client.Object))
 				return true, nil
 			}
 		}
 	}
 	err := s.live.Get(ctx, key, obj)
 	if apierrors.IsNotFound(err) {
-		return false, nil
+		sealed, ok, err := s.findSealed(ctx, k, ns, name)
+		if err != nil {
+			return false, fmt.Errorf("reading the seals: %w", err)
+		}
+		if ok {
+			setShallow(obj, sealed)
+		}
+		return ok, nil
 	}
 	if err != nil {
 		return false, fmt.Errorf("reading from the API server: %w", err)
 	}
 	return true, nil
+}
+
+// setShallow sets *obj to *from, of the same type: obj then shares from's
+// maps, slices and pointers, as a read of the cache does.
+func setShallow(obj, from client.Object) {
+	reflect.ValueOf(obj).Elem().Set(reflect.ValueOf(from).Elem())
+}
+
+// both runs two event handlers, one after the other.
+type both [2]toolscache.ResourceEventHandler
+
+func (h both) OnAdd(obj any, isInInitialList bool) {
+	h[0].OnAdd(obj, isInInitialList)
+	h[1].OnAdd(obj, isInInitialList)
+}
+
+func (h both) OnUpdate(oldObj, newObj any) {
+	h[0].OnUpdate(oldObj, newObj)
+	h[1].OnUpdate(oldObj, newObj)
+}
+
+func (h both) OnDelete(obj any) {
+	h[0].OnDelete(obj)
+	h[1].OnDelete(obj)
 }
 
 // Page reads the page of sel, ordered by name, that follows the name after:
@@ -245,7 +312,8 @@ func (s *Store) Get(ctx context.Context, ns, name string, obj client.Object) (bo
 // state no longer matches sel (an invoice issued a moment ago, in a list of
 // pending ones), is skipped and the page filled from the next names. The
 // objects are the cache's own: the caller reads them and never modifies
-// them. Before the cache has synced, a page of a whole workspace is read
+// them. The records of the seals (sealed.go) are merged in by name, each
+// name once. Before the cache has synced, a page of a whole workspace is read
 // from the API server (warming.go), and any other page waits for the cache
 // as long as ctx allows.
 func Page[T any, PT Object[T]](ctx context.Context, s *Store, sel Selection, after string, limit int) (
@@ -331,11 +399,16 @@ func cachedPage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel
 	return page, nil
 }
 
-// cachedObject reads ns/name of kind k from the cache: the informer's own
-// object, as pages read it (none is ever modified), without the copy and
+// cachedObject reads ns/name of kind k from the sealed records, else the
+// cache: the overlay's or the informer's own object, as pages read it (none is ever modified), without the copy and
 // the lookups of a cache read; found is false when the cache has none.
 func cachedObject[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, ns, name string) (
 	obj PT, found bool, err error) {
+	if sealed, ok := s.served(k, ns, name); ok {
+		if obj, ok := sealed.(PT); ok {
+			return obj, true, nil
+		}
+	}
 	if k.indexer == nil {
 		obj = PT(new(T))
 		err := s.cache.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, obj, client.UnsafeDisableDeepCopy)
@@ -399,14 +472,16 @@ func (s *Store) Feed(ctx context.Context, ns string, after int64, limit int) ([]
 	names, highest := s.sequences.run(ns, after+1, limit)
 	page := make([]*billingv1.Invoice, 0, len(names))
 	last := after
+	k := s.kinds[reflect.TypeFor[*billingv1.Invoice]()]
 	for _, name := range names {
-		inv := &billingv1.Invoice{}
-		err := s.cache.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, inv, client.UnsafeDisableDeepCopy)
-		if apierrors.IsNotFound(err) {
-			break // deleted with its workspace: the feed ends there
-		}
+		inv, found, err := cachedObject[billingv1.Invoice](ctx, s, k, ns, name)
 		if err != nil {
-			return nil, false, fmt.Errorf("reading from the cache: %w", err)
+			return nil, false, err
+		}
+		if !found {
+			// Deleted with its workspace: the feed ends there. (An
+			// original moved into a seal stays in the overlay.)
+			break
 		}
 		page = append(page, inv)
 		last = after + int64(len(page))

@@ -51,6 +51,10 @@ func (c fakeCache) Get(ctx context.Context, key client.ObjectKey, obj client.Obj
 	return c.objects.Get(ctx, key, obj)
 }
 
+func (c fakeCache) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	return c.objects.List(ctx, list, opts...)
+}
+
 // GetInformer returns the fake informer without its indexer (an empty one
 // of its own), so that the store reads the objects through Get.
 func (c fakeCache) GetInformer(ctx context.Context, obj client.Object, opts ...cache.InformerGetOption) (

@@ -27,7 +27,11 @@ import (
 //   - a get, read from the API server (Get);
 //   - a page of a whole workspace, read from the API server from the
 //     cursor on at its current resource version: one list of limit+1, as a
-//     last page whose read barrier was not reached is read (livePage).
+//     last page whose read barrier was not reached is read (livePage),
+//     with the records of the seals taken in so far merged in. It does not
+//     wait for the LedgerSeal informer: its list, of few objects, is
+//     usually done long before the other kinds', and a page is never held
+//     back for it (a get that misses does wait for it, findSealed).
 //
 // A filtered page (a customer's, a phase, an e-mail) would have the
 // API server's answer filtered here, reading as much of the workspace as
