@@ -20,8 +20,6 @@ import (
 	"fmt"
 	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -109,13 +107,9 @@ func (r *PeriodCloseReconciler) input(ctx context.Context, namespace string) (pe
 // billing.TimeZone of its default BillingProfile (UTC without one); zoneErr
 // says why the profile's zone is unknown, err why it could not be read.
 func workspaceZone(ctx context.Context, c client.Reader, namespace string) (zone *time.Location, zoneErr, err error) {
-	profile := &billingv1.BillingProfile{}
-	key := types.NamespacedName{Namespace: namespace, Name: billingv1.DefaultBillingProfileName}
-	if err := c.Get(ctx, key, profile); err != nil {
-		if !apierrors.IsNotFound(err) {
-			return nil, nil, fmt.Errorf("getting billing profile %s: %w", key, err)
-		}
-		profile = nil
+	profile, err := workspaceProfile(ctx, c, namespace)
+	if err != nil {
+		return nil, nil, err
 	}
 	zone, zoneErr = billing.TimeZone(profile)
 	return zone, zoneErr, nil
