@@ -12,7 +12,6 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-
 package controller
 
 import (
@@ -106,7 +105,7 @@ var errUnknownZone = errors.New("the workspace's time zone is unknown")
 // resolveClose resolves through in zone, or says why it cannot.
 func resolveClose(through string, zone *time.Location, zoneErr error) (time.Time, error) {
 	if zoneErr != nil {
-		return time.Time{}, fmt.Errorf("%w: %v", errUnknownZone, zoneErr)
+		return time.Time{}, fmt.Errorf("%w: %w", errUnknownZone, zoneErr)
 	}
 	return billing.ResolveThrough(through, zone)
 }
