@@ -33,6 +33,9 @@ import (
 type PeriodCloseReconciler struct {
 	// Client reads through the cache and writes.
 	client.Client
+	// APIReader reads the close straight from the API server before it
+	// is decided.
+	APIReader client.Reader
 	// Clock tells whether a period has ended and when a close closed.
 	Clock clock.PassiveClock
 	// Events hands out the workspace's event sequences: a close is Closed
@@ -45,7 +48,8 @@ type PeriodCloseReconciler struct {
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles,verbs=get;list;watch
 
 // Reconcile computes the close's status afresh (periodCloseStatus) from
-// the cache: the workspace's time zone and its other closes. A close that
+// the close read live and, from the cache, the workspace's time zone and
+// its other closes. A close that
 // closes takes its period.closed event from the workspace's event
 // allocator, bound to the close's name and uid, and is patched Closed with
 // the event in one status patch with an optimistic lock. After a crash
@@ -56,12 +60,15 @@ type PeriodCloseReconciler struct {
 // the events stay gapless. A final close (Closed, Superseded, Invalid) is
 // never changed again.
 func (r *PeriodCloseReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	pc := &billingv1.PeriodClose{}
-	if err := r.Get(ctx, req.NamespacedName, pc); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
+	if _, pending, err := r.get(ctx, r.Client, req.NamespacedName); !pending || err != nil {
+		return ctrl.Result{}, err
 	}
-	if periodCloseFinal(pc) || !pc.DeletionTimestamp.IsZero() {
-		return ctrl.Result{}, nil
+	// The cache may not hold this controller's own last patch yet: the
+	// close is decided on a live read, so that one closed already takes no
+	// second event.
+	pc, pending, err := r.get(ctx, r.APIReader, req.NamespacedName)
+	if !pending || err != nil {
+		return ctrl.Result{}, err
 	}
 	in, err := r.input(ctx, pc.Namespace)
 	if err != nil {
@@ -83,6 +90,17 @@ func (r *PeriodCloseReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 		observeEvents(before.Status.Events, pc.Status.Events)
 	}
 	return ctrl.Result{RequeueAfter: wait}, nil
+}
+
+// get reads the close named key through reader; pending is false when it
+// is gone, final or being deleted.
+func (r *PeriodCloseReconciler) get(ctx context.Context, reader client.Reader, key client.ObjectKey) (
+	pc *billingv1.PeriodClose, pending bool, err error) {
+	pc = &billingv1.PeriodClose{}
+	if err := reader.Get(ctx, key, pc); err != nil {
+		return pc, false, client.IgnoreNotFound(err)
+	}
+	return pc, !periodCloseFinal(pc) && pc.DeletionTimestamp.IsZero(), nil
 }
 
 // input reads what a close of namespace is decided on from the cache: the
@@ -122,6 +140,9 @@ func (r *PeriodCloseReconciler) SetupWithManager(mgr ctrl.Manager, concurrency i
 	}
 	if r.Events == nil {
 		return errNoEvents
+	}
+	if r.APIReader == nil {
+		return errNoAPIReader
 	}
 	return newController(mgr, "periodclose", concurrency, &billingv1.PeriodClose{}).
 		Complete(CountErrors("periodclose", r))

@@ -51,7 +51,7 @@ func TestACloseOfTheFutureWaitsAndClosesOnceTheClockPassesItsEnd(t *testing.T) {
 	c := closesClient(pc)
 	clk := clocktesting.NewFakePassiveClock(now) // 2026-03-01 09:30 UTC
 	events := &countingEvents{next: 7}
-	r := &PeriodCloseReconciler{Client: c, Clock: clk, Events: events}
+	r := &PeriodCloseReconciler{Client: c, APIReader: c, Clock: clk, Events: events}
 
 	result, err := r.Reconcile(context.Background(), request("mar"))
 	g.Expect(err).NotTo(HaveOccurred())
@@ -81,13 +81,29 @@ func TestACloseOfTheFutureWaitsAndClosesOnceTheClockPassesItsEnd(t *testing.T) {
 	g.Expect(getPeriodClose(g, c, "mar").Status).To(Equal(got.Status))
 }
 
+// A close the cache still shows Pending, but that the API server holds
+// Closed, takes no second event.
+func TestACloseClosedBehindAStaleCacheTakesNoSecondEvent(t *testing.T) {
+	g := NewWithT(t)
+	pc := builder.PeriodClose("ns", "jan", "2026-01")
+	cache := closesClient(pc.DeepCopy())
+	pc.Status = billingv1.PeriodCloseStatus{Phase: billingv1.PeriodCloseClosed,
+		Events: []billingv1.RecordedEvent{{Type: billingv1.EventTypePeriodClosed, Sequence: 3}}}
+	live := closesClient(pc)
+	events := &countingEvents{next: 4}
+	r := &PeriodCloseReconciler{Client: cache, APIReader: live, Clock: clocktesting.NewFakePassiveClock(now), Events: events}
+	_, err := r.Reconcile(context.Background(), request("jan"))
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(events.calls).To(BeEmpty())
+}
+
 // A close whose moment is already closed by another close takes no event.
 func TestASupersededCloseTakesNoEvent(t *testing.T) {
 	g := NewWithT(t)
 	closed := builder.ClosedPeriodClose("ns", "feb", metav1.NewTime(time.Date(2026, 2, 28, 23, 59, 59, 0, time.UTC)))
 	c := closesClient(closed, builder.PeriodClose("ns", "jan", "2026-01"))
 	events := &countingEvents{next: 1}
-	r := &PeriodCloseReconciler{Client: c, Clock: clocktesting.NewFakePassiveClock(now), Events: events}
+	r := &PeriodCloseReconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(now), Events: events}
 	_, err := r.Reconcile(context.Background(), request("jan"))
 	g.Expect(err).NotTo(HaveOccurred())
 	got := getPeriodClose(g, c, "jan")

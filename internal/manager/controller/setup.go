@@ -140,7 +140,8 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			Client: mgr.GetClient(),
 			Clock:  opts.Clock,
 		}},
-		{"PeriodClose", &PeriodCloseReconciler{Client: mgr.GetClient(), Clock: opts.Clock, Events: eventNumbers}},
+		{"PeriodClose", &PeriodCloseReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Clock: opts.Clock,
+			Events: eventNumbers}},
 		{"IdempotencyKey", &IdempotencyKeyReconciler{
 			Client: mgr.GetClient(),
 			Clock:  opts.Clock,
