@@ -35,9 +35,12 @@ type BillingProfileReconciler struct {
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles,verbs=list;watch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles/status,verbs=patch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=periodcloses,verbs=list;watch;create
 
 // Reconcile computes the profile's status afresh and patches it once when it
-// changed.
+// changed. With spec.closeMonthsAfterDays the default profile also closes
+// each month that many days after it ends (autoClose), and looks again
+// when the next month is due.
 func (r *BillingProfileReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	profile := &billingv1.BillingProfile{}
 	if err := r.Get(ctx, req.NamespacedName, profile); err != nil {
@@ -46,10 +49,14 @@ func (r *BillingProfileReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 	if !profile.DeletionTimestamp.IsZero() {
 		return ctrl.Result{}, nil
 	}
+	now := r.Clock.Now()
 	before := profile.DeepCopy()
-	profile.Status = billingProfileStatus(profile, r.Clock.Now())
-	_, err := patchStatus(ctx, r.Client, before, profile)
-	return ctrl.Result{}, client.IgnoreNotFound(err)
+	profile.Status = billingProfileStatus(profile, now)
+	if _, err := patchStatus(ctx, r.Client, before, profile); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	wait, err := autoClose(ctx, r.Client, profile, now)
+	return ctrl.Result{RequeueAfter: wait}, err
 }
 
 // SetupWithManager registers the controller, reconciling up to concurrency

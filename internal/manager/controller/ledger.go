@@ -201,6 +201,39 @@ func (k *ledgerKind[O]) wait(ctx context.Context, c client.Client, obj O, why *c
 	})
 }
 
+// reject patches obj rejected (the kind's rejected phase) and not Ready for
+// why, Stalled: it is final, and is never entered in a ledger.
+func (k *ledgerKind[O]) reject(ctx context.Context, c client.Client, obj O, why *creditVerdict, now time.Time) error {
+	logf.FromContext(ctx).Info("Rejected a "+k.name, "reason", why.reason, "message", why.message)
+	return k.patch(ctx, c, obj, func() {
+		f := k.fields(obj)
+		*f.phase = k.phases.rejected
+		*f.observedGeneration = obj.GetGeneration()
+		conditions := ledgerConditions{conditions: f.conditions, generation: obj.GetGeneration(), now: now}
+		conditions.notReady(why.reason, why.message, billingv1.ConditionStalled)
+	})
+}
+
+// inClosedPeriod says why a record of the kind dated at (field names its
+// date in the message) may not enter a ledger: it is at or before the
+// workspace's closed_through (docs/ledger.md#closing-the-books), or nil.
+// The closes are read live through reader, as the record and its invoice
+// are: a close the cache has not seen yet still refuses the record.
+func (k *ledgerKind[O]) inClosedPeriod(ctx context.Context, reader client.Reader, obj O, field string,
+	at time.Time) (*creditVerdict, error) {
+	closes := &billingv1.PeriodCloseList{}
+	if err := reader.List(ctx, closes, client.InNamespace(obj.GetNamespace())); err != nil {
+		return nil, fmt.Errorf("listing the period closes of %s: %w", obj.GetNamespace(), err)
+	}
+	through, name, ok := billing.ClosedThrough(closes.Items)
+	if !ok || !billing.InClosedPeriod(at, through) {
+		return nil, nil
+	}
+	return &creditVerdict{billingv1.ReasonPeriodClosed, fmt.Sprintf(
+		"The %s's %s %s is at or before the workspace's closed_through %s (PeriodClose %q); it is never entered in a ledger",
+		k.name, field, at.UTC().Format(time.RFC3339), through.UTC().Format(time.RFC3339), name)}, nil
+}
+
 // patch changes obj's status as change makes it and patches it once when
 // it changed, with an optimistic lock; obj is updated in place, and the
 // events it gains are counted once written.

@@ -26,18 +26,20 @@ import (
 )
 
 // PaymentReconciler records payments: it enters each in its invoice's
-// ledger, which recomputes the invoice's balance. A payment is never
-// rejected: what exceeds the remainder is recorded as overpaid.
+// ledger, which recomputes the invoice's balance. What exceeds the
+// remainder is recorded as overpaid; a payment dated in a closed period is
+// rejected (Invalid, PeriodClosed) and never entered.
 type PaymentReconciler struct {
 	LedgerParts
 }
 
 // payments is the ledger protocol's view of payments (ledger.go). A
-// payment is never rejected.
+// payment is rejected (Invalid) when it is dated in a closed period.
 var payments = &ledgerKind[*billingv1.Payment]{
 	name: "payment", object: &billingv1.Payment{}, list: &billingv1.PaymentList{},
 	invoiceIndex: index.PaymentInvoice, fact: billingv1.EventTypePaymentRecorded,
-	phases:  recordPhases{pending: string(billingv1.PaymentPending), settled: string(billingv1.PaymentRecorded)},
+	phases: recordPhases{pending: string(billingv1.PaymentPending), settled: string(billingv1.PaymentRecorded),
+		rejected: string(billingv1.PaymentInvalid)},
 	entries: func(l *billingv1.InvoiceLedger) *[]billingv1.LedgerEntry { return &l.Payments },
 	fields: func(p *billingv1.Payment) recordFields {
 		return recordFields{p.Spec.InvoiceRef.Name, (*string)(&p.Status.Phase), &p.Status.ObservedGeneration,
@@ -47,12 +49,15 @@ var payments = &ledgerKind[*billingv1.Payment]{
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=payments,verbs=get;list;watch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=payments/status,verbs=patch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=periodcloses,verbs=list
 
 // Reconcile records one payment, in the steps of the credit notes'
 // protocol (see CreditNoteReconciler.Reconcile): the payment and its
 // invoice are read live; it waits while the invoice is missing or not
 // issued, and stalls when its currency is not the invoice's
-// (CurrencyMismatch). Unless the invoice's status.ledger.payments holds it
+// (CurrencyMismatch). A payment not entered yet whose paid_at (spec.paidAt,
+// else its creation) is at or before the workspace's closed_through is
+// patched Invalid, reason PeriodClosed, and never entered. Unless the invoice's status.ledger.payments holds it
 // already (name and uid: entered before a crash), it is entered with the
 // balance recomputed, in one status patch of the invoice with an optimistic
 // lock; a conflict starts again from the live reads. Just before, the
@@ -75,6 +80,15 @@ func (r *PaymentReconciler) step(ctx context.Context, payment *billingv1.Payment
 				payment.Spec.Currency, inv.Name, inv.Spec.Currency, inv.Spec.Currency)}, billingv1.ConditionStalled, now)
 	}
 	if !payments.entered(inv, payment) {
+		// Only a payment not yet entered is checked: one entered before the
+		// books closed is counted already, and is recorded.
+		closed, err := payments.inClosedPeriod(ctx, r.APIReader, payment, "paid_at", paidAt(payment))
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		if closed != nil {
+			return ctrl.Result{}, payments.reject(ctx, r.Client, payment, closed, now)
+		}
 		if full := payments.full(inv); full != nil {
 			return ctrl.Result{}, payments.wait(ctx, r.Client, payment, full, billingv1.ConditionStalled, now)
 		}
@@ -98,6 +112,14 @@ func (r *PaymentReconciler) step(ctx context.Context, payment *billingv1.Payment
 		return ctrl.Result{}, err
 	}
 	return ctrl.Result{}, payments.patch(ctx, r.Client, payment, func() { payment.Status = recorded })
+}
+
+// paidAt is when payment was paid: spec.paidAt, else when it was created.
+func paidAt(payment *billingv1.Payment) time.Time {
+	if payment.Spec.PaidAt != nil {
+		return payment.Spec.PaidAt.Time
+	}
+	return payment.CreationTimestamp.Time
 }
 
 // markRecording writes the invoice's currency and customer on the payment

@@ -78,7 +78,7 @@ const DefaultWebhookWorkers = 16
 
 // Setup registers the field indexes, the invoice and credit note number
 // allocators and the Invoice, CreditNote, Payment, Customer,
-// BillingProfile, IdempotencyKey and WebhookEndpoint controllers with mgr, each with its own event recorder. It is the one
+// BillingProfile, IdempotencyKey, PeriodClose and WebhookEndpoint controllers with mgr, each with its own event recorder. It is the one
 // wiring of the controllers: the manager binary and every test
 // suite that runs them call it.
 func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
@@ -144,6 +144,8 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			Client: mgr.GetClient(),
 			Clock:  opts.Clock,
 		}},
+		{"PeriodClose", &PeriodCloseReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Clock: opts.Clock,
+			Events: eventNumbers}},
 	} {
 		if err := c.reconciler.SetupWithManager(mgr, opts.MaxConcurrentReconciles); err != nil {
 			return fmt.Errorf("setting up the %s controller: %w", c.kind, err)

@@ -53,8 +53,8 @@ func lookup(ctx context.Context, l InvoiceLookup, key types.NamespacedName, fact
 
 // EventReader is the lookup of a workspace's event sequence (Options.Cached
 // with the manager's cache, Options.Live with its API reader): the object a
-// fact is about is the invoice, credit note or payment its type names, and
-// what it carries is the sequence in its status.events.
+// fact is about is the invoice, credit note, payment or period close its
+// type names, and what it carries is the sequence in its status.events.
 func EventReader(reader client.Reader) InvoiceLookup {
 	return eventReader{reader: reader}
 }
@@ -85,8 +85,24 @@ func (r eventReader) LookupFact(ctx context.Context, key types.NamespacedName, f
 	var sequence int64
 	if e := billingv1.FindEvent(events(), fact); e != nil {
 		sequence = e.Sequence
+	} else if neverRecorded(obj) {
+		sequence = neverSequence
 	}
 	return InvoiceState{UID: obj.GetUID(), Sequence: sequence}, true, nil
+}
+
+// neverSequence is the sequence LookupFact reports for an object that
+// carries no event of the fact and never will: no entry has it, so the
+// entry's fate is gone and its sequence is freed for the next fact.
+const neverSequence = -1
+
+// neverRecorded reports whether obj is final without its fact's event: a
+// PeriodClose Superseded or Invalid never changes again, and never carries
+// period.closed, even if it was given a sequence before a crash while it
+// was about to close.
+func neverRecorded(obj client.Object) bool {
+	pc, ok := obj.(*billingv1.PeriodClose)
+	return ok && (pc.Status.Phase == billingv1.PeriodCloseSuperseded || pc.Status.Phase == billingv1.PeriodCloseInvalid)
 }
 
 // objectOf returns an empty object of the kind fact is about, and a
@@ -103,6 +119,9 @@ func objectOf(fact billingv1.EventType) (client.Object, func() []billingv1.Recor
 	case billingv1.EventTypePaymentRecorded:
 		payment := &billingv1.Payment{}
 		return payment, func() []billingv1.RecordedEvent { return payment.Status.Events }, nil
+	case billingv1.EventTypePeriodClosed:
+		pc := &billingv1.PeriodClose{}
+		return pc, func() []billingv1.RecordedEvent { return pc.Status.Events }, nil
 	default:
 		return nil, nil, fmt.Errorf("numbering: unknown event type %q", fact)
 	}

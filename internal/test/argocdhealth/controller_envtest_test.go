@@ -146,6 +146,30 @@ func TestHealthChecksReadWhatTheControllerWrites(t *testing.T) {
 	expectHealth("Payment", "in-euros", Status{Degraded,
 		`The payment is in EUR but invoice "issued" is in USD; create it in USD`})
 
+	// Closing the books: a close of a past month closes, one of a month to
+	// come waits, one behind it is superseded, one of no month is invalid;
+	// a payment dated in the closed span is never recorded.
+	create := func(objs ...client.Object) {
+		t.Helper()
+		for _, obj := range objs {
+			if err := c.Create(ctx, obj); err != nil {
+				t.Fatalf("creating %s: %v", obj.GetName(), err)
+			}
+		}
+	}
+	create(builder.PeriodClose(ns, "closed", "2020-01"), builder.PeriodClose(ns, "future", "2099-12"),
+		builder.PeriodClose(ns, "bad", "2020-13"))
+	expectHealth("PeriodClose", "closed", Status{Healthy, "The workspace's books are closed through 2020-01-31T23:59:59Z"})
+	expectHealth("PeriodClose", "future", Status{Progressing,
+		"The period through 2099-12-31T23:59:59Z has not ended yet; it is closed once it has"})
+	expectHealthWith("PeriodClose", "bad", Degraded, hasPrefix(`Cannot close through "2020-13"`), "about the invalid through")
+	create(builder.PeriodClose(ns, "older", "2019-12"),
+		builder.Payment(ns, "too-late", "issued", 1000, builder.WithPaidAt(metav1.NewTime(time.Date(2020, 1, 15, 12, 0, 0, 0, time.UTC)))))
+	expectHealth("PeriodClose", "older", Status{Degraded,
+		`The workspace is already closed through 2020-01-31T23:59:59Z by PeriodClose "closed"; this close changes nothing`})
+	expectHealth("Payment", "too-late", Status{Degraded, "The payment's paid_at 2020-01-15T12:00:00Z is at or before the " +
+		`workspace's closed_through 2020-01-31T23:59:59Z (PeriodClose "closed"); it is never entered in a ledger`})
+
 	if err := c.Delete(ctx, builder.Customer(ns, "acme")); err != nil {
 		t.Fatal(err)
 	}

@@ -53,3 +53,14 @@ func WithFooter(footer string) BillingProfileOption {
 func WithDefaultTax(tax *billingv1.Tax) BillingProfileOption {
 	return func(p *billingv1.BillingProfile) { p.Spec.DefaultTax = tax }
 }
+
+// WithTimeZone sets spec.timeZone, the workspace's IANA time zone.
+func WithTimeZone(zone string) BillingProfileOption {
+	return func(p *billingv1.BillingProfile) { p.Spec.TimeZone = zone }
+}
+
+// WithCloseMonthsAfterDays sets spec.closeMonthsAfterDays: each month is
+// closed that many days after it ends.
+func WithCloseMonthsAfterDays(days int32) BillingProfileOption {
+	return func(p *billingv1.BillingProfile) { p.Spec.CloseMonthsAfterDays = &days }
+}

@@ -44,3 +44,8 @@ func Payment(ns, name, invoice string, amount int64, opts ...PaymentOption) *bil
 func WithPaymentCurrency(currency string) PaymentOption {
 	return func(p *billingv1.Payment) { p.Spec.Currency = currency }
 }
+
+// WithPaidAt sets spec.paidAt.
+func WithPaidAt(at metav1.Time) PaymentOption {
+	return func(p *billingv1.Payment) { p.Spec.PaidAt = &at }
+}

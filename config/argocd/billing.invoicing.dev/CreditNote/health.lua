@@ -8,6 +8,10 @@
 --   Ready=False, Stalled=True (rejected: the invoice has   -> Degraded: it never
 --     not that much left to credit, or no such line)          will be; create a
 --                                                             new credit note
+--   Ready=False, Stalled=True (AlreadySealed: phase        -> Degraded, with the
+--     Invalid, its name is in a LedgerSeal; a sealed          message naming the
+--     manifest applied again, docs/gitops.md)                 seal: a person
+--                                                             removes the manifest
 --   no verdict yet (phase Pending), or a verdict for an    -> Progressing
 --     older generation
 --

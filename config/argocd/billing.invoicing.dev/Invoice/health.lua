@@ -8,6 +8,10 @@
 --   Ready=False, Stalled=True (TotalTooLarge,            -> Degraded: it never
 --     InvalidTax of its own lines)                          will be; create a
 --                                                           new invoice
+--   Ready=False, Stalled=True (AlreadySealed: phase      -> Degraded, with the
+--     Invalid, its name is in a LedgerSeal; a sealed        message naming the
+--     manifest applied again, docs/gitops.md)               seal: a person
+--                                                           removes the manifest
 --   no verdict yet, or a verdict for an older generation -> Progressing
 --
 -- Argo CD runs scripts from argocd-cm without Lua's standard libraries

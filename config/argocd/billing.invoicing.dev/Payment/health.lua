@@ -5,9 +5,10 @@
 --   Ready=False, Reconciling=True (it waits, for instance  -> Progressing: it is
 --     for its invoice to be issued)                           recorded by itself
 --                                                             once it can be
---   Ready=False, Stalled=True                              -> Degraded (a payment
---                                                             is never rejected;
---                                                             kept for kstatus)
+--   Ready=False, Stalled=True (CurrencyMismatch,           -> Degraded: it is
+--     LedgerFull; phase Invalid: PeriodClosed, paid in a      never recorded;
+--     closed period, or AlreadySealed, its name is in a       a person acts on
+--     LedgerSeal, a sealed manifest applied again)            the message
 --   no verdict yet (phase Pending), or a verdict for an    -> Progressing
 --     older generation
 --
