@@ -67,7 +67,20 @@ type SealReconciler struct {
 	// PayloadBytes is the encoded payload a seal aims at; 0 means
 	// seal.MaxPayloadBytes (tests make it smaller).
 	PayloadBytes int
+	// Journals trim the workspace's numbering journals (invoice numbers,
+	// credit note numbers, events: numbering.Allocator's Trim) before a
+	// seal is made: a record is never deleted while a journal names it.
+	Journals []JournalTrimmer
 }
+
+// JournalTrimmer trims a workspace's numbering journal.
+type JournalTrimmer interface {
+	Trim(ctx context.Context, namespace string) error
+}
+
+// retrySealing is how long a workspace waits when a family that looked
+// sealable in the cache was not yet when read live.
+const retrySealing = 5 * time.Second
 
 // sealRequestName is the name of every sealing request: the request is
 // the workspace's (its namespace), not an object's.
@@ -105,9 +118,12 @@ func (r *SealReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 		return ctrl.Result{}, err
 	}
 	for {
-		made, err := r.sealNext(ctx, ns, through)
+		made, deferred, err := r.sealNext(ctx, ns, through)
 		if err != nil {
 			return ctrl.Result{}, r.stopIfBroken(ctx, err)
+		}
+		if deferred {
+			return ctrl.Result{RequeueAfter: retrySealing}, nil
 		}
 		if !made {
 			return ctrl.Result{}, nil

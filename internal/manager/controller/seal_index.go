@@ -105,8 +105,7 @@ func (s *SealedRecords) workspace(ctx context.Context, ns string) (*sealedWorksp
 	}
 	ws := s.workspaces[ns]
 	if ws == nil {
-		ws = &sealedWorkspace{records: map[sealedKey]sealedRecord{}, events: map[int64]sealedEvent{},
-			customers: map[string]int{}, invoices: map[int64]sealedInvoice{}}
+		ws = newSealedWorkspace()
 		s.workspaces[ns] = ws
 	}
 	if ws.broken != nil {
@@ -115,6 +114,14 @@ func (s *SealedRecords) workspace(ctx context.Context, ns string) (*sealedWorksp
 	list := &billingv1.LedgerSealList{}
 	if err := s.Reader.List(ctx, list, client.InNamespace(ns), client.UnsafeDisableDeepCopy); err != nil {
 		return nil, fmt.Errorf("listing the seals of %s: %w", ns, err)
+	}
+	if len(ws.seals) > 0 && !slices.ContainsFunc(list.Items, func(sl billingv1.LedgerSeal) bool { return sl.Spec.Sequence == 1 }) {
+		// Seals are deleted only with their namespace: start again from
+		// what is left, so that its customers can go too. (The cache may
+		// lag behind the newest seal, which add took in, never behind
+		// the first.)
+		ws = newSealedWorkspace()
+		s.workspaces[ns] = ws
 	}
 	if len(list.Items) <= len(ws.seals) {
 		return ws, nil
@@ -135,6 +142,12 @@ func (s *SealedRecords) workspace(ctx context.Context, ns string) (*sealedWorksp
 		}
 	}
 	return ws, nil
+}
+
+// newSealedWorkspace returns the state of a workspace without seals.
+func newSealedWorkspace() *sealedWorkspace {
+	return &sealedWorkspace{records: map[sealedKey]sealedRecord{}, events: map[int64]sealedEvent{},
+		customers: map[string]int{}, invoices: map[int64]sealedInvoice{}}
 }
 
 // add verifies sl, the next seal of ws, and takes in what it holds; a seal

@@ -53,22 +53,31 @@ type chosenFamily struct {
 }
 
 // sealNext makes the workspace's next seal from its sealable families,
-// if it has any; made says it did.
-func (r *SealReconciler) sealNext(ctx context.Context, ns string, through time.Time) (made bool, err error) {
+// if it has any; made says it did. deferred says a family the cache
+// called sealable was not, read live (or is still named in a journal):
+// the workspace is looked at again shortly.
+func (r *SealReconciler) sealNext(ctx context.Context, ns string, through time.Time) (made, deferred bool, err error) {
 	seals, broken, err := r.Sealed.chain(ctx, ns)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	if broken != nil {
-		return false, fmt.Errorf("%w: %w", errSealBroken, broken)
+		return false, false, fmt.Errorf("%w: %w", errSealBroken, broken)
 	}
 	candidates, err := r.sealableFamilies(ctx, ns, through)
 	if err != nil || len(candidates) == 0 {
-		return false, err
+		return false, false, err
+	}
+	// The journals are trimmed first: an entry whose sequence its record
+	// carries is done with, and goes while the record is still live.
+	for _, j := range r.Journals {
+		if err := j.Trim(ctx, ns); err != nil {
+			return false, false, fmt.Errorf("trimming a numbering journal of %s: %w", ns, err)
+		}
 	}
 	reserved, err := r.reservedUIDs(ctx, ns)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	target := r.payloadBytes()
 	var chosen []chosenFamily
@@ -77,9 +86,10 @@ func (r *SealReconciler) sealNext(ctx context.Context, ns string, through time.T
 	for _, f := range candidates {
 		c, ok, err := r.readFamily(ctx, f, through, reserved)
 		if err != nil {
-			return false, err
+			return false, false, err
 		}
 		if !ok {
+			deferred = true
 			continue
 		}
 		chosen, lines, raw = append(chosen, c), append(lines, c.lines...), raw+c.size
@@ -91,7 +101,7 @@ func (r *SealReconciler) sealNext(ctx context.Context, ns string, through time.T
 		// again where the ratio so far says it would.
 		enc, err := seal.Encode(lines)
 		if err != nil {
-			return false, err
+			return false, false, err
 		}
 		if n := len(enc.Payload); n >= target*9/10 {
 			break
@@ -102,20 +112,20 @@ func (r *SealReconciler) sealNext(ctx context.Context, ns string, through time.T
 	for len(chosen) > 0 {
 		enc, err := seal.Encode(lines)
 		if err != nil {
-			return false, err
+			return false, false, err
 		}
 		if len(enc.Payload) <= seal.MaxEncodedBytes {
-			return true, r.move(ctx, ns, seals, chosen, enc, through)
+			return true, false, r.move(ctx, ns, seals, chosen, enc, through)
 		}
 		last := chosen[len(chosen)-1]
 		if len(chosen) == 1 {
 			logf.FromContext(ctx).Error(nil, "An invoice's family is too large for any seal; it stays live",
 				"invoice", last.invoice.Name)
-			return false, nil
+			return false, false, nil
 		}
 		chosen, lines = chosen[:len(chosen)-1], lines[:len(lines)-len(last.lines)]
 	}
-	return false, nil
+	return false, deferred, nil
 }
 
 // sealableFamilies returns the workspace's sealable families from the

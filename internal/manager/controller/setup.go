@@ -176,7 +176,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err := webhooks.SetupWithManager(mgr, workers); err != nil {
 		return fmt.Errorf("setting up the WebhookEndpoint controller: %w", err)
 	}
-	return setupSealing(mgr, opts, eventNumbers, sealed)
+	return setupSealing(mgr, opts, eventNumbers, sealed, []JournalTrimmer{numbers, creditNumbers, eventNumbers})
 }
 
 // setupSealing registers the sealing controller with a client of its own
@@ -184,7 +184,8 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 // (config/apf) puts the writes it makes (seals, and deleting the sealed
 // originals) at a low priority level, so issuing keeps its pace while a
 // month is sealed.
-func setupSealing(mgr ctrl.Manager, opts Options, events EventNumberer, sealed *SealedRecords) error {
+func setupSealing(mgr ctrl.Manager, opts Options, events EventNumberer, sealed *SealedRecords,
+	journals []JournalTrimmer) error {
 	cfg := rest.CopyConfig(mgr.GetConfig())
 	cfg.UserAgent = "invoicing-manager/sealing"
 	writer, err := client.New(cfg, client.Options{Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper()})
@@ -199,6 +200,7 @@ func setupSealing(mgr ctrl.Manager, opts Options, events EventNumberer, sealed *
 		Events:       events,
 		Sealed:       sealed,
 		PayloadBytes: opts.SealPayloadBytes,
+		Journals:     journals,
 	}
 	if err := sealing.SetupWithManager(mgr, opts.MaxConcurrentReconciles); err != nil {
 		return fmt.Errorf("setting up the sealing controller: %w", err)
