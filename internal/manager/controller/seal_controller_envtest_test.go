@@ -29,13 +29,13 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
-// closeBooks closes ns's books through now: a PeriodClose whose status
-// says Closed through that instant (what the PeriodClose controller
+// closeBooks closes ns's books through now: a PeriodClose "close-1" whose
+// status says Closed through that instant (what the PeriodClose controller
 // writes; set here so that the sealing is tested on its own).
-func closeBooks(ns, name string) time.Time {
+func closeBooks(ns string) {
 	GinkgoHelper()
 	through := time.Now().Truncate(time.Second)
-	pc := &billingv1.PeriodClose{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+	pc := &billingv1.PeriodClose{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "close-1"},
 		Spec: billingv1.PeriodCloseSpec{Through: through.UTC().Format(time.RFC3339)}}
 	create(pc)
 	Eventually(func(g Gomega) {
@@ -48,7 +48,6 @@ func closeBooks(ns, name string) time.Time {
 		current.Status.ClosedThrough = &metav1.Time{Time: through}
 		g.Expect(k8sClient.Status().Update(ctx, current)).To(Succeed())
 	}).Should(Succeed())
-	return through
 }
 
 // liveSeals returns ns's seals read from the API server, and checks that
@@ -140,7 +139,7 @@ var _ = Describe("Sealing", func() {
 		waitForPaidEvent(void, billingv1.EventTypeInvoiceVoided)
 
 		By("closing the books through now")
-		closeBooks(ns, "close-1")
+		closeBooks(ns)
 
 		By("waiting for the settled families to leave the live set into verified seals")
 		expectAllGone(paid, void, credit, pay, cancel)
@@ -188,7 +187,7 @@ var _ = Describe("Sealing", func() {
 
 	It("makes a re-applied manifest of a sealed invoice or payment Invalid, AlreadySealed, without a number", func() {
 		paidInvoice(ns, "inv-1", "pay-1")
-		closeBooks(ns, "close-1")
+		closeBooks(ns)
 		expectGone(&billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "inv-1"}})
 		sequence := &billingv1.InvoiceSequence{}
 		key := types.NamespacedName{Namespace: ns, Name: billingv1.InvoiceSequenceName}
@@ -225,7 +224,7 @@ var _ = Describe("Sealing", func() {
 
 	It("refuses a change of a seal's spec", func() {
 		paidInvoice(ns, "inv-1", "pay-1")
-		closeBooks(ns, "close-1")
+		closeBooks(ns)
 		s := &billingv1.LedgerSeal{}
 		Eventually(func() error {
 			return k8sClient.Get(ctx, types.NamespacedName{Namespace: ns, Name: "seal-000001"}, s)
@@ -246,7 +245,7 @@ var _ = Describe("Sealing", func() {
 		s, err := builder.LedgerSeal(ns, 1, billingv1.ZeroHash, through, inv, pay)
 		Expect(err).NotTo(HaveOccurred())
 		create(s)
-		closeBooks(ns, "close-1")
+		closeBooks(ns)
 
 		By("waiting for the next run to delete the originals and record the seal's event")
 		expectAllGone(inv, pay)
