@@ -27,6 +27,7 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/seal"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/webhookreceiver"
 )
 
 // closeBooks closes ns's books through now: a PeriodClose "close-1" whose
@@ -254,6 +255,41 @@ var _ = Describe("Sealing", func() {
 		}).Should(Succeed())
 		Consistently(func(g Gomega) {
 			g.Expect(liveSeals(g, ns)).To(HaveLen(1))
+		}).Should(Succeed())
+	})
+
+	It("delivers every event, sealed records' and seals' too, in order to an endpoint made after sealing", func() {
+		create(newSigningSecret(ns))
+		events := payAndCredit(ns)
+		closeBooks(ns)
+		By("waiting until inv-001 and inv-003 are sealed, each seal with its ledger.sealed event")
+		var sealedEvents []recordedEvent
+		Eventually(func(g Gomega) {
+			g.Expect(sealedNames(g, ns)).To(ConsistOf("Invoice/inv-001", "Payment/pay-1", "Invoice/inv-003",
+				"CreditNote/cn-1"))
+			sealedEvents = nil
+			for _, s := range liveSeals(g, ns) {
+				e := billingv1.FindEvent(s.Status.Events, billingv1.EventTypeLedgerSealed)
+				sealedEvents = append(sealedEvents, recordedEvent{Sequence: e.Sequence, Type: string(e.Type)})
+			}
+		}).Should(Succeed())
+		for i, e := range sealedEvents {
+			Expect(e.Sequence).To(BeEquivalentTo(len(events)+1+i), "ledger.sealed events follow the records' events")
+		}
+
+		By("creating an endpoint that starts from the first event")
+		receiver := webhookreceiver.Start(signingSecret)
+		DeferCleanup(receiver.Close)
+		create(builder.WebhookEndpoint(ns, "all", receiver.URL, "webhook-signing", "secret",
+			builder.WithEvents(billingv1.EventsAll)))
+		Eventually(func(g Gomega) {
+			got := received(g, ns, receiver)
+			g.Expect(got).To(HaveLen(len(events) + len(sealedEvents)))
+			g.Expect(got[:len(events)]).To(Equal(events), "the sealed records' events, as before they were sealed")
+			for i, e := range sealedEvents {
+				g.Expect(got[len(events)+i].Sequence).To(Equal(e.Sequence))
+				g.Expect(got[len(events)+i].Type).To(Equal(e.Type))
+			}
 		}).Should(Succeed())
 	})
 })
