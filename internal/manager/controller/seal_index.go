@@ -203,6 +203,35 @@ func (s *SealedRecords) add(ctx context.Context, sl *billingv1.LedgerSeal) error
 	return ws.add(sl)
 }
 
+// stop breaks ns for good (until the manager restarts): a seal read back
+// did not verify or did not hold what was sealed, and nothing of the
+// workspace is sealed or deleted any more.
+func (s *SealedRecords) stop(ctx context.Context, ns string, why error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ws, err := s.workspace(ctx, ns)
+	if err != nil {
+		return err
+	}
+	if ws.broken == nil {
+		ws.broken = why
+	}
+	return nil
+}
+
+// holders calls fn with a lookup of ns's sealed records, refreshed once:
+// for the sealing's walks over every live record. fn runs under the lock:
+// it must not call back into s.
+func (s *SealedRecords) holders(ctx context.Context, ns string, fn func(held func(kind, name string) sealedRecord) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ws, err := s.workspace(ctx, ns)
+	if err != nil {
+		return err
+	}
+	return fn(func(kind, name string) sealedRecord { return ws.records[sealedKey{kind, name}] })
+}
+
 // SealOf returns the seal that holds the record of kind (seal.KindInvoice,
 // ...) named name in ns, and the uid the record had; "" when none does.
 func (s *SealedRecords) SealOf(ctx context.Context, ns, kind, name string) (sealName string, uid types.UID, err error) {

@@ -139,56 +139,45 @@ func (r *SealReconciler) sealableFamilies(ctx context.Context, ns string, throug
 		return nil, fmt.Errorf("listing the invoices of %s: %w", ns, err)
 	}
 	var families []billing.Family
-	for i := range invoices.Items {
-		inv := &invoices.Items[i]
-		if !billing.Sealable(billing.Family{Invoice: inv}, through) {
-			continue
-		}
-		if sealed, err := r.sealed(ctx, inv); err != nil || sealed {
-			if err != nil {
-				return nil, err
+	err := r.Sealed.holders(ctx, ns, func(held func(kind, name string) sealedRecord) error {
+		sealed := func(obj client.Object) bool { return held(sealKindOf(obj), obj.GetName()).seal != "" }
+		for i := range invoices.Items {
+			inv := &invoices.Items[i]
+			if !billing.Sealable(billing.Family{Invoice: inv}, through) || sealed(inv) {
+				continue
 			}
-			continue
-		}
-		f := billing.Family{Invoice: inv}
-		notes := &billingv1.CreditNoteList{}
-		payments := &billingv1.PaymentList{}
-		for list, field := range map[client.ObjectList]string{notes: index.CreditNoteInvoice, payments: index.PaymentInvoice} {
-			if err := r.List(ctx, list, client.InNamespace(ns), client.UnsafeDisableDeepCopy,
-				client.MatchingFields{field: inv.Name}); err != nil {
-				return nil, fmt.Errorf("listing the records of invoice %s/%s: %w", ns, inv.Name, err)
-			}
-		}
-		for j := range notes.Items {
-			if sealed, err := r.sealed(ctx, &notes.Items[j]); err != nil || !sealed {
-				if err != nil {
-					return nil, err
+			f := billing.Family{Invoice: inv}
+			notes := &billingv1.CreditNoteList{}
+			payments := &billingv1.PaymentList{}
+			for list, field := range map[client.ObjectList]string{notes: index.CreditNoteInvoice, payments: index.PaymentInvoice} {
+				if err := r.List(ctx, list, client.InNamespace(ns), client.UnsafeDisableDeepCopy,
+					client.MatchingFields{field: inv.Name}); err != nil {
+					return fmt.Errorf("listing the records of invoice %s/%s: %w", ns, inv.Name, err)
 				}
-				f.CreditNotes = append(f.CreditNotes, &notes.Items[j])
 			}
-		}
-		for j := range payments.Items {
-			if sealed, err := r.sealed(ctx, &payments.Items[j]); err != nil || !sealed {
-				if err != nil {
-					return nil, err
+			for j := range notes.Items {
+				if !sealed(&notes.Items[j]) {
+					f.CreditNotes = append(f.CreditNotes, &notes.Items[j])
 				}
-				f.Payments = append(f.Payments, &payments.Items[j])
+			}
+			for j := range payments.Items {
+				if !sealed(&payments.Items[j]) {
+					f.Payments = append(f.Payments, &payments.Items[j])
+				}
+			}
+			if billing.Sealable(f, through) {
+				families = append(families, f)
 			}
 		}
-		if billing.Sealable(f, through) {
-			families = append(families, f)
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	slices.SortFunc(families, func(a, b billing.Family) int {
 		return int(*a.Invoice.Status.Sequence - *b.Invoice.Status.Sequence)
 	})
 	return families, nil
-}
-
-// sealed says whether a seal holds a record of obj's kind and name.
-func (r *SealReconciler) sealed(ctx context.Context, obj client.Object) (bool, error) {
-	name, _, err := r.Sealed.SealOf(ctx, obj.GetNamespace(), sealKindOf(obj), obj.GetName())
-	return name != "", err
 }
 
 // reservedUIDs returns the uids that a journal of the workspace's
@@ -323,11 +312,17 @@ func (r *SealReconciler) move(ctx context.Context, ns string, seals []sealInfo, 
 		return fmt.Errorf("reading seal %s/%s back: %w", ns, sl.Name, err)
 	}
 	raw, err := seal.Verify(got, previous)
-	if err != nil {
-		return fmt.Errorf("%w: %w", errSealBroken, err)
+	if err == nil {
+		err = holdsExactly(raw, chosen)
 	}
-	if err := holdsExactly(raw, chosen); err != nil {
-		return fmt.Errorf("%w: seal %s/%s: %w", errSealBroken, ns, sl.Name, err)
+	if err != nil {
+		// Never expected: the API server gave back another seal than was
+		// written. Nothing more of the workspace is sealed or deleted.
+		broken := fmt.Errorf("%w: seal %s/%s read back: %w", errSealBroken, ns, sl.Name, err)
+		if stopErr := r.Sealed.stop(ctx, ns, broken); stopErr != nil {
+			return stopErr
+		}
+		return broken
 	}
 	if err := r.Sealed.add(ctx, got); err != nil {
 		return fmt.Errorf("%w: %w", errSealBroken, err)
@@ -469,23 +464,25 @@ func (r *SealReconciler) finishMoves(ctx context.Context, ns string, seals []sea
 		if err := r.List(ctx, list, client.InNamespace(ns), client.UnsafeDisableDeepCopy); err != nil {
 			return fmt.Errorf("listing the records of %s: %w", ns, err)
 		}
-		err := meta.EachListItem(list, func(item runtime.Object) error {
-			obj, ok := item.(client.Object)
-			if !ok {
+	}
+	err := r.Sealed.holders(ctx, ns, func(held func(kind, name string) sealedRecord) error {
+		for _, list := range lists {
+			err := meta.EachListItem(list, func(item runtime.Object) error {
+				if obj, ok := item.(client.Object); ok {
+					if h := held(sealKindOf(obj), obj.GetName()); h.seal != "" && h.uid == obj.GetUID() {
+						leftovers[h.seal] = append(leftovers[h.seal], obj)
+					}
+				}
 				return nil
-			}
-			sealName, uid, err := r.Sealed.SealOf(ctx, ns, sealKindOf(obj), obj.GetName())
+			})
 			if err != nil {
 				return err
 			}
-			if sealName != "" && uid == obj.GetUID() {
-				leftovers[sealName] = append(leftovers[sealName], obj)
-			}
-			return nil
-		})
-		if err != nil {
-			return err
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	for _, info := range seals {
 		if records := leftovers[info.name]; len(records) > 0 {
