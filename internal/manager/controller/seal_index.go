@@ -34,7 +34,7 @@ import (
 // record's kind and name to its seal and uid, an event sequence to the
 // sealed record that carries it, sealed invoices per customer), never as
 // full objects. Whoever needs a sealed object reads its one seal again
-// (sealedObjects).
+// (objects).
 //
 // It answers from the cache's LedgerSeals, which it looks at again on each
 // question (a list without copies: a workspace has few seals). The sealing
@@ -43,8 +43,13 @@ import (
 // restart the cache is synced before any reconciler runs, and it holds
 // every seal that any deletion came after.
 type SealedRecords struct {
-	// Reader reads LedgerSeals, from the cache.
+	// Reader lists LedgerSeals, from the cache (which keeps no payload:
+	// trim.LedgerSealCacheTransform).
 	Reader client.Reader
+	// APIReader reads a seal whole, payload included, straight from the
+	// API server: once per seal to decode it, and for webhook delivery's
+	// sealed records. Nil: Reader (which then keeps payloads).
+	APIReader client.Reader
 
 	mu         sync.Mutex
 	workspaces map[string]*sealedWorkspace
@@ -137,11 +142,36 @@ func (s *SealedRecords) workspace(ctx context.Context, ns string) (*sealedWorksp
 		if sl.Spec.Sequence != int64(len(ws.seals))+1 {
 			break // the cache has not seen the one between yet
 		}
-		if err := ws.add(sl); err != nil {
+		whole, err := s.whole(ctx, sl)
+		if err != nil {
+			return nil, err
+		}
+		if err := ws.add(whole); err != nil {
 			return ws, nil //nolint:nilerr // the broken seal is kept in ws.broken
 		}
 	}
 	return ws, nil
+}
+
+// live returns the reader of whole seals.
+func (s *SealedRecords) live() client.Reader {
+	if s.APIReader != nil {
+		return s.APIReader
+	}
+	return s.Reader
+}
+
+// whole returns sl with its payload: sl itself when it has one, else sl
+// read from the API server.
+func (s *SealedRecords) whole(ctx context.Context, sl *billingv1.LedgerSeal) (*billingv1.LedgerSeal, error) {
+	if sl.Spec.Payload != "" {
+		return sl, nil
+	}
+	whole := &billingv1.LedgerSeal{}
+	if err := s.live().Get(ctx, client.ObjectKeyFromObject(sl), whole); err != nil {
+		return nil, fmt.Errorf("reading seal %s/%s: %w", sl.Namespace, sl.Name, err)
+	}
+	return whole, nil
 }
 
 // newSealedWorkspace returns the state of a workspace without seals.
@@ -318,13 +348,13 @@ func sealKindOf(obj client.Object) string {
 	}
 }
 
-// sealedObjects reads the seal named name of ns (from reader, the cache)
-// and returns its records by kind and name, each with the label
+// objects reads the seal named name of ns whole (from the API server) and
+// returns its records by kind and name, each with the label
 // billingv1.LabelSealedIn set to the seal's name, as the adapter serves
 // them. They are fresh copies, the caller's to keep.
-func sealedObjects(ctx context.Context, reader client.Reader, ns, name string) (map[sealedKey]client.Object, error) {
+func (s *SealedRecords) objects(ctx context.Context, ns, name string) (map[sealedKey]client.Object, error) {
 	sl := &billingv1.LedgerSeal{}
-	if err := reader.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, sl); err != nil {
+	if err := s.live().Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, sl); err != nil {
 		return nil, fmt.Errorf("reading seal %s/%s: %w", ns, name, err)
 	}
 	records, err := seal.Read(&sl.Spec)

@@ -29,7 +29,8 @@ import (
 // Payments (webhookendpoint_lookups.go), so that an endpoint created after
 // sealing that starts from the first event receives every event in order:
 // the events of sealed records (SealedRecords knows which seal holds each;
-// the seal is read again and decoded for the object), the period.closed
+// the seal is read again, whole, from the API server and decoded for the
+// object), the period.closed
 // events of PeriodCloses and the ledger.sealed events of LedgerSeals.
 //
 // The objects of these events are rendered by apiobject.EventObject, the
@@ -64,7 +65,7 @@ func sealedEventBlocks(reader client.Reader, sealed *SealedRecords, namespace st
 		if sealed == nil {
 			return events, nil
 		}
-		return events, addSealedEvents(ctx, reader, sealed, memo, namespace, block, events)
+		return events, addSealedEvents(ctx, sealed, memo, namespace, block, events)
 	}
 	return &sequenceBlocks[workspaceEvent]{reader: reader, namespace: namespace, load: load}
 }
@@ -111,14 +112,14 @@ type sealMemo struct {
 }
 
 // objects returns the records of the seal named name of namespace.
-func (m *sealMemo) objects(ctx context.Context, reader client.Reader, namespace, name string) (
+func (m *sealMemo) objects(ctx context.Context, sealed *SealedRecords, namespace, name string) (
 	map[sealedKey]client.Object, error) {
 	for i, n := range m.names {
 		if n == name {
 			return m.records[i], nil
 		}
 	}
-	objs, err := sealedObjects(ctx, reader, namespace, name)
+	objs, err := sealed.objects(ctx, namespace, name)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +135,7 @@ func (m *sealMemo) objects(ctx context.Context, reader client.Reader, namespace,
 // workspace's sealed records in block. A record that is both live and
 // sealed (an original whose move is not finished) is one record, the
 // sealed one: its event replaces the live object's.
-func addSealedEvents(ctx context.Context, reader client.Reader, sealed *SealedRecords, memo *sealMemo,
+func addSealedEvents(ctx context.Context, sealed *SealedRecords, memo *sealMemo,
 	namespace, block string, events map[int64]workspaceEvent) error {
 	first, last, err := sequenceRange(block)
 	if err != nil {
@@ -148,7 +149,7 @@ func addSealedEvents(ctx context.Context, reader client.Reader, sealed *SealedRe
 		if live, twice := events[seq]; twice && (live.object.GetName() != e.name || sealKindOf(live.object) != e.kind) {
 			return fmt.Errorf("event %d in %s: %w", seq, namespace, errSequenceTwice)
 		}
-		objs, err := memo.objects(ctx, reader, namespace, e.seal)
+		objs, err := memo.objects(ctx, sealed, namespace, e.seal)
 		if err != nil {
 			return err
 		}

@@ -121,7 +121,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	}
 	// What the workspaces' seals hold, decoded once per seal, for every
 	// controller that must know a sealed record.
-	sealed := &SealedRecords{Reader: mgr.GetClient()}
+	sealed := &SealedRecords{Reader: mgr.GetClient(), APIReader: mgr.GetAPIReader()}
 	ledgerParts := LedgerParts{Client: ledger, APIReader: mgr.GetAPIReader(), Clock: opts.Clock, Events: eventNumbers,
 		Sealed: sealed}
 	for _, c := range []struct {
