@@ -69,14 +69,15 @@ func (s *installSuite) rendersAndApplies() {
 	Expect(kinds).To(HaveKeyWithValue("Certificate", 3))
 	Expect(kinds).To(HaveKeyWithValue("Issuer", 2))
 	// API Priority and Fairness (config/apf): a level and a FlowSchema
-	// each for the controller and the adapter.
-	Expect(kinds).To(HaveKeyWithValue("FlowSchema", 2))
-	Expect(kinds).To(HaveKeyWithValue("PriorityLevelConfiguration", 2))
+	// each for the controller, the adapter and the sealing.
+	Expect(kinds).To(HaveKeyWithValue("FlowSchema", 3))
+	Expect(kinds).To(HaveKeyWithValue("PriorityLevelConfiguration", 3))
 	// Retention (config/policy): issued invoices, invoice sequences,
-	// issued credit notes and recorded payments are not deleted but with
-	// their namespace.
-	Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicy", 4))
-	Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicyBinding", 4))
+	// issued credit notes, recorded payments and seals are not deleted but
+	// with their namespace (sealed originals by the manager alone), only
+	// the manager writes seals and the sealed-in label.
+	Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicy", 7))
+	Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicyBinding", 7))
 
 	By("applying the optional NetworkPolicies as a server-side dry run")
 	policies := s.c.kubectl("kustomize", filepath.Join(repoRoot, "config", "network-policy"))

@@ -34,6 +34,7 @@ import (
 	. "github.com/onsi/gomega"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
@@ -54,7 +55,14 @@ var (
 	// k8s is the cluster admin, reading and writing straight through the
 	// API server. Admission policies bind everyone, the admin too.
 	k8s client.Client
+	// manager is the manager's ServiceAccount (impersonated, with the
+	// admin's RBAC: the policies are what is tested, not the role).
+	manager client.Client
 )
+
+// managerServiceAccount is the user name of the manager's ServiceAccount
+// as config/default names it, which the policies let seal.
+const managerServiceAccount = "system:serviceaccount:invoicing-system:invoicing-controller-manager"
 
 func TestRetention(t *testing.T) {
 	testenv.Require(t)
@@ -74,6 +82,11 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() { Expect(testEnv.Stop()).To(Succeed()) })
 	k8s = testEnv.Client
+	asManager := rest.CopyConfig(testEnv.Config)
+	asManager.Impersonate = rest.ImpersonationConfig{UserName: managerServiceAccount,
+		Groups: []string{"system:masters", "system:authenticated"}}
+	manager, err = client.New(asManager, client.Options{Scheme: k8s.Scheme()})
+	Expect(err).NotTo(HaveOccurred())
 
 	By("installing the policies of " + policyDir)
 	for _, obj := range policyObjects() {
@@ -113,8 +126,13 @@ func policyObjects() []client.Object {
 			}
 		}
 	}
-	Expect(policies).To(HaveLen(4),
-		"the retention of invoices, invoice sequences, credit notes and payments")
+	names := make([]string, 0, len(policies))
+	for _, p := range policies {
+		names = append(names, p.GetName())
+	}
+	Expect(names).To(ContainElements("invoice-retention", "invoice-sequence-retention", "credit-note-retention",
+		"payment-retention", "ledger-seal-retention", "ledger-seal-writer", "sealed-in-label"),
+		"the retention of invoices, invoice sequences, credit notes, payments and seals")
 	for _, p := range policies {
 		Expect(bound).To(HaveKey(p.GetName()), "a binding binds %s", p.GetName())
 	}

@@ -42,7 +42,7 @@ var creditNotes = &ledgerKind[*billingv1.CreditNote]{
 	name: "credit note", object: &billingv1.CreditNote{}, list: &billingv1.CreditNoteList{},
 	invoiceIndex: index.CreditNoteInvoice, fact: billingv1.EventTypeCreditNoteIssued,
 	phases: recordPhases{string(billingv1.CreditNotePending), string(billingv1.CreditNoteIssued),
-		string(billingv1.CreditNoteRejected)},
+		string(billingv1.CreditNoteRejected), string(billingv1.CreditNoteInvalid)},
 	entries: func(l *billingv1.InvoiceLedger) *[]billingv1.LedgerEntry { return &l.CreditNotes },
 	fields: func(n *billingv1.CreditNote) recordFields {
 		s := &n.Status

@@ -49,6 +49,9 @@ type CustomerReconciler struct {
 	Recorder  events.EventRecorder
 	// Clock tells when a condition changed.
 	Clock clock.PassiveClock
+	// Sealed knows the workspace's sealed invoices: a customer with sealed
+	// invoices is never deleted, as one with live invoices (nil: none are).
+	Sealed *SealedRecords
 }
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers,verbs=list;watch;patch
@@ -76,6 +79,11 @@ func (r *CustomerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 		if err != nil {
 			return ctrl.Result{}, err
 		}
+		sealed, err := r.countSealedInvoices(ctx, customer)
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		referenced += sealed
 		if referenced == 0 {
 			return ctrl.Result{}, r.releaseFinalizer(ctx, customer)
 		}
@@ -85,6 +93,11 @@ func (r *CustomerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 	if err != nil {
 		return ctrl.Result{}, err
 	}
+	sealed, err := r.countSealedInvoices(ctx, customer)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	invoices += sealed
 	before := customer.DeepCopy()
 	customer.Status = customerStatus(customer, invoices, r.Clock.Now())
 	changed, err := patchStatus(ctx, r.Client, before, customer)
@@ -92,6 +105,21 @@ func (r *CustomerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 		r.recordTransition(ctx, before, customer, invoices)
 	}
 	return ctrl.Result{}, client.IgnoreNotFound(err)
+}
+
+// countSealedInvoices returns how many sealed invoices bill the customer:
+// they are its invoices as much as live ones, and hold its deletion the
+// same way (DeletionBlocked). Seals are never deleted, so neither is the
+// customer; its finalizer stays.
+func (r *CustomerReconciler) countSealedInvoices(ctx context.Context, customer *billingv1.Customer) (int, error) {
+	if r.Sealed == nil {
+		return 0, nil
+	}
+	n, err := r.Sealed.SealedInvoicesOf(ctx, customer.Namespace, customer.Name)
+	if err != nil {
+		return 0, fmt.Errorf("counting the sealed invoices of customer %s: %w", customer.Name, err)
+	}
+	return n, nil
 }
 
 // ensureFinalizer adds the finalizer that holds the customer's deletion.

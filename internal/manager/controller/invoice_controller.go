@@ -59,6 +59,10 @@ type InvoiceReconciler struct {
 	// *numbering.Allocator of the "events" series): invoice.issued with the
 	// number, then invoice.paid, invoice.voided and invoice.overdue.
 	Events EventNumberer
+	// Sealed knows the workspace's sealed records: an invoice re-created
+	// with a sealed invoice's name is Invalid (AlreadySealed) and takes
+	// no number (nil: nothing is sealed).
+	Sealed *SealedRecords
 }
 
 // Numberer hands out invoice sequences: numbering.Allocator's contract.
@@ -89,6 +93,14 @@ func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	}
 	if !inv.DeletionTimestamp.IsZero() {
 		return ctrl.Result{}, nil
+	}
+	if inv.Status.Phase != billingv1.InvoiceIssued {
+		if why, err := alreadySealed(ctx, r.Sealed, inv); err != nil || why != nil {
+			if err != nil {
+				return ctrl.Result{}, err
+			}
+			return ctrl.Result{}, r.refuseSealed(ctx, inv, why)
+		}
 	}
 
 	customer, err := r.customerToBill(ctx, inv)
@@ -150,6 +162,20 @@ func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	observeIssued(before, inv)
 	observeEvents(before.Status.Events, inv.Status.Events)
 	return result, nil
+}
+
+// refuseSealed patches inv, a re-creation of a sealed invoice (why),
+// Invalid and Stalled: it takes no number and enters no ledger.
+func (r *InvoiceReconciler) refuseSealed(ctx context.Context, inv *billingv1.Invoice, why *creditVerdict) error {
+	before := inv.DeepCopy()
+	inv.Status.ObservedGeneration = inv.Generation
+	invoiceConditions{status: &inv.Status, generation: inv.Generation, now: r.Clock.Now()}.
+		invalid(why.reason, why.message, billingv1.ConditionStalled)
+	changed, err := patchStatus(ctx, r.Client, before, inv, client.MergeFromWithOptimisticLock{})
+	if changed {
+		r.recordTransition(ctx, before, inv)
+	}
+	return err
 }
 
 // number returns the invoice's status (issued, computed by invoiceStatus)

@@ -93,6 +93,9 @@ type ledgerKind[O client.Object] struct {
 // for a kind that is never rejected).
 type recordPhases struct {
 	pending, settled, rejected string
+	// invalid is the phase of a record that is never entered: a
+	// re-creation of a sealed record (AlreadySealed).
+	invalid string
 }
 
 // recordFields point at the fields every kind of record has, in this
@@ -119,6 +122,10 @@ type LedgerParts struct {
 	// settled together with its event, which comes after its invoice's
 	// invoice.issued.
 	Events EventNumberer
+	// Sealed knows the workspace's sealed records: a record re-created
+	// with a sealed one's name is Invalid (AlreadySealed) and enters no
+	// ledger (nil: nothing is sealed).
+	Sealed *SealedRecords
 }
 
 // ledgerStep is a kind's own part of the protocol: what it does with a
@@ -152,6 +159,17 @@ func (k *ledgerKind[O]) reconcileOnce(ctx context.Context, p LedgerParts, key ty
 		return ctrl.Result{}, err
 	}
 	now := p.Clock.Now()
+	if why, err := alreadySealed(ctx, p.Sealed, obj); err != nil || why != nil {
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		return ctrl.Result{}, k.patch(ctx, p.Client, obj, func() {
+			f := k.fields(obj)
+			*f.phase = k.phases.invalid
+			*f.observedGeneration = obj.GetGeneration()
+			sealedConditions(f.conditions, obj.GetGeneration(), why, now)
+		})
+	}
 	once := fmt.Sprintf("the %s is %s once it is", k.name, strings.ToLower(k.phases.settled))
 	inv, waiting, err := liveIssuedInvoice(ctx, p.APIReader, obj.GetNamespace(), k.fields(obj).invoice, once)
 	if err != nil {
@@ -185,7 +203,8 @@ func (k *ledgerKind[O]) done(obj O) bool {
 	f := k.fields(obj)
 	settled := *f.phase == k.phases.settled && billingv1.FindEvent(f.events, k.fact) != nil
 	rejected := k.phases.rejected != "" && *f.phase == k.phases.rejected
-	return settled || rejected || !obj.GetDeletionTimestamp().IsZero()
+	invalid := k.phases.invalid != "" && *f.phase == k.phases.invalid
+	return settled || rejected || invalid || !obj.GetDeletionTimestamp().IsZero()
 }
 
 // wait patches obj Pending and not Ready for why; also is Reconciling (it

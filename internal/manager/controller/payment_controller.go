@@ -39,7 +39,7 @@ var payments = &ledgerKind[*billingv1.Payment]{
 	name: "payment", object: &billingv1.Payment{}, list: &billingv1.PaymentList{},
 	invoiceIndex: index.PaymentInvoice, fact: billingv1.EventTypePaymentRecorded,
 	phases: recordPhases{pending: string(billingv1.PaymentPending), settled: string(billingv1.PaymentRecorded),
-		rejected: string(billingv1.PaymentInvalid)},
+		rejected: string(billingv1.PaymentInvalid), invalid: string(billingv1.PaymentInvalid)},
 	entries: func(l *billingv1.InvoiceLedger) *[]billingv1.LedgerEntry { return &l.Payments },
 	fields: func(p *billingv1.Payment) recordFields {
 		return recordFields{p.Spec.InvoiceRef.Name, (*string)(&p.Status.Phase), &p.Status.ObservedGeneration,

@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -69,6 +70,10 @@ type Options struct {
 	// status's field ownership dropped; 0 means
 	// trim.DefaultManagedFieldsDropRate.
 	ManagedFieldsDropRate float64
+
+	// SealPayloadBytes is the encoded payload a LedgerSeal aims at; 0
+	// means seal.MaxPayloadBytes. Tests make it small to see several seals.
+	SealPayloadBytes int
 }
 
 // DefaultWebhookWorkers is how many endpoints receive deliveries at once by
@@ -114,7 +119,11 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			return err
 		}
 	}
-	ledgerParts := LedgerParts{Client: ledger, APIReader: mgr.GetAPIReader(), Clock: opts.Clock, Events: eventNumbers}
+	// What the workspaces' seals hold, decoded once per seal, for every
+	// controller that must know a sealed record.
+	sealed := &SealedRecords{Reader: mgr.GetClient(), APIReader: mgr.GetAPIReader()}
+	ledgerParts := LedgerParts{Client: ledger, APIReader: mgr.GetAPIReader(), Clock: opts.Clock, Events: eventNumbers,
+		Sealed: sealed}
 	for _, c := range []struct {
 		kind       string
 		reconciler interface {
@@ -127,6 +136,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			Clock:    opts.Clock,
 			Numbers:  numbers,
 			Events:   eventNumbers,
+			Sealed:   sealed,
 		}},
 		{"CreditNote", &CreditNoteReconciler{LedgerParts: ledgerParts, Numbers: creditNumbers}},
 		{"Payment", &PaymentReconciler{LedgerParts: ledgerParts}},
@@ -135,6 +145,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			APIReader: mgr.GetAPIReader(),
 			Recorder:  mgr.GetEventRecorder("customer-controller"),
 			Clock:     opts.Clock,
+			Sealed:    sealed,
 		}},
 		{"BillingProfile", &BillingProfileReconciler{
 			Client: mgr.GetClient(),
@@ -162,9 +173,39 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		Clock:     opts.Clock,
 		Sender:    delivery.NewSender(opts.Webhooks),
 		Batch:     opts.WebhookBatch,
+		Sealed:    sealed,
 	}
 	if err := webhooks.SetupWithManager(mgr, workers); err != nil {
 		return fmt.Errorf("setting up the WebhookEndpoint controller: %w", err)
+	}
+	return setupSealing(mgr, opts, eventNumbers, sealed, []JournalTrimmer{numbers, creditNumbers, eventNumbers})
+}
+
+// setupSealing registers the sealing controller with a client of its own
+// for its writes: its user agent names it, and the "sealing" FlowSchema
+// (config/apf) puts the writes it makes (seals, and deleting the sealed
+// originals) at a low priority level, so issuing keeps its pace while a
+// month is sealed.
+func setupSealing(mgr ctrl.Manager, opts Options, events EventNumberer, sealed *SealedRecords,
+	journals []JournalTrimmer) error {
+	cfg := rest.CopyConfig(mgr.GetConfig())
+	cfg.UserAgent = "invoicing-manager/sealing"
+	writer, err := client.New(cfg, client.Options{Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper()})
+	if err != nil {
+		return fmt.Errorf("creating the sealing client: %w", err)
+	}
+	sealing := &SealReconciler{
+		Client:       mgr.GetClient(),
+		Writer:       writer,
+		APIReader:    mgr.GetAPIReader(),
+		Clock:        opts.Clock,
+		Events:       events,
+		Sealed:       sealed,
+		PayloadBytes: opts.SealPayloadBytes,
+		Journals:     journals,
+	}
+	if err := sealing.SetupWithManager(mgr, opts.MaxConcurrentReconciles); err != nil {
+		return fmt.Errorf("setting up the sealing controller: %w", err)
 	}
 	return nil
 }

@@ -59,6 +59,9 @@ type WebhookEndpointReconciler struct {
 	// Batch is how many events one reconcile sends at most; 0 means
 	// DefaultWebhookBatch.
 	Batch int
+	// Sealed knows the events of sealed records, which are delivered as
+	// those of live ones (nil: nothing is sealed).
+	Sealed *SealedRecords
 
 	// watermarks are the highest invoice sequences seen, eventMarks the
 	// highest event sequences, per workspace: the lag metrics.
@@ -191,6 +194,11 @@ func (r *WebhookEndpointReconciler) SetupWithManager(mgr ctrl.Manager, concurren
 		Watches(&billingv1.CreditNote{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
 			builder.WithPredicates(gainedEvent)).
 		Watches(&billingv1.Payment{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
+			builder.WithPredicates(gainedEvent)).
+		// period.closed and ledger.sealed are the workspace's events too.
+		Watches(&billingv1.PeriodClose{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
+			builder.WithPredicates(gainedEvent)).
+		Watches(&billingv1.LedgerSeal{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
 			builder.WithPredicates(gainedEvent)).
 		Complete(CountErrors("webhookendpoint", r))
 }

@@ -111,7 +111,7 @@ func (r *WebhookEndpointReconciler) walk(ctx context.Context, endpoint *billingv
 	if batch <= 0 {
 		batch = DefaultWebhookBatch
 	}
-	events := eventBlocks(r.Client, endpoint.Namespace)
+	events := sealedEventBlocks(r.Client, r.Sealed, endpoint.Namespace)
 	deadline := r.Clock.Now().Add(webhookBatchTime)
 	for {
 		if run.accepted >= batch || run.walked >= batch*webhookScanFactor || !r.Clock.Now().Before(deadline) {
@@ -157,7 +157,7 @@ func (r *WebhookEndpointReconciler) walk(ctx context.Context, endpoint *billingv
 // reconcile.
 func (r *WebhookEndpointReconciler) raiseInvoiceWatermark(ctx context.Context, namespace string,
 	watermark, cursor int64) (int64, error) {
-	invoices := invoiceBlocks(r.Client, namespace)
+	invoices := sealedInvoiceBlocks(r.Client, r.Sealed, namespace)
 	for range maxWatermarkSteps {
 		inv, err := issuedInvoiceAt(ctx, invoices, watermark+1)
 		if err != nil || inv == nil {

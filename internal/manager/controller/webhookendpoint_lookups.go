@@ -253,9 +253,15 @@ func (r *WebhookEndpointReconciler) endpointsOfWorkspace(ctx context.Context, ob
 	return requests
 }
 
-// objectEvents returns the status.events of an Invoice, CreditNote or
-// Payment; none for another kind.
+// objectEvents returns the status.events of an Invoice, CreditNote,
+// Payment, PeriodClose or LedgerSeal; none for another kind.
 func objectEvents(obj client.Object) []billingv1.RecordedEvent {
+	switch o := obj.(type) {
+	case *billingv1.PeriodClose:
+		return o.Status.Events
+	case *billingv1.LedgerSeal:
+		return o.Status.Events
+	}
 	_, _, events := billing.RecordedEvents(obj)
 	return events
 }

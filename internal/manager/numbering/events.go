@@ -122,6 +122,9 @@ func objectOf(fact billingv1.EventType) (client.Object, func() []billingv1.Recor
 	case billingv1.EventTypePeriodClosed:
 		pc := &billingv1.PeriodClose{}
 		return pc, func() []billingv1.RecordedEvent { return pc.Status.Events }, nil
+	case billingv1.EventTypeLedgerSealed:
+		sl := &billingv1.LedgerSeal{}
+		return sl, func() []billingv1.RecordedEvent { return sl.Status.Events }, nil
 	default:
 		return nil, nil, fmt.Errorf("numbering: unknown event type %q", fact)
 	}

@@ -71,7 +71,8 @@ func CacheOptions() cache.Options {
 		// A transform by object replaces the default one, so the invoice's
 		// strips managedFields too.
 		ByObject: map[client.Object]cache.ByObject{
-			&billingv1.Invoice{}: {Transform: InvoiceCacheTransform()},
+			&billingv1.Invoice{}:    {Transform: InvoiceCacheTransform()},
+			&billingv1.LedgerSeal{}: {Transform: LedgerSealCacheTransform()},
 		},
 	}
 }
@@ -89,6 +90,26 @@ func InvoiceCacheTransform() toolscache.TransformFunc {
 		}
 		if inv, ok := out.(*billingv1.Invoice); ok {
 			trimIssuedInvoice(inv)
+		}
+		return out, nil
+	}
+}
+
+// LedgerSealCacheTransform is the cache transform of LedgerSeals: it strips
+// managedFields and spec.payload, up to a MiB each, which the manager reads
+// once per seal straight from the API server (controller.SealedRecords
+// decodes it into small maps) and again only when webhook delivery needs a
+// sealed record. The cache keeps the rest: the sequence, the hashes, the
+// counts and status.events.
+func LedgerSealCacheTransform() toolscache.TransformFunc {
+	strip := cache.TransformStripManagedFields()
+	return func(in any) (any, error) {
+		out, err := strip(in)
+		if err != nil {
+			return nil, err
+		}
+		if sl, ok := out.(*billingv1.LedgerSeal); ok {
+			sl.Spec.Payload = ""
 		}
 		return out, nil
 	}

@@ -131,3 +131,22 @@ func TestTheManagersCacheTrimsInvoicesAndStripsManagedFieldsOfEveryKind(t *testi
 		t.Error("no transform for invoices")
 	}
 }
+
+func TestTheManagersCacheKeepsNoSealPayload(t *testing.T) {
+	sl := &billingv1.LedgerSeal{Spec: billingv1.LedgerSealSpec{Sequence: 1, Payload: "H4sI", Hash: "abc"}}
+	sl.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "manager"}}
+	for obj, byObject := range CacheOptions().ByObject {
+		if _, ok := obj.(*billingv1.LedgerSeal); !ok {
+			continue
+		}
+		got, err := byObject.Transform(sl)
+		if err != nil {
+			t.Fatalf("transform: %v", err)
+		}
+		if s := got.(*billingv1.LedgerSeal); s.Spec.Payload != "" || s.ManagedFields != nil || s.Spec.Hash != "abc" {
+			t.Errorf("the seal transform kept %+v", s)
+		}
+		return
+	}
+	t.Error("no transform for seals")
+}

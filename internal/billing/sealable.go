@@ -1,0 +1,94 @@
+// Copyright 2026 The Invoicing Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package billing
+
+import (
+	"time"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+)
+
+// Family is an invoice with every credit note and payment that names it
+// (spec.invoiceRef.name): what one seal holds whole, never split.
+type Family struct {
+	Invoice     *billingv1.Invoice
+	CreditNotes []*billingv1.CreditNote
+	Payments    []*billingv1.Payment
+}
+
+// Sealable reports whether f can leave the live set into a seal of a
+// workspace closed through closedThrough (ClosedThrough):
+//   - the invoice is Issued, numbered, and was issued (status.issuedAt) at
+//     or before closedThrough;
+//   - it is settled: its payment_status (BalanceOf, the derived balance)
+//     is paid or void, and it carries the matching event (invoice.paid or
+//     invoice.voided), so that no event of it is still to come;
+//   - every credit note is final: Issued with its credit_note.issued
+//     event, or Rejected; every payment is final: Recorded with its
+//     payment.recorded event, or Invalid. A Pending one (or one not yet
+//     looked at) blocks the family.
+//
+// Rejected credit notes and Invalid payments go into the seal with their
+// invoice: they name it, and once it is sealed nothing would ever take
+// them away (the retention policies let the manager delete only what a
+// seal holds). A record re-created with a name a seal already holds
+// (Invalid, AlreadySealed) is not in any family: the caller leaves it out
+// (it is no record of the books, and anyone may delete it).
+func Sealable(f Family, closedThrough time.Time) bool {
+	inv := f.Invoice
+	if inv == nil || inv.Status.Phase != billingv1.InvoiceIssued || inv.Status.Sequence == nil ||
+		inv.Status.Number == "" || inv.Status.IssuedAt == nil || !InClosedPeriod(inv.Status.IssuedAt.Time, closedThrough) {
+		return false
+	}
+	balance := BalanceOf(inv, nil)
+	if balance == nil {
+		return false
+	}
+	switch balance.PaymentStatus {
+	case billingv1.InvoicePaymentPaid:
+		if billingv1.FindEvent(inv.Status.Events, billingv1.EventTypeInvoicePaid) == nil {
+			return false
+		}
+	case billingv1.InvoicePaymentVoid:
+		if billingv1.FindEvent(inv.Status.Events, billingv1.EventTypeInvoiceVoided) == nil {
+			return false
+		}
+	default:
+		return false
+	}
+	for _, n := range f.CreditNotes {
+		switch n.Status.Phase {
+		case billingv1.CreditNoteIssued:
+			if billingv1.FindEvent(n.Status.Events, billingv1.EventTypeCreditNoteIssued) == nil {
+				return false
+			}
+		case billingv1.CreditNoteRejected:
+		default:
+			return false
+		}
+	}
+	for _, p := range f.Payments {
+		switch p.Status.Phase {
+		case billingv1.PaymentRecorded:
+			if billingv1.FindEvent(p.Status.Events, billingv1.EventTypePaymentRecorded) == nil {
+				return false
+			}
+		case billingv1.PaymentInvalid:
+		default:
+			return false
+		}
+	}
+	return true
+}
