@@ -191,6 +191,14 @@ const (
 	// dated in the open period.
 	ReasonPeriodClosed = "PeriodClosed"
 
+	// ReasonInvoiceSealed is the reason of Ready (False) and Stalled (True)
+	// of a CreditNote (Rejected) or Payment (Invalid) whose invoice is
+	// sealed: a sealed invoice is settled in a closed period and its
+	// ledger is closed. It takes no number and enters no ledger; record a
+	// correction or a payment received later in the open period
+	// (docs/ledger.md#closing-the-books).
+	ReasonInvoiceSealed = "InvoiceSealed"
+
 	// ReasonClosed is Ready's reason (True) of a PeriodClose that moved its
 	// workspace's closed_through forward.
 	ReasonClosed = "Closed"

@@ -176,6 +176,13 @@ func (k *ledgerKind[O]) reconcileOnce(ctx context.Context, p LedgerParts, key ty
 		return ctrl.Result{}, err
 	}
 	if waiting != nil {
+		if why, err := invoiceSealed(ctx, p.Sealed, obj.GetNamespace(), k.fields(obj).invoice, waiting); err != nil ||
+			why != nil {
+			if err != nil {
+				return ctrl.Result{}, err
+			}
+			return ctrl.Result{}, k.reject(ctx, p.Client, obj, why, now)
+		}
 		return ctrl.Result{}, k.wait(ctx, p.Client, obj, waiting, billingv1.ConditionReconciling, now)
 	}
 	return step(ctx, obj, inv, now)

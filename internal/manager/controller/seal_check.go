@@ -23,6 +23,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/seal"
 )
 
 // alreadySealed is the one check of the Invoice, CreditNote and Payment
@@ -48,6 +49,26 @@ func alreadySealed(ctx context.Context, sealed *SealedRecords, obj client.Object
 	return &creditVerdict{billingv1.ReasonAlreadySealed, fmt.Sprintf(
 		"%s %q is sealed in LedgerSeal %q already: a record of that name is never issued or entered again; "+
 			"delete this one (and its manifest)", kind, obj.GetName(), sealName)}, nil
+}
+
+// invoiceSealed says why a credit note or payment of the invoice named
+// invoice, which is not live (waiting says so), is never entered: a seal
+// holds the invoice, so its ledger is closed; or nil.
+func invoiceSealed(ctx context.Context, sealed *SealedRecords, ns, invoice string, waiting *creditVerdict) (
+	*creditVerdict, error) {
+	if sealed == nil || waiting.reason != billingv1.ReasonInvoiceNotFound {
+		return nil, nil
+	}
+	sealName, _, err := sealed.SealOf(ctx, ns, seal.KindInvoice, invoice)
+	if err != nil {
+		return nil, fmt.Errorf("looking invoice %s up in the seals: %w", invoice, err)
+	}
+	if sealName == "" {
+		return nil, nil
+	}
+	return &creditVerdict{billingv1.ReasonInvoiceSealed, fmt.Sprintf(
+		"Invoice %q is sealed in LedgerSeal %q: it was settled in a closed period and its ledger is closed; "+
+			"record this in the open period instead", invoice, sealName)}, nil
 }
 
 // sealedConditions marks conditions of an object at generation (now) not

@@ -30,9 +30,10 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/test/webhookreceiver"
 )
 
-// closeBooks closes ns's books through now: a PeriodClose "close-1" whose
-// status says Closed through that instant (what the PeriodClose controller
-// writes; set here so that the sealing is tested on its own).
+// closeBooks closes ns's books through now: a PeriodClose "close-1"
+// through this second, which the PeriodClose controller closes once it has
+// passed; it returns once the next second has begun, so that what the
+// story records afterwards is dated in the open period.
 func closeBooks(ns string) {
 	GinkgoHelper()
 	through := time.Now().Truncate(time.Second)
@@ -42,13 +43,9 @@ func closeBooks(ns string) {
 	Eventually(func(g Gomega) {
 		current := &billingv1.PeriodClose{}
 		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(pc), current)).To(Succeed())
-		if current.Status.Phase == billingv1.PeriodCloseClosed {
-			return
-		}
-		current.Status.Phase = billingv1.PeriodCloseClosed
-		current.Status.ClosedThrough = &metav1.Time{Time: through}
-		g.Expect(k8sClient.Status().Update(ctx, current)).To(Succeed())
+		g.Expect(current.Status.Phase).To(Equal(billingv1.PeriodCloseClosed))
 	}).Should(Succeed())
+	time.Sleep(time.Until(through.Add(time.Second)))
 }
 
 // liveSeals returns ns's seals read from the API server, and checks that
@@ -226,6 +223,31 @@ var _ = Describe("Sealing", func() {
 		}).Should(Succeed())
 	})
 
+	It("rejects a credit note and a payment made later for a sealed invoice: its ledger is closed", func() {
+		paidInvoice(ns, "inv-1", "pay-1")
+		closeBooks(ns)
+		expectGone(&billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "inv-1"}})
+
+		late := builder.Payment(ns, "pay-late", "inv-1", 500)
+		note := builder.CreditNote(ns, "cn-late", "inv-1", builder.WithFullCredit())
+		create(late, note)
+		Eventually(func(g Gomega) {
+			p := &billingv1.Payment{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(late), p)).To(Succeed())
+			g.Expect(p.Status.Phase).To(Equal(billingv1.PaymentInvalid))
+			g.Expect(p.Status.Conditions).To(haveCondition(billingv1.ConditionStalled, metav1.ConditionTrue,
+				billingv1.ReasonInvoiceSealed))
+			cn := &billingv1.CreditNote{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(note), cn)).To(Succeed())
+			g.Expect(cn.Status.Phase).To(Equal(billingv1.CreditNoteRejected))
+			g.Expect(cn.Status.Number).To(BeEmpty())
+			g.Expect(cn.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionFalse,
+				billingv1.ReasonInvoiceSealed))
+			g.Expect(meta.FindStatusCondition(cn.Status.Conditions, billingv1.ConditionReady).Message).
+				To(ContainSubstring("seal-000001"))
+		}).Should(Succeed())
+	})
+
 	It("refuses a change of a seal's spec", func() {
 		paidInvoice(ns, "inv-1", "pay-1")
 		closeBooks(ns)
@@ -276,8 +298,10 @@ var _ = Describe("Sealing", func() {
 				sealedEvents = append(sealedEvents, recordedEvent{Sequence: e.Sequence, Type: string(e.Type)})
 			}
 		}).Should(Succeed())
+		// The records' events, then the close's period.closed, then the
+		// seals' ledger.sealed.
 		for i, e := range sealedEvents {
-			Expect(e.Sequence).To(BeEquivalentTo(len(events)+1+i), "ledger.sealed events follow the records' events")
+			Expect(e.Sequence).To(BeEquivalentTo(len(events)+2+i), "ledger.sealed events follow the records' events")
 		}
 
 		By("creating an endpoint that starts from the first event")
@@ -287,11 +311,12 @@ var _ = Describe("Sealing", func() {
 			builder.WithEvents(billingv1.EventsAll)))
 		Eventually(func(g Gomega) {
 			got := received(g, ns, receiver)
-			g.Expect(got).To(HaveLen(len(events) + len(sealedEvents)))
+			g.Expect(got).To(HaveLen(len(events) + 1 + len(sealedEvents)))
 			g.Expect(got[:len(events)]).To(Equal(events), "the sealed records' events, as before they were sealed")
+			g.Expect(got[len(events)].Type).To(Equal(string(billingv1.EventTypePeriodClosed)))
 			for i, e := range sealedEvents {
-				g.Expect(got[len(events)+i].Sequence).To(Equal(e.Sequence))
-				g.Expect(got[len(events)+i].Type).To(Equal(e.Type))
+				g.Expect(got[len(events)+1+i].Sequence).To(Equal(e.Sequence))
+				g.Expect(got[len(events)+1+i].Type).To(Equal(e.Type))
 			}
 		}).Should(Succeed())
 	})
