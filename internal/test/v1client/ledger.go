@@ -63,6 +63,7 @@ type CreditNote struct {
 	BillTo        *BillTo             `json:"bill_to"`
 	Issuer        *Issuer             `json:"issuer"`
 	CreatedAt     string              `json:"created_at"`
+	Seal          *string             `json:"seal"`
 }
 
 // CreditNoteLine is a line of a credit note; Quantity is nil for a line
@@ -102,6 +103,7 @@ type Payment struct {
 	AppliedAmount  *int64  `json:"applied_amount"`
 	OverpaidAmount *int64  `json:"overpaid_amount"`
 	CreatedAt      string  `json:"created_at"`
+	Seal           *string `json:"seal"`
 }
 
 func (n CreditNote) id() string { return n.ID }
