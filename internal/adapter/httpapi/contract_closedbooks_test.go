@@ -84,7 +84,7 @@ func TestTheEventsOfClosedBooksMatchTheDocument(t *testing.T) {
 	at := metav1.NewTime(time.Date(2026, 11, 5, 6, 0, 0, 0, time.UTC))
 	oct := metav1.NewTime(time.Date(2026, 10, 31, 23, 59, 59, 0, time.UTC))
 	pc := &billingv1.PeriodClose{ObjectMeta: metav1.ObjectMeta{Name: "pclose-oct", Namespace: "demo", CreationTimestamp: at},
-		Spec: billingv1.PeriodCloseSpec{Through: "2026-10"},
+		Spec:   billingv1.PeriodCloseSpec{Through: "2026-10"},
 		Status: billingv1.PeriodCloseStatus{Phase: billingv1.PeriodCloseClosed, ClosedThrough: &oct, ClosedAt: &at}}
 	hash := strings.Repeat("ab", 32)
 	s := &billingv1.LedgerSeal{ObjectMeta: metav1.ObjectMeta{Name: "seal-000001", Namespace: "demo", CreationTimestamp: at},
