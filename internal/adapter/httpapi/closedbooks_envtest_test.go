@@ -42,9 +42,8 @@ import (
 const periodCloseController = "period-close-controller"
 
 // closedBy makes a PeriodClose through through in ns, closed through at
-// as the controller closes one (phase Closed, status.closedThrough), and
-// returns its name.
-func closedBy(ns, name, through string, at time.Time) string {
+// as the controller closes one (phase Closed, status.closedThrough).
+func closedBy(ns, name, through string, at time.Time) {
 	GinkgoHelper()
 	pc := &billingv1.PeriodClose{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
 		Spec: billingv1.PeriodCloseSpec{Through: through}}
@@ -55,7 +54,6 @@ func closedBy(ns, name, through string, at time.Time) string {
 			Type: billingv1.ConditionReady, Status: metav1.ConditionTrue, Reason: billingv1.ReasonClosed,
 			Message: "Closed.", LastTransitionTime: now, ObservedGeneration: pc.Generation}}}
 	Expect(k8s.Status().Update(ctx, pc)).To(Succeed())
-	return name
 }
 
 // periodClose decodes an answer that is a period_close.
