@@ -121,14 +121,7 @@ func (c *Client) GetSeal(ctx context.Context, name string, opts ...Option) (*Sea
 // SealPayload sends GET /v1/seals/{name}/payload; the answer's body is the
 // gzip as stored.
 func (c *Client) SealPayload(ctx context.Context, name string, opts ...Option) (*Response, error) {
-	resp, err := c.Do(ctx, http.MethodGet, "/v1/seals/"+url.PathEscape(name)+"/payload", nil, opts...)
-	if err != nil {
-		return nil, err
-	}
-	if e := resp.Err(); e != nil {
-		return resp, e
-	}
-	return resp, nil
+	return c.raw(ctx, "/v1/seals/"+url.PathEscape(name)+"/payload", opts)
 }
 
 // VerifySeals sends GET /v1/seals/verify.

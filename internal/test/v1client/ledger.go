@@ -132,14 +132,7 @@ func (c *Client) CreditNoteDocument(ctx context.Context, id, accept string, opts
 	if accept != "" {
 		opts = append([]Option{Header("Accept", accept)}, opts...)
 	}
-	resp, err := c.Do(ctx, http.MethodGet, "/v1/credit_notes/"+url.PathEscape(id)+"/document", nil, opts...)
-	if err != nil {
-		return nil, err
-	}
-	if e := resp.Err(); e != nil {
-		return resp, e
-	}
-	return resp, nil
+	return c.raw(ctx, "/v1/credit_notes/"+url.PathEscape(id)+"/document", opts)
 }
 
 // CreatePayment sends POST /v1/payments.
