@@ -15,6 +15,8 @@
 package httpapi
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -24,11 +26,13 @@ import (
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/seal"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
@@ -216,4 +220,132 @@ var _ = Describe("Closing the books", func() {
 			return first.AddDate(0, -1, 0).Format("2006-01"), first.Add(-time.Second)
 		}),
 	)
+})
+
+// sealOf is LedgerSeal seq of ns after previous, holding objs, as the
+// manager makes one.
+func sealOf(ns string, seq int64, previous string, objs ...client.Object) *billingv1.LedgerSeal {
+	GinkgoHelper()
+	var lines [][]byte
+	for _, o := range objs {
+		line, err := seal.Line(o)
+		Expect(err).NotTo(HaveOccurred())
+		lines = append(lines, line)
+	}
+	enc, err := seal.Encode(lines)
+	Expect(err).NotTo(HaveOccurred())
+	hash := seal.ChainHash(ns, seq, previous, enc.SHA256)
+	return &billingv1.LedgerSeal{
+		ObjectMeta: metav1.ObjectMeta{Name: seal.Name(seq), Namespace: ns},
+		Spec: billingv1.LedgerSealSpec{Sequence: seq, Payload: enc.Payload, PayloadSHA256: enc.SHA256,
+			PreviousHash: previous, Hash: hash, ShortHash: hash[:12], Counts: billingv1.SealCounts{Invoices: 1},
+			ClosedThrough:      metav1.NewTime(time.Date(2026, 10, 31, 23, 59, 59, 0, time.UTC)),
+			FirstInvoiceNumber: "INV-000001", LastInvoiceNumber: "INV-000001"},
+	}
+}
+
+// etcdKV calls the JSON gateway of the suite's etcd (the v3 API over
+// HTTP) at path with body, and decodes its answer into out.
+func etcdKV(path string, body, out any) {
+	GinkgoHelper()
+	b, err := json.Marshal(body)
+	Expect(err).NotTo(HaveOccurred())
+	u := testEnv.Environment.ControlPlane.Etcd.URL.JoinPath(path)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(b))
+	Expect(err).NotTo(HaveOccurred())
+	resp, err := http.DefaultClient.Do(req)
+	Expect(err).NotTo(HaveOccurred())
+	defer func() { _ = resp.Body.Close() }()
+	Expect(resp.StatusCode).To(Equal(http.StatusOK))
+	Expect(json.NewDecoder(resp.Body).Decode(out)).To(Succeed())
+}
+
+// rewriteInEtcd changes the stored LedgerSeal ns/name straight in etcd,
+// behind the API server's back (its validation and immutability never see
+// it): edit changes its JSON.
+func rewriteInEtcd(ns, name string, edit func(obj map[string]any)) {
+	GinkgoHelper()
+	key := base64.StdEncoding.EncodeToString([]byte("/registry/billing.invoicing.dev/ledgerseals/" + ns + "/" + name))
+	var got struct {
+		KVs []struct {
+			Value string `json:"value"`
+		} `json:"kvs"`
+	}
+	etcdKV("/v3/kv/range", map[string]string{"key": key}, &got)
+	Expect(got.KVs).To(HaveLen(1), "etcd holds no %s/%s", ns, name)
+	raw, err := base64.StdEncoding.DecodeString(got.KVs[0].Value)
+	Expect(err).NotTo(HaveOccurred())
+	obj := map[string]any{}
+	Expect(json.Unmarshal(raw, &obj)).To(Succeed(), "a custom resource is stored as JSON: %q", raw)
+	edit(obj)
+	raw, err = json.Marshal(obj)
+	Expect(err).NotTo(HaveOccurred())
+	var put map[string]any
+	etcdKV("/v3/kv/put", map[string]string{"key": key, "value": base64.StdEncoding.EncodeToString(raw)}, &put)
+}
+
+var _ = Describe("Seals", func() {
+	var ns string
+	var c *v1client.Client
+	BeforeEach(func() {
+		ns = newWorkspace()
+		c = apiClient(mainURL).With(v1client.Token(writerToken), v1client.Workspace(ns))
+	})
+
+	sealedInvoice := func(name, number string) *billingv1.Invoice {
+		return &billingv1.Invoice{
+			TypeMeta:   metav1.TypeMeta{APIVersion: billingv1.GroupVersion.String(), Kind: "Invoice"},
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, UID: types.UID("uid-" + name)},
+			Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "cus-a"}, Currency: "EUR",
+				Items: []billingv1.LineItem{{Description: "Support", Quantity: 1, Amount: 1000}}},
+			Status: billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, Number: number},
+		}
+	}
+
+	It("serves a seal's hashes and payload, verifies the chain, and names a payload changed in etcd", func() {
+		s1 := sealOf(ns, 1, billingv1.ZeroHash, sealedInvoice("inv-a", "INV-000001"))
+		s2 := sealOf(ns, 2, s1.Spec.Hash, sealedInvoice("inv-b", "INV-000002"))
+		Expect(k8s.Create(ctx, s1.DeepCopy())).To(Succeed())
+		Expect(k8s.Create(ctx, s2.DeepCopy())).To(Succeed())
+
+		By("answering a seal without its payload")
+		Eventually(func(g Gomega) {
+			got, resp, err := c.GetSeal(ctx, "seal-000002")
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(got.Hash).To(Equal(s2.Spec.Hash))
+			g.Expect(got.PreviousHash).To(Equal(s1.Spec.Hash))
+			g.Expect(string(resp.Body)).NotTo(ContainSubstring(s2.Spec.Payload))
+		}).Should(Succeed())
+
+		By("answering the payload as stored")
+		resp, err := c.SealPayload(ctx, "seal-000001")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.Header.Get("Content-Type")).To(Equal(mediaGzip))
+		stored, err := seal.Gzip(&s1.Spec)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.Body).To(Equal(stored))
+
+		By("verifying the chain of two")
+		verdict, _, err := c.VerifySeals(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(verdict.Verified).To(BeTrue(), "broken: %+v", verdict.Broken)
+		Expect(verdict.Seals).To(Equal(2))
+		Expect(ptr.Deref(verdict.Head, "")).To(Equal(s2.Spec.Hash))
+
+		By("naming the seal whose payload was changed in etcd")
+		other := sealOf(ns, 1, billingv1.ZeroHash, sealedInvoice("inv-a", "INV-000099"))
+		rewriteInEtcd(ns, "seal-000001", func(obj map[string]any) {
+			obj["spec"].(map[string]any)["payload"] = other.Spec.Payload
+		})
+		Eventually(func(g Gomega) {
+			verdict, _, err := c.VerifySeals(ctx)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(verdict.Verified).To(BeFalse())
+			g.Expect(verdict.Head).To(BeNil())
+			g.Expect(verdict.Broken).NotTo(BeNil())
+			g.Expect(verdict.Broken.Seal).To(Equal("seal-000001"))
+			g.Expect(verdict.Broken.Sequence).To(Equal(int64(1)))
+			g.Expect(verdict.Broken.Reason).To(ContainSubstring("payloadSHA256"))
+		}).Should(Succeed())
+	})
 })
