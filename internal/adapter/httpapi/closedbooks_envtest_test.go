@@ -45,9 +45,11 @@ import (
 // controller.
 const periodCloseController = "period-close-controller"
 
-// closedBy makes a PeriodClose through through in ns, closed through at
-// as the controller closes one (phase Closed, status.closedThrough).
-func closedBy(ns, name, through string, at time.Time) {
+// closeOctober makes the PeriodClose pclose-oct through 2026-10 in ns,
+// closed through its last second in UTC as the controller closes one
+// (phase Closed, status.closedThrough).
+func closeOctober(ns string) {
+	name, through, at := "pclose-oct", "2026-10", time.Date(2026, 10, 31, 23, 59, 59, 0, time.UTC)
 	GinkgoHelper()
 	pc := &billingv1.PeriodClose{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
 		Spec: billingv1.PeriodCloseSpec{Through: through}}
@@ -97,7 +99,7 @@ var _ = Describe("Closing the books", func() {
 	)
 
 	It("refuses a close through a moment the workspace is already closed through, naming the close", func() {
-		closedBy(ns, "pclose-oct", "2026-10", time.Date(2026, 10, 31, 23, 59, 59, 0, time.UTC))
+		closeOctober(ns)
 		Eventually(func(g Gomega) {
 			got := closeBooks(`{"through":"2026-09-30"}`)
 			g.Expect(got.status).To(Equal(http.StatusConflict), "body: %s", got.body)
@@ -108,7 +110,7 @@ var _ = Describe("Closing the books", func() {
 	})
 
 	It("answers every close with the workspace's closed_through", func() {
-		closedBy(ns, "pclose-oct", "2026-10", time.Date(2026, 10, 31, 23, 59, 59, 0, time.UTC))
+		closeOctober(ns)
 		Eventually(func(g Gomega) {
 			got := send(http.MethodGet, "/v1/period_closes/pclose-oct", inWorkspace(ns))
 			g.Expect(got.status).To(Equal(http.StatusOK), "body: %s", got.body)
@@ -139,7 +141,7 @@ var _ = Describe("Closing the books", func() {
 			Eventually(func(g Gomega) {
 				g.Expect(send(http.MethodGet, "/v1/invoices/"+invoiceID, inWorkspace(ns)).invoice().Status).To(Equal("issued"))
 			}).Should(Succeed())
-			closedBy(ns, "pclose-oct", "2026-10", time.Date(2026, 10, 31, 23, 59, 59, 0, time.UTC))
+			closeOctober(ns)
 		})
 
 		It("dated in the closed period is refused with nothing created", func() {
@@ -200,8 +202,9 @@ var _ = Describe("Closing the books", func() {
 			Expect(again.apiErr().Message).To(ContainSubstring(pc.ID))
 
 			By("recording a period.closed event with the moment")
+			reader := eventsReader(ns)
 			Eventually(func(g Gomega) {
-				events := send(http.MethodGet, "/v1/events?type=period.closed", inWorkspace(ns))
+				events := send(http.MethodGet, "/v1/events?type=period.closed", as(reader), inWorkspace(ns))
 				g.Expect(events.status).To(Equal(http.StatusOK), "body: %s", events.body)
 				g.Expect(string(events.body)).To(ContainSubstring(`"closed_through":"` + wantAt + `"`))
 			}).Should(Succeed())
@@ -301,6 +304,35 @@ var _ = Describe("Seals", func() {
 			Status: billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, Number: number},
 		}
 	}
+
+	It("serves the period.closed and ledger.sealed events recorded on a close and a seal", func() {
+		// A workspace without records: the test takes the sequences 1 and
+		// 2 the allocator would hand out.
+		closeOctober(ns)
+		pc := &billingv1.PeriodClose{}
+		Expect(k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: "pclose-oct"}, pc)).To(Succeed())
+		pc.Status.Events = []billingv1.RecordedEvent{{Type: billingv1.EventTypePeriodClosed, Sequence: 1,
+			CreatedAt: metav1.Now()}}
+		Expect(k8s.Status().Update(ctx, pc)).To(Succeed())
+		s1 := sealOf(ns, 1, billingv1.ZeroHash, sealedInvoice("inv-a", "INV-000001"))
+		Expect(k8s.Create(ctx, s1)).To(Succeed())
+		s1.Status.Events = []billingv1.RecordedEvent{{Type: billingv1.EventTypeLedgerSealed, Sequence: 2,
+			CreatedAt: metav1.Now()}}
+		Expect(k8s.Status().Update(ctx, s1)).To(Succeed())
+
+		reader := eventsReader(ns)
+		Eventually(func(g Gomega) {
+			got := send(http.MethodGet, "/v1/events", as(reader), inWorkspace(ns))
+			g.Expect(got.status).To(Equal(http.StatusOK), "body: %s", got.body)
+			var events apiobject.List[json.RawMessage]
+			g.Expect(json.Unmarshal(got.body, &events)).To(Succeed())
+			g.Expect(events.Data).To(HaveLen(2))
+			g.Expect(string(events.Data[0])).To(And(ContainSubstring(`"type":"period.closed"`),
+				ContainSubstring(`"closed_through":"2026-10-31T23:59:59Z"`)))
+			g.Expect(string(events.Data[1])).To(And(ContainSubstring(`"type":"ledger.sealed"`),
+				ContainSubstring(`"id":"seal-000001"`), ContainSubstring(`"hash":"`+s1.Spec.Hash+`"`)))
+		}).Should(Succeed())
+	})
 
 	It("serves a seal's hashes and payload, verifies the chain, and names a payload changed in etcd", func() {
 		s1 := sealOf(ns, 1, billingv1.ZeroHash, sealedInvoice("inv-a", "INV-000001"))
