@@ -334,6 +334,24 @@ var _ = Describe("Seals", func() {
 		}).Should(Succeed())
 	})
 
+	It("serves a sealed record as before, with the seal's name, and verifies it against the seal", func() {
+		s1 := sealOf(ns, 1, billingv1.ZeroHash, sealedInvoice("inv-a", "INV-000001"))
+		Expect(k8s.Create(ctx, s1)).To(Succeed())
+		Eventually(func(g Gomega) {
+			got := send(http.MethodGet, "/v1/invoices/inv-a", inWorkspace(ns))
+			g.Expect(got.status).To(Equal(http.StatusOK), "body: %s", got.body)
+			inv := got.invoice()
+			g.Expect(ptr.Deref(inv.Seal, "")).To(Equal("seal-000001"))
+			g.Expect(ptr.Deref(inv.Number, "")).To(Equal("INV-000001"))
+			g.Expect(inv.Status).To(Equal("issued"))
+			list := send(http.MethodGet, "/v1/invoices", inWorkspace(ns))
+			g.Expect(string(list.body)).To(ContainSubstring(`"seal":"seal-000001"`))
+		}).Should(Succeed())
+		verdict, _, err := c.VerifySeals(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(verdict.Verified).To(BeTrue(), "broken: %+v", verdict.Broken)
+	})
+
 	It("serves a seal's hashes and payload, verifies the chain, and names a payload changed in etcd", func() {
 		s1 := sealOf(ns, 1, billingv1.ZeroHash, sealedInvoice("inv-a", "INV-000001"))
 		s2 := sealOf(ns, 2, s1.Spec.Hash, sealedInvoice("inv-b", "INV-000002"))
