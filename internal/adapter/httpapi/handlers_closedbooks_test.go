@@ -353,6 +353,9 @@ func TestVerifySeals(t *testing.T) {
 	relinked := fakeSeal(t, 2, billingv1.ZeroHash, inv2)
 	twice := fakeSeal(t, 2, s1.Spec.Hash, inv1)
 	gap := fakeSeal(t, 3, s1.Spec.Hash, inv2)
+	pay := &billingv1.Payment{ObjectMeta: metav1.ObjectMeta{Name: "pay-1", Namespace: fakeWorkspace},
+		Spec: billingv1.PaymentSpec{InvoiceRef: billingv1.InvoiceReference{Name: "inv-1"}, Amount: 3570, Currency: "EUR"}}
+	family := fakeSeal(t, 1, billingv1.ZeroHash, inv1, pay)
 	cases := []struct {
 		name     string
 		objs     []client.Object
@@ -373,6 +376,11 @@ func TestVerifySeals(t *testing.T) {
 			broken: apiobject.BrokenLink{Seal: "seal-000002", Sequence: 2}},
 		{name: "a record in two seals is broken", objs: []client.Object{s1, twice}, seals: 2,
 			broken: apiobject.BrokenLink{Seal: "seal-000002", Sequence: 2}},
+		{name: "a family whose records are all served sealed verifies",
+			objs:     []client.Object{family, sealedIn(inv1, family.Name), sealedIn(pay, family.Name)},
+			verified: true, seals: 1, head: family.Spec.Hash},
+		{name: "a live payment a seal holds is a finding", objs: []client.Object{family, sealedIn(inv1, family.Name), pay},
+			seals: 1, broken: apiobject.BrokenLink{Seal: "seal-000001", Sequence: 1}},
 		{name: "a live record a seal holds is a finding", objs: []client.Object{s1, inv1}, seals: 1,
 			broken: apiobject.BrokenLink{Seal: "seal-000001", Sequence: 1}},
 		{name: "a record marked sealed in a seal that does not hold it is a finding",
