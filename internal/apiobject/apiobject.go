@@ -174,6 +174,10 @@ type Invoice struct {
 	PaymentStatus   *string `json:"payment_status"`
 	Overdue         *bool   `json:"overdue"`
 	CreatedAt       string  `json:"created_at"`
+	// Seal is the name of the LedgerSeal that holds the invoice (the
+	// billingv1.LabelSealedIn label the store sets on what it serves of a
+	// seal); null while it is live.
+	Seal *string `json:"seal"`
 }
 
 // Values of an invoice's status_reason, from the Ready condition's reason.
@@ -182,6 +186,7 @@ var statusReasons = map[string]string{
 	billingv1.ReasonTotalTooLarge:    "total_too_large",
 	billingv1.ReasonTaxIDRequired:    "tax_id_required",
 	billingv1.ReasonInvalidTax:       "invalid_tax",
+	billingv1.ReasonAlreadySealed:    "already_sealed",
 }
 
 // List is a page of a list.
@@ -201,6 +206,13 @@ func optionalTimestamp(t *metav1.Time) *string {
 	}
 	s := timestamp(t.Time)
 	return &s
+}
+
+// SealOfRecord is the "seal" field of an invoice, credit note or payment:
+// the name of the seal that holds it (its billingv1.LabelSealedIn label),
+// nil while it is live.
+func SealOfRecord(obj metav1.Object) *string {
+	return optional(obj.GetLabels()[billingv1.LabelSealedIn])
 }
 
 // optional is s, or nil when s is empty.
@@ -305,6 +317,7 @@ func InvoiceOf(inv *billingv1.Invoice) Invoice {
 		IssuedAt:       optionalTimestamp(inv.Status.IssuedAt),
 		DueAt:          optionalTimestamp(inv.Status.DueAt),
 		CreatedAt:      timestamp(inv.CreationTimestamp.Time),
+		Seal:           SealOfRecord(inv),
 	}
 	if b := billing.BalanceOf(inv, amounts.Total); b != nil {
 		status := string(b.PaymentStatus)

@@ -34,7 +34,8 @@ type CreditNote struct {
 	// looked at a credit note whose invoice cannot be read.
 	Currency *string `json:"currency"`
 	Status   string  `json:"status"`
-	// StatusReason says why a rejected credit note is rejected; null
+	// StatusReason says why a rejected or invalid credit note is so
+	// (already_sealed for an invalid one); null
 	// otherwise.
 	StatusReason *string `json:"status_reason"`
 	// Number, Sequence, IssuedAt, BillTo and Issuer are null until it is
@@ -56,6 +57,8 @@ type CreditNote struct {
 	BillTo       *BillTo             `json:"bill_to"`
 	Issuer       *Issuer             `json:"issuer"`
 	CreatedAt    string              `json:"created_at"`
+	// Seal is the name of the seal that holds it; null while it is live.
+	Seal *string `json:"seal"`
 }
 
 // CreditNoteLine is a line of a credit note: the invoice line it credits,
@@ -126,6 +129,7 @@ func creditNoteHead(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote
 		InvoiceNumber: optional(st.InvoiceNumber), Reason: string(cn.Spec.Reason), Memo: optional(cn.Spec.Memo),
 		Lines: []CreditNoteLine{}, TaxBreakdown: []TaxBreakdownEntry{},
 		IssuedAt: optionalTimestamp(st.IssuedAt), CreatedAt: timestamp(cn.CreationTimestamp.Time),
+		Seal: SealOfRecord(cn),
 	}
 	if inv != nil {
 		if out.CustomerID == "" {
@@ -138,7 +142,7 @@ func creditNoteHead(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote
 			out.InvoiceNumber = optional(inv.Status.Number)
 		}
 	}
-	if phase == billingv1.CreditNoteRejected {
+	if phase == billingv1.CreditNoteRejected || phase == billingv1.CreditNoteInvalid {
 		if ready := meta.FindStatusCondition(st.Conditions, billingv1.ConditionReady); ready != nil && ready.Reason != "" {
 			reason := snakeCase(ready.Reason)
 			out.StatusReason = &reason

@@ -34,8 +34,8 @@ type Event struct {
 	Data      EventData `json:"data"`
 }
 
-// EventData holds the object the event is about (an Invoice, CreditNote or
-// Payment), as GET answers it.
+// EventData holds the object the event is about (an Invoice, CreditNote,
+// Payment, PeriodClose or LedgerSeal), as GET answers it.
 type EventData struct {
 	Object any `json:"object"`
 }
@@ -53,8 +53,12 @@ func EventOf(workspace string, sequence int64, t string, createdAt time.Time, ob
 // cannot be read; rendering a credit note or payment may need it.
 type InvoiceReader func(name string) *billingv1.Invoice
 
-// EventObject renders the object an event is about (a *Invoice, *CreditNote
-// or *Payment of api/v1) as GET answers it; nil for another kind. invoice is
+// EventObject renders the object an event is about (a *Invoice, *CreditNote,
+// *Payment, *PeriodClose or *LedgerSeal of api/v1) as GET answers it; nil
+// for another kind. A period close (period.closed) shows as
+// workspace_closed_through the moment the event closed the books through,
+// its own closed_through; a seal (ledger.sealed) its name, sequence and
+// hashes. invoice is
 // asked only when the object's own status lacks what its representation
 // needs (billing.CreditNoteNeedsInvoice, billing.PaymentNeedsInvoice). The adapter's
 // /v1/events and the manager's webhooks both render events with it.
@@ -74,6 +78,10 @@ func EventObject(obj any, invoice InvoiceReader) any {
 			inv = invoice(o.Spec.InvoiceRef.Name)
 		}
 		return PaymentOf(o, inv)
+	case *billingv1.PeriodClose:
+		return PeriodCloseOf(o, closedThroughOfEvent(o))
+	case *billingv1.LedgerSeal:
+		return SealOf(o)
 	default:
 		return nil
 	}

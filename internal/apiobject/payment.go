@@ -37,6 +37,8 @@ type Payment struct {
 	AppliedAmount  *int64  `json:"applied_amount"`
 	OverpaidAmount *int64  `json:"overpaid_amount"`
 	CreatedAt      string  `json:"created_at"`
+	// Seal is the name of the seal that holds it; null while it is live.
+	Seal *string `json:"seal"`
 }
 
 // DefaultPaymentMethod is a payment's method when none is given.
@@ -63,7 +65,7 @@ func PaymentOf(p *billingv1.Payment, inv *billingv1.Invoice) Payment {
 		ID: p.Name, Object: "payment", InvoiceID: p.Spec.InvoiceRef.Name, CustomerID: st.CustomerName,
 		Amount: p.Spec.Amount, Currency: p.Spec.Currency, PaidAt: timestamp(paidAt), Method: string(method),
 		Reference: optional(p.Spec.Reference), Status: strings.ToLower(string(phase)),
-		CreatedAt: timestamp(p.CreationTimestamp.Time),
+		CreatedAt: timestamp(p.CreationTimestamp.Time), Seal: SealOfRecord(p),
 	}
 	if phase == billingv1.PaymentRecorded {
 		out.AppliedAmount, out.OverpaidAmount = st.AppliedAmount, st.OverpaidAmount

@@ -22,3 +22,18 @@ export async function firstObjects(): Promise<string[]> {
   const sequence: number | undefined = events.data?.data[0].sequence;
   return [String(invoice), String(event), String(sequence), String(customers.data?.data[0].object)];
 }
+
+export async function closedBooks(): Promise<string[]> {
+  const closes = await client.GET("/v1/period_closes", { params: { header: headers } });
+  const created = await client.POST("/v1/period_closes", {
+    params: { header: headers },
+    body: { through: "2026-10" },
+  });
+  const seals = await client.GET("/v1/seals", { params: { header: headers } });
+  const verdict = await client.GET("/v1/seals/verify", { params: { header: headers } });
+  const closedThrough: string | null | undefined = closes.data?.closed_through;
+  const status: "pending" | "closed" | "superseded" | "invalid" | undefined = created.data?.status;
+  const head: string | undefined = verdict.data?.head;
+  const sequence: number | undefined = seals.data?.data[0].sequence;
+  return [String(closedThrough), String(status), String(head), String(sequence)];
+}

@@ -116,6 +116,8 @@ func TestTheTestClientDecodesEveryField(t *testing.T) {
 		{apiobject.Customer{}, v1client.Customer{}}, {apiobject.Invoice{}, v1client.Invoice{}},
 		{apiobject.List[apiobject.Invoice]{}, v1client.List[v1client.Invoice]{}},
 		{apiobject.CreditNote{}, v1client.CreditNote{}}, {apiobject.Payment{}, v1client.Payment{}},
+		{apiobject.PeriodClose{}, v1client.PeriodClose{}}, {apiobject.PeriodCloseList{}, v1client.PeriodCloseList{}},
+		{apiobject.Seal{}, v1client.Seal{}}, {apiobject.SealVerification{}, v1client.SealVerification{}},
 	} {
 		server, client := shape(reflect.TypeOf(pair[0])), shape(reflect.TypeOf(pair[1]))
 		if server != client {

@@ -45,7 +45,7 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 		`{"category":"Z","rate":"0","taxable_amount":100,"tax_amount":0,"exemption_reason":null}],"tax_total":19,"total":219`
 	withItems := func(items, fields string) string {
 		return `{"id":"inv-1","object":"invoice","workspace":"demo","customer_id":"cus-1","currency":"USD",` +
-			items + `,` + fields + `,"created_at":"2026-11-21T07:00:00Z"}`
+			items + `,` + fields + `,"created_at":"2026-11-21T07:00:00Z","seal":null}`
 	}
 	invoice := func(fields string) string { return withItems(untaxed, fields) }
 	const unsettled = `"amount_credited":null,"amount_paid":null,"amount_remaining":null,"amount_overpaid":null,` +
@@ -104,6 +104,14 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 			invoice(strings.Replace(issued, `"payment_status":"paid"`, `"payment_status":"settled"`, 1)), false},
 		{"an invalid invoice with its reason is valid", "GET", "/v1/invoices/inv-1", 200, hdr(),
 			invoice(strings.Replace(strings.Replace(pending, "pending", "invalid", 1), `"status_reason":null`, `"status_reason":"customer_not_found"`, 1)), true},
+		{"a sealed invoice is valid", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			strings.Replace(invoice(issued), `"seal":null`, `"seal":"seal-000001"`, 1), true},
+		{"an invoice without seal is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			strings.Replace(invoice(issued), `,"seal":null`, "", 1), false},
+		{"a seal that is no seal's name is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			strings.Replace(invoice(issued), `"seal":null`, `"seal":"s1"`, 1), false},
+		{"an invoice already sealed is valid", "GET", "/v1/invoices/inv-1", 200, hdr(),
+			invoice(strings.Replace(strings.Replace(pending, "pending", "invalid", 1), `"status_reason":null`, `"status_reason":"already_sealed"`, 1)), true},
 		{"an invoice without number is not", "GET", "/v1/invoices/inv-1", 200, hdr(),
 			invoice(strings.Replace(pending, `"number":null,`, "", 1)), false},
 		{"an invoice without sequence is not", "GET", "/v1/invoices/inv-1", 200, hdr(),

@@ -42,6 +42,8 @@ var (
 	invoiceKind    = createKind{resourceInvoices, billing.InvoiceIDPrefix, "/v1/invoices/"}
 	creditNoteKind = createKind{resourceCreditNotes, billing.CreditNoteIDPrefix, "/v1/credit_notes/"}
 	paymentKind    = createKind{resourcePayments, billing.PaymentIDPrefix, "/v1/payments/"}
+	// periodCloseKind's ids start with pclose-, the kind's short name.
+	periodCloseKind = createKind{resourcePeriodClose, "pclose-", "/v1/period_closes/"}
 )
 
 // apiObject is a pointer to an API type the create path creates.

@@ -21,6 +21,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
 // encodedCache keeps the JSON of the objects list pages answer, as /v1
@@ -49,7 +51,12 @@ type encodedCache struct {
 
 type encodedEntry struct {
 	resourceVersion string
-	json            []byte
+	// seal is the object's billingv1.LabelSealedIn label when it was
+	// encoded: a sealed record the store serves from its seal may carry
+	// the resource version of its last live state, and its JSON differs
+	// by the seal field.
+	seal string
+	json []byte
 }
 
 // newEncodedCache returns a cache of at most budget bytes; nil, which
@@ -88,7 +95,8 @@ func (c *encodedCache) get(o client.Object) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.byUID[o.GetUID()]
-	if !ok || e.resourceVersion != o.GetResourceVersion() || o.GetResourceVersion() == "" {
+	if !ok || e.resourceVersion != o.GetResourceVersion() || o.GetResourceVersion() == "" ||
+		e.seal != o.GetLabels()[billingv1.LabelSealedIn] {
 		return nil, false
 	}
 	return e.json, true
@@ -113,7 +121,8 @@ func (c *encodedCache) put(o client.Object, b []byte) {
 			}
 		}
 	}
-	c.byUID[o.GetUID()] = encodedEntry{resourceVersion: o.GetResourceVersion(), json: b}
+	c.byUID[o.GetUID()] = encodedEntry{resourceVersion: o.GetResourceVersion(), seal: o.GetLabels()[billingv1.LabelSealedIn],
+		json: b}
 	c.size += len(b)
 }
 

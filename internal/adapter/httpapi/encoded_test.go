@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -153,5 +154,24 @@ func TestANilCacheEncodesEveryPage(t *testing.T) {
 	}
 	if rendered != 3 {
 		t.Errorf("rendered %d times in three pages without a cache, want 3", rendered)
+	}
+}
+
+// A sealed record the store serves with the resource version of its last
+// live state is encoded anew: its JSON has the seal.
+func TestASealedRecordIsNotAnsweredWithItsLiveEncoding(t *testing.T) {
+	c := newEncodedCache(1 << 20)
+	live := cachedInvoice("inv-1", "u1", "7", "Hosting")
+	if _, err := encodeEach(c, []*billingv1.Invoice{live}, apiobject.InvoiceOf); err != nil {
+		t.Fatal(err)
+	}
+	sealed := live.DeepCopy()
+	sealed.Labels = map[string]string{billingv1.LabelSealedIn: "seal-000001"}
+	got, err := encodeEach(c, []*billingv1.Invoice{sealed}, apiobject.InvoiceOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(got[0]), `"seal":"seal-000001"`) {
+		t.Errorf("the sealed invoice was answered as %s", got[0])
 	}
 }

@@ -42,6 +42,7 @@ const (
 var eventTypes = []billingv1.EventType{
 	billingv1.EventTypeInvoiceIssued, billingv1.EventTypeInvoicePaid, billingv1.EventTypeInvoiceVoided,
 	billingv1.EventTypeInvoiceOverdue, billingv1.EventTypeCreditNoteIssued, billingv1.EventTypePaymentRecorded,
+	billingv1.EventTypePeriodClosed, billingv1.EventTypeLedgerSealed,
 }
 
 // eventTypesParam reads type, one or more comma-separated event types: the
@@ -57,7 +58,7 @@ func eventTypesParam(q url.Values) (map[billingv1.EventType]bool, string, *Error
 		if !slices.Contains(eventTypes, t) {
 			return nil, "", errorf(http.StatusBadRequest, CodeParameterInvalid, queryType,
 				"type must be one or more of invoice.issued, invoice.paid, invoice.voided, invoice.overdue, "+
-					"credit_note.issued and payment.recorded, separated by commas.")
+					"credit_note.issued, payment.recorded, period.closed and ledger.sealed, separated by commas.")
 		}
 		wanted[t] = true
 	}

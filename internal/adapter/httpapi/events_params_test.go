@@ -31,6 +31,8 @@ func TestEventTypesAreOneOrMoreKnownTypesSpelledOneWay(t *testing.T) {
 		{name: "one type", query: "type=invoice.paid", want: 1, canonical: "invoice.paid"},
 		{name: "several types are sorted and counted once", query: "type=payment.recorded,invoice.paid,payment.recorded",
 			want: 2, canonical: "invoice.paid,payment.recorded"},
+		{name: "the events of closed books are types too", query: "type=ledger.sealed,period.closed",
+			want: 2, canonical: "ledger.sealed,period.closed"},
 		{name: "an unknown type is refused", query: "type=invoice.created", bad: true},
 		{name: "an empty type is refused", query: "type=", bad: true},
 		{name: "a trailing comma is refused", query: "type=invoice.paid,", bad: true},

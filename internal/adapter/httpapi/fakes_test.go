@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -60,6 +61,10 @@ type fakeStore struct {
 	// ends: Events answers a full page of invoice.issued events about it
 	// after any sequence.
 	endless *billingv1.Invoice
+	// closedThrough and closedBy are how far every workspace is closed, and
+	// by which close; zero: not closed.
+	closedThrough time.Time
+	closedBy      string
 }
 
 func newFakeStore(objs ...client.Object) *fakeStore {
@@ -99,6 +104,12 @@ func (s *fakeStore) Get(_ context.Context, ns, name string, obj client.Object) (
 		found.(*billingv1.CreditNote).DeepCopyInto(dst)
 	case *billingv1.Payment:
 		found.(*billingv1.Payment).DeepCopyInto(dst)
+	case *billingv1.PeriodClose:
+		found.(*billingv1.PeriodClose).DeepCopyInto(dst)
+	case *billingv1.LedgerSeal:
+		found.(*billingv1.LedgerSeal).DeepCopyInto(dst)
+	case *billingv1.BillingProfile:
+		found.(*billingv1.BillingProfile).DeepCopyInto(dst)
 	default:
 		return false, fmt.Errorf("the fake store holds no %T", obj)
 	}
@@ -109,16 +120,62 @@ func (s *fakeStore) Customers(context.Context, store.Selection, string, int) ([]
 	return nil, false, errors.New("the fake store does not list")
 }
 
-func (s *fakeStore) Invoices(context.Context, store.Selection, string, int) ([]*billingv1.Invoice, bool, error) {
-	return nil, false, errors.New("the fake store does not list")
+// fakePage is the page of the fake store's objects of type O in sel's
+// workspace (no other filter) after the name after, by name.
+func fakePage[O client.Object](s *fakeStore, sel store.Selection, after string, limit int) ([]O, bool, error) {
+	if s.err != nil {
+		return nil, false, s.err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var all []O
+	for _, obj := range s.objects {
+		if o, ok := obj.(O); ok && o.GetNamespace() == sel.Namespace && o.GetName() > after {
+			all = append(all, o.DeepCopyObject().(O))
+		}
+	}
+	slices.SortFunc(all, func(a, b O) int { return strings.Compare(a.GetName(), b.GetName()) })
+	if len(all) > limit {
+		return all[:limit], true, nil
+	}
+	return all, false, nil
 }
 
-func (s *fakeStore) CreditNotes(context.Context, store.Selection, string, int) ([]*billingv1.CreditNote, bool, error) {
-	return nil, false, errors.New("the fake store does not list")
+func (s *fakeStore) PeriodCloses(_ context.Context, sel store.Selection, after string, limit int) (
+	[]*billingv1.PeriodClose, bool, error) {
+	return fakePage[*billingv1.PeriodClose](s, sel, after, limit)
 }
 
-func (s *fakeStore) Payments(context.Context, store.Selection, string, int) ([]*billingv1.Payment, bool, error) {
-	return nil, false, errors.New("the fake store does not list")
+func (s *fakeStore) LedgerSeals(_ context.Context, sel store.Selection, after string, limit int) (
+	[]*billingv1.LedgerSeal, bool, error) {
+	return fakePage[*billingv1.LedgerSeal](s, sel, after, limit)
+}
+
+func (s *fakeStore) ClosedThrough(context.Context, string) (time.Time, string, bool, error) {
+	if s.err != nil {
+		return time.Time{}, "", false, s.err
+	}
+	return s.closedThrough, s.closedBy, !s.closedThrough.IsZero(), nil
+}
+
+func (s *fakeStore) Seals(_ context.Context, ns string) ([]*billingv1.LedgerSeal, error) {
+	page, _, err := fakePage[*billingv1.LedgerSeal](s, store.Selection{Namespace: ns}, "", 1<<30)
+	return page, err
+}
+
+func (s *fakeStore) Invoices(_ context.Context, sel store.Selection, after string, limit int) (
+	[]*billingv1.Invoice, bool, error) {
+	return fakePage[*billingv1.Invoice](s, sel, after, limit)
+}
+
+func (s *fakeStore) CreditNotes(_ context.Context, sel store.Selection, after string, limit int) (
+	[]*billingv1.CreditNote, bool, error) {
+	return fakePage[*billingv1.CreditNote](s, sel, after, limit)
+}
+
+func (s *fakeStore) Payments(_ context.Context, sel store.Selection, after string, limit int) (
+	[]*billingv1.Payment, bool, error) {
+	return fakePage[*billingv1.Payment](s, sel, after, limit)
 }
 
 func (s *fakeStore) Feed(context.Context, string, int64, int) ([]*billingv1.Invoice, bool, error) {

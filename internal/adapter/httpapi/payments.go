@@ -26,6 +26,8 @@ import (
 // createPayment serves POST /v1/payments. The invoice must be issued, not
 // void, in the payment's currency, and have at least the amount left to
 // pay (status.balance): the controller records the payment in its ledger.
+// A payment paid at or before the workspace's closed_through is 409
+// period_closed on paid_at (its paid_at is now when the body has none).
 func (a *Adapter) createPayment(w http.ResponseWriter, r *http.Request, c *call) *Error {
 	return create(a, w, r, c, paymentKind, a.decodePayment,
 		func(p *PaymentParams) (*creation[*billingv1.Payment], *Error) {
@@ -35,6 +37,13 @@ func (a *Adapter) createPayment(w http.ResponseWriter, r *http.Request, c *call)
 			}
 			currency, e := checkPayment(inv, p)
 			if e != nil {
+				return nil, e
+			}
+			paidAt := a.now()
+			if p.PaidAt != nil {
+				paidAt = *p.PaidAt
+			}
+			if e := a.checkOpenPeriod(r, c.ns, paidAt, "paid_at"); e != nil {
 				return nil, e
 			}
 			return &creation[*billingv1.Payment]{object: &billingv1.Payment{Spec: p.spec(currency)},

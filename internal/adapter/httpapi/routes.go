@@ -27,6 +27,8 @@ const (
 	resourceInvoices    = "invoices"
 	resourceCreditNotes = "creditnotes"
 	resourcePayments    = "payments"
+	resourcePeriodClose = "periodcloses"
+	resourceLedgerSeals = "ledgerseals"
 )
 
 // Query parameters.
@@ -73,6 +75,17 @@ func (a *Adapter) routes() *http.ServeMux {
 	mux.Handle("GET /v1/payments", a.api("list", resourcePayments, "",
 		[]string{queryLimit, queryCursor, queryInvoiceID, queryCustomerID}, a.listPayments))
 	mux.Handle("GET /v1/payments/{payment_id}", a.api("get", resourcePayments, "payment_id", nil, a.getPayment))
+
+	mux.Handle("POST /v1/period_closes", a.api("create", resourcePeriodClose, "", nil, a.createPeriodClose))
+	mux.Handle("GET /v1/period_closes", a.api("list", resourcePeriodClose, "",
+		[]string{queryLimit, queryCursor}, a.listPeriodCloses))
+	mux.Handle("GET /v1/period_closes/{period_close_id}",
+		a.api("get", resourcePeriodClose, "period_close_id", nil, a.getPeriodClose))
+
+	mux.Handle("GET /v1/seals", a.api("list", resourceLedgerSeals, "", []string{queryLimit, queryCursor}, a.listSeals))
+	mux.Handle("GET /v1/seals/verify", a.api("list", resourceLedgerSeals, "", nil, a.verifySeals))
+	mux.Handle("GET /v1/seals/{seal_id}", a.api("get", resourceLedgerSeals, "seal_id", nil, a.getSeal))
+	mux.Handle("GET /v1/seals/{seal_id}/payload", a.api("get", resourceLedgerSeals, "seal_id", nil, a.getSealPayload))
 
 	mux.Handle("GET /v1/events", a.api("list", resourceEvents, "",
 		[]string{queryLimit, queryCursor, queryAfter, queryType}, a.listEvents))

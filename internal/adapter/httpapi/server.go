@@ -64,6 +64,18 @@ type Store interface {
 	// Profile reads ns's billing profile: its footer, for documents, and
 	// its default tax, for creates.
 	Profile(ctx context.Context, ns string) (store.Profile, error)
+	// PeriodCloses and LedgerSeals read pages of the workspace's period
+	// closes and seals as Customers does.
+	PeriodCloses(ctx context.Context, sel store.Selection, after string, limit int) (
+		[]*billingv1.PeriodClose, bool, error)
+	LedgerSeals(ctx context.Context, sel store.Selection, after string, limit int) (
+		[]*billingv1.LedgerSeal, bool, error)
+	// ClosedThrough is how far ns's books are closed, and by which close;
+	// ok is false while they are not (billing.ClosedThrough).
+	ClosedThrough(ctx context.Context, ns string) (through time.Time, closeName string, ok bool, err error)
+	// Seals is every seal of ns in sequence order, read fresh from the API
+	// server (for verifying the chain).
+	Seals(ctx context.Context, ns string) ([]*billingv1.LedgerSeal, error)
 	// Created makes an object this replica has just created readable at
 	// once (read your writes).
 	Created(obj client.Object)

@@ -175,6 +175,20 @@ func (c *Client) Do(ctx context.Context, method, path string, body []byte, opts 
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}, nil
 }
 
+// raw sends GET path and returns the answer, whose Body is what it
+// answered (a document, a payload); a non-2xx answer is returned with its
+// *Error.
+func (c *Client) raw(ctx context.Context, path string, opts []Option) (*Response, error) {
+	resp, err := c.Do(ctx, http.MethodGet, path, nil, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if e := resp.Err(); e != nil {
+		return resp, e
+	}
+	return resp, nil
+}
+
 // call sends a request with v (when not nil) as its JSON body and decodes a
 // 2xx answer into a new T. The error is the transport's, or the answer's
 // *Error; the answer is returned whenever there is one.
@@ -233,14 +247,7 @@ func (c *Client) InvoiceDocument(ctx context.Context, id, accept string, opts ..
 	if accept != "" {
 		opts = append([]Option{Header("Accept", accept)}, opts...)
 	}
-	resp, err := c.Do(ctx, http.MethodGet, "/v1/invoices/"+url.PathEscape(id)+"/document", nil, opts...)
-	if err != nil {
-		return nil, err
-	}
-	if e := resp.Err(); e != nil {
-		return resp, e
-	}
-	return resp, nil
+	return c.raw(ctx, "/v1/invoices/"+url.PathEscape(id)+"/document", opts)
 }
 
 // ListInvoices sends GET /v1/invoices.

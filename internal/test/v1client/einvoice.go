@@ -16,7 +16,6 @@ package v1client
 
 import (
 	"context"
-	"net/http"
 	"net/url"
 )
 
@@ -37,14 +36,7 @@ func (c *Client) documentIn(ctx context.Context, path, format, profile string, o
 	if len(q) > 0 {
 		path += "?" + q.Encode()
 	}
-	resp, err := c.Do(ctx, http.MethodGet, path, nil, opts...)
-	if err != nil {
-		return nil, err
-	}
-	if e := resp.Err(); e != nil {
-		return resp, e
-	}
-	return resp, nil
+	return c.raw(ctx, path, opts)
 }
 
 // CreditNoteDocumentIn sends GET /v1/credit_notes/{id}/document with

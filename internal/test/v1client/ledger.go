@@ -63,6 +63,7 @@ type CreditNote struct {
 	BillTo        *BillTo             `json:"bill_to"`
 	Issuer        *Issuer             `json:"issuer"`
 	CreatedAt     string              `json:"created_at"`
+	Seal          *string             `json:"seal"`
 }
 
 // CreditNoteLine is a line of a credit note; Quantity is nil for a line
@@ -102,6 +103,7 @@ type Payment struct {
 	AppliedAmount  *int64  `json:"applied_amount"`
 	OverpaidAmount *int64  `json:"overpaid_amount"`
 	CreatedAt      string  `json:"created_at"`
+	Seal           *string `json:"seal"`
 }
 
 func (n CreditNote) id() string { return n.ID }
@@ -130,14 +132,7 @@ func (c *Client) CreditNoteDocument(ctx context.Context, id, accept string, opts
 	if accept != "" {
 		opts = append([]Option{Header("Accept", accept)}, opts...)
 	}
-	resp, err := c.Do(ctx, http.MethodGet, "/v1/credit_notes/"+url.PathEscape(id)+"/document", nil, opts...)
-	if err != nil {
-		return nil, err
-	}
-	if e := resp.Err(); e != nil {
-		return resp, e
-	}
-	return resp, nil
+	return c.raw(ctx, "/v1/credit_notes/"+url.PathEscape(id)+"/document", opts)
 }
 
 // CreatePayment sends POST /v1/payments.

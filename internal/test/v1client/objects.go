@@ -246,6 +246,8 @@ type Invoice struct {
 	PaymentStatus   *string `json:"payment_status"`
 	Overdue         *bool   `json:"overdue"`
 	CreatedAt       string  `json:"created_at"`
+	// Seal is the name of the seal that holds it; nil while it is live.
+	Seal *string `json:"seal"`
 }
 
 // List is a page of a list.
