@@ -457,6 +457,18 @@ func (s *Store) Payments(ctx context.Context, sel Selection, after string, limit
 	return Page[billingv1.Payment](ctx, s, sel, after, limit)
 }
 
+// PeriodCloses is Page of period closes.
+func (s *Store) PeriodCloses(ctx context.Context, sel Selection, after string, limit int) (
+	[]*billingv1.PeriodClose, bool, error) {
+	return Page[billingv1.PeriodClose](ctx, s, sel, after, limit)
+}
+
+// LedgerSeals is Page of seals.
+func (s *Store) LedgerSeals(ctx context.Context, sel Selection, after string, limit int) (
+	[]*billingv1.LedgerSeal, bool, error) {
+	return Page[billingv1.LedgerSeal](ctx, s, sel, after, limit)
+}
+
 // Feed reads the issued invoices of workspace ns whose sequences follow
 // after, in sequence order: at most limit, stopping before the first
 // sequence this replica has not seen yet (issued but not yet delivered by
