@@ -54,7 +54,8 @@ func (a *Adapter) createCreditNote(w http.ResponseWriter, r *http.Request, c *ca
 
 // creditableInvoice reads the invoice a credit note or payment names: 422
 // resource_missing when the workspace has none of that id, 409
-// invoice_not_issued when it is not issued.
+// invoice_not_issued when it is not issued, 409 invoice_sealed when a seal
+// holds it (its ledger is closed: docs/ledger.md#what-is-sealed).
 func (a *Adapter) creditableInvoice(r *http.Request, c *call, id string) (*billingv1.Invoice, *Error) {
 	inv := &billingv1.Invoice{}
 	found, err := a.store.Get(r.Context(), c.ns, id, inv)
@@ -68,6 +69,11 @@ func (a *Adapter) creditableInvoice(r *http.Request, c *call, id string) (*billi
 	if phase := inv.EffectivePhase(); phase != billingv1.InvoiceIssued {
 		return nil, errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
 			"Invoice %q is %s; only an issued invoice can be credited or paid.", id, apiobject.Status(phase))
+	}
+	if sealed := inv.Labels[billingv1.LabelSealedIn]; sealed != "" {
+		return nil, errorf(http.StatusConflict, CodeInvoiceSealed, "invoice_id",
+			"Invoice %q is sealed in %s: it was settled in a closed period and its ledger is closed; "+
+				"record this in the open period instead.", id, sealed)
 	}
 	return inv, nil
 }

@@ -55,6 +55,7 @@ const (
 	CodeInvoiceNotIssued     = "invoice_not_issued"
 	CodeInvoiceFullyCredited = "invoice_fully_credited" //nolint:gosec // an error code, not a credential
 	CodeInvoiceVoid          = "invoice_void"
+	CodeInvoiceSealed        = "invoice_sealed"
 	CodeCreditNoteNotIssued  = "credit_note_not_issued"
 	CodeExceedsCreditable    = "amount_exceeds_creditable"
 	CodeExceedsRemaining     = "amount_exceeds_remaining"

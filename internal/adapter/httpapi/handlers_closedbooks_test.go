@@ -292,6 +292,29 @@ func TestAPaymentInAClosedPeriodIsRefused(t *testing.T) {
 	}
 }
 
+func TestACreditNoteOrPaymentOfASealedInvoiceIsRefused(t *testing.T) {
+	paid := &billingv1.InvoiceBalance{AmountPaid: 100, PaymentStatus: billingv1.InvoicePaymentPaid}
+	for _, tc := range []struct{ name, path, body string }{
+		{"a payment of a sealed invoice is refused", "/v1/payments", `{"invoice_id":"inv-1","amount":100}`},
+		{"a credit note of a sealed invoice is refused", "/v1/credit_notes",
+			`{"invoice_id":"inv-1","reason":"order_change","full_credit":true}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			inv := issuedFakeInvoice(paid, 0)
+			inv.Labels = map[string]string{billingv1.LabelSealedIn: "seal-000001"}
+			s, c := newFakeStore(inv), &fakeClaims{}
+			w := checkedServe(t, fakeAdapter(t, s, c), http.MethodPost, tc.path, tc.body)
+			wantError(t, w, http.StatusConflict, CodeInvoiceSealed, "invoice_id")
+			if !strings.Contains(w.Body.String(), "seal-000001") {
+				t.Errorf("the answer does not name the seal: %s", w.Body.String())
+			}
+			if len(c.requests) != 0 {
+				t.Errorf("%d creates were attempted, want none", len(c.requests))
+			}
+		})
+	}
+}
+
 func TestSeals(t *testing.T) {
 	inv1, inv2 := namedInvoice("inv-1"), namedInvoice("inv-2")
 	s1 := fakeSeal(t, 1, billingv1.ZeroHash, inv1)
