@@ -131,7 +131,7 @@ func policyObjects() []client.Object {
 		names = append(names, p.GetName())
 	}
 	Expect(names).To(ContainElements("invoice-retention", "invoice-sequence-retention", "credit-note-retention",
-		"payment-retention", "ledger-seal-retention", "ledger-seal-writer", "sealed-in-label"),
+		"payment-retention", "period-close-retention", "ledger-seal-retention", "ledger-seal-writer", "sealed-in-label"),
 		"the retention of invoices, invoice sequences, credit notes, payments and seals")
 	for _, p := range policies {
 		Expect(bound).To(HaveKey(p.GetName()), "a binding binds %s", p.GetName())
