@@ -19,9 +19,7 @@ import (
 	"fmt"
 	"regexp"
 	"time"
-	// The workspace's time zone is an IANA name; the image has no zoneinfo,
-	// so the programs carry the database.
-	_ "time/tzdata"
+	_ "time/tzdata" // an IANA time zone of a workspace; the image has no zoneinfo
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
@@ -59,19 +57,19 @@ func ResolveThrough(through string, loc *time.Location) (time.Time, error) {
 	case monthPattern.MatchString(through):
 		start, err := time.ParseInLocation("2006-01", through, loc)
 		if err != nil {
-			return time.Time{}, fmt.Errorf("%w: %v", ErrInvalidThrough, err)
+			return time.Time{}, fmt.Errorf("%w: %w", ErrInvalidThrough, err)
 		}
 		return start.AddDate(0, 1, 0).Add(-time.Second), nil
 	case dayPattern.MatchString(through):
 		start, err := time.ParseInLocation(time.DateOnly, through, loc)
 		if err != nil {
-			return time.Time{}, fmt.Errorf("%w: %v", ErrInvalidThrough, err)
+			return time.Time{}, fmt.Errorf("%w: %w", ErrInvalidThrough, err)
 		}
 		return start.AddDate(0, 0, 1).Add(-time.Second), nil
 	default:
 		t, err := time.Parse(time.RFC3339Nano, through)
 		if err != nil {
-			return time.Time{}, fmt.Errorf("%w: %v", ErrInvalidThrough, err)
+			return time.Time{}, fmt.Errorf("%w: %w", ErrInvalidThrough, err)
 		}
 		return t.Truncate(time.Second), nil
 	}

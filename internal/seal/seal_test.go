@@ -58,7 +58,7 @@ func TestNamesAndSequences(t *testing.T) {
 	}
 }
 
-func sealOf(t *testing.T, ns string, seq int64, previous string, objs ...client.Object) *billingv1.LedgerSeal {
+func sealOf(t *testing.T, seq int64, previous string, objs ...client.Object) *billingv1.LedgerSeal {
 	t.Helper()
 	var lines [][]byte
 	for _, o := range objs {
@@ -72,6 +72,7 @@ func sealOf(t *testing.T, ns string, seq int64, previous string, objs ...client.
 	if err != nil {
 		t.Fatal(err)
 	}
+	const ns = "demo"
 	hash := ChainHash(ns, seq, previous, enc.SHA256)
 	return &billingv1.LedgerSeal{
 		ObjectMeta: metav1.ObjectMeta{Name: Name(seq), Namespace: ns},
@@ -109,7 +110,7 @@ func TestALineKeepsThePinnedFieldsInOrderAndDropsTheRest(t *testing.T) {
 func TestASealVerifiesAndReadsBackItsRecords(t *testing.T) {
 	pay := &billingv1.Payment{ObjectMeta: metav1.ObjectMeta{Name: "pay-1", Namespace: "demo"},
 		Spec: billingv1.PaymentSpec{InvoiceRef: billingv1.InvoiceReference{Name: "inv-1"}, Amount: 100}}
-	s := sealOf(t, "demo", 1, billingv1.ZeroHash, invoice("inv-1"), pay)
+	s := sealOf(t, 1, billingv1.ZeroHash, invoice("inv-1"), pay)
 	raw, err := Verify(s, billingv1.ZeroHash)
 	if err != nil {
 		t.Fatal(err)
@@ -128,16 +129,16 @@ func TestASealVerifiesAndReadsBackItsRecords(t *testing.T) {
 	if p := records[1].Object.(*billingv1.Payment); p.Spec.Amount != 100 || p.Spec.InvoiceRef.Name != "inv-1" {
 		t.Errorf("payment read back = %+v", p)
 	}
-	again := sealOf(t, "demo", 1, billingv1.ZeroHash, invoice("inv-1"), pay)
+	again := sealOf(t, 1, billingv1.ZeroHash, invoice("inv-1"), pay)
 	if again.Spec.Payload != s.Spec.Payload {
 		t.Error("the same records gave two payloads")
 	}
 }
 
 func TestVerifyNamesTheBrokenLink(t *testing.T) {
-	first := sealOf(t, "demo", 1, billingv1.ZeroHash, invoice("inv-1"))
-	second := sealOf(t, "demo", 2, first.Spec.Hash, invoice("inv-2"))
-	third := sealOf(t, "demo", 3, second.Spec.Hash, invoice("inv-3"))
+	first := sealOf(t, 1, billingv1.ZeroHash, invoice("inv-1"))
+	second := sealOf(t, 2, first.Spec.Hash, invoice("inv-2"))
+	third := sealOf(t, 3, second.Spec.Hash, invoice("inv-3"))
 
 	head, err := VerifyChain([]*billingv1.LedgerSeal{third, first, second}, nil)
 	if err != nil || head != third.Spec.Hash {
@@ -148,7 +149,7 @@ func TestVerifyNamesTheBrokenLink(t *testing.T) {
 	}
 
 	tampered := second.DeepCopy()
-	other := sealOf(t, "demo", 2, first.Spec.Hash, invoice("inv-9"))
+	other := sealOf(t, 2, first.Spec.Hash, invoice("inv-9"))
 	tampered.Spec.Payload = other.Spec.Payload
 	rewritten := second.DeepCopy()
 	rewritten.Spec.PreviousHash = strings.Repeat("1", 64)

@@ -58,7 +58,7 @@ func (b *bench) measureSealing(ctx context.Context, r *Report) error {
 	through := time.Now().Add(-time.Second).UTC().Format(time.RFC3339)
 	start := time.Now()
 	if err := b.admin.Create(ctx, &billingv1.PeriodClose{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "bench"},
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "bench-close"},
 		Spec:       billingv1.PeriodCloseSpec{Through: through},
 	}); err != nil {
 		return fmt.Errorf("closing the books: %w", err)

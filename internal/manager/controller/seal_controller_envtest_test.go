@@ -86,9 +86,10 @@ func expectAllGone(objs ...client.Object) {
 	}
 }
 
-// paidInvoice issues invoice name of ns (10,000 minor units), pays it with
-// payment pay and waits until it is paid, with its events.
-func paidInvoice(ns, name, pay string) (*billingv1.Invoice, *billingv1.Payment) {
+// paidInvoice issues invoice inv-1 of ns (10,000 minor units), pays it with
+// payment pay-1 and waits until it is paid, with its events.
+func paidInvoice(ns string) (*billingv1.Invoice, *billingv1.Payment) {
+	const name, pay = "inv-1", "pay-1"
 	GinkgoHelper()
 	inv := builder.Invoice(ns, name, builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 10_000))
 	create(inv)
@@ -187,7 +188,7 @@ var _ = Describe("Sealing", func() {
 	})
 
 	It("makes a re-applied manifest of a sealed invoice or payment Invalid, AlreadySealed, without a number", func() {
-		paidInvoice(ns, "inv-1", "pay-1")
+		paidInvoice(ns)
 		closeBooks(ns)
 		expectGone(&billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "inv-1"}})
 		sequence := &billingv1.InvoiceSequence{}
@@ -224,7 +225,7 @@ var _ = Describe("Sealing", func() {
 	})
 
 	It("rejects a credit note and a payment made later for a sealed invoice: its ledger is closed", func() {
-		paidInvoice(ns, "inv-1", "pay-1")
+		paidInvoice(ns)
 		closeBooks(ns)
 		expectGone(&billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "inv-1"}})
 
@@ -249,7 +250,7 @@ var _ = Describe("Sealing", func() {
 	})
 
 	It("refuses a change of a seal's spec", func() {
-		paidInvoice(ns, "inv-1", "pay-1")
+		paidInvoice(ns)
 		closeBooks(ns)
 		s := &billingv1.LedgerSeal{}
 		Eventually(func() error {
@@ -262,7 +263,7 @@ var _ = Describe("Sealing", func() {
 	})
 
 	It("finishes an interrupted move without a second seal", func() {
-		inv, pay := paidInvoice(ns, "inv-1", "pay-1")
+		inv, pay := paidInvoice(ns)
 		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(inv), inv)).To(Succeed())
 		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(pay), pay)).To(Succeed())
 
