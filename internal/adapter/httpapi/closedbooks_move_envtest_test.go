@@ -153,6 +153,15 @@ var _ = Describe("Sealing watched over HTTP", Label(periodCloseController), func
 			Expect(got.json()).To(HaveKeyWithValue("seal", BeNil()), "%s while live", r)
 			before[r] = withoutSeal(got.json())
 		}
+		documents := []string{"/v1/invoices/" + invoices[0] + "/document?format=html",
+			"/v1/invoices/" + invoices[0] + "/document?format=pdf",
+			"/v1/credit_notes/" + records[len(records)-1][len("/v1/credit_notes/"):] + "/document?format=html"}
+		documentsBefore := map[string][]byte{}
+		for _, d := range documents {
+			got := send(http.MethodGet, d, inWorkspace(ns))
+			Expect(got.status).To(Equal(http.StatusOK), "%s: %s", d, got.body)
+			documentsBefore[d] = got.body
+		}
 		pagesBefore := map[string][]walkedPage{}
 		for _, l := range lists {
 			pagesBefore[l] = walk(ns, l)
@@ -216,6 +225,13 @@ var _ = Describe("Sealing watched over HTTP", Label(periodCloseController), func
 				Expect(got.json()).To(HaveKeyWithValue("seal", MatchRegexp(`^seal-[0-9]{6}$`)), "%s", r)
 			}
 			Expect(withoutSeal(got.json())).To(Equal(before[r]), "%s changed in the move", r)
+		}
+
+		By("answering the same documents and e-invoices")
+		for _, d := range documents {
+			got := send(http.MethodGet, d, inWorkspace(ns))
+			Expect(got.status).To(Equal(http.StatusOK), "%s: %s", d, got.body)
+			Expect(string(got.body)).To(Equal(string(documentsBefore[d])), "%s", d)
 		}
 
 		By("answering every page of every list with the same records and the same cursors")
