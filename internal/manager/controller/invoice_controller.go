@@ -314,17 +314,9 @@ var (
 // invoices at once (0: the manager's default). The InvoiceCustomer index
 // must be registered with the manager first (index.Setup); Setup does both.
 func (r *InvoiceReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) error {
-	if r.Recorder == nil {
-		return errNoRecorder
-	}
-	if r.Clock == nil {
-		return errNoClock
-	}
-	if r.Numbers == nil {
-		return errNoNumbers
-	}
-	if r.Events == nil {
-		return errNoEvents
+	if err := firstMissing(part{r.Recorder == nil, errNoRecorder}, part{r.Clock == nil, errNoClock},
+		part{r.Numbers == nil, errNoNumbers}, part{r.Events == nil, errNoEvents}); err != nil {
+		return err
 	}
 	return newController(mgr, "invoice", concurrency, &billingv1.Invoice{}, builder.WithPredicates(trim.ChangedBeyondBookkeeping)).
 		Watches(&billingv1.Customer{},

@@ -385,14 +385,9 @@ func (k *ledgerKind[O]) waitingOn(c client.Reader) handler.MapFunc {
 // invoice wakes the records waiting for it; the writes that only drop a
 // status's field ownership wake nothing.
 func (k *ledgerKind[O]) setup(mgr ctrl.Manager, concurrency int, r reconcile.Reconciler, p LedgerParts) error {
-	if p.Clock == nil {
-		return errNoClock
-	}
-	if p.APIReader == nil {
-		return errNoAPIReader
-	}
-	if p.Events == nil {
-		return errNoEvents
+	if err := firstMissing(part{p.Clock == nil, errNoClock}, part{p.APIReader == nil, errNoAPIReader},
+		part{p.Events == nil, errNoEvents}); err != nil {
+		return err
 	}
 	name := strings.ReplaceAll(k.name, " ", "")
 	return newController(mgr, name, concurrency, k.object, builder.WithPredicates(trim.ChangedBeyondBookkeeping)).

@@ -135,14 +135,9 @@ func workspaceZone(ctx context.Context, c client.Reader, namespace string) (zone
 // SetupWithManager registers the controller, reconciling up to concurrency
 // closes at once (0: the manager's default).
 func (r *PeriodCloseReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) error {
-	if r.Clock == nil {
-		return errNoClock
-	}
-	if r.Events == nil {
-		return errNoEvents
-	}
-	if r.APIReader == nil {
-		return errNoAPIReader
+	if err := firstMissing(part{r.Clock == nil, errNoClock}, part{r.Events == nil, errNoEvents},
+		part{r.APIReader == nil, errNoAPIReader}); err != nil {
+		return err
 	}
 	return newController(mgr, "periodclose", concurrency, &billingv1.PeriodClose{}).
 		Complete(CountErrors("periodclose", r))

@@ -200,17 +200,10 @@ var settles = predicate.Funcs{
 // SetupWithManager registers the sealing controller: its requests are
 // workspaces, up to concurrency of them at once (0: one).
 func (r *SealReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) error {
-	if r.Clock == nil {
-		return errNoClock
-	}
-	if r.APIReader == nil {
-		return errNoAPIReader
-	}
-	if r.Events == nil {
-		return errNoEvents
-	}
-	if r.Writer == nil || r.Sealed == nil {
-		return errors.New("the sealing reconciler needs a Writer and Sealed")
+	if err := firstMissing(part{r.Clock == nil, errNoClock}, part{r.APIReader == nil, errNoAPIReader},
+		part{r.Events == nil, errNoEvents},
+		part{r.Writer == nil || r.Sealed == nil, errors.New("the sealing reconciler needs a Writer and Sealed")}); err != nil {
+		return err
 	}
 	b := ctrl.NewControllerManagedBy(mgr).Named("sealing").
 		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency})

@@ -289,34 +289,30 @@ func (s *SealedRecords) SealedInvoicesOf(ctx context.Context, ns, customer strin
 // eventsIn returns the sealed events of ns with sequences first to last,
 // by sequence.
 func (s *SealedRecords) eventsIn(ctx context.Context, ns string, first, last int64) (map[int64]sealedEvent, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ws, err := s.workspace(ctx, ns)
-	if err != nil {
-		return nil, err
-	}
-	out := map[int64]sealedEvent{}
-	for seq := first; seq <= last; seq++ {
-		if e, ok := ws.events[seq]; ok {
-			out[seq] = e
-		}
-	}
-	return out, nil
+	return sealedRange(ctx, s, ns, func(ws *sealedWorkspace) map[int64]sealedEvent { return ws.events }, first, last)
 }
 
 // invoicesIn returns the sealed invoices of ns with invoice sequences
 // first to last, by sequence.
 func (s *SealedRecords) invoicesIn(ctx context.Context, ns string, first, last int64) (map[int64]sealedInvoice, error) {
+	return sealedRange(ctx, s, ns, func(ws *sealedWorkspace) map[int64]sealedInvoice { return ws.invoices }, first, last)
+}
+
+// sealedRange returns the entries of the map of ns that pick names, with
+// sequences first to last, read under the index's lock.
+func sealedRange[T any](ctx context.Context, s *SealedRecords, ns string, pick func(*sealedWorkspace) map[int64]T,
+	first, last int64) (map[int64]T, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ws, err := s.workspace(ctx, ns)
 	if err != nil {
 		return nil, err
 	}
-	out := map[int64]sealedInvoice{}
+	bySequence := pick(ws)
+	out := map[int64]T{}
 	for seq := first; seq <= last; seq++ {
-		if inv, ok := ws.invoices[seq]; ok {
-			out[seq] = inv
+		if v, ok := bySequence[seq]; ok {
+			out[seq] = v
 		}
 	}
 	return out, nil

@@ -250,3 +250,21 @@ func sequenceOf(inv *billingv1.Invoice) int64 {
 	}
 	return *inv.Status.Sequence
 }
+
+// part is one thing a reconciler needs before it is registered: missing
+// when it was not given, err saying so.
+type part struct {
+	missing bool
+	err     error
+}
+
+// firstMissing returns the error of the first part that is missing, or
+// nil: the check every SetupWithManager makes of its parts.
+func firstMissing(parts ...part) error {
+	for _, p := range parts {
+		if p.missing {
+			return p.err
+		}
+	}
+	return nil
+}
