@@ -117,7 +117,7 @@ func (b *bench) settledFamilies(ctx context.Context, ns string, n int) error {
 		return err
 	}
 	if _, err := b.parallel(ctx, n, func(ctx context.Context, i int) error {
-		return b.direct.Create(ctx, builder.Payment(ns, "pay-"+names[i], names[i], amounts.Total))
+		return b.admin.Create(ctx, builder.Payment(ns, "pay-"+names[i], names[i], amounts.Total))
 	}); err != nil {
 		return err
 	}

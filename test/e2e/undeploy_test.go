@@ -143,6 +143,8 @@ spec:
 			"customresourcedefinition.apiextensions.k8s.io/invoicesequences.billing.invoicing.dev",
 			"customresourcedefinition.apiextensions.k8s.io/webhookendpoints.billing.invoicing.dev",
 			"customresourcedefinition.apiextensions.k8s.io/creditnotes.billing.invoicing.dev",
+			"customresourcedefinition.apiextensions.k8s.io/periodcloses.billing.invoicing.dev",
+			"customresourcedefinition.apiextensions.k8s.io/ledgerseals.billing.invoicing.dev",
 			"customresourcedefinition.apiextensions.k8s.io/payments.billing.invoicing.dev",
 		))
 	})
