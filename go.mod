@@ -18,6 +18,7 @@ require (
 	go.uber.org/zap v1.27.1
 	golang.org/x/image v0.41.0 // the Go font (gofont) embedded in the invoice PDF
 	golang.org/x/net v0.56.0 // telling HTTP/2 stream and connection errors of the API server apart
+	golang.org/x/sync v0.21.0 // errgroup: the writes of a move into a seal, a bounded number at once
 	golang.org/x/text v0.39.0 // ISO 4217 currencies and their minor units
 	golang.org/x/time v0.14.0
 	k8s.io/api v0.36.6
@@ -98,7 +99,6 @@ require (
 	golang.org/x/exp v0.0.0-20251219203646-944ab1f22d93 // indirect
 	golang.org/x/mod v0.37.0 // indirect
 	golang.org/x/oauth2 v0.34.0 // indirect
-	golang.org/x/sync v0.21.0 // indirect
 	golang.org/x/sys v0.46.0 // indirect
 	golang.org/x/term v0.44.0 // indirect
 	golang.org/x/tools v0.47.0 // indirect

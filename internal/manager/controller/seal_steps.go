@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -380,30 +381,53 @@ func holdsExactly(raw []byte, chosen []chosenFamily) error {
 // refuses it) and the deletion a UID precondition. One gone already is
 // done.
 func (r *SealReconciler) moveOut(ctx context.Context, sealName string, records []client.Object) error {
-	for _, obj := range records {
+	// Every original is labelled before any is deleted; each step runs
+	// moveWorkers writes at once (the sealing flow schema keeps them
+	// behind issuing), in any order: each record is written on its own.
+	label := func(ctx context.Context, obj client.Object) error {
 		patch, err := json.Marshal(map[string]any{"metadata": map[string]any{
 			"uid": obj.GetUID(), "labels": map[string]string{billingv1.LabelSealedIn: sealName}}})
 		if err != nil {
 			return err
 		}
-		target := emptyRecord(obj)
-		if err := r.Writer.Patch(ctx, target, client.RawPatch(types.MergePatchType, patch)); err != nil {
-			if apierrors.IsNotFound(err) || apierrors.IsInvalid(err) || apierrors.IsConflict(err) {
-				continue // gone, or another object has its name now
-			}
+		err = r.Writer.Patch(ctx, emptyRecord(obj), client.RawPatch(types.MergePatchType, patch))
+		if apierrors.IsNotFound(err) || apierrors.IsInvalid(err) || apierrors.IsConflict(err) {
+			return nil // gone, or another object has its name now
+		}
+		if err != nil {
 			return fmt.Errorf("labelling %s %s sealed in %s: %w", sealKindOf(obj), obj.GetName(), sealName, err)
 		}
+		return nil
 	}
-	for _, obj := range records {
+	remove := func(ctx context.Context, obj client.Object) error {
 		uid := obj.GetUID()
-		if err := r.Writer.Delete(ctx, emptyRecord(obj), client.Preconditions{UID: &uid}); err != nil {
-			if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
-				continue
-			}
+		err := r.Writer.Delete(ctx, emptyRecord(obj), client.Preconditions{UID: &uid})
+		if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+			return nil
+		}
+		if err != nil {
 			return fmt.Errorf("deleting %s %s, sealed in %s: %w", sealKindOf(obj), obj.GetName(), sealName, err)
 		}
+		return nil
 	}
-	return nil
+	if err := eachRecord(ctx, records, label); err != nil {
+		return err
+	}
+	return eachRecord(ctx, records, remove)
+}
+
+// moveWorkers is how many writes of a move run at once.
+const moveWorkers = 16
+
+// eachRecord runs write on every record, moveWorkers at once, and returns
+// the first error (the others stop at their next record).
+func eachRecord(ctx context.Context, records []client.Object, write func(context.Context, client.Object) error) error {
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(moveWorkers)
+	for _, obj := range records {
+		g.Go(func() error { return write(ctx, obj) })
+	}
+	return g.Wait()
 }
 
 // emptyRecord returns an empty object of obj's kind with obj's namespace
