@@ -152,6 +152,13 @@ type BillingProfileSpec struct {
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=90
 	CloseMonthsAfterDays *int32 `json:"closeMonthsAfterDays,omitempty"`
+
+	// applyCreditOnIssue, when true, makes the controller apply the
+	// customer's available credit in the invoice's currency to each newly
+	// issued invoice, up to what the invoice leaves to pay, as a
+	// CreditApplication of its own. Default false.
+	// +optional
+	ApplyCreditOnIssue *bool `json:"applyCreditOnIssue,omitempty"`
 }
 
 // BillingProfileStatus is the controller's verdict on a BillingProfile.

@@ -174,6 +174,36 @@ const (
 	ReasonCurrencyMismatch = "CurrencyMismatch"
 )
 
+// Reasons of money on account (docs/ledger.md#money-on-account): the
+// conditions of a CreditApplication, a Refund and a WriteOff.
+const (
+	// ReasonApplied is Ready's reason (True) once a credit application is
+	// entered in its invoice's ledger.
+	ReasonApplied = "Applied"
+
+	// ReasonExceedsCredit is the reason of Ready (False) and Stalled (True)
+	// of a CreditApplication or a Refund rejected because the customer's
+	// credit in its currency is less than its amount when the controller
+	// enters it; over HTTP status_reason exceeds_credit.
+	ReasonExceedsCredit = "ExceedsCredit"
+
+	// ReasonExceedsRemaining is the reason of Ready (False) and Stalled
+	// (True) of a CreditApplication rejected because its invoice leaves
+	// less to pay than its amount; over HTTP status_reason
+	// exceeds_remaining.
+	ReasonExceedsRemaining = "ExceedsRemaining"
+
+	// ReasonNothingRemaining is the reason of Ready (False) and Stalled
+	// (True) of a WriteOff rejected because nothing remained of its
+	// invoice to write off.
+	ReasonNothingRemaining = "NothingRemaining"
+
+	// ReasonCreditLedgerFull is the reason of Ready (False) and Stalled
+	// (True) of a CreditApplication or a Refund when its customer's credit
+	// ledger holds MaxCreditEntries uses.
+	ReasonCreditLedgerFull = "CreditLedgerFull"
+)
+
 // Reasons of closing the books (docs/ledger.md#closing-the-books).
 const (
 	// ReasonAlreadySealed is the reason of Ready (False) and Stalled (True)

@@ -79,6 +79,12 @@ type CustomerStatus struct {
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	InvoiceCount int32 `json:"invoiceCount,omitempty"`
+
+	// credit is the customer's money on account: its overpaid invoices,
+	// the credit applications and refunds that spent it, and the balance
+	// per currency. Derived by the controller, never set by hand.
+	// +optional
+	Credit *CustomerCredit `json:"credit,omitempty"`
 }
 
 // Customer is someone a workspace bills: invoices in the same namespace
@@ -88,6 +94,7 @@ type CustomerStatus struct {
 // +kubebuilder:resource:shortName=cust,categories=invoicing
 // +kubebuilder:printcolumn:name="Name",type=string,JSONPath=`.spec.name`
 // +kubebuilder:printcolumn:name="Email",type=string,JSONPath=`.spec.email`
+// +kubebuilder:printcolumn:name="Credit",type=string,JSONPath=`.status.credit.summary`,description="The customer's credit per currency"
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 type Customer struct {
 	metav1.TypeMeta `json:",inline"`

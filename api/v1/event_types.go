@@ -30,7 +30,7 @@ const EventSequenceName = "events"
 
 // EventType is a fact about an invoice, credit note or payment that takes
 // a sequence in the workspace's event sequence.
-// +kubebuilder:validation:Enum=invoice.issued;invoice.paid;invoice.voided;invoice.overdue;credit_note.issued;payment.recorded;period.closed;ledger.sealed
+// +kubebuilder:validation:Enum=invoice.issued;invoice.paid;invoice.voided;invoice.overdue;credit_note.issued;payment.recorded;period.closed;ledger.sealed;credit.applied;refund.recorded;invoice.marked_uncollectible
 type EventType string
 
 const (
@@ -53,6 +53,15 @@ const (
 	// EventTypeLedgerSealed is a LedgerSeal joining the workspace's hash
 	// chain.
 	EventTypeLedgerSealed EventType = "ledger.sealed"
+	// EventTypeCreditApplied is a CreditApplication entering its invoice's
+	// ledger: some of the customer's credit applied to the invoice.
+	EventTypeCreditApplied EventType = "credit.applied"
+	// EventTypeRefundRecorded is a Refund being recorded: money paid back
+	// to the customer out of its credit.
+	EventTypeRefundRecorded EventType = "refund.recorded"
+	// EventTypeInvoiceMarkedUncollectible is a WriteOff entering its
+	// invoice's ledger: what remained of the invoice written off.
+	EventTypeInvoiceMarkedUncollectible EventType = "invoice.marked_uncollectible"
 )
 
 // RecordedEvent is one event about the object whose status holds it.

@@ -27,13 +27,16 @@ const MaxLedgerEntries = 1000
 
 // InvoicePaymentStatus is where an issued invoice is in being settled,
 // derived from its ledger; the first that applies wins.
-// +kubebuilder:validation:Enum=void;paid;partially_paid;open
+// +kubebuilder:validation:Enum=void;uncollectible;paid;partially_paid;open
 type InvoicePaymentStatus string
 
 const (
 	// InvoicePaymentVoid is everything credited and nothing paid, the total
 	// above 0.
 	InvoicePaymentVoid InvoicePaymentStatus = "void"
+	// InvoicePaymentUncollectible is something written off that no payment
+	// has recovered yet.
+	InvoicePaymentUncollectible InvoicePaymentStatus = "uncollectible"
 	// InvoicePaymentPaid is nothing remaining to be paid.
 	InvoicePaymentPaid InvoicePaymentStatus = "paid"
 	// InvoicePaymentPartiallyPaid is something paid and something remains.
@@ -42,9 +45,11 @@ const (
 	InvoicePaymentOpen InvoicePaymentStatus = "open"
 )
 
-// LedgerEntry is one credit note or payment entered in an invoice's ledger.
+// LedgerEntry is one credit note, payment, credit application or write-off
+// entered in an invoice's ledger.
 type LedgerEntry struct {
-	// name is the metadata.name of the CreditNote or Payment.
+	// name is the metadata.name of the CreditNote, Payment,
+	// CreditApplication or WriteOff.
 	// +required
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=253
@@ -56,8 +61,8 @@ type LedgerEntry struct {
 	// +kubebuilder:validation:MaxLength=128
 	UID string `json:"uid"`
 
-	// amount is the credit note's total or the payment's amount, in minor
-	// units.
+	// amount is the credit note's total, the payment's or the credit
+	// application's amount, or what the write-off wrote off, in minor units.
 	// +required
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=9007199254740991
@@ -108,6 +113,21 @@ type InvoiceLedger struct {
 	// +kubebuilder:validation:MaxItems=1000
 	Payments []LedgerEntry `json:"payments,omitempty"`
 
+	// creditApplications are the applied credit applications of the
+	// invoice: the customer's credit applied to it, in the order they were
+	// entered.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=1000
+	CreditApplications []LedgerEntry `json:"creditApplications,omitempty"`
+
+	// writeOffs are the invoice's write-offs, each with what remained when
+	// it was entered.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=1000
+	WriteOffs []LedgerEntry `json:"writeOffs,omitempty"`
+
 	// creditedLines has, for each of spec.items in order, what the credit
 	// notes credited of it; absent before the first credit note.
 	// +optional
@@ -136,18 +156,32 @@ type InvoiceBalance struct {
 	// +kubebuilder:validation:Minimum=0
 	AmountPaid int64 `json:"amountPaid"`
 
-	// amountRemaining is max(0, total - amountCredited - amountPaid).
+	// amountApplied is the sum of the applied credit applications'
+	// amounts: the customer's credit applied to the invoice.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	AmountApplied int64 `json:"amountApplied,omitempty"`
+
+	// amountWrittenOff is what the write-offs wrote off and no later
+	// payment has recovered: min(the write-offs' amounts, total -
+	// amountCredited - amountPaid - amountApplied), at least 0.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	AmountWrittenOff int64 `json:"amountWrittenOff,omitempty"`
+
+	// amountRemaining is max(0, total - amountCredited - amountPaid -
+	// amountApplied - amountWrittenOff).
 	// +required
 	// +kubebuilder:validation:Minimum=0
 	AmountRemaining int64 `json:"amountRemaining"`
 
-	// amountOverpaid is max(0, amountCredited + amountPaid - total): what is
-	// owed back.
+	// amountOverpaid is max(0, amountCredited + amountPaid + amountApplied -
+	// total): what is owed back, the customer's credit.
 	// +required
 	// +kubebuilder:validation:Minimum=0
 	AmountOverpaid int64 `json:"amountOverpaid"`
 
-	// paymentStatus is void, paid, partially_paid or open.
+	// paymentStatus is void, uncollectible, paid, partially_paid or open.
 	// +required
 	PaymentStatus InvoicePaymentStatus `json:"paymentStatus"`
 
