@@ -31,21 +31,23 @@ func LedgerBalance(inv *billingv1.Invoice, now time.Time) (*billingv1.InvoiceBal
 	if inv.Status.Phase != billingv1.InvoiceIssued || inv.Status.Total == nil {
 		return nil, nil
 	}
-	var credits, payments []int64
+	var amounts LedgerAmounts
 	if ledger := inv.Status.Ledger; ledger != nil {
-		credits = entryAmounts(ledger.CreditNotes)
-		payments = entryAmounts(ledger.Payments)
+		amounts = LedgerAmounts{CreditNotes: entryAmounts(ledger.CreditNotes), Payments: entryAmounts(ledger.Payments),
+			Applied: entryAmounts(ledger.CreditApplications), WrittenOff: entryAmounts(ledger.WriteOffs)}
 	}
-	b, err := ComputeBalance(*inv.Status.Total, credits, payments)
+	b, err := ComputeLedgerBalance(*inv.Status.Total, amounts)
 	if err != nil {
 		return nil, fmt.Errorf("computing the balance of invoice %s: %w", inv.Name, err)
 	}
 	balance := &billingv1.InvoiceBalance{
-		AmountCredited:  b.Credited,
-		AmountPaid:      b.Paid,
-		AmountRemaining: b.Remaining,
-		AmountOverpaid:  b.Overpaid,
-		PaymentStatus:   billingv1.InvoicePaymentStatus(b.Status),
+		AmountCredited:   b.Credited,
+		AmountPaid:       b.Paid,
+		AmountApplied:    b.Applied,
+		AmountWrittenOff: b.WrittenOff,
+		AmountRemaining:  b.Remaining,
+		AmountOverpaid:   b.Overpaid,
+		PaymentStatus:    billingv1.InvoicePaymentStatus(b.Status),
 	}
 	if inv.Status.DueAt != nil {
 		balance.Overdue = Overdue(inv.Status.DueAt.Time, now, b.Remaining)
