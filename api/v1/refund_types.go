@@ -86,6 +86,12 @@ type RefundStatus struct {
 	// +optional
 	Phase RefundPhase `json:"phase,omitempty"`
 
+	// currency is the credit's currency, written just before the refund is
+	// entered in the customer's credit: from then on it is retained.
+	// +optional
+	// +kubebuilder:validation:MaxLength=3
+	Currency string `json:"currency,omitempty"`
+
 	// recordedAt is when the refund was entered in the customer's credit.
 	// +optional
 	RecordedAt *metav1.Time `json:"recordedAt,omitempty"`
