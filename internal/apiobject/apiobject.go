@@ -46,7 +46,17 @@ type Customer struct {
 	// ElectronicAddress is where the customer receives e-invoices; null
 	// when it has none.
 	ElectronicAddress *ElectronicAddress `json:"electronic_address"`
-	CreatedAt         string             `json:"created_at"`
+	// CreditBalance is the customer's credit (money on account) per
+	// currency with credit, in currency order; empty, not null, when it
+	// has none (billing.CreditBalance).
+	CreditBalance []CurrencyAmount `json:"credit_balance"`
+	CreatedAt     string           `json:"created_at"`
+}
+
+// CurrencyAmount is an amount in minor units of a currency.
+type CurrencyAmount struct {
+	Currency string `json:"currency"`
+	Amount   int64  `json:"amount"`
 }
 
 // ElectronicAddress is a Peppol participant identifier: an EAS scheme
@@ -167,13 +177,17 @@ type Invoice struct {
 	// time; null until then, and when the profile named none.
 	PaymentAccount *PaymentAccount `json:"payment_account"`
 	// The balance (billing.BalanceOf) is null until the invoice is issued.
-	AmountCredited  *int64  `json:"amount_credited"`
-	AmountPaid      *int64  `json:"amount_paid"`
-	AmountRemaining *int64  `json:"amount_remaining"`
-	AmountOverpaid  *int64  `json:"amount_overpaid"`
-	PaymentStatus   *string `json:"payment_status"`
-	Overdue         *bool   `json:"overdue"`
-	CreatedAt       string  `json:"created_at"`
+	AmountCredited *int64 `json:"amount_credited"`
+	AmountPaid     *int64 `json:"amount_paid"`
+	// AmountApplied is the customer's credit applied to the invoice;
+	// AmountWrittenOff what was written off and no payment has recovered.
+	AmountApplied    *int64  `json:"amount_applied"`
+	AmountWrittenOff *int64  `json:"amount_written_off"`
+	AmountRemaining  *int64  `json:"amount_remaining"`
+	AmountOverpaid   *int64  `json:"amount_overpaid"`
+	PaymentStatus    *string `json:"payment_status"`
+	Overdue          *bool   `json:"overdue"`
+	CreatedAt        string  `json:"created_at"`
 	// Seal is the name of the LedgerSeal that holds the invoice (the
 	// billingv1.LabelSealedIn label the store sets on what it serves of a
 	// seal); null while it is live.
@@ -245,8 +259,21 @@ func CustomerOf(c *billingv1.Customer) Customer {
 		TaxID:     optional(c.Spec.TaxID),
 
 		ElectronicAddress: electronicAddressJSON(c.Spec.ElectronicAddress),
+		CreditBalance:     creditBalanceJSON(c.Status.Credit),
 		CreatedAt:         timestamp(c.CreationTimestamp.Time),
 	}
+}
+
+// creditBalanceJSON is the /v1 representation of a customer's credit
+// balance, derived afresh from its ledger (billing.CreditBalance); empty,
+// not nil, when there is none.
+func creditBalanceJSON(credit *billingv1.CustomerCredit) []CurrencyAmount {
+	balance := billing.CreditBalance(credit)
+	out := make([]CurrencyAmount, len(balance))
+	for i, b := range balance {
+		out[i] = CurrencyAmount{Currency: b.Currency, Amount: b.Amount}
+	}
+	return out
 }
 
 // BillToOf is the /v1 representation of a bill-to snapshot; nil for nil.
@@ -322,6 +349,7 @@ func InvoiceOf(inv *billingv1.Invoice) Invoice {
 	if b := billing.BalanceOf(inv, amounts.Total); b != nil {
 		status := string(b.PaymentStatus)
 		out.AmountCredited, out.AmountPaid = copyInt(&b.AmountCredited), copyInt(&b.AmountPaid)
+		out.AmountApplied, out.AmountWrittenOff = copyInt(&b.AmountApplied), copyInt(&b.AmountWrittenOff)
 		out.AmountRemaining, out.AmountOverpaid = copyInt(&b.AmountRemaining), copyInt(&b.AmountOverpaid)
 		out.PaymentStatus, out.Overdue = &status, ptr.To(b.Overdue)
 	}

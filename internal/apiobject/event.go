@@ -35,7 +35,8 @@ type Event struct {
 }
 
 // EventData holds the object the event is about (an Invoice, CreditNote,
-// Payment, PeriodClose or LedgerSeal), as GET answers it.
+// Payment, PeriodClose, LedgerSeal, CreditApplication, Refund or
+// WriteOff), as GET answers it.
 type EventData struct {
 	Object any `json:"object"`
 }
@@ -54,13 +55,15 @@ func EventOf(workspace string, sequence int64, t string, createdAt time.Time, ob
 type InvoiceReader func(name string) *billingv1.Invoice
 
 // EventObject renders the object an event is about (a *Invoice, *CreditNote,
-// *Payment, *PeriodClose or *LedgerSeal of api/v1) as GET answers it; nil
-// for another kind. A period close (period.closed) shows as
-// workspace_closed_through the moment the event closed the books through,
-// its own closed_through; a seal (ledger.sealed) its name, sequence and
-// hashes. invoice is
+// *Payment, *PeriodClose, *LedgerSeal, *CreditApplication, *Refund or
+// *WriteOff of api/v1) as GET answers it; nil for another kind. A period
+// close (period.closed) shows as workspace_closed_through the moment the
+// event closed the books through, its own closed_through; a seal
+// (ledger.sealed) its name, sequence and hashes; invoice.marked_uncollectible
+// is about the write-off that made the invoice uncollectible. invoice is
 // asked only when the object's own status lacks what its representation
-// needs (billing.CreditNoteNeedsInvoice, billing.PaymentNeedsInvoice). The adapter's
+// needs (billing.CreditNoteNeedsInvoice, billing.PaymentNeedsInvoice,
+// CreditApplicationNeedsInvoice, WriteOffNeedsInvoice). The adapter's
 // /v1/events and the manager's webhooks both render events with it.
 func EventObject(obj any, invoice InvoiceReader) any {
 	switch o := obj.(type) {
@@ -82,6 +85,20 @@ func EventObject(obj any, invoice InvoiceReader) any {
 		return PeriodCloseOf(o, closedThroughOfEvent(o))
 	case *billingv1.LedgerSeal:
 		return SealOf(o)
+	case *billingv1.CreditApplication:
+		var inv *billingv1.Invoice
+		if CreditApplicationNeedsInvoice(o) {
+			inv = invoice(o.Spec.InvoiceRef.Name)
+		}
+		return CreditApplicationOf(o, inv)
+	case *billingv1.Refund:
+		return RefundOf(o)
+	case *billingv1.WriteOff:
+		var inv *billingv1.Invoice
+		if WriteOffNeedsInvoice(o) {
+			inv = invoice(o.Spec.InvoiceRef.Name)
+		}
+		return WriteOffOf(o, inv)
 	default:
 		return nil
 	}

@@ -103,11 +103,11 @@ type ListParams struct {
 	Order string
 	// AfterSequence, when not nil, starts the feed after this sequence.
 	AfterSequence *int64
-	// InvoiceID narrows a list of credit notes or payments to one
-	// invoice's.
+	// InvoiceID narrows a list of credit notes, payments, credit
+	// applications or write-offs to one invoice's.
 	InvoiceID string
 	// PaymentStatus narrows a list of invoices to those in one payment
-	// status: void, paid, partially_paid or open.
+	// status: void, uncollectible, paid, partially_paid or open.
 	PaymentStatus string
 	// Overdue lists the overdue invoices only.
 	Overdue bool
@@ -162,7 +162,15 @@ type Customer struct {
 	TaxID     *string  `json:"tax_id"`
 	// ElectronicAddress is nil when absent.
 	ElectronicAddress *ElectronicAddress `json:"electronic_address"`
-	CreatedAt         string             `json:"created_at"`
+	// CreditBalance is the customer's credit per currency; empty when none.
+	CreditBalance []CurrencyAmount `json:"credit_balance"`
+	CreatedAt     string           `json:"created_at"`
+}
+
+// CurrencyAmount is an amount in minor units of a currency.
+type CurrencyAmount struct {
+	Currency string `json:"currency"`
+	Amount   int64  `json:"amount"`
 }
 
 // Address is a postal address in a response; absent fields are nil.
@@ -239,13 +247,15 @@ type Invoice struct {
 	// PaymentAccount is nil until issued, and without one.
 	PaymentAccount *PaymentAccount `json:"payment_account"`
 	// The balance is nil until the invoice is issued.
-	AmountCredited  *int64  `json:"amount_credited"`
-	AmountPaid      *int64  `json:"amount_paid"`
-	AmountRemaining *int64  `json:"amount_remaining"`
-	AmountOverpaid  *int64  `json:"amount_overpaid"`
-	PaymentStatus   *string `json:"payment_status"`
-	Overdue         *bool   `json:"overdue"`
-	CreatedAt       string  `json:"created_at"`
+	AmountCredited   *int64  `json:"amount_credited"`
+	AmountPaid       *int64  `json:"amount_paid"`
+	AmountApplied    *int64  `json:"amount_applied"`
+	AmountWrittenOff *int64  `json:"amount_written_off"`
+	AmountRemaining  *int64  `json:"amount_remaining"`
+	AmountOverpaid   *int64  `json:"amount_overpaid"`
+	PaymentStatus    *string `json:"payment_status"`
+	Overdue          *bool   `json:"overdue"`
+	CreatedAt        string  `json:"created_at"`
 	// Seal is the name of the seal that holds it; nil while it is live.
 	Seal *string `json:"seal"`
 }
