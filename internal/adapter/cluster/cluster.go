@@ -99,6 +99,7 @@ func restMapper() meta.RESTMapper {
 		"Customer": "customers", "Invoice": "invoices", "IdempotencyKey": "idempotencykeys",
 		"BillingProfile": "billingprofiles", "CreditNote": "creditnotes", "Payment": "payments",
 		"PeriodClose": "periodcloses", "LedgerSeal": "ledgerseals",
+		"CreditApplication": "creditapplications", "Refund": "refunds", "WriteOff": "writeoffs",
 	} {
 		gv := billingv1.GroupVersion
 		m.AddSpecific(gv.WithKind(kind), gv.WithResource(plural), gv.WithResource(strings.ToLower(kind)),

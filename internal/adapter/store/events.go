@@ -32,7 +32,8 @@ import (
 
 // Events are not stored anywhere of their own: each event's sequence is
 // recorded in status.events of the invoice, credit note, payment, period
-// close or ledger seal it is about (docs/events.md); those of a sealed
+// close, ledger seal, credit application, refund or write-off it is about
+// (docs/events.md); those of a sealed
 // record come with it from its seal (sealed.go). eventIndex keeps, per workspace, which object
 // carries each event sequence, as the informers deliver them, and the
 // highest sequence it has seen; Events walks it as Feed walks the invoice
@@ -160,7 +161,8 @@ func (x *eventIndex) run(ns string, first int64, scan int) (refs []eventRef, hig
 }
 
 // handler keeps the index in step with the Invoice, CreditNote, Payment,
-// PeriodClose and LedgerSeal informers. An event never changes once recorded (the API server refuses
+// PeriodClose, LedgerSeal, CreditApplication, Refund and WriteOff
+// informers. An event never changes once recorded (the API server refuses
 // it), so an update only ever adds events.
 func (x *eventIndex) handler() toolscache.ResourceEventHandler {
 	return toolscache.ResourceEventHandlerFuncs{
@@ -177,7 +179,8 @@ type Event struct {
 	Type      billingv1.EventType
 	CreatedAt time.Time
 	// Object is the *billingv1.Invoice, *billingv1.CreditNote,
-	// *billingv1.Payment (live or sealed, with the label
+	// *billingv1.Payment, *billingv1.CreditApplication, *billingv1.Refund,
+	// *billingv1.WriteOff (live or sealed, with the label
 	// billingv1.LabelSealedIn), *billingv1.PeriodClose or
 	// *billingv1.LedgerSeal the event is about, shared with the cache:
 	// read it, never change it.
@@ -270,6 +273,12 @@ func objectFor(t billingv1.EventType) client.Object {
 		return &billingv1.PeriodClose{}
 	case billingv1.EventTypeLedgerSealed:
 		return &billingv1.LedgerSeal{}
+	case billingv1.EventTypeCreditApplied:
+		return &billingv1.CreditApplication{}
+	case billingv1.EventTypeRefundRecorded:
+		return &billingv1.Refund{}
+	case billingv1.EventTypeInvoiceMarkedUncollectible:
+		return &billingv1.WriteOff{}
 	default:
 		return nil
 	}

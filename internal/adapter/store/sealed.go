@@ -37,7 +37,8 @@ import (
 // label billingv1.LabelSealedIn set to its seal's name, through the same
 // Get, Page, Feed and Events as live records.
 //
-// Each record kind (Invoice, CreditNote, Payment) has an overlay: the
+// Each record kind (Invoice, CreditNote, Payment, CreditApplication,
+// Refund, WriteOff) has an overlay: the
 // objects served instead of (or besides) the informer's, by name. It holds
 //
 //   - every record of every verified seal the LedgerSeal informer delivered;

@@ -29,12 +29,14 @@ import (
 // unfiltered one does.
 type Selection struct {
 	Namespace string
-	// CustomerID, when set, narrows a list of invoices, credit notes or
-	// payments to the customer's. A credit note or payment belongs to its
-	// customer once the controller has looked at it (status.customerName).
+	// CustomerID, when set, narrows a list of invoices, credit notes,
+	// payments, credit applications, refunds or write-offs to the
+	// customer's. A credit note, payment, credit application or write-off
+	// belongs to its customer once the controller has looked at it
+	// (status.customerName); a refund names its customer in its spec.
 	CustomerID string
-	// InvoiceID, when set, narrows a list of credit notes or payments to
-	// those of the invoice.
+	// InvoiceID, when set, narrows a list of credit notes, payments, credit
+	// applications or write-offs to those of the invoice.
 	InvoiceID string
 	// Phase, when set, narrows a list of invoices to those in that phase
 	// (an invoice without a phase is Pending).
@@ -116,8 +118,9 @@ func workspaceSets(o client.Object) []string {
 	return []string{Selection{Namespace: o.GetNamespace()}.key()}
 }
 
-// customerSets, invoiceSets, creditNoteSets and paymentSets name the index
-// sets an object belongs to; the first is always the workspace's.
+// customerSets, invoiceSets, creditNoteSets, paymentSets,
+// creditApplicationSets, refundSets and writeOffSets name the index sets an
+// object belongs to; the first is always the workspace's.
 func customerSets(o client.Object) []string {
 	sets := []string{Selection{Namespace: o.GetNamespace()}.key()}
 	if c, ok := o.(*billingv1.Customer); ok && c.Spec.Email != "" {
@@ -212,4 +215,37 @@ func paymentSets(o client.Object) []string {
 		sets = append(sets, sel.key())
 	}
 	return sets
+}
+
+func creditApplicationSets(o client.Object) []string {
+	ca, ok := o.(*billingv1.CreditApplication)
+	if !ok {
+		return []string{Selection{Namespace: o.GetNamespace()}.key()}
+	}
+	return scopeKeys(scopes(ca.Namespace, ca.Spec.InvoiceRef.Name, ca.Status.CustomerName))
+}
+
+func refundSets(o client.Object) []string {
+	rf, ok := o.(*billingv1.Refund)
+	if !ok {
+		return []string{Selection{Namespace: o.GetNamespace()}.key()}
+	}
+	return scopeKeys(scopes(rf.Namespace, "", rf.Spec.CustomerRef.Name))
+}
+
+func writeOffSets(o client.Object) []string {
+	wo, ok := o.(*billingv1.WriteOff)
+	if !ok {
+		return []string{Selection{Namespace: o.GetNamespace()}.key()}
+	}
+	return scopeKeys(scopes(wo.Namespace, wo.Spec.InvoiceRef.Name, wo.Status.CustomerName))
+}
+
+// scopeKeys is the set key of each selection of sels.
+func scopeKeys(sels []Selection) []string {
+	keys := make([]string, len(sels))
+	for i, sel := range sels {
+		keys[i] = sel.key()
+	}
+	return keys
 }

@@ -14,7 +14,8 @@
 
 // Package store is the /v1 adapter's read side, and the one way its handlers
 // read: the informer cache of Customers, Invoices, CreditNotes, Payments,
-// PeriodCloses and LedgerSeals, the records of every verified seal served
+// PeriodCloses, LedgerSeals, CreditApplications, Refunds and WriteOffs, the
+// records of every verified seal served
 // as if live (sealed.go), a read from the API server when the cache misses an object, an
 // ordered index of names per workspace (and per customer, invoice and
 // filter) for keyset pagination, and the objects this
@@ -71,8 +72,9 @@ type Object[T any] interface {
 	client.Object
 }
 
-// Store reads Customers, Invoices, CreditNotes, Payments, PeriodCloses and
-// LedgerSeals for the adapter, and the sealed records as if live.
+// Store reads Customers, Invoices, CreditNotes, Payments, PeriodCloses,
+// LedgerSeals, CreditApplications, Refunds and WriteOffs for the adapter,
+// and the sealed records as if live.
 type Store struct {
 	cache cache.Cache
 	live  client.Reader
@@ -122,6 +124,12 @@ func New(c cache.Cache, live client.Reader, opts Options) *Store {
 			newList: func() client.ObjectList { return &billingv1.PeriodCloseList{} }},
 		{obj: &billingv1.LedgerSeal{}, sets: workspaceSets, listKind: "LedgerSealList",
 			newList: func() client.ObjectList { return &billingv1.LedgerSealList{} }},
+		{obj: &billingv1.CreditApplication{}, sets: creditApplicationSets, listKind: "CreditApplicationList",
+			overlay: newOverlay(), newList: func() client.ObjectList { return &billingv1.CreditApplicationList{} }},
+		{obj: &billingv1.Refund{}, sets: refundSets, listKind: "RefundList", overlay: newOverlay(),
+			newList: func() client.ObjectList { return &billingv1.RefundList{} }},
+		{obj: &billingv1.WriteOff{}, sets: writeOffSets, listKind: "WriteOffList", overlay: newOverlay(),
+			newList: func() client.ObjectList { return &billingv1.WriteOffList{} }},
 	} {
 		k.names = newNameIndex()
 		k.barrier = newReadBarrier(s.currentVersion(k), opts.BarrierTimeout)
@@ -175,7 +183,7 @@ func (s *Store) Start(ctx context.Context) error {
 		}
 		switch k.obj.(type) {
 		case *billingv1.Invoice, *billingv1.CreditNote, *billingv1.Payment, *billingv1.PeriodClose,
-			*billingv1.LedgerSeal:
+			*billingv1.LedgerSeal, *billingv1.CreditApplication, *billingv1.Refund, *billingv1.WriteOff:
 			reg, err := informer.AddEventHandler(keepHeld{s.events.handler(), k.overlay})
 			if err != nil {
 				return fmt.Errorf("watching the informer for %T: %w", k.obj, err)
@@ -461,6 +469,24 @@ func (s *Store) Payments(ctx context.Context, sel Selection, after string, limit
 func (s *Store) PeriodCloses(ctx context.Context, sel Selection, after string, limit int) (
 	[]*billingv1.PeriodClose, bool, error) {
 	return Page[billingv1.PeriodClose](ctx, s, sel, after, limit)
+}
+
+// CreditApplications is Page of credit applications.
+func (s *Store) CreditApplications(ctx context.Context, sel Selection, after string, limit int) (
+	[]*billingv1.CreditApplication, bool, error) {
+	return Page[billingv1.CreditApplication](ctx, s, sel, after, limit)
+}
+
+// Refunds is Page of refunds.
+func (s *Store) Refunds(ctx context.Context, sel Selection, after string, limit int) (
+	[]*billingv1.Refund, bool, error) {
+	return Page[billingv1.Refund](ctx, s, sel, after, limit)
+}
+
+// WriteOffs is Page of write-offs.
+func (s *Store) WriteOffs(ctx context.Context, sel Selection, after string, limit int) (
+	[]*billingv1.WriteOff, bool, error) {
+	return Page[billingv1.WriteOff](ctx, s, sel, after, limit)
 }
 
 // LedgerSeals is Page of seals.
