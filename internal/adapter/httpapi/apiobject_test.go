@@ -118,6 +118,8 @@ func TestTheTestClientDecodesEveryField(t *testing.T) {
 		{apiobject.CreditNote{}, v1client.CreditNote{}}, {apiobject.Payment{}, v1client.Payment{}},
 		{apiobject.PeriodClose{}, v1client.PeriodClose{}}, {apiobject.PeriodCloseList{}, v1client.PeriodCloseList{}},
 		{apiobject.Seal{}, v1client.Seal{}}, {apiobject.SealVerification{}, v1client.SealVerification{}},
+		{apiobject.CreditApplication{}, v1client.CreditApplication{}}, {apiobject.Refund{}, v1client.Refund{}},
+		{apiobject.WriteOff{}, v1client.WriteOff{}},
 	} {
 		server, client := shape(reflect.TypeOf(pair[0])), shape(reflect.TypeOf(pair[1]))
 		if server != client {

@@ -36,7 +36,7 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const customer = `{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"ada@example.com","address":null,"tax_id":null,"electronic_address":null,"created_at":"2026-11-21T07:00:00Z"}`
+	const customer = `{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"ada@example.com","address":null,"tax_id":null,"electronic_address":null,"credit_balance":[],"created_at":"2026-11-21T07:00:00Z"}`
 	const untaxed = `"items":[{"description":"x","quantity":1,"amount":2,"tax":null}],` +
 		`"subtotal":2,"tax_breakdown":[],"tax_total":0,"total":2`
 	const taxed = `"items":[{"description":"x","quantity":1,"amount":100,"tax":{"category":"S","rate":"19","exemption_reason":null}},` +
@@ -48,7 +48,8 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 			items + `,` + fields + `,"created_at":"2026-11-21T07:00:00Z","seal":null}`
 	}
 	invoice := func(fields string) string { return withItems(untaxed, fields) }
-	const unsettled = `"amount_credited":null,"amount_paid":null,"amount_remaining":null,"amount_overpaid":null,` +
+	const unsettled = `"amount_credited":null,"amount_paid":null,"amount_applied":null,"amount_written_off":null,` +
+		`"amount_remaining":null,"amount_overpaid":null,` +
 		`"payment_status":null,"overdue":null`
 	const pending = `"status":"pending","status_reason":null,"number":null,"sequence":null,"issued_at":null,"due_at":null,` +
 		`"buyer_reference":null,"purchase_order":null,"bill_to":null,"issuer":null,"payment_account":null,` + unsettled
@@ -60,7 +61,7 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 		`"issuer":{"name":"Example GmbH","email":null,"address":null,"tax_id":null,"legal_registration_id":"HRB 1",` +
 		`"contact":{"name":"AR","phone":null,"email":null},"electronic_address":null},` +
 		`"payment_account":{"iban":"DE02120300000000202051","bic":null,"account_name":"Example GmbH"},"amount_credited":0,"amount_paid":500,` +
-		`"amount_remaining":0,"amount_overpaid":0,"payment_status":"paid","overdue":false`
+		`"amount_applied":0,"amount_written_off":0,"amount_remaining":0,"amount_overpaid":0,"payment_status":"paid","overdue":false`
 	badRequest := `{"error":{"type":"invalid_request_error","code":"parameter_invalid","message":"m","param":"limit","request_id":"r1"}}`
 	hdr := func(kv ...string) http.Header {
 		h := http.Header{"Content-Type": {"application/json"}, "Request-Id": {"r1"}}
@@ -89,7 +90,7 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 		{"a customer with an address is valid", "GET", "/v1/customers/cus-1", 200, hdr(),
 			`{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"ada@example.com","address":{"line1":"x",` +
 				`"line2":null,"city":null,"postal_code":null,"state":null,"country":"GB"},"tax_id":"GB1",` +
-				`"electronic_address":{"scheme":"0088","value":"4035811991021"},"created_at":"2026-11-21T07:00:00Z"}`, true},
+				`"electronic_address":{"scheme":"0088","value":"4035811991021"},"credit_balance":[],"created_at":"2026-11-21T07:00:00Z"}`, true},
 		{"a customer with an electronic address scheme of letters is not", "GET", "/v1/customers/cus-1", 200, hdr(),
 			strings.Replace(customer, `"electronic_address":null`, `"electronic_address":{"scheme":"GLN","value":"1"}`, 1), false},
 		{"a customer without address and tax_id is not", "GET", "/v1/customers/cus-1", 200, hdr(),

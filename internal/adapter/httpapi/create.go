@@ -42,8 +42,12 @@ var (
 	invoiceKind    = createKind{resourceInvoices, billing.InvoiceIDPrefix, "/v1/invoices/"}
 	creditNoteKind = createKind{resourceCreditNotes, billing.CreditNoteIDPrefix, "/v1/credit_notes/"}
 	paymentKind    = createKind{resourcePayments, billing.PaymentIDPrefix, "/v1/payments/"}
-	// periodCloseKind's ids start with pclose-, the kind's short name.
-	periodCloseKind = createKind{resourcePeriodClose, "pclose-", "/v1/period_closes/"}
+	// periodCloseKind's ids start with pclose-, the kind's short name, as
+	// do those of the kinds of money on account.
+	periodCloseKind       = createKind{resourcePeriodClose, "pclose-", "/v1/period_closes/"}
+	creditApplicationKind = createKind{resourceCreditApplications, "capp-", "/v1/credit_applications/"}
+	refundKind            = createKind{resourceRefunds, "rf-", "/v1/refunds/"}
+	writeOffKind          = createKind{resourceWriteOffs, "wo-", "/v1/write_offs/"}
 )
 
 // apiObject is a pointer to an API type the create path creates.

@@ -59,6 +59,8 @@ const (
 	CodeCreditNoteNotIssued  = "credit_note_not_issued"
 	CodeExceedsCreditable    = "amount_exceeds_creditable"
 	CodeExceedsRemaining     = "amount_exceeds_remaining"
+	CodeExceedsCredit        = "amount_exceeds_credit"
+	CodeInvoiceNotOpen       = "invoice_not_open"
 	CodeCurrencyMismatch     = "currency_mismatch"
 	CodeEInvoiceUnavailable  = "einvoice_unavailable"
 	CodePeriodNotEnded       = "period_not_ended"

@@ -42,7 +42,8 @@ const (
 var eventTypes = []billingv1.EventType{
 	billingv1.EventTypeInvoiceIssued, billingv1.EventTypeInvoicePaid, billingv1.EventTypeInvoiceVoided,
 	billingv1.EventTypeInvoiceOverdue, billingv1.EventTypeCreditNoteIssued, billingv1.EventTypePaymentRecorded,
-	billingv1.EventTypePeriodClosed, billingv1.EventTypeLedgerSealed,
+	billingv1.EventTypePeriodClosed, billingv1.EventTypeLedgerSealed, billingv1.EventTypeCreditApplied,
+	billingv1.EventTypeRefundRecorded, billingv1.EventTypeInvoiceMarkedUncollectible,
 }
 
 // eventTypesParam reads type, one or more comma-separated event types: the
@@ -58,7 +59,8 @@ func eventTypesParam(q url.Values) (map[billingv1.EventType]bool, string, *Error
 		if !slices.Contains(eventTypes, t) {
 			return nil, "", errorf(http.StatusBadRequest, CodeParameterInvalid, queryType,
 				"type must be one or more of invoice.issued, invoice.paid, invoice.voided, invoice.overdue, "+
-					"credit_note.issued, payment.recorded, period.closed and ledger.sealed, separated by commas.")
+					"credit_note.issued, payment.recorded, period.closed, ledger.sealed, credit.applied, "+
+					"refund.recorded and invoice.marked_uncollectible, separated by commas.")
 		}
 		wanted[t] = true
 	}

@@ -110,6 +110,12 @@ func (s *fakeStore) Get(_ context.Context, ns, name string, obj client.Object) (
 		found.(*billingv1.LedgerSeal).DeepCopyInto(dst)
 	case *billingv1.BillingProfile:
 		found.(*billingv1.BillingProfile).DeepCopyInto(dst)
+	case *billingv1.CreditApplication:
+		found.(*billingv1.CreditApplication).DeepCopyInto(dst)
+	case *billingv1.Refund:
+		found.(*billingv1.Refund).DeepCopyInto(dst)
+	case *billingv1.WriteOff:
+		found.(*billingv1.WriteOff).DeepCopyInto(dst)
 	default:
 		return false, fmt.Errorf("the fake store holds no %T", obj)
 	}
@@ -176,6 +182,21 @@ func (s *fakeStore) CreditNotes(_ context.Context, sel store.Selection, after st
 func (s *fakeStore) Payments(_ context.Context, sel store.Selection, after string, limit int) (
 	[]*billingv1.Payment, bool, error) {
 	return fakePage[*billingv1.Payment](s, sel, after, limit)
+}
+
+func (s *fakeStore) CreditApplications(_ context.Context, sel store.Selection, after string, limit int) (
+	[]*billingv1.CreditApplication, bool, error) {
+	return fakePage[*billingv1.CreditApplication](s, sel, after, limit)
+}
+
+func (s *fakeStore) Refunds(_ context.Context, sel store.Selection, after string, limit int) (
+	[]*billingv1.Refund, bool, error) {
+	return fakePage[*billingv1.Refund](s, sel, after, limit)
+}
+
+func (s *fakeStore) WriteOffs(_ context.Context, sel store.Selection, after string, limit int) (
+	[]*billingv1.WriteOff, bool, error) {
+	return fakePage[*billingv1.WriteOff](s, sel, after, limit)
 }
 
 func (s *fakeStore) Feed(context.Context, string, int64, int) ([]*billingv1.Invoice, bool, error) {

@@ -26,14 +26,15 @@ import (
 // GET /v1/invoices.
 var invoicePaymentStatuses = map[string]billingv1.InvoicePaymentStatus{
 	string(billingv1.InvoicePaymentVoid):          billingv1.InvoicePaymentVoid,
+	string(billingv1.InvoicePaymentUncollectible): billingv1.InvoicePaymentUncollectible,
 	string(billingv1.InvoicePaymentPaid):          billingv1.InvoicePaymentPaid,
 	string(billingv1.InvoicePaymentPartiallyPaid): billingv1.InvoicePaymentPartiallyPaid,
 	string(billingv1.InvoicePaymentOpen):          billingv1.InvoicePaymentOpen,
 }
 
 // invoiceSelection reads the balance filters of GET /v1/invoices into f and
-// returns the selection of the list: payment_status (void, paid,
-// partially_paid or open) and overdue (true), each selecting issued
+// returns the selection of the list: payment_status (void, uncollectible,
+// paid, partially_paid or open) and overdue (true), each selecting issued
 // invoices only, so that status may be left out or be issued with them; the
 // feed (order=sequence) takes neither. A bad value is 400
 // parameter_invalid.
@@ -44,7 +45,7 @@ func invoiceSelection(q url.Values, ns string, f *listFilters, phase billingv1.I
 		var ok bool
 		if sel.PaymentStatus, ok = invoicePaymentStatuses[f.PaymentStatus]; !ok {
 			return sel, errorf(http.StatusBadRequest, CodeParameterInvalid, queryPaymentStatus,
-				"payment_status must be void, paid, partially_paid or open.")
+				"payment_status must be void, uncollectible, paid, partially_paid or open.")
 		}
 	}
 	if q.Has(queryOverdue) {

@@ -25,7 +25,7 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
-// Bounds of a payment's body.
+// Bounds of a payment's (and a refund's) body.
 const (
 	maxReference = 128
 	// maxPaidAtAhead is how far in the future paid_at may be: clocks differ.
@@ -71,33 +71,65 @@ func DecodePayment(body []byte, now time.Time) (*PaymentParams, *Error) {
 	if p.Amount, e = requiredWhole(fields, "", fieldAmount, 1, billing.MaxTotal); e != nil {
 		return nil, e
 	}
-	if c := fields["currency"]; c != nil {
-		if !billing.ValidCurrency(c.s) {
-			return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "currency",
-				"currency must be an ISO 4217 currency code such as USD.")
-		}
-		p.Currency = strings.ToUpper(c.s)
-	}
-	if v := fields["paid_at"]; v != nil {
-		t, err := time.Parse(time.RFC3339, v.s)
-		if err != nil {
-			return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "paid_at",
-				"paid_at must be an RFC 3339 time such as 2026-11-23T09:30:00Z.")
-		}
-		if t.After(now.Add(maxPaidAtAhead)) {
-			return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "paid_at",
-				"paid_at must not be in the future.")
-		}
-		t = t.UTC().Truncate(time.Second)
-		p.PaidAt = &t
-	}
-	if p.Method, e = oneOf(fields, "method", paymentMethods, paymentMethods[len(paymentMethods)-1]); e != nil {
+	if p.Currency, e = currencyField(fields); e != nil {
 		return nil, e
 	}
-	if p.Reference, e = optionalString(fields, "", "reference", maxReference); e != nil {
+	if p.PaidAt, e = pastTime(fields, "paid_at", now); e != nil {
+		return nil, e
+	}
+	if p.Method, p.Reference, e = methodAndReference(fields); e != nil {
 		return nil, e
 	}
 	return p, nil
+}
+
+// currencyField reads the optional currency of a payment's or refund's
+// body: an ISO 4217 code in any case, answered in upper case; "" when
+// absent.
+func currencyField(fields map[string]*node) (string, *Error) {
+	c := fields["currency"]
+	if c == nil {
+		return "", nil
+	}
+	if !billing.ValidCurrency(c.s) {
+		return "", errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "currency",
+			"currency must be an ISO 4217 currency code such as USD.")
+	}
+	return strings.ToUpper(c.s), nil
+}
+
+// pastTime reads the optional time name of a payment's or refund's body,
+// when the money moved: an RFC 3339 time not more than 5 minutes after
+// now, answered in UTC to the second; nil when absent.
+func pastTime(fields map[string]*node, name string, now time.Time) (*time.Time, *Error) {
+	v := fields[name]
+	if v == nil {
+		return nil, nil
+	}
+	t, err := time.Parse(time.RFC3339, v.s)
+	if err != nil {
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, name,
+			"%s must be an RFC 3339 time such as 2026-11-23T09:30:00Z.", name)
+	}
+	if t.After(now.Add(maxPaidAtAhead)) {
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, name,
+			"%s must not be in the future.", name)
+	}
+	t = t.UTC().Truncate(time.Second)
+	return &t, nil
+}
+
+// methodAndReference reads how money moved, in a payment's or refund's
+// body: method, one of paymentMethods ("other" when absent), and the
+// optional reference, at most 128 characters.
+func methodAndReference(fields map[string]*node) (method, reference string, e *Error) {
+	if method, e = oneOf(fields, "method", paymentMethods, paymentMethods[len(paymentMethods)-1]); e != nil {
+		return "", "", e
+	}
+	if reference, e = optionalString(fields, "", "reference", maxReference); e != nil {
+		return "", "", e
+	}
+	return method, reference, nil
 }
 
 // spec is the Payment spec of p; the currency is the invoice's when the

@@ -59,7 +59,7 @@ func (a *Adapter) decodePayment(body []byte) (*PaymentParams, *Error) {
 // checkPayment checks payment p against inv, and returns its currency, the
 // invoice's: 422 currency_mismatch when p names another, 409 invoice_void
 // when inv is fully credited and unpaid, 422 amount_exceeds_remaining when
-// p's amount is above what remains to be paid.
+// p's amount is above what remains to be paid, written off or not.
 func checkPayment(inv *billingv1.Invoice, p *PaymentParams) (string, *Error) {
 	currency := billing.InvoiceCurrency(inv)
 	if p.Currency != "" && p.Currency != currency {
@@ -75,9 +75,11 @@ func checkPayment(inv *billingv1.Invoice, p *PaymentParams) (string, *Error) {
 		return "", errorf(http.StatusConflict, CodeInvoiceVoid, "invoice_id",
 			"Invoice %q is void: it is fully credited, and nothing is to be paid.", inv.Name)
 	}
-	if p.Amount > b.AmountRemaining {
+	// What was written off is still owed: a later payment recovers it
+	// first (billing.ComputeLedgerBalance).
+	if owed := b.AmountRemaining + b.AmountWrittenOff; p.Amount > owed {
 		return "", errorf(http.StatusUnprocessableEntity, CodeExceedsRemaining, "amount",
-			"amount %d exceeds the %d that remains to be paid of invoice %q.", p.Amount, b.AmountRemaining, inv.Name)
+			"amount %d exceeds the %d that remains to be paid of invoice %q.", p.Amount, owed, inv.Name)
 	}
 	return currency, nil
 }

@@ -21,7 +21,8 @@ package httpapi
 // adapter acts for a caller only after a TokenReview (who is calling) and a
 // SubjectAccessReview (may they do this in this workspace), so RBAC stays
 // the one place that grants access to invoices. It watches customers,
-// invoices, credit notes and payments for its cache, reads one from the API server when the cache
+// invoices, credit notes, payments, credit applications, refunds and
+// write-offs for its cache, reads one from the API server when the cache
 // misses it, creates them for callers, and claims Idempotency-Keys with
 // IdempotencyKey objects (deleting a claim whose create was refused). It
 // watches billing profiles for its cache, and gets the workspace's
@@ -33,6 +34,7 @@ package httpapi
 // containers' metrics endpoints.
 //
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers;invoices;creditnotes;payments,verbs=get;list;watch;create
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=creditapplications;refunds;writeoffs,verbs=get;list;watch;create
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=periodcloses;ledgerseals,verbs=get;list;watch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=idempotencykeys,verbs=get;create;delete
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles,verbs=get;list;watch

@@ -29,6 +29,10 @@ const (
 	resourcePayments    = "payments"
 	resourcePeriodClose = "periodcloses"
 	resourceLedgerSeals = "ledgerseals"
+	// The kinds of money on account.
+	resourceCreditApplications = "creditapplications"
+	resourceRefunds            = "refunds"
+	resourceWriteOffs          = "writeoffs"
 )
 
 // Query parameters.
@@ -75,6 +79,26 @@ func (a *Adapter) routes() *http.ServeMux {
 	mux.Handle("GET /v1/payments", a.api("list", resourcePayments, "",
 		[]string{queryLimit, queryCursor, queryInvoiceID, queryCustomerID}, a.listPayments))
 	mux.Handle("GET /v1/payments/{payment_id}", a.api("get", resourcePayments, "payment_id", nil, a.getPayment))
+
+	mux.Handle("POST /v1/credit_applications",
+		a.api("create", resourceCreditApplications, "", nil, a.createCreditApplication))
+	mux.Handle("GET /v1/credit_applications", a.api("list", resourceCreditApplications, "",
+		[]string{queryLimit, queryCursor, queryInvoiceID, queryCustomerID}, a.listCreditApplications))
+	mux.Handle("GET /v1/credit_applications/{credit_application_id}",
+		a.api("get", resourceCreditApplications, "credit_application_id", nil, a.getCreditApplication))
+
+	// A refund draws on its customer's credit, not on one invoice: no
+	// invoice_id filter (400 parameter_unknown, as for any other).
+	mux.Handle("POST /v1/refunds", a.api("create", resourceRefunds, "", nil, a.createRefund))
+	mux.Handle("GET /v1/refunds", a.api("list", resourceRefunds, "",
+		[]string{queryLimit, queryCursor, queryCustomerID}, a.listRefunds))
+	mux.Handle("GET /v1/refunds/{refund_id}", a.api("get", resourceRefunds, "refund_id", nil, a.getRefund))
+
+	mux.Handle("POST /v1/write_offs", a.api("create", resourceWriteOffs, "", nil, a.createWriteOff))
+	mux.Handle("GET /v1/write_offs", a.api("list", resourceWriteOffs, "",
+		[]string{queryLimit, queryCursor, queryInvoiceID, queryCustomerID}, a.listWriteOffs))
+	mux.Handle("GET /v1/write_offs/{write_off_id}",
+		a.api("get", resourceWriteOffs, "write_off_id", nil, a.getWriteOff))
 
 	mux.Handle("POST /v1/period_closes", a.api("create", resourcePeriodClose, "", nil, a.createPeriodClose))
 	mux.Handle("GET /v1/period_closes", a.api("list", resourcePeriodClose, "",

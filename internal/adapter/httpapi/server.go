@@ -51,6 +51,11 @@ type Store interface {
 	// CreditNotes and Payments read pages the same way.
 	CreditNotes(ctx context.Context, sel store.Selection, after string, limit int) ([]*billingv1.CreditNote, bool, error)
 	Payments(ctx context.Context, sel store.Selection, after string, limit int) ([]*billingv1.Payment, bool, error)
+	// CreditApplications, Refunds and WriteOffs read pages the same way.
+	CreditApplications(ctx context.Context, sel store.Selection, after string, limit int) (
+		[]*billingv1.CreditApplication, bool, error)
+	Refunds(ctx context.Context, sel store.Selection, after string, limit int) ([]*billingv1.Refund, bool, error)
+	WriteOffs(ctx context.Context, sel store.Selection, after string, limit int) ([]*billingv1.WriteOff, bool, error)
 	// Feed reads the issued invoices of ns after a sequence, in order;
 	// FeedChanged is closed once another one is seen.
 	Feed(ctx context.Context, ns string, after int64, limit int) ([]*billingv1.Invoice, bool, error)

@@ -1,0 +1,100 @@
+// Copyright 2026 The Invoicing Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package httpapi
+
+import (
+	"net/http"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/adapter/store"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+)
+
+// createWriteOff serves POST /v1/write_offs: what remains of an issued
+// invoice, written off. The invoice must be issued and not sealed
+// (creditableInvoice), and something must remain of it to pay
+// (billing.InvoiceRemaining), else 409 invoice_not_open. The controller
+// enters it with what remains then, or rejects it when nothing does.
+func (a *Adapter) createWriteOff(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	return create(a, w, r, c, writeOffKind, DecodeWriteOff,
+		func(p *WriteOffParams) (*creation[*billingv1.WriteOff], *Error) {
+			inv, e := a.creditableInvoice(r, c, p.InvoiceID)
+			if e != nil {
+				return nil, e
+			}
+			remaining, ok := billing.InvoiceRemaining(inv)
+			if !ok {
+				return nil, errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
+					"Invoice %q has no total to pay.", inv.Name)
+			}
+			if remaining == 0 {
+				return nil, errorf(http.StatusConflict, CodeInvoiceNotOpen, "invoice_id",
+					"Invoice %q leaves nothing to pay: nothing remains to write off.", inv.Name)
+			}
+			wo := &billingv1.WriteOff{Spec: billingv1.WriteOffSpec{
+				InvoiceRef: billingv1.InvoiceReference{Name: p.InvoiceID}, Reason: p.Reason}}
+			return &creation[*billingv1.WriteOff]{object: wo,
+				answer: func(wo *billingv1.WriteOff, _ bool) any { return apiobject.WriteOffOf(wo, inv) }}, nil
+		})
+}
+
+// getWriteOff serves GET /v1/write_offs/{write_off_id}.
+func (a *Adapter) getWriteOff(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	wo := &billingv1.WriteOff{}
+	found, err := a.store.Get(r.Context(), c.ns, c.id, wo)
+	if err != nil {
+		return apiError(r.Context(), err, "Unable to read a write-off")
+	}
+	if !found {
+		return errorf(http.StatusNotFound, CodeResourceMissing, "write_off_id",
+			"There is no write-off %q in workspace %q.", c.id, c.ns)
+	}
+	writeJSON(w, r, http.StatusOK, apiobject.WriteOffOf(wo, a.writeOffInvoice(r, c.ns, wo)))
+	return nil
+}
+
+// writeOffInvoice reads the invoice of wo when its representation needs
+// it: until the controller has recorded its customer and currency. nil
+// when it need not or cannot be read.
+func (a *Adapter) writeOffInvoice(r *http.Request, ns string, wo *billingv1.WriteOff) *billingv1.Invoice {
+	if !apiobject.WriteOffNeedsInvoice(wo) {
+		return nil
+	}
+	return a.readInvoice(r, ns)(wo.Spec.InvoiceRef.Name)
+}
+
+// listWriteOffs serves GET /v1/write_offs: a page of the workspace's
+// write-offs, optionally of one invoice and one customer, ordered by id.
+func (a *Adapter) listWriteOffs(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	f, e := recordFilters(c.query)
+	if e != nil {
+		return e
+	}
+	scope := listScope{workspace: c.ns, resource: resourceWriteOffs, filters: f}
+	limit, after, e := pageParams(c.query, scope)
+	if e != nil {
+		return e
+	}
+	sel := store.Selection{Namespace: c.ns, InvoiceID: f.InvoiceID, CustomerID: f.CustomerID}
+	page, more, err := a.store.WriteOffs(r.Context(), sel, after, limit)
+	if err != nil {
+		return apiError(r.Context(), err, "Unable to list write-offs")
+	}
+	writePage(w, r, scope, page, more, func(wo *billingv1.WriteOff) apiobject.WriteOff {
+		return apiobject.WriteOffOf(wo, a.writeOffInvoice(r, c.ns, wo))
+	}, nil)
+	return nil
+}
