@@ -36,11 +36,63 @@ func TestSelectionSets(t *testing.T) {
 	payment := &billingv1.Payment{ObjectMeta: meta("pay-a"),
 		Spec:   billingv1.PaymentSpec{InvoiceRef: billingv1.InvoiceReference{Name: "inv-a"}},
 		Status: billingv1.PaymentStatus{CustomerName: "acme"}}
+	pendingApp := &billingv1.CreditApplication{ObjectMeta: meta("capp-a"),
+		Spec: billingv1.CreditApplicationSpec{InvoiceRef: billingv1.InvoiceReference{Name: "inv-a"}}}
+	appliedApp := pendingApp.DeepCopy()
+	appliedApp.Status = billingv1.CreditApplicationStatus{Phase: billingv1.CreditApplicationApplied, CustomerName: "acme"}
+	refund := &billingv1.Refund{ObjectMeta: meta("rf-a"),
+		Spec: billingv1.RefundSpec{CustomerRef: billingv1.CustomerReference{Name: "acme"}}}
+	writeOff := &billingv1.WriteOff{ObjectMeta: meta("wo-a"),
+		Spec:   billingv1.WriteOffSpec{InvoiceRef: billingv1.InvoiceReference{Name: "inv-a"}},
+		Status: billingv1.WriteOffStatus{CustomerName: "acme"}}
+	uncollectible := &billingv1.Invoice{ObjectMeta: meta("inv-u"),
+		Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "acme"}},
+		Status: billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, Balance: &billingv1.InvoiceBalance{
+			PaymentStatus: billingv1.InvoicePaymentUncollectible}}}
 	cases := []struct {
 		name    string
 		sets    []string
 		in, out []Selection
 	}{
+		{
+			name: "an uncollectible invoice is in the sets of its payment status",
+			sets: invoiceSets(uncollectible),
+			in: []Selection{
+				{Namespace: "ws", PaymentStatus: billingv1.InvoicePaymentUncollectible},
+				{Namespace: "ws", CustomerID: "acme", PaymentStatus: billingv1.InvoicePaymentUncollectible},
+			},
+			out: []Selection{{Namespace: "ws", Overdue: true}, {Namespace: "ws", PaymentStatus: billingv1.InvoicePaymentOpen}},
+		},
+		{
+			name: "a credit application not yet applied is in its invoice's sets but in no customer's yet",
+			sets: creditApplicationSets(pendingApp),
+			in:   []Selection{{Namespace: "ws"}, {Namespace: "ws", InvoiceID: "inv-a"}},
+			out:  []Selection{{Namespace: "ws", CustomerID: "acme"}, {Namespace: "ws", InvoiceID: "inv-b"}},
+		},
+		{
+			name: "an applied credit application is in the sets of its invoice and its customer",
+			sets: creditApplicationSets(appliedApp),
+			in: []Selection{
+				{Namespace: "ws", InvoiceID: "inv-a"}, {Namespace: "ws", CustomerID: "acme"},
+				{Namespace: "ws", CustomerID: "acme", InvoiceID: "inv-a"},
+			},
+			out: []Selection{{Namespace: "ws", CustomerID: "other"}},
+		},
+		{
+			name: "a refund is in its customer's sets at once, and in no invoice's",
+			sets: refundSets(refund),
+			in:   []Selection{{Namespace: "ws"}, {Namespace: "ws", CustomerID: "acme"}},
+			out:  []Selection{{Namespace: "ws", InvoiceID: "inv-a"}, {Namespace: "ws", CustomerID: "other"}},
+		},
+		{
+			name: "a write-off is in the sets of its workspace, its invoice and its customer",
+			sets: writeOffSets(writeOff),
+			in: []Selection{
+				{Namespace: "ws"}, {Namespace: "ws", InvoiceID: "inv-a"}, {Namespace: "ws", CustomerID: "acme"},
+				{Namespace: "ws", CustomerID: "acme", InvoiceID: "inv-a"},
+			},
+			out: []Selection{{Namespace: "ws", InvoiceID: "inv-b"}},
+		},
 		{
 			name: "an overdue, partially paid invoice is in the sets of its payment status and of overdue, alone and combined",
 			sets: invoiceSets(overdue),
