@@ -24,7 +24,8 @@ import (
 // renderers of /v1 all read them here.
 
 // RecordedEvents returns the namespace, name and status.events of an
-// event's object (a *Invoice, *CreditNote or *Payment of api/v1), the
+// event's object (a *Invoice, *CreditNote, *Payment, *CreditApplication,
+// *Refund or *WriteOff of api/v1), the
 // events in the order the object records them; none for another kind.
 // The events are the object's own: read them, never change them.
 func RecordedEvents(obj any) (namespace, name string, events []billingv1.RecordedEvent) {
@@ -34,6 +35,12 @@ func RecordedEvents(obj any) (namespace, name string, events []billingv1.Recorde
 	case *billingv1.CreditNote:
 		return o.Namespace, o.Name, o.Status.Events
 	case *billingv1.Payment:
+		return o.Namespace, o.Name, o.Status.Events
+	case *billingv1.CreditApplication:
+		return o.Namespace, o.Name, o.Status.Events
+	case *billingv1.Refund:
+		return o.Namespace, o.Name, o.Status.Events
+	case *billingv1.WriteOff:
 		return o.Namespace, o.Name, o.Status.Events
 	default:
 		return "", "", nil

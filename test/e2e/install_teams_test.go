@@ -37,7 +37,8 @@ import (
 // aggregatesRoles: aggregates the viewer and editor roles into the built-in view and edit roles.
 func (s *installSuite) aggregatesRoles() {
 	for role, verb := range map[string]string{"view": "list", "edit": "create"} {
-		for _, resource := range []string{"invoices", "creditnotes", "payments"} {
+		for _, resource := range []string{"invoices", "creditnotes", "payments", "creditapplications", "refunds",
+			"writeoffs"} {
 			Eventually(func() ([]rbacv1.PolicyRule, error) {
 				cr, err := s.c.admin.RbacV1().ClusterRoles().Get(context.Background(), role, metav1.GetOptions{})
 				if err != nil {

@@ -146,6 +146,9 @@ spec:
 			"customresourcedefinition.apiextensions.k8s.io/periodcloses.billing.invoicing.dev",
 			"customresourcedefinition.apiextensions.k8s.io/ledgerseals.billing.invoicing.dev",
 			"customresourcedefinition.apiextensions.k8s.io/payments.billing.invoicing.dev",
+			"customresourcedefinition.apiextensions.k8s.io/creditapplications.billing.invoicing.dev",
+			"customresourcedefinition.apiextensions.k8s.io/refunds.billing.invoicing.dev",
+			"customresourcedefinition.apiextensions.k8s.io/writeoffs.billing.invoicing.dev",
 		))
 	})
 

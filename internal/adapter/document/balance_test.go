@@ -58,3 +58,50 @@ func TestTheDocumentsShowWhatWasPaidOnceAPaymentIsRecorded(t *testing.T) {
 }
 
 func htmlText(_ *testing.T, doc []byte) string { return string(doc) }
+
+func TestTheDocumentsShowCreditAppliedAndWhatWasWrittenOff(t *testing.T) {
+	settled := func(inv *billingv1.Invoice) {
+		inv.Status.Balance = &billingv1.InvoiceBalance{AmountApplied: 10000, AmountWrittenOff: 58050,
+			PaymentStatus: billingv1.InvoicePaymentUncollectible}
+	}
+	applied := func(inv *billingv1.Invoice) {
+		inv.Status.Balance = &billingv1.InvoiceBalance{AmountApplied: 10000, AmountRemaining: 58050,
+			PaymentStatus: billingv1.InvoicePaymentPartiallyPaid}
+	}
+	cases := []struct {
+		name          string
+		inv           *billingv1.Invoice
+		want, notWant []string
+		render        func(*billingv1.Invoice, string) ([]byte, error)
+		text          func(*testing.T, []byte) string
+	}{
+		{"an HTML document shows the credit applied and the amount written off, and no payment",
+			issued(settled), []string{"Credit applied", "USD 100.00", "Written off", "USD 580.50", "Amount remaining", "USD 0.00"},
+			[]string{"Amount paid"}, HTML, htmlText},
+		{"a PDF shows the credit applied and the amount written off, and no payment",
+			issued(settled), []string{"Credit applied", "USD 100.00", "Written off", "USD 580.50", "Amount remaining", "USD 0.00"},
+			[]string{"Amount paid"}, PDF, pdfText},
+		{"a PDF with credit applied and nothing written off shows only the credit and what remains",
+			issued(applied), []string{"Credit applied", "USD 100.00", "Amount remaining", "USD 580.50"},
+			[]string{"Written off", "Amount paid"}, PDF, pdfText},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := tc.render(tc.inv, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := tc.text(t, doc)
+			for _, want := range tc.want {
+				if !strings.Contains(text, want) {
+					t.Errorf("does not contain %q; the text is:\n%s", want, text)
+				}
+			}
+			for _, not := range tc.notWant {
+				if strings.Contains(text, not) {
+					t.Errorf("contains %q; the text is:\n%s", not, text)
+				}
+			}
+		})
+	}
+}

@@ -62,10 +62,11 @@ type view struct {
 	Subtotal  string
 	TaxTotal  string
 	Total     string
-	// Paid and Remaining are the amount paid and what remains to be paid,
-	// shown once a payment is recorded (status.balance); empty before.
-	Paid      string
-	Remaining string
+	// Settlement are the rows under the total once something settled part
+	// of the invoice (status.balance): the amount paid, the credit applied
+	// and the amount written off, each when there is any, then what
+	// remains; empty before.
+	Settlement []settlementRow
 	// Payment are the rows of the bank transfer block (the account frozen
 	// at issue, status.paymentAccount): label and value; empty without an
 	// account, and on a credit note.
@@ -147,11 +148,37 @@ func newView(inv *billingv1.Invoice, footer string) (*view, error) {
 	v.Subtotal = formatMoney(cur, a.Subtotal)
 	v.TaxTotal = formatMoney(cur, a.TaxTotal)
 	v.Total = formatMoney(cur, a.Total)
-	if b := st.Balance; b != nil && b.AmountPaid > 0 {
-		v.Paid = formatMoney(cur, b.AmountPaid)
-		v.Remaining = formatMoney(cur, b.AmountRemaining)
-	}
+	v.Settlement = settlementRows(cur, st.Balance)
 	return v, nil
+}
+
+// settlementRow is one row under an invoice's total: a label, the amount,
+// and the class the HTML gives its cell.
+type settlementRow struct {
+	Label, Amount, Class string
+}
+
+// settlementRows are the rows under the total of an invoice with balance
+// b: what was paid, applied from the customer's credit and written off,
+// each when there is any, then what remains; none when nothing is.
+func settlementRows(cur billing.Currency, b *billingv1.InvoiceBalance) []settlementRow {
+	if b == nil || b.AmountPaid+b.AmountApplied+b.AmountWrittenOff == 0 {
+		return nil
+	}
+	var rows []settlementRow
+	for _, r := range []struct {
+		label, class string
+		amount       int64
+	}{
+		{"Amount paid", "paid", b.AmountPaid},
+		{"Credit applied", "applied", b.AmountApplied},
+		{"Written off", "written-off", b.AmountWrittenOff},
+	} {
+		if r.amount > 0 {
+			rows = append(rows, settlementRow{r.label, formatMoney(cur, r.amount), r.class})
+		}
+	}
+	return append(rows, settlementRow{"Amount remaining", formatMoney(cur, b.AmountRemaining), "remaining"})
 }
 
 // referenceRows are the buyer's references an invoice quotes, shown under

@@ -98,8 +98,10 @@ func (r *pdfWriter) columns(v *view, width float64) {
 		r.taxW = max(r.taxW, r.measure(t.Rate)+2*cellPad)
 		r.amountW = max(r.amountW, r.measure(t.Taxable)+2*cellPad, r.measure(t.Tax)+2*cellPad)
 	}
-	r.amountW = max(r.amountW, r.measure(v.Subtotal)+2*cellPad, r.measure(v.TaxTotal)+2*cellPad,
-		r.measure(v.Paid)+2*cellPad, r.measure(v.Remaining)+2*cellPad)
+	r.amountW = max(r.amountW, r.measure(v.Subtotal)+2*cellPad, r.measure(v.TaxTotal)+2*cellPad)
+	for _, row := range v.Settlement {
+		r.amountW = max(r.amountW, r.measure(row.Amount)+2*cellPad)
+	}
 	r.font(fontBold, 12)
 	r.amountW = max(r.amountW, r.measure(v.Total)+2*cellPad)
 	r.descW = width - r.qtyW - r.unitW - r.amountW
@@ -169,9 +171,7 @@ func (r *pdfWriter) totals(v *view) {
 	if v.Taxed {
 		h += 2*lineHeight + 12
 	}
-	if v.Paid != "" {
-		h += 2 * (lineHeight + 2)
-	}
+	h += float64(len(v.Settlement)) * (lineHeight + 2)
 	if r.y+h > r.bottom() {
 		r.newPage()
 	}
@@ -191,11 +191,11 @@ func (r *pdfWriter) totals(v *view) {
 	r.at(labelX, r.y, labelW, "Total", gopdf.Right)
 	r.at(valueX, r.y, r.amountW-cellPad, v.Total, gopdf.Right)
 	r.y += 30
-	if v.Paid != "" {
+	if len(v.Settlement) > 0 {
 		r.font(fontRegular, fontSize)
-		for _, t := range [][2]string{{"Amount paid", v.Paid}, {"Amount remaining", v.Remaining}} {
-			r.at(labelX, r.y, labelW, t[0], gopdf.Right)
-			r.at(valueX, r.y, r.amountW-cellPad, t[1], gopdf.Right)
+		for _, row := range v.Settlement {
+			r.at(labelX, r.y, labelW, row.Label, gopdf.Right)
+			r.at(valueX, r.y, r.amountW-cellPad, row.Amount, gopdf.Right)
 			r.y += lineHeight + 2
 		}
 		r.y += 8

@@ -27,10 +27,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
-	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
-	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -89,10 +87,11 @@ func (r *CustomerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 		}
 	}
 
-	invoices, err := r.countCachedInvoices(ctx, customer)
+	cached, err := r.cachedInvoices(ctx, customer)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
+	invoices := len(cached)
 	sealed, err := r.countSealedInvoices(ctx, customer)
 	if err != nil {
 		return ctrl.Result{}, err
@@ -100,7 +99,18 @@ func (r *CustomerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 	invoices += sealed
 	before := customer.DeepCopy()
 	customer.Status = customerStatus(customer, invoices, r.Clock.Now())
-	changed, err := patchStatus(ctx, r.Client, before, customer)
+	credited, err := creditWithSources(ctx, r.Client, customer.Status.Credit, cached)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	var lock []client.MergeFromOption
+	if credited != nil {
+		// The credit ledger is written by the credit applications and
+		// refunds too: a write of it from a stale customer must fail, not
+		// overwrite their uses.
+		customer.Status.Credit, lock = credited, []client.MergeFromOption{client.MergeFromWithOptimisticLock{}}
+	}
+	changed, err := patchStatus(ctx, r.Client, before, customer, lock...)
 	if changed {
 		r.recordTransition(ctx, before, customer, invoices)
 	}
@@ -147,17 +157,16 @@ func (r *CustomerReconciler) countReferencingInvoices(ctx context.Context, custo
 	return len(invoices.Items), nil
 }
 
-// countCachedInvoices counts the invoices in the cache that reference the
-// customer, for its status. It only counts, so it does not copy them: every
-// invoice created for the customer runs it, and a deep copy of a customer's
-// thousands of invoices each time was most of the manager's garbage.
-func (r *CustomerReconciler) countCachedInvoices(ctx context.Context, customer *billingv1.Customer) (int, error) {
+// cachedInvoices lists the invoices in the cache that reference the
+// customer, without copying them: read them, never change them.
+func (r *CustomerReconciler) cachedInvoices(ctx context.Context, customer *billingv1.Customer) (
+	[]billingv1.Invoice, error) {
 	invoices := &billingv1.InvoiceList{}
 	if err := r.List(ctx, invoices, client.InNamespace(customer.Namespace), client.UnsafeDisableDeepCopy,
 		client.MatchingFields{index.InvoiceCustomer: customer.Name}); err != nil {
-		return 0, fmt.Errorf("listing invoices of customer: %w", err)
+		return nil, fmt.Errorf("listing invoices of customer: %w", err)
 	}
-	return len(invoices.Items), nil
+	return invoices.Items, nil
 }
 
 // releaseFinalizer lets the API server finish deleting the customer.
@@ -207,8 +216,12 @@ func (r *CustomerReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int)
 		// spec is immutable, so updates never move it to another customer.
 		Watches(&billingv1.Invoice{},
 			handler.EnqueueRequestsFromMapFunc(customerOfInvoice),
-			builder.WithPredicates(predicate.Funcs{
-				UpdateFunc: func(event.UpdateEvent) bool { return false },
-			})).
+			builder.WithPredicates(overpaidInvoiceChanged)).
+		Watches(&billingv1.CreditNote{}, handler.EnqueueRequestsFromMapFunc(overpaidRecordsCustomer(r.Client)),
+			builder.WithPredicates(gainedEvent)).
+		Watches(&billingv1.Payment{}, handler.EnqueueRequestsFromMapFunc(overpaidRecordsCustomer(r.Client)),
+			builder.WithPredicates(gainedEvent)).
+		Watches(&billingv1.CreditApplication{}, handler.EnqueueRequestsFromMapFunc(overpaidRecordsCustomer(r.Client)),
+			builder.WithPredicates(gainedEvent)).
 		Complete(CountErrors("customer", r))
 }

@@ -99,7 +99,9 @@ func invoiceFactsDue(status *billingv1.InvoiceStatus) []billingv1.EventType {
 			reached = append(reached, billingv1.EventTypeInvoiceVoided)
 		case billingv1.InvoicePaymentPaid:
 			reached = append(reached, billingv1.EventTypeInvoicePaid)
-		case billingv1.InvoicePaymentPartiallyPaid, billingv1.InvoicePaymentOpen:
+		case billingv1.InvoicePaymentPartiallyPaid, billingv1.InvoicePaymentOpen, billingv1.InvoicePaymentUncollectible:
+			// An invoice written off carries no fact of its own: the
+			// write-off's invoice.marked_uncollectible is it.
 		}
 		if b.Overdue {
 			reached = append(reached, billingv1.EventTypeInvoiceOverdue)

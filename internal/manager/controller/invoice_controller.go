@@ -115,6 +115,9 @@ func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	now := r.Clock.Now()
 	inv.Status = invoiceStatus(inv, customer, profile, now)
 	if needsNumber(&inv.Status) {
+		if err := r.applyCreditOnIssue(ctx, inv, customer, profile); err != nil {
+			return ctrl.Result{}, err
+		}
 		status, err := r.number(ctx, inv, profile, before.Status.Phase == billingv1.InvoiceIssued)
 		if numberingBusy(err) {
 			// The invoice stays as it was and is retried shortly.

@@ -17,6 +17,8 @@ package controller
 import (
 	"context"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
@@ -49,17 +51,25 @@ func (r *InvoiceReconciler) recordEvents(ctx context.Context, inv *billingv1.Inv
 	return false, nil
 }
 
-// ledgerEventsAfter returns the highest event sequence of the credit notes
-// and payments in inv's ledger, read from the cache; ready is false while
-// one of them does not carry its event yet (ledgerKind.latestEvent).
+// ledgerEventsAfter returns the highest event sequence of the records in
+// inv's ledger (ledgerEvents), read from the cache.
 func (r *InvoiceReconciler) ledgerEventsAfter(ctx context.Context, inv *billingv1.Invoice) (after int64, ready bool, err error) {
-	notes, ready, err := creditNotes.latestEvent(ctx, r.Client, inv)
-	if err != nil || !ready {
-		return 0, false, err
+	return ledgerEvents(ctx, r.Client, inv)
+}
+
+// ledgerEvents returns the highest event sequence of the credit notes,
+// payments, credit applications and write-offs in inv's ledger, read
+// through c; ready is false while one of them does not carry its event yet
+// (ledgerKind.latestEvent).
+func ledgerEvents(ctx context.Context, c client.Reader, inv *billingv1.Invoice) (after int64, ready bool, err error) {
+	for _, latest := range []func(context.Context, client.Reader, *billingv1.Invoice) (int64, bool, error){
+		creditNotes.latestEvent, payments.latestEvent, creditApplications.latestEvent, writeOffs.latestEvent,
+	} {
+		seq, ready, err := latest(ctx, c, inv)
+		if err != nil || !ready {
+			return 0, false, err
+		}
+		after = max(after, seq)
 	}
-	paid, ready, err := payments.latestEvent(ctx, r.Client, inv)
-	if err != nil || !ready {
-		return 0, false, err
-	}
-	return max(notes, paid), true, nil
+	return after, true, nil
 }

@@ -76,8 +76,12 @@ type ledgerKind[O client.Object] struct {
 	object O
 	list   client.ObjectList
 	// invoiceIndex is the cache's field index of the invoice a record
-	// names (internal/manager/index).
+	// names (internal/manager/index); for a kind that waits on another
+	// object (waitsOn), that object's.
 	invoiceIndex string
+	// waitsOn is the kind of object whose change wakes the records that
+	// wait for it: an invoice (nil), or a refund's customer.
+	waitsOn client.Object
 	// phases are the kind's phases; fact is the event a settled record
 	// carries.
 	phases recordPhases
@@ -137,11 +141,19 @@ type ledgerStep[O client.Object] func(ctx context.Context, obj O, inv *billingv1
 // unless it is settled or gone, from fresh live reads after each conflict.
 func (k *ledgerKind[O]) reconcile(ctx context.Context, p LedgerParts, key types.NamespacedName,
 	step ledgerStep[O]) (ctrl.Result, error) {
-	if _, pending, err := k.get(ctx, p.Client, key); !pending || err != nil {
+	return k.retrying(ctx, p.Client, key, func() (ctrl.Result, error) { return k.reconcileOnce(ctx, p, key, step) })
+}
+
+// retrying runs once, unless the record named key is settled or gone in
+// the cache, again after each conflict (another record entered first), at
+// most maxLedgerAttempts times: once starts from fresh live reads.
+func (k *ledgerKind[O]) retrying(ctx context.Context, cache client.Reader, key types.NamespacedName,
+	once func() (ctrl.Result, error)) (ctrl.Result, error) {
+	if _, pending, err := k.get(ctx, cache, key); !pending || err != nil {
 		return ctrl.Result{}, err
 	}
 	for attempt := 1; ; attempt++ {
-		result, err := k.reconcileOnce(ctx, p, key, step)
+		result, err := once()
 		if !apierrors.IsConflict(err) || attempt >= maxLedgerAttempts {
 			return result, err
 		}
@@ -359,8 +371,8 @@ func (k *ledgerKind[O]) latestEvent(ctx context.Context, c client.Reader, inv *b
 	return after, true, nil
 }
 
-// waitingOn maps an invoice to its records that are not settled, listed
-// through c (the cache) by the kind's invoice index.
+// waitingOn maps an invoice (or what the kind waits on) to its records
+// that are not settled, listed through c (the cache) by the kind's index.
 func (k *ledgerKind[O]) waitingOn(c client.Reader) handler.MapFunc {
 	return func(ctx context.Context, inv client.Object) []reconcile.Request {
 		list := k.list.DeepCopyObject().(client.ObjectList) // a deep copy has its original's type
@@ -391,9 +403,17 @@ func (k *ledgerKind[O]) setup(mgr ctrl.Manager, concurrency int, r reconcile.Rec
 	}
 	name := strings.ReplaceAll(k.name, " ", "")
 	return newController(mgr, name, concurrency, k.object, builder.WithPredicates(trim.ChangedBeyondBookkeeping)).
-		Watches(&billingv1.Invoice{}, handler.EnqueueRequestsFromMapFunc(k.waitingOn(p.Client)),
+		Watches(k.waitedOn(), handler.EnqueueRequestsFromMapFunc(k.waitingOn(p.Client)),
 			builder.WithPredicates(trim.ChangedBeyondBookkeeping)).
 		Complete(CountErrors(name, r))
+}
+
+// waitedOn is an empty object of the kind the records wait on.
+func (k *ledgerKind[O]) waitedOn() client.Object {
+	if k.waitsOn == nil {
+		return &billingv1.Invoice{}
+	}
+	return k.waitsOn.DeepCopyObject().(client.Object) // a deep copy has its original's type
 }
 
 // liveIssuedInvoice reads the invoice named name straight from the API

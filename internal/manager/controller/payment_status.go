@@ -24,7 +24,9 @@ import (
 
 // paymentSplit splits a payment entered in inv's ledger into what it
 // applied to the invoice (at most what remained before it: the total less
-// the credit notes and the payments entered before it) and what it overpaid.
+// the credit notes, the applied credit and the payments entered before it;
+// a write-off does not count, since a payment recovers it) and what it
+// overpaid.
 // It depends only on the ledger, so a retry after a crash splits alike.
 func paymentSplit(inv *billingv1.Invoice, name, uid string, amount int64) (applied, overpaid int64) {
 	remaining := int64(0)
@@ -34,6 +36,9 @@ func paymentSplit(inv *billingv1.Invoice, name, uid string, amount int64) (appli
 	if ledger := inv.Status.Ledger; ledger != nil {
 		for _, c := range ledger.CreditNotes {
 			remaining -= c.Amount
+		}
+		for _, a := range ledger.CreditApplications {
+			remaining -= a.Amount
 		}
 		for _, p := range ledger.Payments {
 			if p.Name == name && p.UID == uid {

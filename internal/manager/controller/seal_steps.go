@@ -144,10 +144,11 @@ func (r *SealReconciler) sealableFamilies(ctx context.Context, ns string, throug
 		sealed := func(obj client.Object) bool { return held(sealKindOf(obj), obj.GetName()).seal != "" }
 		for i := range invoices.Items {
 			inv := &invoices.Items[i]
-			if !billing.Sealable(billing.Family{Invoice: inv}, through) || sealed(inv) {
+			credit := r.creditOf(ctx, inv)
+			if !billing.Sealable(billing.Family{Invoice: inv, Credit: credit}, through) || sealed(inv) {
 				continue
 			}
-			f := billing.Family{Invoice: inv}
+			f := billing.Family{Invoice: inv, Credit: credit}
 			notes := &billingv1.CreditNoteList{}
 			payments := &billingv1.PaymentList{}
 			for list, field := range map[client.ObjectList]string{notes: index.CreditNoteInvoice, payments: index.PaymentInvoice} {
@@ -205,6 +206,20 @@ func (r *SealReconciler) reservedUIDs(ctx context.Context, ns string) (map[strin
 	return reserved, nil
 }
 
+// creditOf returns the credit ledger of inv's customer, from the cache
+// (nil when it has none). A source once entered stays, so a cached ledger
+// that holds an invoice's credit is still true.
+func (r *SealReconciler) creditOf(ctx context.Context, inv *billingv1.Invoice) *billingv1.CustomerCredit {
+	if inv.Status.Balance == nil || inv.Status.Balance.AmountOverpaid == 0 {
+		return nil
+	}
+	customer := &billingv1.Customer{}
+	if err := r.Get(ctx, types.NamespacedName{Namespace: inv.Namespace, Name: inv.Spec.CustomerRef.Name}, customer); err != nil {
+		return nil // not sealable until it can be read
+	}
+	return customer.Status.Credit
+}
+
 // readFamily reads f's records live, as the API server stores them, and
 // returns them with their lines; ok is false when the family, read live,
 // is not sealable (or not the one the cache saw, or still named in a
@@ -221,7 +236,7 @@ func (r *SealReconciler) readFamily(ctx context.Context, f billing.Family, throu
 		}
 		return obj.GetUID() == uid && obj.GetDeletionTimestamp().IsZero() && !reserved[string(uid)], nil
 	}
-	live := billing.Family{Invoice: &billingv1.Invoice{}}
+	live := billing.Family{Invoice: &billingv1.Invoice{}, Credit: f.Credit}
 	if ok, err := get(live.Invoice, f.Invoice.Name, f.Invoice.UID); !ok || err != nil {
 		return chosenFamily{}, false, err
 	}

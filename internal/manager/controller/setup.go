@@ -140,6 +140,9 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		}},
 		{"CreditNote", &CreditNoteReconciler{LedgerParts: ledgerParts, Numbers: creditNumbers}},
 		{"Payment", &PaymentReconciler{LedgerParts: ledgerParts}},
+		{"CreditApplication", &CreditApplicationReconciler{LedgerParts: ledgerParts}},
+		{"Refund", &RefundReconciler{LedgerParts: ledgerParts}},
+		{"WriteOff", &WriteOffReconciler{LedgerParts: ledgerParts}},
 		{"Customer", &CustomerReconciler{
 			Client:    mgr.GetClient(),
 			APIReader: mgr.GetAPIReader(),

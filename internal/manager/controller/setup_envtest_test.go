@@ -54,7 +54,9 @@ var _ = Describe("Setup", func() {
 		withoutKeys.AddKnownTypes(billingv1.GroupVersion,
 			&billingv1.Invoice{}, &billingv1.InvoiceList{}, &billingv1.Customer{}, &billingv1.CustomerList{},
 			&billingv1.BillingProfile{}, &billingv1.BillingProfileList{},
-			&billingv1.CreditNote{}, &billingv1.CreditNoteList{}, &billingv1.Payment{}, &billingv1.PaymentList{})
+			&billingv1.CreditNote{}, &billingv1.CreditNoteList{}, &billingv1.Payment{}, &billingv1.PaymentList{},
+			&billingv1.CreditApplication{}, &billingv1.CreditApplicationList{}, &billingv1.Refund{},
+			&billingv1.RefundList{}, &billingv1.WriteOff{}, &billingv1.WriteOffList{})
 		Expect(Setup(ctx, newManager(withoutKeys), Options{})).
 			To(MatchError(ContainSubstring("setting up the IdempotencyKey controller")))
 	})

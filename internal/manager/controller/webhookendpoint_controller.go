@@ -74,6 +74,7 @@ type WebhookEndpointReconciler struct {
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices,verbs=list;watch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=creditnotes,verbs=list;watch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=payments,verbs=list;watch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=creditapplications;refunds;writeoffs,verbs=list;watch
 // The signing secret is read with a get by name, never listed or watched.
 // +kubebuilder:rbac:groups="",resources=secrets,verbs=get
 
@@ -194,6 +195,12 @@ func (r *WebhookEndpointReconciler) SetupWithManager(mgr ctrl.Manager, concurren
 		Watches(&billingv1.CreditNote{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
 			builder.WithPredicates(gainedEvent)).
 		Watches(&billingv1.Payment{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
+			builder.WithPredicates(gainedEvent)).
+		Watches(&billingv1.CreditApplication{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
+			builder.WithPredicates(gainedEvent)).
+		Watches(&billingv1.Refund{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
+			builder.WithPredicates(gainedEvent)).
+		Watches(&billingv1.WriteOff{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
 			builder.WithPredicates(gainedEvent)).
 		// period.closed and ledger.sealed are the workspace's events too.
 		Watches(&billingv1.PeriodClose{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),

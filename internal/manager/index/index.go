@@ -19,6 +19,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 
@@ -135,6 +136,45 @@ func paymentInvoice(obj client.Object) []string {
 	return []string{payment.Spec.InvoiceRef.Name}
 }
 
+// CreditApplicationInvoice indexes CreditApplications by the invoice their
+// credit is applied to, so a change of an invoice wakes them.
+const CreditApplicationInvoice = "spec.invoiceRef.name"
+
+// creditApplicationInvoice extracts the CreditApplicationInvoice value.
+func creditApplicationInvoice(obj client.Object) []string {
+	capp, ok := obj.(*billingv1.CreditApplication)
+	if !ok || capp.Spec.InvoiceRef.Name == "" {
+		return nil
+	}
+	return []string{capp.Spec.InvoiceRef.Name}
+}
+
+// WriteOffInvoice indexes WriteOffs by the invoice they write off, so a
+// change of an invoice wakes them.
+const WriteOffInvoice = "spec.invoiceRef.name"
+
+// writeOffInvoice extracts the WriteOffInvoice value.
+func writeOffInvoice(obj client.Object) []string {
+	wo, ok := obj.(*billingv1.WriteOff)
+	if !ok || wo.Spec.InvoiceRef.Name == "" {
+		return nil
+	}
+	return []string{wo.Spec.InvoiceRef.Name}
+}
+
+// RefundCustomer indexes Refunds by the customer paid back, so a change of
+// a customer's credit wakes the refunds that wait for it.
+const RefundCustomer = "spec.customerRef.name"
+
+// refundCustomer extracts the RefundCustomer value.
+func refundCustomer(obj client.Object) []string {
+	rf, ok := obj.(*billingv1.Refund)
+	if !ok || rf.Spec.CustomerRef.Name == "" {
+		return nil
+	}
+	return []string{rf.Spec.CustomerRef.Name}
+}
+
 // Setup registers the indexes with a manager's or cache's field indexer.
 func Setup(ctx context.Context, indexer client.FieldIndexer) error {
 	if err := indexer.IndexField(ctx, &billingv1.CreditNote{}, CreditNoteInvoice, creditNoteInvoice); err != nil {
@@ -149,7 +189,21 @@ func Setup(ctx context.Context, indexer client.FieldIndexer) error {
 	if err := indexer.IndexField(ctx, &billingv1.Invoice{}, InvoiceSequenceBlock, invoiceSequenceBlock); err != nil {
 		return err
 	}
-	for _, obj := range []client.Object{&billingv1.Invoice{}, &billingv1.CreditNote{}, &billingv1.Payment{}} {
+	for _, f := range []struct {
+		obj     client.Object
+		field   string
+		extract client.IndexerFunc
+	}{
+		{&billingv1.CreditApplication{}, CreditApplicationInvoice, creditApplicationInvoice},
+		{&billingv1.WriteOff{}, WriteOffInvoice, writeOffInvoice},
+		{&billingv1.Refund{}, RefundCustomer, refundCustomer},
+	} {
+		if err := indexer.IndexField(ctx, f.obj, f.field, f.extract); err != nil {
+			return fmt.Errorf("indexing %T by %s: %w", f.obj, f.field, err)
+		}
+	}
+	for _, obj := range []client.Object{&billingv1.Invoice{}, &billingv1.CreditNote{}, &billingv1.Payment{},
+		&billingv1.CreditApplication{}, &billingv1.Refund{}, &billingv1.WriteOff{}} {
 		if err := indexer.IndexField(ctx, obj, EventSequenceBlock, eventSequenceBlocks); err != nil {
 			return err
 		}

@@ -119,6 +119,15 @@ func objectOf(fact billingv1.EventType) (client.Object, func() []billingv1.Recor
 	case billingv1.EventTypePaymentRecorded:
 		payment := &billingv1.Payment{}
 		return payment, func() []billingv1.RecordedEvent { return payment.Status.Events }, nil
+	case billingv1.EventTypeCreditApplied:
+		capp := &billingv1.CreditApplication{}
+		return capp, func() []billingv1.RecordedEvent { return capp.Status.Events }, nil
+	case billingv1.EventTypeRefundRecorded:
+		rf := &billingv1.Refund{}
+		return rf, func() []billingv1.RecordedEvent { return rf.Status.Events }, nil
+	case billingv1.EventTypeInvoiceMarkedUncollectible:
+		wo := &billingv1.WriteOff{}
+		return wo, func() []billingv1.RecordedEvent { return wo.Status.Events }, nil
 	case billingv1.EventTypePeriodClosed:
 		pc := &billingv1.PeriodClose{}
 		return pc, func() []billingv1.RecordedEvent { return pc.Status.Events }, nil

@@ -64,3 +64,12 @@ func WithTimeZone(zone string) BillingProfileOption {
 func WithCloseMonthsAfterDays(days int32) BillingProfileOption {
 	return func(p *billingv1.BillingProfile) { p.Spec.CloseMonthsAfterDays = &days }
 }
+
+// WithApplyCreditOnIssue sets spec.applyCreditOnIssue: the customer's
+// credit is applied to each invoice as it is issued.
+func WithApplyCreditOnIssue() BillingProfileOption {
+	return func(p *billingv1.BillingProfile) {
+		apply := true
+		p.Spec.ApplyCreditOnIssue = &apply
+	}
+}
