@@ -133,3 +133,28 @@ func TestAnEventsConsumerIsWokenWhenAnEventIsSeenAndOnlyThen(t *testing.T) {
 		t.Fatal("the consumer was not woken by the next event")
 	}
 }
+
+func TestTheEventsOfMoneyOnAccountAreWalkedWithTheirRecords(t *testing.T) {
+	f := newFixture(t)
+	f.start(t)
+	meta := func(name string) metav1.ObjectMeta { return metav1.ObjectMeta{Namespace: "ws", Name: name} }
+	f.cached(t, withEvents(invoice("inv-a", "acme"), recorded(billingv1.EventTypeInvoiceIssued, 1)))
+	app := &billingv1.CreditApplication{ObjectMeta: meta("capp-a")}
+	app.Status.Events = []billingv1.RecordedEvent{recorded(billingv1.EventTypeCreditApplied, 2)}
+	f.cached(t, app)
+	refund := &billingv1.Refund{ObjectMeta: meta("rf-a")}
+	refund.Status.Events = []billingv1.RecordedEvent{recorded(billingv1.EventTypeRefundRecorded, 3)}
+	f.cached(t, refund)
+	writeOff := &billingv1.WriteOff{ObjectMeta: meta("wo-a")}
+	writeOff.Status.Events = []billingv1.RecordedEvent{recorded(billingv1.EventTypeInvoiceMarkedUncollectible, 4)}
+	f.cached(t, writeOff)
+
+	page, last, more, err := f.store.Events(t.Context(), "ws", 0, 10, nil)
+	want := "1:invoice.issued:inv-a,2:credit.applied:capp-a,3:refund.recorded:rf-a,4:invoice.marked_uncollectible:wo-a"
+	if err != nil || eventsOf(page) != want || last != 4 || more {
+		t.Fatalf("events = %s, last %d, %v, %v; want %s", eventsOf(page), last, more, err, want)
+	}
+	if _, ok := page[3].Object.(*billingv1.WriteOff); !ok {
+		t.Errorf("invoice.marked_uncollectible is about a %T, want its write-off", page[3].Object)
+	}
+}

@@ -23,8 +23,9 @@ import (
 )
 
 // EventBody is the body of a delivery: the workspace's event of sequence
-// and type t, created at createdAt, about object (an *Invoice, *CreditNote
-// or *Payment of api/v1), exactly as GET /v1/events answers it
+// and type t, created at createdAt, about object (an *Invoice, *CreditNote,
+// *Payment, *PeriodClose, *LedgerSeal, *CreditApplication, *Refund or
+// *WriteOff of api/v1), exactly as GET /v1/events answers it
 // (apiobject.EventOf, apiobject.EventObject). Its id,
 // "evt-<workspace>-<sequence>", is the same on every attempt and for every
 // endpoint, so a receiver drops a repeat by it. invoice reads the invoice
