@@ -38,7 +38,7 @@ import (
 // moneyFixtures are a credit application, a refund and a write-off of
 // inv-1 and cus-acme, pending, and the same entered or rejected.
 type moneyFixtures struct {
-	pendingApp, appliedApp, rejectedApp          *billingv1.CreditApplication
+	pendingApp, appliedApp, rejectedApp           *billingv1.CreditApplication
 	pendingRefund, recordedRefund, rejectedRefund *billingv1.Refund
 	pendingOff, recordedOff, rejectedOff          *billingv1.WriteOff
 }

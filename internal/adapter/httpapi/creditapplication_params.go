@@ -35,12 +35,12 @@ func DecodeCreditApplication(body []byte) (*CreditApplicationParams, *Error) {
 	if e != nil {
 		return nil, e
 	}
-	fields, e := checkObject(root, "", map[string]kind{"invoice_id": kindString, fieldAmount: kindNumber})
+	fields, e := checkObject(root, "", map[string]kind{fieldInvoiceID: kindString, fieldAmount: kindNumber})
 	if e != nil {
 		return nil, e
 	}
 	p := &CreditApplicationParams{}
-	if p.InvoiceID, e = requiredString(fields, "", "invoice_id", maxObjectNameLength); e != nil {
+	if p.InvoiceID, e = requiredString(fields, "", fieldInvoiceID, maxObjectNameLength); e != nil {
 		return nil, e
 	}
 	if p.Amount, e = requiredWhole(fields, "", fieldAmount, 1, billing.MaxTotal); e != nil {

@@ -18,7 +18,6 @@ import (
 	"net/http"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
@@ -124,22 +123,8 @@ func (a *Adapter) creditApplicationInvoice(r *http.Request, ns string,
 // workspace's credit applications, optionally of one invoice and one
 // customer, ordered by id.
 func (a *Adapter) listCreditApplications(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	f, e := recordFilters(c.query)
-	if e != nil {
-		return e
-	}
-	scope := listScope{workspace: c.ns, resource: resourceCreditApplications, filters: f}
-	limit, after, e := pageParams(c.query, scope)
-	if e != nil {
-		return e
-	}
-	sel := store.Selection{Namespace: c.ns, InvoiceID: f.InvoiceID, CustomerID: f.CustomerID}
-	page, more, err := a.store.CreditApplications(r.Context(), sel, after, limit)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to list credit applications")
-	}
-	writePage(w, r, scope, page, more, func(ca *billingv1.CreditApplication) apiobject.CreditApplication {
-		return apiobject.CreditApplicationOf(ca, a.creditApplicationInvoice(r, c.ns, ca))
-	}, nil)
-	return nil
+	return listRecords(w, r, c, resourceCreditApplications, "credit applications", a.store.CreditApplications,
+		func(ca *billingv1.CreditApplication) apiobject.CreditApplication {
+			return apiobject.CreditApplicationOf(ca, a.creditApplicationInvoice(r, c.ns, ca))
+		})
 }

@@ -22,9 +22,15 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
-// fieldAmount is the name of the amount of an item, a credit note's line
-// and a payment.
-const fieldAmount = "amount"
+// Names of body fields several bodies have: the amount of an item, a
+// credit note's line, a payment, a credit application and a refund; the
+// invoice of a credit note, a payment, a credit application and a
+// write-off; the currency of an invoice, a payment and a refund.
+const (
+	fieldAmount    = "amount"
+	fieldInvoiceID = "invoice_id"
+	fieldCurrency  = "currency"
+)
 
 // Bounds of a credit note's body, as the CreditNote CRD has them.
 const (
@@ -70,7 +76,7 @@ func DecodeCreditNote(body []byte) (*CreditNoteParams, *Error) {
 		return nil, e
 	}
 	fields, e := checkObject(root, "", map[string]kind{
-		"invoice_id": kindString, "reason": kindString, "memo": kindString, "lines": kindArray, "full_credit": kindBool,
+		fieldInvoiceID: kindString, "reason": kindString, "memo": kindString, "lines": kindArray, "full_credit": kindBool,
 	})
 	if e != nil {
 		return nil, e
@@ -91,7 +97,7 @@ func DecodeCreditNote(body []byte) (*CreditNoteParams, *Error) {
 	}
 
 	p := &CreditNoteParams{}
-	if p.InvoiceID, e = requiredString(fields, "", "invoice_id", maxObjectNameLength); e != nil {
+	if p.InvoiceID, e = requiredString(fields, "", fieldInvoiceID, maxObjectNameLength); e != nil {
 		return nil, e
 	}
 	if p.Reason, e = oneOf(fields, "reason", creditNoteReasons, ""); e != nil {

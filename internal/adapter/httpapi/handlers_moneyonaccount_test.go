@@ -44,8 +44,12 @@ func creditedCustomer(credit ...billingv1.CurrencyAmount) *billingv1.Customer {
 }
 
 // eur and usd are amounts of credit.
-func eur(amount int64) billingv1.CurrencyAmount { return billingv1.CurrencyAmount{Currency: "EUR", Amount: amount} }
-func usd(amount int64) billingv1.CurrencyAmount { return billingv1.CurrencyAmount{Currency: "USD", Amount: amount} }
+func eur(amount int64) billingv1.CurrencyAmount {
+	return billingv1.CurrencyAmount{Currency: "EUR", Amount: amount}
+}
+func usd(amount int64) billingv1.CurrencyAmount {
+	return billingv1.CurrencyAmount{Currency: "USD", Amount: amount}
+}
 
 // paidFakeInvoice is inv-1 issued (total 3570 EUR) with paid entered in its
 // ledger, and the balance that derives from it.

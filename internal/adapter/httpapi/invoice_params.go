@@ -78,7 +78,7 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 		return nil, e
 	}
 	fields, e := checkObject(root, "", map[string]kind{
-		"customer_id": kindString, "currency": kindString, "items": kindArray,
+		"customer_id": kindString, fieldCurrency: kindString, "items": kindArray,
 		"buyer_reference": kindString, "purchase_order": kindString,
 	})
 	if e != nil {
@@ -111,9 +111,9 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 		}
 		lines[i] = billing.Line{Quantity: p.Items[i].Quantity, Amount: p.Items[i].Amount}
 	}
-	if c := fields["currency"]; c != nil {
+	if c := fields[fieldCurrency]; c != nil {
 		if !billing.ValidCurrency(c.s) {
-			return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "currency",
+			return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, fieldCurrency,
 				"currency must be an ISO 4217 currency code such as USD.")
 		}
 		p.Currency = strings.ToUpper(c.s)

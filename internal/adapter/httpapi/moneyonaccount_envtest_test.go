@@ -77,7 +77,7 @@ var _ = Describe("Money on account", func() {
 		}).Should(Succeed())
 		return id
 	}
-	invoice := func(g Gomega, id string) apiobject.Invoice {
+	invoice := func(id string) apiobject.Invoice {
 		return send(http.MethodGet, "/v1/invoices/"+id, inWorkspace(ns)).invoice()
 	}
 	creditOf := func(g Gomega) []apiobject.CurrencyAmount {
@@ -147,7 +147,7 @@ var _ = Describe("Money on account", func() {
 				g.Expect(got.StatusReason).To(BeNil())
 			}).Should(Succeed())
 			Eventually(func(g Gomega) {
-				inv := invoice(g, next)
+				inv := invoice(next)
 				g.Expect(ptr.Deref(inv.AmountApplied, -1)).To(Equal(int64(3_000)))
 				g.Expect(ptr.Deref(inv.AmountRemaining, -1)).To(Equal(int64(5_000)))
 				g.Expect(ptr.Deref(inv.PaymentStatus, "")).To(Equal("partially_paid"))
@@ -253,7 +253,7 @@ var _ = Describe("Money on account", func() {
 			g.Expect(ptr.Deref(got.Amount, -1)).To(Equal(int64(10_000)))
 		}).Should(Succeed())
 		Eventually(func(g Gomega) {
-			inv := invoice(g, id)
+			inv := invoice(id)
 			g.Expect(ptr.Deref(inv.PaymentStatus, "")).To(Equal("uncollectible"))
 			g.Expect(ptr.Deref(inv.AmountWrittenOff, -1)).To(Equal(int64(10_000)))
 			g.Expect(ptr.Deref(inv.AmountRemaining, -1)).To(BeZero())
@@ -280,7 +280,7 @@ var _ = Describe("Money on account", func() {
 		paid := post("/v1/payments", fmt.Sprintf(`{"invoice_id":%q,"amount":10000}`, id))
 		Expect(paid.status).To(Equal(http.StatusCreated), "body: %s", paid.body)
 		Eventually(func(g Gomega) {
-			inv := invoice(g, id)
+			inv := invoice(id)
 			g.Expect(ptr.Deref(inv.PaymentStatus, "")).To(Equal("paid"))
 			g.Expect(ptr.Deref(inv.AmountWrittenOff, -1)).To(BeZero())
 			g.Expect(ptr.Deref(inv.AmountPaid, -1)).To(Equal(int64(10_000)))
@@ -401,7 +401,7 @@ var _ = Describe("Money on account", func() {
 		It("of a write-off of an invoice with nothing left to pay", Label(moneyController), func() {
 			id := issue(4_000, "EUR")
 			Expect(post("/v1/payments", fmt.Sprintf(`{"invoice_id":%q,"amount":4000}`, id)).status).To(Equal(http.StatusCreated))
-			Eventually(func(g Gomega) { g.Expect(ptr.Deref(invoice(g, id).PaymentStatus, "")).To(Equal("paid")) }).Should(Succeed())
+			Eventually(func(g Gomega) { g.Expect(ptr.Deref(invoice(id).PaymentStatus, "")).To(Equal("paid")) }).Should(Succeed())
 			got := post("/v1/write_offs", fmt.Sprintf(`{"invoice_id":%q,"reason":"bad debt"}`, id))
 			Expect(got.status).To(Equal(http.StatusConflict), "body: %s", got.body)
 			Expect(got.apiErr().Code).To(Equal(CodeInvoiceNotOpen))

@@ -58,14 +58,14 @@ func DecodePayment(body []byte, now time.Time) (*PaymentParams, *Error) {
 		return nil, e
 	}
 	fields, e := checkObject(root, "", map[string]kind{
-		"invoice_id": kindString, fieldAmount: kindNumber, "currency": kindString, "paid_at": kindString,
+		fieldInvoiceID: kindString, fieldAmount: kindNumber, fieldCurrency: kindString, "paid_at": kindString,
 		"method": kindString, "reference": kindString,
 	})
 	if e != nil {
 		return nil, e
 	}
 	p := &PaymentParams{}
-	if p.InvoiceID, e = requiredString(fields, "", "invoice_id", maxObjectNameLength); e != nil {
+	if p.InvoiceID, e = requiredString(fields, "", fieldInvoiceID, maxObjectNameLength); e != nil {
 		return nil, e
 	}
 	if p.Amount, e = requiredWhole(fields, "", fieldAmount, 1, billing.MaxTotal); e != nil {
@@ -87,12 +87,12 @@ func DecodePayment(body []byte, now time.Time) (*PaymentParams, *Error) {
 // body: an ISO 4217 code in any case, answered in upper case; "" when
 // absent.
 func currencyField(fields map[string]*node) (string, *Error) {
-	c := fields["currency"]
+	c := fields[fieldCurrency]
 	if c == nil {
 		return "", nil
 	}
 	if !billing.ValidCurrency(c.s) {
-		return "", errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "currency",
+		return "", errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, fieldCurrency,
 			"currency must be an ISO 4217 currency code such as USD.")
 	}
 	return strings.ToUpper(c.s), nil

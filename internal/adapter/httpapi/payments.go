@@ -18,7 +18,6 @@ import (
 	"net/http"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
@@ -112,22 +111,8 @@ func (a *Adapter) paymentInvoice(r *http.Request, ns string, p *billingv1.Paymen
 // listPayments serves GET /v1/payments: a page of the workspace's
 // payments, optionally of one invoice and one customer, ordered by id.
 func (a *Adapter) listPayments(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	f, e := recordFilters(c.query)
-	if e != nil {
-		return e
-	}
-	scope := listScope{workspace: c.ns, resource: resourcePayments, filters: f}
-	limit, after, e := pageParams(c.query, scope)
-	if e != nil {
-		return e
-	}
-	sel := store.Selection{Namespace: c.ns, InvoiceID: f.InvoiceID, CustomerID: f.CustomerID}
-	page, more, err := a.store.Payments(r.Context(), sel, after, limit)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to list payments")
-	}
-	writePage(w, r, scope, page, more, func(p *billingv1.Payment) apiobject.Payment {
-		return apiobject.PaymentOf(p, a.paymentInvoice(r, c.ns, p))
-	}, nil)
-	return nil
+	return listRecords(w, r, c, resourcePayments, "payments", a.store.Payments,
+		func(p *billingv1.Payment) apiobject.Payment {
+			return apiobject.PaymentOf(p, a.paymentInvoice(r, c.ns, p))
+		})
 }

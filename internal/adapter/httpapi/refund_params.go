@@ -49,7 +49,7 @@ func DecodeRefund(body []byte, now time.Time) (*RefundParams, *Error) {
 		return nil, e
 	}
 	fields, e := checkObject(root, "", map[string]kind{
-		"customer_id": kindString, fieldAmount: kindNumber, "currency": kindString, "refunded_at": kindString,
+		"customer_id": kindString, fieldAmount: kindNumber, fieldCurrency: kindString, "refunded_at": kindString,
 		"method": kindString, "reference": kindString,
 	})
 	if e != nil {
@@ -66,7 +66,7 @@ func DecodeRefund(body []byte, now time.Time) (*RefundParams, *Error) {
 		return nil, e
 	}
 	if p.Currency == "" {
-		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterMissing, "currency", "currency is required.")
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterMissing, fieldCurrency, "currency is required.")
 	}
 	if p.RefundedAt, e = pastTime(fields, "refunded_at", now); e != nil {
 		return nil, e

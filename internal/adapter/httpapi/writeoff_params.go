@@ -33,12 +33,12 @@ func DecodeWriteOff(body []byte) (*WriteOffParams, *Error) {
 	if e != nil {
 		return nil, e
 	}
-	fields, e := checkObject(root, "", map[string]kind{"invoice_id": kindString, "reason": kindString})
+	fields, e := checkObject(root, "", map[string]kind{fieldInvoiceID: kindString, "reason": kindString})
 	if e != nil {
 		return nil, e
 	}
 	p := &WriteOffParams{}
-	if p.InvoiceID, e = requiredString(fields, "", "invoice_id", maxObjectNameLength); e != nil {
+	if p.InvoiceID, e = requiredString(fields, "", fieldInvoiceID, maxObjectNameLength); e != nil {
 		return nil, e
 	}
 	if p.Reason, e = requiredString(fields, "", "reason", maxWriteOffReason); e != nil {

@@ -18,7 +18,6 @@ import (
 	"net/http"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
@@ -79,22 +78,8 @@ func (a *Adapter) writeOffInvoice(r *http.Request, ns string, wo *billingv1.Writ
 // listWriteOffs serves GET /v1/write_offs: a page of the workspace's
 // write-offs, optionally of one invoice and one customer, ordered by id.
 func (a *Adapter) listWriteOffs(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	f, e := recordFilters(c.query)
-	if e != nil {
-		return e
-	}
-	scope := listScope{workspace: c.ns, resource: resourceWriteOffs, filters: f}
-	limit, after, e := pageParams(c.query, scope)
-	if e != nil {
-		return e
-	}
-	sel := store.Selection{Namespace: c.ns, InvoiceID: f.InvoiceID, CustomerID: f.CustomerID}
-	page, more, err := a.store.WriteOffs(r.Context(), sel, after, limit)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to list write-offs")
-	}
-	writePage(w, r, scope, page, more, func(wo *billingv1.WriteOff) apiobject.WriteOff {
-		return apiobject.WriteOffOf(wo, a.writeOffInvoice(r, c.ns, wo))
-	}, nil)
-	return nil
+	return listRecords(w, r, c, resourceWriteOffs, "write-offs", a.store.WriteOffs,
+		func(wo *billingv1.WriteOff) apiobject.WriteOff {
+			return apiobject.WriteOffOf(wo, a.writeOffInvoice(r, c.ns, wo))
+		})
 }
