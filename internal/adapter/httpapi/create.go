@@ -35,19 +35,27 @@ import (
 // the path its objects are read at.
 type createKind struct {
 	resource, prefix, path string
+	// replay, when set, renders an object of the kind that an earlier
+	// request with the same Idempotency-Key created, as a get does, for a
+	// retry that the kind's checks refuse because of that very object (a
+	// payment leaves less to pay, a write-off nothing): the retry answers
+	// with it, as the key promises. nil for a kind whose checks its
+	// objects do not change (customers, invoices).
+	replay func(a *Adapter, r *http.Request, ns string, obj client.Object) any
 }
 
 var (
-	customerKind   = createKind{resourceCustomers, billing.CustomerIDPrefix, "/v1/customers/"}
-	invoiceKind    = createKind{resourceInvoices, billing.InvoiceIDPrefix, "/v1/invoices/"}
-	creditNoteKind = createKind{resourceCreditNotes, billing.CreditNoteIDPrefix, "/v1/credit_notes/"}
-	paymentKind    = createKind{resourcePayments, billing.PaymentIDPrefix, "/v1/payments/"}
+	customerKind   = createKind{resourceCustomers, billing.CustomerIDPrefix, "/v1/customers/", nil}
+	invoiceKind    = createKind{resourceInvoices, billing.InvoiceIDPrefix, "/v1/invoices/", nil}
+	creditNoteKind = createKind{resourceCreditNotes, billing.CreditNoteIDPrefix, "/v1/credit_notes/", replayCreditNote}
+	paymentKind    = createKind{resourcePayments, billing.PaymentIDPrefix, "/v1/payments/", replayPayment}
 	// periodCloseKind's ids start with pclose-, the kind's short name, as
 	// do those of the kinds of money on account.
-	periodCloseKind       = createKind{resourcePeriodClose, "pclose-", "/v1/period_closes/"}
-	creditApplicationKind = createKind{resourceCreditApplications, "capp-", "/v1/credit_applications/"}
-	refundKind            = createKind{resourceRefunds, "rf-", "/v1/refunds/"}
-	writeOffKind          = createKind{resourceWriteOffs, "wo-", "/v1/write_offs/"}
+	periodCloseKind       = createKind{resourcePeriodClose, "pclose-", "/v1/period_closes/", nil}
+	creditApplicationKind = createKind{resourceCreditApplications, "capp-", "/v1/credit_applications/",
+		replayCreditApplication}
+	refundKind   = createKind{resourceRefunds, "rf-", "/v1/refunds/", replayRefund}
+	writeOffKind = createKind{resourceWriteOffs, "wo-", "/v1/write_offs/", replayWriteOff}
 )
 
 // apiObject is a pointer to an API type the create path creates.
@@ -85,15 +93,17 @@ func create[T any, O apiObject[T], P any](a *Adapter, w http.ResponseWriter, r *
 	if e != nil {
 		return e
 	}
+	hash := keyHash(key, r, params)
 	made, e := check(params)
 	if e != nil {
-		return e
+		return a.refused(w, r, kind, idempotency.Request{Namespace: c.ns, Key: key, Resource: kind.resource, Hash: hash,
+			Empty: func() client.Object { return O(new(T)) }}, e)
 	}
 	obj, replayed, err := a.claims.Create(r.Context(), idempotency.Request{
 		Namespace: c.ns,
 		Key:       key,
 		Resource:  kind.resource,
-		Hash:      keyHash(key, r, params),
+		Hash:      hash,
 		Prefix:    kind.prefix,
 		Build: func(id string) client.Object {
 			// A copy: the API server's answer is decoded into the object,
@@ -114,5 +124,27 @@ func create[T any, O apiObject[T], P any](a *Adapter, w http.ResponseWriter, r *
 		return internalError()
 	}
 	writeCreated(w, r, kind.path+obj.GetName(), replayed, made.answer(created, replayed))
+	return nil
+}
+
+// refused answers a create that its kind's checks refused with e, unless
+// it is the retry of the request with the same Idempotency-Key that
+// created an object of kind (idempotency.Claims.Find): the checks then
+// fail because of that object, and the retry answers with it (201,
+// replayed) as any retry with the key does.
+func (a *Adapter) refused(w http.ResponseWriter, r *http.Request, kind createKind, req idempotency.Request,
+	e *Error) *Error {
+	if kind.replay == nil || req.Key == "" {
+		return e
+	}
+	obj, found, err := a.claims.Find(r.Context(), req)
+	if err != nil {
+		// Whether the first request created the object cannot be told.
+		return apiError(r.Context(), err, "Unable to read an idempotency key")
+	}
+	if !found {
+		return e
+	}
+	writeCreated(w, r, kind.path+obj.GetName(), true, kind.replay(a, r, req.Namespace, obj))
 	return nil
 }

@@ -17,6 +17,8 @@ package httpapi
 import (
 	"net/http"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
@@ -117,6 +119,16 @@ func (a *Adapter) creditApplicationInvoice(r *http.Request, ns string,
 		return nil
 	}
 	return a.readInvoice(r, ns)(ca.Spec.InvoiceRef.Name)
+}
+
+// replayCreditApplication renders a credit application an earlier request
+// with the key created (createKind.replay).
+func replayCreditApplication(a *Adapter, r *http.Request, ns string, obj client.Object) any {
+	ca, ok := obj.(*billingv1.CreditApplication)
+	if !ok {
+		return nil
+	}
+	return apiobject.CreditApplicationOf(ca, a.creditApplicationInvoice(r, ns, ca))
 }
 
 // listCreditApplications serves GET /v1/credit_applications: a page of the

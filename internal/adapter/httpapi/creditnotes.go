@@ -18,6 +18,8 @@ import (
 	"errors"
 	"net/http"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
@@ -135,6 +137,16 @@ func (cr *credit) answer(cn *billingv1.CreditNote, inv *billingv1.Invoice) apiob
 func fullyCredited(id string) *Error {
 	return errorf(http.StatusConflict, CodeInvoiceFullyCredited, "invoice_id",
 		"Invoice %q is fully credited: nothing is left to credit.", id)
+}
+
+// replayCreditNote renders a credit note an earlier request with the key
+// created (createKind.replay).
+func replayCreditNote(a *Adapter, r *http.Request, ns string, obj client.Object) any {
+	cn, ok := obj.(*billingv1.CreditNote)
+	if !ok {
+		return nil
+	}
+	return apiobject.CreditNoteOf(cn, a.invoiceOf(r, ns, cn.Spec.InvoiceRef.Name, &cn.Status))
 }
 
 // getCreditNote serves GET /v1/credit_notes/{credit_note_id}.

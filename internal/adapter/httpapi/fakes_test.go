@@ -235,13 +235,21 @@ func (s *fakeStore) Profile(context.Context, string) (store.Profile, error) {
 func (s *fakeStore) Created(obj client.Object) { s.put(obj) }
 
 // fakeClaims creates objects named by a counter, at a fixed time, without
-// an API server; it records the requests.
+// an API server; it records the requests, and what each key created.
 type fakeClaims struct {
 	mu       sync.Mutex
 	next     int
 	requests []idempotency.Request
+	// byKey is what the request with each key created, and that request.
+	byKey map[string]fakeClaim
 	// err, when set, is what Create answers.
 	err error
+}
+
+// fakeClaim is the object a request with a key created, and the request.
+type fakeClaim struct {
+	req idempotency.Request
+	obj client.Object
 }
 
 func (c *fakeClaims) Create(_ context.Context, r idempotency.Request) (client.Object, bool, error) {
@@ -251,10 +259,33 @@ func (c *fakeClaims) Create(_ context.Context, r idempotency.Request) (client.Ob
 	if c.err != nil {
 		return nil, false, c.err
 	}
+	if made, ok := c.byKey[r.Key]; ok && r.Key != "" {
+		if made.req.Hash != r.Hash || made.req.Resource != r.Resource {
+			return nil, false, idempotency.ErrReused
+		}
+		return made.obj, true, nil
+	}
 	c.next++
 	obj := r.Build(fmt.Sprintf("%s%d", r.Prefix, c.next))
 	obj.SetCreationTimestamp(metav1.NewTime(time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)))
+	if r.Key != "" {
+		if c.byKey == nil {
+			c.byKey = map[string]fakeClaim{}
+		}
+		c.byKey[r.Key] = fakeClaim{req: r, obj: obj}
+	}
 	return obj, false, nil
+}
+
+// Find answers what the request with r's key created, when it was r.
+func (c *fakeClaims) Find(_ context.Context, r idempotency.Request) (client.Object, bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	made, ok := c.byKey[r.Key]
+	if !ok || r.Key == "" || made.req.Hash != r.Hash || made.req.Resource != r.Resource {
+		return nil, false, nil
+	}
+	return made.obj, true, nil
 }
 
 // fakeAuthn accepts fakeToken as a ServiceAccount of fakeWorkspace.

@@ -16,6 +16,8 @@ package httpapi
 
 import (
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"k8s.io/utils/ptr"
@@ -321,4 +323,55 @@ func TestReadMoneyOnAccount(t *testing.T) {
 	t.Run("the invoices are listed by payment_status uncollectible", func(t *testing.T) {
 		checkedServe(t, h, http.MethodGet, "/v1/invoices?payment_status=uncollectible", "")
 	})
+}
+
+// serveWithKey is serve with an Idempotency-Key.
+func serveWithKey(h http.Handler, method, path, body, key string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(method, path, strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Authorization", "Bearer "+fakeToken)
+	r.Header.Set(IdempotencyKeyHeader, key)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+func TestARetryThatItsOwnFirstAttemptMadeFailTheChecksIsReplayed(t *testing.T) {
+	cases := []struct {
+		name, path, body string
+		before, after    client.Object
+		status           int
+		refusal, param   string
+	}{
+		{name: "a write-off retried once the invoice is written off", path: "/v1/write_offs",
+			body: `{"invoice_id":"inv-1","reason":"bad debt"}`, before: issuedFakeInvoice(nil, 0),
+			after: writtenOffFakeInvoice(), status: 409, refusal: CodeInvoiceNotOpen, param: "invoice_id"},
+		{name: "a payment retried once the invoice is paid", path: "/v1/payments",
+			body: `{"invoice_id":"inv-1","amount":3570}`, before: issuedFakeInvoice(nil, 0),
+			after: paidFakeInvoice(3570), status: 422, refusal: CodeExceedsRemaining, param: "amount"},
+		{name: "a refund retried once the credit is spent", path: "/v1/refunds",
+			body: `{"customer_id":"cus-acme","amount":100,"currency":"EUR"}`, before: creditedCustomer(eur(100)),
+			after: acmeCustomer(), status: 422, refusal: CodeExceedsCredit, param: "amount"},
+		{name: "a credit application retried once the credit is applied", path: "/v1/credit_applications",
+			body: `{"invoice_id":"inv-1","amount":100}`, before: creditedCustomer(eur(100)),
+			after: acmeCustomer(), status: 422, refusal: CodeExceedsCredit, param: "amount"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s, c := newFakeStore(issuedFakeInvoice(nil, 0), tc.before), &fakeClaims{}
+			h := fakeAdapter(t, s, c)
+			first := serveWithKey(h, http.MethodPost, tc.path, tc.body, "key-1")
+			if first.Code != http.StatusCreated {
+				t.Fatalf("first attempt: %d %s", first.Code, first.Body)
+			}
+			s.put(tc.after)
+			again := serveWithKey(h, http.MethodPost, tc.path, tc.body, "key-1")
+			if again.Code != http.StatusCreated || again.Header().Get(IdempotentReplayedHeader) != "true" ||
+				again.Header().Get("Location") != first.Header().Get("Location") {
+				t.Errorf("retry: %d %v %s; want the first object, replayed", again.Code, again.Header(), again.Body)
+			}
+			// Another key is another request, which the checks refuse.
+			wantError(t, serveWithKey(h, http.MethodPost, tc.path, tc.body, "key-2"), tc.status, tc.refusal, tc.param)
+		})
+	}
 }

@@ -271,6 +271,17 @@ var _ = Describe("Money on account", func() {
 			g.Expect(events[0].Data.Object.InvoiceID).To(Equal(id))
 		}).Should(Succeed())
 
+		By("streaming the event with the write-off as its data")
+		stream, _, err := apiClient(mainURL).With(v1client.Token(reader), v1client.Workspace(ns)).
+			StreamEvents(ctx, "?type=invoice.marked_uncollectible")
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(stream.Close)
+		streamed, err := stream.Next()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(streamed.Type).To(Equal("invoice.marked_uncollectible"))
+		Expect(apiContract.checkStreamEvent(streamed.Data)).To(Succeed())
+		Expect(string(streamed.Data)).To(ContainSubstring(`"object":"write_off"`))
+
 		By("refusing a second write-off: nothing remains")
 		again := post("/v1/write_offs", fmt.Sprintf(`{"invoice_id":%q,"reason":"again"}`, id))
 		Expect(again.status).To(Equal(http.StatusConflict), "body: %s", again.body)
@@ -287,6 +298,36 @@ var _ = Describe("Money on account", func() {
 		}).Should(Succeed())
 		Eventually(creditOf).Should(BeEmpty(), "a recovered bad debt is no credit")
 	})
+
+	It("creates a write-off once per Idempotency-Key, and answers a retry with it even once it is recorded",
+		Label(moneyController), func() {
+			id := issue(4_000, "EUR")
+			body := fmt.Sprintf(`{"invoice_id":%q,"reason":"bad debt"}`, id)
+			first := send(http.MethodPost, "/v1/write_offs", inWorkspace(ns), withBody(body), withIdempotencyKey("wo-key-1"))
+			Expect(first.status).To(Equal(http.StatusCreated), "body: %s", first.body)
+			Expect(first.header.Get(IdempotentReplayedHeader)).To(BeEmpty())
+			Eventually(func(g Gomega) {
+				g.Expect(ptr.Deref(invoice(id).PaymentStatus, "")).To(Equal("uncollectible"))
+			}).Should(Succeed())
+
+			By("answering a retry with the write-off, although the invoice leaves nothing to write off now")
+			again := send(http.MethodPost, "/v1/write_offs", inWorkspace(ns), withBody(body), withIdempotencyKey("wo-key-1"))
+			Expect(again.status).To(Equal(http.StatusCreated), "body: %s", again.body)
+			Expect(again.header.Get(IdempotentReplayedHeader)).To(Equal("true"))
+			Expect(again.header.Get("Location")).To(Equal(first.header.Get("Location")))
+			Expect(string(again.body)).To(ContainSubstring(`"status":"recorded"`))
+
+			By("refusing the key with another request, and the request without the key")
+			other := issue(1_000, "EUR")
+			reused := send(http.MethodPost, "/v1/write_offs", inWorkspace(ns),
+				withBody(fmt.Sprintf(`{"invoice_id":%q,"reason":"bad debt"}`, other)), withIdempotencyKey("wo-key-1"))
+			Expect(reused.status).To(Equal(http.StatusConflict), "body: %s", reused.body)
+			Expect(reused.apiErr().Code).To(Equal(CodeIdempotencyReused))
+			fresh := send(http.MethodPost, "/v1/write_offs", inWorkspace(ns), withBody(body), withIdempotencyKey("wo-key-2"))
+			Expect(fresh.status).To(Equal(http.StatusConflict), "body: %s", fresh.body)
+			Expect(fresh.apiErr().Code).To(Equal(CodeInvoiceNotOpen))
+			Expect(ids("/v1/write_offs")).To(HaveLen(1))
+		})
 
 	Describe("refusals, each creating nothing", func() {
 		// nothing checks that no object of the three kinds exists, through

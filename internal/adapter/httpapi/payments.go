@@ -17,6 +17,8 @@ package httpapi
 import (
 	"net/http"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
@@ -53,6 +55,16 @@ func (a *Adapter) createPayment(w http.ResponseWriter, r *http.Request, c *call)
 // decodePayment decodes a payment's body; its paid_at defaults to now.
 func (a *Adapter) decodePayment(body []byte) (*PaymentParams, *Error) {
 	return DecodePayment(body, a.now())
+}
+
+// replayPayment renders a payment an earlier request with the key created
+// (createKind.replay).
+func replayPayment(a *Adapter, r *http.Request, ns string, obj client.Object) any {
+	p, ok := obj.(*billingv1.Payment)
+	if !ok {
+		return nil
+	}
+	return apiobject.PaymentOf(p, a.paymentInvoice(r, ns, p))
 }
 
 // checkPayment checks payment p against inv, and returns its currency, the

@@ -17,6 +17,8 @@ package httpapi
 import (
 	"net/http"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
@@ -59,6 +61,16 @@ func (a *Adapter) createRefund(w http.ResponseWriter, r *http.Request, c *call) 
 // decodeRefund decodes a refund's body; its refunded_at defaults to now.
 func (a *Adapter) decodeRefund(body []byte) (*RefundParams, *Error) {
 	return DecodeRefund(body, a.now())
+}
+
+// replayRefund renders a refund an earlier request with the key created
+// (createKind.replay).
+func replayRefund(_ *Adapter, _ *http.Request, _ string, obj client.Object) any {
+	rf, ok := obj.(*billingv1.Refund)
+	if !ok {
+		return nil
+	}
+	return apiobject.RefundOf(rf)
 }
 
 // getRefund serves GET /v1/refunds/{refund_id}.

@@ -89,6 +89,9 @@ type Store interface {
 // Claims is everything handlers write: *idempotency.Claims, or a fake.
 type Claims interface {
 	Create(ctx context.Context, r idempotency.Request) (client.Object, bool, error)
+	// Find returns the object an earlier request with r's key created,
+	// when that request was r.
+	Find(ctx context.Context, r idempotency.Request) (client.Object, bool, error)
 }
 
 // Deps are the adapter's dependencies.

@@ -17,6 +17,8 @@ package httpapi
 import (
 	"net/http"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
@@ -73,6 +75,16 @@ func (a *Adapter) writeOffInvoice(r *http.Request, ns string, wo *billingv1.Writ
 		return nil
 	}
 	return a.readInvoice(r, ns)(wo.Spec.InvoiceRef.Name)
+}
+
+// replayWriteOff renders a write-off an earlier request with the key
+// created (createKind.replay).
+func replayWriteOff(a *Adapter, r *http.Request, ns string, obj client.Object) any {
+	wo, ok := obj.(*billingv1.WriteOff)
+	if !ok {
+		return nil
+	}
+	return apiobject.WriteOffOf(wo, a.writeOffInvoice(r, ns, wo))
 }
 
 // listWriteOffs serves GET /v1/write_offs: a page of the workspace's

@@ -215,6 +215,38 @@ func (c *Claims) replay(ctx context.Context, r Request) (obj client.Object, agai
 	}
 }
 
+// Find returns the object that an earlier request with r's key created,
+// when that request was r (the same resource and hash), its claim has not
+// expired and the object exists; found is false otherwise. It neither
+// claims nor waits: a retry that its own first attempt made fail the
+// checks of its kind (a write-off leaves nothing to write off) still
+// answers with the first attempt's object.
+func (c *Claims) Find(ctx context.Context, r Request) (obj client.Object, found bool, err error) {
+	if r.Key == "" {
+		return nil, false, nil
+	}
+	claim := &billingv1.IdempotencyKey{}
+	err = c.kube.Get(ctx, types.NamespacedName{Namespace: r.Namespace, Name: ClaimName(r.Key)}, claim)
+	if apierrors.IsNotFound(err) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("reading the idempotency key: %w", err)
+	}
+	if !claim.Spec.ExpiresAt.After(c.now()) || claim.Spec.RequestHash != r.Hash || claim.Spec.Resource != r.Resource {
+		return nil, false, nil
+	}
+	obj = r.Empty()
+	err = c.kube.Get(ctx, types.NamespacedName{Namespace: r.Namespace, Name: claim.Spec.ObjectName}, obj)
+	if apierrors.IsNotFound(err) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("reading the object of the idempotency key: %w", err)
+	}
+	return obj, true, nil
+}
+
 // release deletes a claim, only that very one (precondition on its UID),
 // even when the request's own context has ended.
 func (c *Claims) release(ctx context.Context, claim *billingv1.IdempotencyKey) {

@@ -224,6 +224,61 @@ func TestAKeyUsedWithAnotherRequestIsReused(t *testing.T) {
 	}
 }
 
+func TestFindAnswersTheObjectOfTheSameRequestOnly(t *testing.T) {
+	f := newFixture(t)
+	if obj, found, err := f.claims.Find(t.Context(), customerRequest("k1", "h", "Ada")); err != nil || found {
+		t.Fatalf("before any claim: %v, %v, %v; want nothing", obj, found, err)
+	}
+	first, _, err := f.claims.Create(t.Context(), customerRequest("k1", "h", "Ada"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		req   func() Request
+		found bool
+	}{
+		{"the same request finds the first object", func() Request { return customerRequest("k1", "h", "Ada") }, true},
+		{"another hash finds nothing", func() Request { return customerRequest("k1", "h2", "Ada") }, false},
+		{"another resource finds nothing", func() Request {
+			r := customerRequest("k1", "h", "Ada")
+			r.Resource = "invoices"
+			return r
+		}, false},
+		{"another key finds nothing", func() Request { return customerRequest("k2", "h", "Ada") }, false},
+		{"no key finds nothing", func() Request { return customerRequest("", "h", "Ada") }, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			obj, found, err := f.claims.Find(t.Context(), tc.req())
+			if err != nil || found != tc.found || (found && obj.GetName() != first.GetName()) {
+				t.Errorf("Find = %v, %v, %v; want found %v", obj, found, err, tc.found)
+			}
+		})
+	}
+	t.Run("an expired claim finds nothing", func(t *testing.T) {
+		f.now = epoch.Add(billingv1.IdempotencyKeyRetention + time.Second)
+		defer func() { f.now = epoch }()
+		if _, found, err := f.claims.Find(t.Context(), customerRequest("k1", "h", "Ada")); err != nil || found {
+			t.Errorf("Find = %v, %v; want nothing", found, err)
+		}
+	})
+	if names := f.customers(t); len(names) != 1 {
+		t.Errorf("customers %v; want one: Find creates nothing", names)
+	}
+}
+
+func TestFindOfAClaimWhoseObjectDoesNotExistFindsNothing(t *testing.T) {
+	f := newFixture(t, withObjects(claimOf("h", "cus-inflight", epoch)))
+	if _, found, err := f.claims.Find(t.Context(), customerRequest("k1", "h", "Ada")); err != nil || found {
+		t.Errorf("Find = %v, %v; want nothing, without waiting", found, err)
+	}
+	claim := &billingv1.IdempotencyKey{}
+	if err := f.client.Get(t.Context(), client.ObjectKey{Namespace: ns, Name: ClaimName("k1")}, claim); err != nil {
+		t.Errorf("Find released the claim: %v", err)
+	}
+}
+
 func TestAKeyWhoseObjectIsStillBeingCreatedIsInUse(t *testing.T) {
 	f := newFixture(t, withObjects(claimOf("h", "cus-inflight", epoch)))
 	f.now = epoch.Add(time.Second)
