@@ -153,12 +153,12 @@ type BillingProfileSpec struct {
 	// +kubebuilder:validation:Maximum=90
 	CloseMonthsAfterDays *int32 `json:"closeMonthsAfterDays,omitempty"`
 
-	// applyCreditOnIssue, when true, makes the controller apply the
+	// applyCreditOnIssue makes the controller, when true, apply the
 	// customer's available credit in the invoice's currency to each newly
-	// issued invoice, up to what the invoice leaves to pay, as a
-	// CreditApplication of its own. Default false.
+	// issued invoice, up to its total, as a CreditApplication of its own.
+	// Default false.
 	// +optional
-	ApplyCreditOnIssue *bool `json:"applyCreditOnIssue,omitempty"`
+	ApplyCreditOnIssue *bool `json:"applyCreditOnIssue,omitempty"` //nolint:kubeapilinter // the contract pins a boolean: applyCreditOnIssue: true
 }
 
 // BillingProfileStatus is the controller's verdict on a BillingProfile.

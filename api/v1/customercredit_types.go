@@ -33,7 +33,7 @@ type CreditUseKind string
 const (
 	// CreditUseApplication is a CreditApplication: credit applied to an
 	// invoice.
-	CreditUseApplication CreditUseKind = "CreditApplication"
+	CreditUseApplication CreditUseKind = "CreditApplication" //nolint:gosec // a kind's name, not a credential
 	// CreditUseRefund is a Refund: credit paid back.
 	CreditUseRefund CreditUseKind = "Refund"
 )

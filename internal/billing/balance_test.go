@@ -107,3 +107,53 @@ func TestOverdue(t *testing.T) {
 		})
 	}
 }
+
+func TestComputeLedgerBalanceWithAppliedCreditAndWriteOffs(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		total  int64
+		ledger billing.LedgerAmounts
+		want   billing.Balance
+	}{
+		{"credit applied to part makes it partially paid", 10_000, billing.LedgerAmounts{Applied: []int64{3_000}},
+			billing.Balance{Applied: 3_000, Remaining: 7_000, Status: billing.PaymentPartiallyPaid}},
+		{"credit applied to the whole makes it paid", 10_000, billing.LedgerAmounts{Applied: []int64{4_000, 6_000}},
+			billing.Balance{Applied: 10_000, Status: billing.PaymentPaid}},
+		{"a full credit note after applied credit gives the credit back as overpaid, and it is paid, not void",
+			10_000, billing.LedgerAmounts{CreditNotes: []int64{10_000}, Applied: []int64{4_000}},
+			billing.Balance{Credited: 10_000, Applied: 4_000, Overpaid: 4_000, Status: billing.PaymentPaid}},
+		{"a write-off of what remains makes it uncollectible with nothing remaining", 10_000,
+			billing.LedgerAmounts{Payments: []int64{3_000}, WrittenOff: []int64{7_000}},
+			billing.Balance{Paid: 3_000, WrittenOff: 7_000, Status: billing.PaymentUncollectible}},
+		{"a later payment recovers the write-off first", 10_000,
+			billing.LedgerAmounts{Payments: []int64{3_000, 5_000}, WrittenOff: []int64{7_000}},
+			billing.Balance{Paid: 8_000, WrittenOff: 2_000, Status: billing.PaymentUncollectible}},
+		{"payments of the whole recover all of it and make it paid", 10_000,
+			billing.LedgerAmounts{Payments: []int64{3_000, 7_000}, WrittenOff: []int64{7_000}},
+			billing.Balance{Paid: 10_000, Status: billing.PaymentPaid}},
+		{"a payment beyond the write-off overpays it", 10_000,
+			billing.LedgerAmounts{Payments: []int64{3_000, 9_000}, WrittenOff: []int64{7_000}},
+			billing.Balance{Paid: 12_000, Overpaid: 2_000, Status: billing.PaymentPaid}},
+		{"a credit note after a write-off takes its place", 10_000,
+			billing.LedgerAmounts{CreditNotes: []int64{10_000}, WrittenOff: []int64{10_000}},
+			billing.Balance{Credited: 10_000, Status: billing.PaymentVoid}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := billing.ComputeLedgerBalance(tc.total, tc.ledger)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("ComputeLedgerBalance = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestComputeLedgerBalanceRefusesANegativeApplicationOrWriteOff(t *testing.T) {
+	for _, l := range []billing.LedgerAmounts{{Applied: []int64{-1}}, {WrittenOff: []int64{-1}}} {
+		if _, err := billing.ComputeLedgerBalance(100, l); err == nil {
+			t.Errorf("ComputeLedgerBalance(%+v) accepted a negative amount", l)
+		}
+	}
+}

@@ -72,14 +72,40 @@ func Sealable(f Family, closedThrough time.Time) bool {
 	default:
 		return false
 	}
+	if !creditSealable(inv, balance, f.Credit) {
+		return false
+	}
+	return recordsFinal(f)
+}
+
+// creditSealable reports whether inv, of balance, is sealable as far as
+// money on account goes: applied credit and write-offs are not sealed in
+// this version, so such a family stays live
+// (docs/ledger.md#money-on-account); and an overpaid invoice waits until
+// its customer's credit (credit) holds its whole amountOverpaid.
+func creditSealable(inv *billingv1.Invoice, balance *billingv1.InvoiceBalance, credit *billingv1.CustomerCredit) bool {
 	if l := inv.Status.Ledger; l != nil && (len(l.CreditApplications) > 0 || len(l.WriteOffs) > 0) {
-		// Applied credit and write-offs are not sealed in this version:
-		// such a family stays live (docs/ledger.md#money-on-account).
 		return false
 	}
-	if balance.AmountOverpaid > 0 && !creditHolds(f.Credit, inv, balance.AmountOverpaid) {
+	return balance.AmountOverpaid == 0 || creditHolds(credit, inv, balance.AmountOverpaid)
+}
+
+// creditHolds reports whether credit holds inv as a source of amount.
+func creditHolds(credit *billingv1.CustomerCredit, inv *billingv1.Invoice, amount int64) bool {
+	if credit == nil {
 		return false
 	}
+	for _, s := range credit.Sources {
+		if s.Invoice == inv.Name && s.UID == string(inv.UID) && s.Amount >= amount {
+			return true
+		}
+	}
+	return false
+}
+
+// recordsFinal reports whether every credit note and payment of f is final:
+// issued or recorded with its event, rejected or invalid.
+func recordsFinal(f Family) bool {
 	for _, n := range f.CreditNotes {
 		switch n.Status.Phase {
 		case billingv1.CreditNoteIssued:
@@ -103,17 +129,4 @@ func Sealable(f Family, closedThrough time.Time) bool {
 		}
 	}
 	return true
-}
-
-// creditHolds reports whether credit holds inv as a source of amount.
-func creditHolds(credit *billingv1.CustomerCredit, inv *billingv1.Invoice, amount int64) bool {
-	if credit == nil {
-		return false
-	}
-	for _, s := range credit.Sources {
-		if s.Invoice == inv.Name && s.UID == string(inv.UID) && s.Amount >= amount {
-			return true
-		}
-	}
-	return false
 }

@@ -53,6 +53,19 @@ func TestWhichFamiliesAreSealable(t *testing.T) {
 	}
 	pending := paid.DeepCopy()
 	pending.Status.Phase = billingv1.InvoicePending
+	overpaid := paid.DeepCopy()
+	overpaid.Name, overpaid.UID = "inv-1", "uid-1"
+	overpaid.Status.Balance.AmountOverpaid = 500
+	credit := func(amount int64) *billingv1.CustomerCredit {
+		return &billingv1.CustomerCredit{Sources: []billingv1.CreditSource{
+			{Invoice: "inv-1", UID: "uid-1", Currency: "USD", Amount: amount}}}
+	}
+	withLedger := func(ledger billingv1.InvoiceLedger) *billingv1.Invoice {
+		inv := paid.DeepCopy()
+		inv.Status.Ledger = &ledger
+		return inv
+	}
+	one := []billingv1.LedgerEntry{{Name: "x", UID: "u", Amount: 1}}
 	for _, tc := range []struct {
 		name   string
 		family Family
@@ -74,6 +87,11 @@ func TestWhichFamiliesAreSealable(t *testing.T) {
 		{"a credit note not yet looked at blocks", Family{Invoice: paid, CreditNotes: []*billingv1.CreditNote{note("", false)}}, false},
 		{"an issued credit note without its event blocks", Family{Invoice: paid, CreditNotes: []*billingv1.CreditNote{note(billingv1.CreditNoteIssued, false)}}, false},
 		{"a pending payment blocks", Family{Invoice: paid, Payments: []*billingv1.Payment{payment(billingv1.PaymentPending, false)}}, false},
+		{"an overpaid invoice whose credit its customer holds is", Family{Invoice: overpaid, Credit: credit(500)}, true},
+		{"an overpaid invoice whose credit its customer does not hold yet is not", Family{Invoice: overpaid}, false},
+		{"an overpaid invoice whose customer holds less of its credit is not", Family{Invoice: overpaid, Credit: credit(400)}, false},
+		{"an invoice with credit applied to it stays live", Family{Invoice: withLedger(billingv1.InvoiceLedger{CreditApplications: one})}, false},
+		{"an invoice written off and recovered stays live", Family{Invoice: withLedger(billingv1.InvoiceLedger{WriteOffs: one})}, false},
 		{"a recorded payment without its event blocks", Family{Invoice: paid, Payments: []*billingv1.Payment{payment(billingv1.PaymentRecorded, false)}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

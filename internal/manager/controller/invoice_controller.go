@@ -115,10 +115,7 @@ func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	now := r.Clock.Now()
 	inv.Status = invoiceStatus(inv, customer, profile, now)
 	if needsNumber(&inv.Status) {
-		if err := r.applyCreditOnIssue(ctx, inv, customer, profile); err != nil {
-			return ctrl.Result{}, err
-		}
-		status, err := r.number(ctx, inv, profile, before.Status.Phase == billingv1.InvoiceIssued)
+		status, err := r.number(ctx, inv, customer, profile, before.Status.Phase == billingv1.InvoiceIssued)
 		if numberingBusy(err) {
 			// The invoice stays as it was and is retried shortly.
 			logf.FromContext(ctx).V(1).Info("Waiting for an invoice number", "reason", err.Error())
@@ -184,9 +181,14 @@ func (r *InvoiceReconciler) refuseSealed(ctx context.Context, inv *billingv1.Inv
 // number returns the invoice's status (issued, computed by invoiceStatus)
 // with its number: the sequence the allocator binds to the invoice,
 // formatted with the workspace's profile (nil: none), the one its amounts
-// were computed with.
-func (r *InvoiceReconciler) number(ctx context.Context, inv *billingv1.Invoice,
+// were computed with. First, the customer's credit is applied to it when
+// the profile says so (applyCreditOnIssue): before the invoice is Issued,
+// so that a crash never leaves it issued without its application.
+func (r *InvoiceReconciler) number(ctx context.Context, inv *billingv1.Invoice, customer *billingv1.Customer,
 	profile *billingv1.BillingProfile, wasIssued bool) (billingv1.InvoiceStatus, error) {
+	if err := r.applyCreditOnIssue(ctx, inv, customer, profile); err != nil {
+		return inv.Status, err
+	}
 	assignment, err := r.Numbers.Assign(ctx, inv.Namespace, inv.Name, inv.UID)
 	if err != nil {
 		return inv.Status, fmt.Errorf("assigning an invoice number: %w", err)

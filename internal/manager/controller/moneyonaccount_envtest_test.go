@@ -27,13 +27,13 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
-// waitForCredit waits until the customer named name in ns has exactly want
-// as its credit balance and returns the customer.
-func waitForCredit(ns, name string, want ...billingv1.CurrencyAmount) *billingv1.Customer {
+// waitForCredit waits until the customer acme in ns has exactly want as
+// its credit balance and returns the customer.
+func waitForCredit(ns string, want ...billingv1.CurrencyAmount) *billingv1.Customer {
 	GinkgoHelper()
 	current := &billingv1.Customer{}
 	Eventually(func(g Gomega) {
-		g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, current)).To(Succeed())
+		g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "acme"}, current)).To(Succeed())
 		var balance []billingv1.CurrencyAmount
 		if current.Status.Credit != nil {
 			balance = current.Status.Credit.Balance
@@ -102,11 +102,11 @@ func issueFor(ns, name string, amount int64, currency string) *billingv1.Invoice
 	return waitForReady(inv, billingv1.ReasonIssued)
 }
 
-// overpay issues an invoice of total and pays paid (more) for it, and waits
-// for the payment to be recorded.
-func overpay(ns, name string, total, paid int64) *billingv1.Payment {
+// overpay issues an invoice of 10,000 and pays paid (more) for it, and
+// waits for the payment to be recorded.
+func overpay(ns, name string, paid int64) *billingv1.Payment {
 	GinkgoHelper()
-	issueFor(ns, name, total, "USD")
+	issueFor(ns, name, 10_000, "USD")
 	payment := builder.Payment(ns, name+"-pay", name, paid)
 	create(payment)
 	return waitForPayment(payment)
@@ -121,8 +121,8 @@ var _ = Describe("Money on account", func() {
 	})
 
 	It("makes an overpayment the customer's credit and applies it by hand to the next invoice", func() {
-		payment := overpay(ns, "inv-1", 10_000, 15_000)
-		customer := waitForCredit(ns, "acme", usd(5_000))
+		payment := overpay(ns, "inv-1", 15_000)
+		customer := waitForCredit(ns, usd(5_000))
 		Expect(customer.Status.Credit.Summary).To(Equal("USD 50.00"))
 		Expect(customer.Status.Credit.Sources).To(ConsistOf(HaveField("Invoice", "inv-1")))
 
@@ -143,12 +143,12 @@ var _ = Describe("Money on account", func() {
 			g.Expect(b.AmountRemaining).To(Equal(int64(7_000)))
 			g.Expect(b.PaymentStatus).To(Equal(billingv1.InvoicePaymentPartiallyPaid))
 		})
-		waitForCredit(ns, "acme", usd(2_000))
+		waitForCredit(ns, usd(2_000))
 	})
 
 	It("rejects an application above the credit, above what remains, or in another currency, spending nothing", func() {
-		overpay(ns, "inv-1", 10_000, 15_000)
-		waitForCredit(ns, "acme", usd(5_000))
+		overpay(ns, "inv-1", 15_000)
+		waitForCredit(ns, usd(5_000))
 		issueFor(ns, "inv-2", 10_000, "USD")
 		issueFor(ns, "inv-3", 1_000, "USD")
 		issueFor(ns, "inv-eur", 10_000, "EUR")
@@ -166,7 +166,7 @@ var _ = Describe("Money on account", func() {
 			Expect(rejected.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionFalse, tc.reason))
 			Expect(rejected.Status.Conditions).To(haveCondition(billingv1.ConditionStalled, metav1.ConditionTrue, tc.reason))
 		}
-		customer := waitForCredit(ns, "acme", usd(5_000))
+		customer := waitForCredit(ns, usd(5_000))
 		Expect(customer.Status.Credit.Uses).To(BeEmpty())
 		for _, name := range []string{"inv-2", "inv-3", "inv-eur"} {
 			Expect(getInvoice(Default, builder.Invoice(ns, name)).Status.Balance.AmountApplied).To(BeZero())
@@ -175,8 +175,8 @@ var _ = Describe("Money on account", func() {
 
 	It("applies the credit automatically to each invoice issued with applyCreditOnIssue, in its currency only", func() {
 		create(builder.BillingProfile(ns, billingv1.DefaultBillingProfileName, builder.WithApplyCreditOnIssue()))
-		overpay(ns, "inv-1", 10_000, 15_000)
-		waitForCredit(ns, "acme", usd(5_000))
+		overpay(ns, "inv-1", 15_000)
+		waitForCredit(ns, usd(5_000))
 
 		inv := issueFor(ns, "inv-2", 3_000, "USD")
 		capp := waitForCreditApplication(builder.CreditApplication(ns, "inv-2-credit", "", 0),
@@ -187,7 +187,7 @@ var _ = Describe("Money on account", func() {
 			g.Expect(b.AmountApplied).To(Equal(int64(3_000)))
 			g.Expect(b.PaymentStatus).To(Equal(billingv1.InvoicePaymentPaid))
 		})
-		waitForCredit(ns, "acme", usd(2_000))
+		waitForCredit(ns, usd(2_000))
 
 		By("an invoice in another currency getting none")
 		issueFor(ns, "inv-eur", 3_000, "EUR")
@@ -203,19 +203,19 @@ var _ = Describe("Money on account", func() {
 			g.Expect(b.AmountApplied).To(Equal(int64(2_000)))
 			g.Expect(b.AmountRemaining).To(Equal(int64(8_000)))
 		})
-		waitForCredit(ns, "acme")
+		waitForCredit(ns)
 	})
 
 	It("records a refund of part of the credit and rejects one above what is left", func() {
-		overpay(ns, "inv-1", 10_000, 15_000)
-		waitForCredit(ns, "acme", usd(5_000))
+		overpay(ns, "inv-1", 15_000)
+		waitForCredit(ns, usd(5_000))
 
 		part := builder.Refund(ns, "rf-1", "acme", 2_000, "USD")
 		create(part)
 		recorded := waitForRefund(part, billingv1.RefundRecorded)
 		Expect(recorded.Status.Currency).To(Equal("USD"))
 		Expect(recorded.Status.Events[0].Type).To(Equal(billingv1.EventTypeRefundRecorded))
-		waitForCredit(ns, "acme", usd(3_000))
+		waitForCredit(ns, usd(3_000))
 
 		tooMuch := builder.Refund(ns, "rf-2", "acme", 3_001, "USD")
 		create(tooMuch)
@@ -225,12 +225,12 @@ var _ = Describe("Money on account", func() {
 		otherCurrency := builder.Refund(ns, "rf-eur", "acme", 1, "EUR")
 		create(otherCurrency)
 		waitForRefund(otherCurrency, billingv1.RefundRejected)
-		waitForCredit(ns, "acme", usd(3_000))
+		waitForCredit(ns, usd(3_000))
 	})
 
 	It("records exactly one of eight racing refunds of the whole credit and rejects seven", func() {
-		overpay(ns, "inv-1", 10_000, 15_000)
-		waitForCredit(ns, "acme", usd(5_000))
+		overpay(ns, "inv-1", 15_000)
+		waitForCredit(ns, usd(5_000))
 		var objs []client.Object
 		for i := range 8 {
 			objs = append(objs, builder.Refund(ns, fmt.Sprintf("rf-%d", i), "acme", 5_000, "USD"))
@@ -247,13 +247,13 @@ var _ = Describe("Money on account", func() {
 			g.Expect(phases[billingv1.RefundPending]).To(BeZero())
 		}).Should(Succeed())
 		Expect(phases).To(Equal(map[billingv1.RefundPhase]int{billingv1.RefundRecorded: 1, billingv1.RefundRejected: 7}))
-		customer := waitForCredit(ns, "acme")
+		customer := waitForCredit(ns)
 		Expect(customer.Status.Credit.Uses).To(HaveLen(1))
 	})
 
 	It("applies exactly the credit when eight applications of all of it race to eight invoices", func() {
-		overpay(ns, "inv-0", 10_000, 15_000)
-		waitForCredit(ns, "acme", usd(5_000))
+		overpay(ns, "inv-0", 15_000)
+		waitForCredit(ns, usd(5_000))
 		var objs []client.Object
 		for i := 1; i <= 8; i++ {
 			issueFor(ns, fmt.Sprintf("inv-%d", i), 10_000, "USD")
@@ -278,7 +278,7 @@ var _ = Describe("Money on account", func() {
 			onInvoices += getInvoice(Default, builder.Invoice(ns, fmt.Sprintf("inv-%d", i))).Status.Balance.AmountApplied
 		}
 		Expect(onInvoices).To(Equal(int64(5_000)))
-		waitForCredit(ns, "acme")
+		waitForCredit(ns)
 	})
 
 	It("writes off what remains, refuses a second write-off, and lets a late payment recover it", func() {
@@ -322,8 +322,8 @@ var _ = Describe("Money on account", func() {
 	})
 
 	It("keeps a refund dated in a closed period out of the credit", func() {
-		overpay(ns, "inv-1", 10_000, 15_000)
-		waitForCredit(ns, "acme", usd(5_000))
+		overpay(ns, "inv-1", 15_000)
+		waitForCredit(ns, usd(5_000))
 		past := metav1.NewTime(time.Date(2020, time.January, 15, 0, 0, 0, 0, time.UTC))
 		create(builder.PeriodClose(ns, "close-2020", "2020-12"))
 		Eventually(func(g Gomega) {
@@ -336,7 +336,7 @@ var _ = Describe("Money on account", func() {
 		rejected := waitForRefund(rf, billingv1.RefundRejected)
 		Expect(rejected.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionFalse,
 			billingv1.ReasonPeriodClosed))
-		waitForCredit(ns, "acme", usd(5_000))
+		waitForCredit(ns, usd(5_000))
 	})
 })
 
@@ -344,8 +344,8 @@ var _ = Describe("kubectl and money on account", func() {
 	It("shows the customer's credit, an uncollectible invoice and the new kinds by their short names", func() {
 		ns := newNamespace()
 		create(builder.Customer(ns, "acme"))
-		overpay(ns, "inv-1", 10_000, 12_500)
-		waitForCredit(ns, "acme", usd(2_500))
+		overpay(ns, "inv-1", 12_500)
+		waitForCredit(ns, usd(2_500))
 		issueFor(ns, "inv-2", 10_000, "USD")
 		capp := builder.CreditApplication(ns, "capp-1", "inv-2", 1_000)
 		create(capp)

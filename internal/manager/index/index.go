@@ -138,7 +138,7 @@ func paymentInvoice(obj client.Object) []string {
 
 // CreditApplicationInvoice indexes CreditApplications by the invoice their
 // credit is applied to, so a change of an invoice wakes them.
-const CreditApplicationInvoice = "spec.invoiceRef.name"
+const CreditApplicationInvoice = "spec.invoiceRef.name" //nolint:gosec // a field path, not a credential
 
 // creditApplicationInvoice extracts the CreditApplicationInvoice value.
 func creditApplicationInvoice(obj client.Object) []string {
