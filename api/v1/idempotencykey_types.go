@@ -35,9 +35,10 @@ type IdempotencyKeySpec struct {
 	RequestHash string `json:"requestHash"` //nolint:kubeapilinter // the pattern bounds the length
 
 	// resource is the plural resource the request created: "customers",
-	// "invoices", "creditnotes" or "payments".
+	// "invoices", "creditnotes", "payments", "periodcloses",
+	// "creditapplications", "refunds" or "writeoffs".
 	// +required
-	// +kubebuilder:validation:Enum=customers;invoices;creditnotes;payments
+	// +kubebuilder:validation:Enum=customers;invoices;creditnotes;payments;periodcloses;creditapplications;refunds;writeoffs
 	Resource string `json:"resource"`
 
 	// objectName is the metadata.name (the /v1 id) of the object the request
