@@ -132,17 +132,10 @@ func RefundOf(rf *billingv1.Refund) Refund {
 	if phase == "" {
 		phase = billingv1.RefundPending
 	}
-	method := rf.Spec.Method
-	if method == "" {
-		method = DefaultPaymentMethod
-	}
-	refundedAt := rf.CreationTimestamp.Time
-	if rf.Spec.RefundedAt != nil {
-		refundedAt = rf.Spec.RefundedAt.Time
-	}
+	method, refundedAt := methodAndDate(rf.Spec.Method, rf.Spec.RefundedAt, rf.CreationTimestamp)
 	out := Refund{
 		ID: rf.Name, Object: "refund", CustomerID: rf.Spec.CustomerRef.Name, Amount: rf.Spec.Amount,
-		Currency: rf.Spec.Currency, RefundedAt: timestamp(refundedAt), Method: string(method),
+		Currency: rf.Spec.Currency, RefundedAt: refundedAt, Method: method,
 		Reference: optional(rf.Spec.Reference), Status: strings.ToLower(string(phase)),
 		RecordedAt: optionalTimestamp(st.RecordedAt), CreatedAt: timestamp(rf.CreationTimestamp.Time),
 	}

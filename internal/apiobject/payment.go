@@ -17,6 +17,8 @@ package apiobject
 import (
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
@@ -53,17 +55,10 @@ func PaymentOf(p *billingv1.Payment, inv *billingv1.Invoice) Payment {
 	if phase == "" {
 		phase = billingv1.PaymentPending
 	}
-	method := p.Spec.Method
-	if method == "" {
-		method = DefaultPaymentMethod
-	}
-	paidAt := p.CreationTimestamp.Time
-	if p.Spec.PaidAt != nil {
-		paidAt = p.Spec.PaidAt.Time
-	}
+	method, paidAt := methodAndDate(p.Spec.Method, p.Spec.PaidAt, p.CreationTimestamp)
 	out := Payment{
 		ID: p.Name, Object: "payment", InvoiceID: p.Spec.InvoiceRef.Name, CustomerID: st.CustomerName,
-		Amount: p.Spec.Amount, Currency: p.Spec.Currency, PaidAt: timestamp(paidAt), Method: string(method),
+		Amount: p.Spec.Amount, Currency: p.Spec.Currency, PaidAt: paidAt, Method: method,
 		Reference: optional(p.Spec.Reference), Status: strings.ToLower(string(phase)),
 		CreatedAt: timestamp(p.CreationTimestamp.Time), Seal: SealOfRecord(p),
 	}
@@ -85,4 +80,16 @@ func PaymentOf(p *billingv1.Payment, inv *billingv1.Invoice) Payment {
 		out.Currency = billing.DefaultCurrency
 	}
 	return out
+}
+
+// methodAndDate are how and when money moved, for a payment or a refund:
+// method, or the default "other", and at, or created when it is absent.
+func methodAndDate(method billingv1.PaymentMethod, at *metav1.Time, created metav1.Time) (string, string) {
+	if method == "" {
+		method = DefaultPaymentMethod
+	}
+	if at == nil {
+		at = &created
+	}
+	return string(method), timestamp(at.Time)
 }
