@@ -63,8 +63,9 @@ func install(ctx context.Context, kubectl, kubeconfig, dir string) error {
 }
 
 // provision makes the demo workspace, a client ServiceAccount in it allowed
-// to get, list and create customers, invoices, credit notes, payments and
-// period closes there, and to read its ledger seals, and returns a fresh token for that account and for the operator's
+// to get, list and create customers, invoices, credit notes, payments,
+// period closes, credit applications, refunds and write-offs there, and to
+// read its ledger seals and its events, and returns a fresh token for that account and for the operator's
 // (installed by config/local).
 func provision(ctx context.Context, cs kubernetes.Interface, workspace string) (operatorToken, clientToken string, err error) {
 	if err := ensure(ctx, cs.CoreV1().Namespaces(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: workspace}}); err != nil {
@@ -74,14 +75,21 @@ func provision(ctx context.Context, cs kubernetes.Interface, workspace string) (
 		ObjectMeta: metav1.ObjectMeta{Name: clientRole, Namespace: workspace},
 		Rules: []rbacv1.PolicyRule{{
 			APIGroups: []string{"billing.invoicing.dev"},
-			Resources: []string{"customers", "invoices", "creditnotes", "payments", "periodcloses"},
-			Verbs:     []string{"get", "list", "create"},
+			Resources: []string{"customers", "invoices", "creditnotes", "payments", "periodcloses",
+				"creditapplications", "refunds", "writeoffs"},
+			Verbs: []string{"get", "list", "create"},
 		}, {
 			// The seals are written by the manager alone; the client reads
 			// and verifies them.
 			APIGroups: []string{"billing.invoicing.dev"},
 			Resources: []string{"ledgerseals"},
 			Verbs:     []string{"get", "list"},
+		}, {
+			// GET /v1/events asks for list on "events", a resource no kind
+			// stores (docs/events.md), as the view role grants it.
+			APIGroups: []string{"billing.invoicing.dev"},
+			Resources: []string{"events"},
+			Verbs:     []string{"list"},
 		}},
 	}
 	if err := apply(ctx, cs.RbacV1().Roles(workspace), role); err != nil {
