@@ -130,6 +130,20 @@ func WithSource(credit *billingv1.CustomerCredit, inv *billingv1.Invoice, amount
 	return withDerived(out), true
 }
 
+// CreditHolds reports whether credit holds inv (its name and uid) as a
+// source of amount or more.
+func CreditHolds(credit *billingv1.CustomerCredit, inv *billingv1.Invoice, amount int64) bool {
+	if credit == nil {
+		return false
+	}
+	for _, s := range credit.Sources {
+		if s.Invoice == inv.Name && s.UID == string(inv.UID) && s.Amount >= amount {
+			return true
+		}
+	}
+	return false
+}
+
 // FindUse returns the use of kind named name with uid in credit, or nil.
 func FindUse(credit *billingv1.CustomerCredit, kind billingv1.CreditUseKind, name, uid string) *billingv1.CreditUse {
 	if credit == nil {

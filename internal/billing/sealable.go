@@ -87,20 +87,7 @@ func creditSealable(inv *billingv1.Invoice, balance *billingv1.InvoiceBalance, c
 	if l := inv.Status.Ledger; l != nil && (len(l.CreditApplications) > 0 || len(l.WriteOffs) > 0) {
 		return false
 	}
-	return balance.AmountOverpaid == 0 || creditHolds(credit, inv, balance.AmountOverpaid)
-}
-
-// creditHolds reports whether credit holds inv as a source of amount.
-func creditHolds(credit *billingv1.CustomerCredit, inv *billingv1.Invoice, amount int64) bool {
-	if credit == nil {
-		return false
-	}
-	for _, s := range credit.Sources {
-		if s.Invoice == inv.Name && s.UID == string(inv.UID) && s.Amount >= amount {
-			return true
-		}
-	}
-	return false
+	return balance.AmountOverpaid == 0 || CreditHolds(credit, inv, balance.AmountOverpaid)
 }
 
 // recordsFinal reports whether every credit note and payment of f is final:

@@ -43,8 +43,9 @@ func creditWithSources(ctx context.Context, c client.Reader, credit *billingv1.C
 	changed := false
 	for i := range invoices {
 		inv := &invoices[i]
-		if inv.Status.Balance == nil || inv.Status.Balance.AmountOverpaid == 0 {
-			continue
+		if inv.Status.Balance == nil || inv.Status.Balance.AmountOverpaid == 0 ||
+			billing.CreditHolds(credit, inv, inv.Status.Balance.AmountOverpaid) {
+			continue // nothing to enter: its records need not be read
 		}
 		after, ready, err := ledgerEvents(ctx, c, inv)
 		if err != nil {
