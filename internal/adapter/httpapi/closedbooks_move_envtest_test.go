@@ -129,6 +129,13 @@ var _ = Describe("Sealing watched over HTTP", Label(periodCloseController), func
 				}
 				g.Expect(inv.PaymentStatus).To(HaveValue(Equal(want)), "invoice %s", id)
 			}
+			// An invoice is paid once its payment is entered, a moment
+			// before the payment itself is recorded: the records read
+			// before the move must be final, as the sealer waits for.
+			for _, r := range records[len(invoices):] {
+				g.Expect(send(http.MethodGet, r, inWorkspace(ns)).json()["status"]).
+					To(BeElementOf("recorded", "issued"), "record %s", r)
+			}
 		}).Should(Succeed())
 		path := func(r string) string {
 			if len(r) > 0 && r[0] == '/' {
