@@ -204,7 +204,8 @@ func (r *InvoiceReconciler) number(ctx context.Context, inv *billingv1.Invoice, 
 // for a moment (its journal is full, or its sequence contended): a wait, not
 // a failure.
 func numberingBusy(err error) bool {
-	return errors.Is(err, numbering.ErrJournalFull) || errors.Is(err, numbering.ErrContended)
+	return errors.Is(err, numbering.ErrJournalFull) || errors.Is(err, numbering.ErrContended) ||
+		errors.Is(err, numbering.ErrStale)
 }
 
 // profileToIssue returns the workspace's profile for an invoice that is

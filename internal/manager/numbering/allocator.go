@@ -232,6 +232,10 @@ func (a *Allocator) flushQueue(ctx context.Context, ws *workspace) {
 func (a *Allocator) flush(ctx context.Context, ws *workspace, batch []*request) {
 	ctx, cancel := context.WithTimeout(ctx, a.opts.Timeout)
 	defer cancel()
+	batch = a.answerStale(ctx, ws.namespace, batch)
+	if len(batch) == 0 {
+		return
+	}
 	invoices := make([]Invoice, len(batch))
 	for i, req := range batch {
 		invoices[i] = req.invoice
@@ -247,6 +251,26 @@ func (a *Allocator) flush(ctx context.Context, ws *workspace, batch []*request) 
 			req.done <- result{err: ErrJournalFull}
 		}
 	}
+}
+
+// answerStale answers ErrStale to the requests of batch whose object, as
+// the cache has it now, already carries its sequence (the caller read it
+// before it was written: its write would conflict), and returns the
+// others. Such a request must not reserve: its entry would be bound to an
+// object that never takes it, a hole in the sequence until the next Trim
+// frees it and another object takes it.
+func (a *Allocator) answerStale(ctx context.Context, namespace string, batch []*request) []*request {
+	asking := batch[:0:0]
+	for _, req := range batch {
+		inv := req.invoice
+		state, found, err := lookup(ctx, a.opts.Cached, types.NamespacedName{Namespace: namespace, Name: inv.Name}, inv.Fact)
+		if err == nil && found && state.UID == inv.UID && state.Sequence > 0 {
+			req.done <- result{err: ErrStale}
+			continue
+		}
+		asking = append(asking, req)
+	}
+	return asking
 }
 
 // update runs one read-modify-write cycle of the workspace's InvoiceSequence:

@@ -29,6 +29,11 @@ var (
 	// allocator (other writers) and it gave up for now. It is transient.
 	ErrContended = errors.New("numbering: the workspace's sequence kept changing; retry later")
 
+	// ErrStale means the object already carries its sequence (or its
+	// fact's event): the caller read it before that was written. It is
+	// transient: read the object again, and there is nothing to assign.
+	ErrStale = errors.New("numbering: the object already carries its sequence; read it again")
+
 	// ErrInvalidInvoice means Assign was called without an invoice
 	// namespace, name or UID. It is a programming error.
 	ErrInvalidInvoice = errors.New("numbering: an invoice needs a namespace, a name and a UID")
