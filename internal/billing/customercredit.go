@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
@@ -192,11 +193,11 @@ func CreditEventsAfter(credit *billingv1.CustomerCredit, currency string) int64 
 // InvoiceRemaining is what inv leaves to pay according to its ledger, and
 // whether it is issued with a total.
 func InvoiceRemaining(inv *billingv1.Invoice) (int64, bool) {
-	if inv.Status.Phase != billingv1.InvoiceIssued || inv.Status.Total == nil {
+	// The time only decides overdue, on which what remains does not depend;
+	// LedgerBalance answers nil for an invoice not issued or without a total.
+	b, err := LedgerBalance(inv, time.Time{})
+	if err != nil || b == nil {
 		return 0, false
 	}
-	if b, err := LedgerBalance(inv, inv.CreationTimestamp.Time); err == nil && b != nil {
-		return b.AmountRemaining, true
-	}
-	return 0, false
+	return b.AmountRemaining, true
 }

@@ -35,7 +35,7 @@ func (r *InvoiceReconciler) recordEvents(ctx context.Context, inv *billingv1.Inv
 	for _, t := range invoiceFactsDue(&inv.Status) {
 		after := eventSequence(inv.Status.Events, billingv1.EventTypeInvoiceIssued)
 		if dependsOnLedger(t) {
-			ledgerAfter, ready, err := r.ledgerEventsAfter(ctx, inv)
+			ledgerAfter, ready, err := ledgerEvents(ctx, r.Client, inv)
 			if err != nil {
 				return false, err
 			}
@@ -49,12 +49,6 @@ func (r *InvoiceReconciler) recordEvents(ctx context.Context, inv *billingv1.Inv
 		}
 	}
 	return false, nil
-}
-
-// ledgerEventsAfter returns the highest event sequence of the records in
-// inv's ledger (ledgerEvents), read from the cache.
-func (r *InvoiceReconciler) ledgerEventsAfter(ctx context.Context, inv *billingv1.Invoice) (after int64, ready bool, err error) {
-	return ledgerEvents(ctx, r.Client, inv)
 }
 
 // ledgerEvents returns the highest event sequence of the credit notes,
