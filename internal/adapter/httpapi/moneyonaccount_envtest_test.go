@@ -227,6 +227,13 @@ var _ = Describe("Money on account", func() {
 	It("refuses a refund dated in a closed period, and creates nothing", Label(moneyController), func() {
 		overpay(1_000)
 		closeOctober(ns)
+		// The close is written straight to the API server: wait until the
+		// adapter's cache has it, so that one refund is asked, once.
+		Eventually(func(g Gomega) {
+			got := send(http.MethodGet, "/v1/period_closes/pclose-oct", inWorkspace(ns))
+			g.Expect(got.status).To(Equal(http.StatusOK), "body: %s", got.body)
+			g.Expect(ptr.Deref(got.periodClose().WorkspaceClosedThrough, "")).To(Equal("2026-10-31T23:59:59Z"))
+		}).Should(Succeed())
 		got := post("/v1/refunds", fmt.Sprintf(
 			`{"customer_id":%q,"amount":500,"currency":"EUR","refunded_at":"2026-10-15T12:00:00Z"}`, customerID))
 		Expect(got.status).To(Equal(http.StatusConflict), "body: %s", got.body)
