@@ -19,7 +19,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/invoicing-dev/invoicing/internal/adapter/einvoice"
+	"github.com/invoicing-dev/invoicing/internal/einvoice"
 )
 
 // Query parameters of a document.

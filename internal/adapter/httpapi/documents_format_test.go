@@ -18,7 +18,7 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/invoicing-dev/invoicing/internal/adapter/einvoice"
+	"github.com/invoicing-dev/invoicing/internal/einvoice"
 )
 
 func TestParseDocumentFormatReadsFormatAndProfile(t *testing.T) {

@@ -24,7 +24,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/invoicing-dev/invoicing/internal/adapter/einvoice"
+	"github.com/invoicing-dev/invoicing/internal/einvoice"
 	"github.com/invoicing-dev/invoicing/internal/adapter/idempotency"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 )

@@ -20,7 +20,7 @@ import (
 	"testing"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/adapter/einvoice"
+	"github.com/invoicing-dev/invoicing/internal/einvoice"
 )
 
 func TestACreditNoteIsOfType381AndRefersToTheCreditedInvoice(t *testing.T) {

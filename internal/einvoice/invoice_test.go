@@ -21,7 +21,7 @@ import (
 	"testing"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/adapter/einvoice"
+	"github.com/invoicing-dev/invoicing/internal/einvoice"
 )
 
 func TestEveryTaxCaseIsWrittenAsAUBLInvoiceWithItsOwnTotals(t *testing.T) {
