@@ -159,6 +159,21 @@ type BillingProfileSpec struct {
 	// Default false.
 	// +optional
 	ApplyCreditOnIssue *bool `json:"applyCreditOnIssue,omitempty"` //nolint:kubeapilinter // the contract pins a boolean: applyCreditOnIssue: true
+
+	// email is how the workspace sends invoices, credit notes, reminders
+	// and statements by e-mail. Without it nothing is sent, and a request
+	// to send is refused (email_not_configured).
+	// +optional
+	Email *EmailSettings `json:"email,omitempty"`
+
+	// reminders are the payment reminders sent to every invoice still open
+	// or partially paid, each once, at its days relative to the due date.
+	// Up to 5, each days value once. They need email.
+	// +optional
+	// +listType=map
+	// +listMapKey=days
+	// +kubebuilder:validation:MaxItems=5
+	Reminders []Reminder `json:"reminders,omitempty"`
 }
 
 // BillingProfileStatus is the controller's verdict on a BillingProfile.

@@ -249,3 +249,52 @@ const (
 	// whose workspace's time zone is unknown.
 	ReasonInvalidThrough = "InvalidThrough"
 )
+
+// ConditionDeliveryFailing is set on Emails: True after an attempt to hand
+// the message to the SMTP server failed, and while it cannot be sent as
+// asked; False (reason Sent) once it is sent.
+const ConditionDeliveryFailing = "DeliveryFailing"
+
+// Reasons of an Email's conditions. Ready is True with reason Sent once the
+// SMTP server accepted the message. After a failed attempt DeliveryFailing
+// is True with reason SMTPError and Reconciling True until the next attempt;
+// when the attempts run out (EmailMaxAttempts) or the message can never be
+// sent as asked, Ready is False and Stalled True with the failing reason.
+const (
+	// ReasonSent is the reason of Ready (True) and DeliveryFailing (False):
+	// the SMTP server accepted the message.
+	ReasonSent = "Sent"
+
+	// ReasonSMTPError is the reason of DeliveryFailing (True) after a
+	// failed attempt that will be retried: refused, timed out, or not
+	// reached. status.lastError says what the server or network said.
+	ReasonSMTPError = "SMTPError"
+
+	// ReasonAttemptsExhausted is the reason of Ready (False), Stalled and
+	// DeliveryFailing (True) when EmailMaxAttempts attempts failed.
+	ReasonAttemptsExhausted = "AttemptsExhausted"
+
+	// ReasonNotConfigured is the reason of Ready (False), Stalled and
+	// DeliveryFailing (True) when the workspace's BillingProfile has no
+	// spec.email, or its credentials Secret lacks username or password.
+	ReasonNotConfigured = "NotConfigured"
+
+	// ReasonNoRecipient is the reason of Ready (False), Stalled and
+	// DeliveryFailing (True) when the message names no recipient and its
+	// customer has no e-mail address.
+	ReasonNoRecipient = "NoRecipient"
+
+	// ReasonSubjectNotFound is the reason of Ready (False), Stalled and
+	// DeliveryFailing (True) when the invoice, credit note or customer the
+	// message is about does not exist, or is not issued.
+	ReasonSubjectNotFound = "SubjectNotFound"
+)
+
+// EmailMaxAttempts is how many times the controller hands a message to the
+// SMTP server before it gives up (Stalled, AttemptsExhausted). The waits
+// between attempts double from EmailFirstRetrySeconds up to an hour: the
+// eighth attempt comes about two hours after the first.
+const (
+	EmailMaxAttempts       = 8
+	EmailFirstRetrySeconds = 30
+)

@@ -85,6 +85,15 @@ type CustomerStatus struct {
 	// per currency. Derived by the controller, never set by hand.
 	// +optional
 	Credit *CustomerCredit `json:"credit,omitempty"`
+
+	// deliveries are the messages sent about this object (Emails), the
+	// newest MaxDeliveries, as each Email last reported. Kept by the
+	// controller.
+	// +optional
+	// +listType=map
+	// +listMapKey=email
+	// +kubebuilder:validation:MaxItems=20
+	Deliveries []Delivery `json:"deliveries,omitempty"`
 }
 
 // Customer is someone a workspace bills: invoices in the same namespace

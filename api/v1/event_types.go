@@ -30,7 +30,7 @@ const EventSequenceName = "events"
 
 // EventType is a fact about an invoice, credit note or payment that takes
 // a sequence in the workspace's event sequence.
-// +kubebuilder:validation:Enum=invoice.issued;invoice.paid;invoice.voided;invoice.overdue;credit_note.issued;payment.recorded;period.closed;ledger.sealed;credit.applied;refund.recorded;invoice.marked_uncollectible
+// +kubebuilder:validation:Enum=invoice.issued;invoice.paid;invoice.voided;invoice.overdue;credit_note.issued;payment.recorded;period.closed;ledger.sealed;credit.applied;refund.recorded;invoice.marked_uncollectible;invoice.reminder_sent
 type EventType string
 
 const (
@@ -62,6 +62,9 @@ const (
 	// EventTypeInvoiceMarkedUncollectible is a WriteOff entering its
 	// invoice's ledger: what remained of the invoice written off.
 	EventTypeInvoiceMarkedUncollectible EventType = "invoice.marked_uncollectible"
+	// EventTypeInvoiceReminderSent is a payment reminder about an invoice
+	// accepted by the SMTP server; the event is the reminder's Email's.
+	EventTypeInvoiceReminderSent EventType = "invoice.reminder_sent"
 )
 
 // RecordedEvent is one event about the object whose status holds it.

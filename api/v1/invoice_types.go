@@ -275,6 +275,15 @@ type InvoiceStatus struct {
 	// +kubebuilder:validation:MaxItems=4
 	Events []RecordedEvent `json:"events,omitempty"`
 
+	// deliveries are the messages sent about this object (Emails), the
+	// newest MaxDeliveries, as each Email last reported. Kept by the
+	// controller.
+	// +optional
+	// +listType=map
+	// +listMapKey=email
+	// +kubebuilder:validation:MaxItems=20
+	Deliveries []Delivery `json:"deliveries,omitempty"`
+
 	// observedGeneration is the metadata.generation this status was computed for.
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
