@@ -36,9 +36,9 @@ type IdempotencyKeySpec struct {
 
 	// resource is the plural resource the request created: "customers",
 	// "invoices", "creditnotes", "payments", "periodcloses",
-	// "creditapplications", "refunds" or "writeoffs".
+	// "creditapplications", "refunds", "writeoffs" or "emails".
 	// +required
-	// +kubebuilder:validation:Enum=customers;invoices;creditnotes;payments;periodcloses;creditapplications;refunds;writeoffs
+	// +kubebuilder:validation:Enum=customers;invoices;creditnotes;payments;periodcloses;creditapplications;refunds;writeoffs;emails
 	Resource string `json:"resource"`
 
 	// objectName is the metadata.name (the /v1 id) of the object the request

@@ -17,6 +17,7 @@ package billing
 import (
 	"net/mail"
 	"regexp"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -38,4 +39,17 @@ func ValidEmail(s string) bool {
 	}
 	addr, err := mail.ParseAddress(s)
 	return err == nil && addr.Address == s
+}
+
+// MessageID is the Message-ID header of the Email with uid sent from the
+// address from: "<uid@domain of from>". It depends on nothing but the Email,
+// so every copy of a message, sent again after a crash of the manager,
+// carries the same one, and the adapter can answer it the moment the Email
+// is created.
+func MessageID(uid, from string) string {
+	domain := "invoicing.invalid"
+	if at := strings.LastIndexByte(from, '@'); at >= 0 && at < len(from)-1 {
+		domain = from[at+1:]
+	}
+	return "<" + uid + "@" + domain + ">"
 }

@@ -82,3 +82,17 @@ func TestEmailOfLength(t *testing.T) {
 		}
 	}
 }
+
+func TestMessageID(t *testing.T) {
+	for _, c := range []struct{ name, uid, from, want string }{
+		{"takes the domain of the sender's address", "0f6c", "billing@example.com", "<0f6c@example.com>"},
+		{"takes the last at sign's domain", "u1", "a@b@example.org", "<u1@example.org>"},
+		{"falls back to a reserved domain without one", "u2", "billing", "<u2@invoicing.invalid>"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := billing.MessageID(c.uid, c.from); got != c.want {
+				t.Errorf("MessageID(%q, %q) = %q, want %q", c.uid, c.from, got, c.want)
+			}
+		})
+	}
+}
