@@ -288,6 +288,15 @@ const (
 	// DeliveryFailing (True) when the invoice, credit note or customer the
 	// message is about does not exist, or is not issued.
 	ReasonSubjectNotFound = "SubjectNotFound"
+
+	// ReasonSettled is the reason of Ready (True) of a reminder skipped
+	// because its invoice was settled before it went out: nothing is sent.
+	ReasonSettled = "Settled"
+
+	// ReasonWaitingForIssue is the reason of Reconciling (True) of a
+	// message about an invoice or credit note not issued yet: it is sent
+	// once the object is issued.
+	ReasonWaitingForIssue = "WaitingForIssue"
 )
 
 // EmailMaxAttempts is how many times the controller hands a message to the

@@ -223,7 +223,7 @@ type StatementPeriod struct {
 }
 
 // EmailPhase is where a message is in its delivery.
-// +kubebuilder:validation:Enum=Pending;Sent;Failed
+// +kubebuilder:validation:Enum=Pending;Sent;Failed;Skipped
 type EmailPhase string
 
 const (
@@ -235,6 +235,9 @@ const (
 	// EmailFailed is a message given up on: the attempts ran out or the
 	// message can never be sent as asked (no recipient, no settings).
 	EmailFailed EmailPhase = "Failed"
+	// EmailSkipped is a reminder not sent because its invoice was settled
+	// (paid, voided, written off or credited) before it went out.
+	EmailSkipped EmailPhase = "Skipped"
 )
 
 // EmailStatus is the delivery of one message, kept by the controller.
@@ -250,7 +253,7 @@ type EmailStatus struct {
 	// +kubebuilder:validation:MaxItems=8
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 
-	// phase is Pending, Sent or Failed.
+	// phase is Pending, Sent, Failed or Skipped.
 	// +optional
 	Phase EmailPhase `json:"phase,omitempty"`
 

@@ -180,6 +180,12 @@ func (r *CreditNoteReconciler) numbered(ctx context.Context, note *billingv1.Cre
 	if err != nil {
 		return note.Status, err
 	}
+	if sendsOnIssue(profile) {
+		if err := queueEmail(ctx, r.Client, onIssueEmail(note.Namespace, note.Name, inv.Spec.CustomerRef.Name,
+			false)); err != nil {
+			return note.Status, err
+		}
+	}
 	assignment, err := r.Numbers.Assign(ctx, note.Namespace, note.Name, note.UID)
 	if err != nil {
 		return note.Status, fmt.Errorf("assigning a credit note number: %w", err)

@@ -189,6 +189,11 @@ func (r *InvoiceReconciler) number(ctx context.Context, inv *billingv1.Invoice, 
 	if err := r.applyCreditOnIssue(ctx, inv, customer, profile); err != nil {
 		return inv.Status, err
 	}
+	if !wasIssued && sendsOnIssue(profile) {
+		if err := queueEmail(ctx, r.Client, onIssueEmail(inv.Namespace, inv.Name, inv.Spec.CustomerRef.Name, true)); err != nil {
+			return inv.Status, err
+		}
+	}
 	assignment, err := r.Numbers.Assign(ctx, inv.Namespace, inv.Name, inv.UID)
 	if err != nil {
 		return inv.Status, fmt.Errorf("assigning an invoice number: %w", err)

@@ -16,8 +16,6 @@ package controller
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -52,7 +50,7 @@ func (r *InvoiceReconciler) applyCreditOnIssue(ctx context.Context, inv *billing
 		return nil
 	}
 	capp := &billingv1.CreditApplication{
-		ObjectMeta: metav1.ObjectMeta{Namespace: inv.Namespace, Name: creditOnIssueName(inv.Name)},
+		ObjectMeta: metav1.ObjectMeta{Namespace: inv.Namespace, Name: derivedName(inv.Name, creditOnIssueSuffix)},
 		Spec: billingv1.CreditApplicationSpec{InvoiceRef: billingv1.InvoiceReference{Name: inv.Name},
 			Amount: amount, Currency: currency},
 	}
@@ -62,17 +60,4 @@ func (r *InvoiceReconciler) applyCreditOnIssue(ctx context.Context, inv *billing
 	logf.FromContext(ctx).V(1).Info("Applying the customer's credit on issue", "creditApplication", capp.Name,
 		"amount", amount, "currency", currency)
 	return nil
-}
-
-// creditOnIssueName is the name of the CreditApplication made for the
-// invoice named invoice: the invoice's name and "-credit", or, for a name
-// too long for that, its first characters and a hash of the whole.
-func creditOnIssueName(invoice string) string {
-	const maxName = 253
-	if len(invoice)+len(creditOnIssueSuffix) <= maxName {
-		return invoice + creditOnIssueSuffix
-	}
-	sum := sha256.Sum256([]byte(invoice))
-	hash := hex.EncodeToString(sum[:])[:16]
-	return invoice[:maxName-len(creditOnIssueSuffix)-len(hash)-1] + "-" + hash + creditOnIssueSuffix
 }

@@ -74,6 +74,9 @@ type Options struct {
 	// SealPayloadBytes is the encoded payload a LedgerSeal aims at; 0
 	// means seal.MaxPayloadBytes. Tests make it small to see several seals.
 	SealPayloadBytes int
+
+	// Mail is how the Email reconciler reaches SMTP servers.
+	Mail MailOptions
 }
 
 // DefaultWebhookWorkers is how many endpoints receive deliveries at once by
@@ -154,6 +157,15 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			Client: mgr.GetClient(),
 			Clock:  opts.Clock,
 		}},
+		{"Email", &EmailReconciler{
+			Client:    mgr.GetClient(),
+			APIReader: mgr.GetAPIReader(),
+			Recorder:  mgr.GetEventRecorder("email-controller"),
+			Clock:     opts.Clock,
+			Events:    eventNumbers,
+			Mail:      opts.Mail,
+		}},
+		{"Reminder", &ReminderReconciler{Client: mgr.GetClient(), Clock: opts.Clock}},
 		{"IdempotencyKey", &IdempotencyKeyReconciler{
 			Client: mgr.GetClient(),
 			Clock:  opts.Clock,

@@ -99,10 +99,17 @@ const neverSequence = -1
 // neverRecorded reports whether obj is final without its fact's event: a
 // PeriodClose Superseded or Invalid never changes again, and never carries
 // period.closed, even if it was given a sequence before a crash while it
-// was about to close.
+// was about to close; an Email Failed or Skipped never carries
+// invoice.reminder_sent, even if its reminder was accepted by the SMTP
+// server and given a sequence just before a crash, and failed afterwards.
 func neverRecorded(obj client.Object) bool {
-	pc, ok := obj.(*billingv1.PeriodClose)
-	return ok && (pc.Status.Phase == billingv1.PeriodCloseSuperseded || pc.Status.Phase == billingv1.PeriodCloseInvalid)
+	switch o := obj.(type) {
+	case *billingv1.PeriodClose:
+		return o.Status.Phase == billingv1.PeriodCloseSuperseded || o.Status.Phase == billingv1.PeriodCloseInvalid
+	case *billingv1.Email:
+		return o.Status.Phase == billingv1.EmailFailed || o.Status.Phase == billingv1.EmailSkipped
+	}
+	return false
 }
 
 // objectOf returns an empty object of the kind fact is about, and a
@@ -128,6 +135,9 @@ func objectOf(fact billingv1.EventType) (client.Object, func() []billingv1.Recor
 	case billingv1.EventTypeInvoiceMarkedUncollectible:
 		wo := &billingv1.WriteOff{}
 		return wo, func() []billingv1.RecordedEvent { return wo.Status.Events }, nil
+	case billingv1.EventTypeInvoiceReminderSent:
+		em := &billingv1.Email{}
+		return em, func() []billingv1.RecordedEvent { return em.Status.Events }, nil
 	case billingv1.EventTypePeriodClosed:
 		pc := &billingv1.PeriodClose{}
 		return pc, func() []billingv1.RecordedEvent { return pc.Status.Events }, nil

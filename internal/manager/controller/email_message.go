@@ -1,0 +1,240 @@
+// Copyright 2026 The Invoicing Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/document"
+	"github.com/invoicing-dev/invoicing/internal/einvoice"
+	"github.com/invoicing-dev/invoicing/internal/manager/mail"
+)
+
+// This file writes an Email's message from what it is about: the words,
+// the recipients and the attachments. What stops a message is an
+// emailOutcome: never sendable as asked (stalled), a reminder whose invoice
+// is settled, or an invoice or credit note not issued yet.
+
+// errUnsendable carries the outcome that stops a message.
+type errUnsendable struct{ outcome emailOutcome }
+
+func (e *errUnsendable) Error() string {
+	return e.outcome.stalled + e.outcome.settled + e.outcome.waiting
+}
+
+// stalled is the message's subject gone or never sendable.
+func stalled(reason, format string, args ...any) error {
+	return &errUnsendable{emailOutcome{stalled: reason, stalledMessage: fmt.Sprintf(format, args...)}}
+}
+
+// subject is what a message is about, read live.
+type subject struct {
+	customer *billingv1.Customer
+	invoice  *billingv1.Invoice
+	note     *billingv1.CreditNote
+}
+
+// compose writes em's message: its words and attachments from the
+// subject read live, its recipients (spec.to, else the customer's e-mail),
+// the profile's sender, reply-to and blind copies, and its Message-ID.
+// note says what was left out.
+func (r *EmailReconciler) compose(ctx context.Context, em *billingv1.Email, settings *billingv1.EmailSettings,
+	issuer *billingv1.Issuer, footer string, now time.Time) (msg *mail.Message, note string, err error) {
+	s, err := r.subject(ctx, em)
+	if err != nil {
+		return nil, "", err
+	}
+	msg = &mail.Message{From: settings.From, ReplyTo: settings.ReplyTo, BCC: settings.BCC, Date: now,
+		MessageID: billing.MessageID(string(em.UID), settings.From), To: em.Spec.To}
+	if len(msg.To) == 0 && s.customer != nil && s.customer.Spec.Email != "" {
+		msg.To = []string{s.customer.Spec.Email}
+	}
+	if len(msg.To) == 0 {
+		return nil, "", stalled(billingv1.ReasonNoRecipient,
+			"The message names no recipient and its customer has no e-mail address.")
+	}
+	switch em.Spec.Purpose {
+	case billingv1.EmailPurposeInvoice:
+		msg.Subject, msg.Text = document.InvoiceEmail(s.invoice)
+		note, err = r.attachInvoice(msg, s.invoice, settings.AttachEInvoice, footer)
+	case billingv1.EmailPurposeReminder:
+		msg.Subject, msg.Text = document.ReminderEmail(s.invoice, now)
+		note, err = r.attachInvoice(msg, s.invoice, "", footer)
+	case billingv1.EmailPurposeCreditNote:
+		msg.Subject, msg.Text = document.CreditNoteEmail(s.note)
+		note, err = r.attachCreditNote(msg, s.note, settings.AttachEInvoice, footer)
+	case billingv1.EmailPurposeStatement:
+		period := em.Spec.Statement
+		msg.Subject, msg.Text = document.StatementEmail(s.customer, issuer, period.From, period.To)
+		err = r.attachStatement(ctx, msg, em, s.customer, issuer, footer)
+	}
+	return msg, note, err
+}
+
+// subject reads what em is about, live, and checks it can be sent: the
+// invoice or credit note issued, a reminder's invoice still open.
+func (r *EmailReconciler) subject(ctx context.Context, em *billingv1.Email) (*subject, error) {
+	s := &subject{}
+	spec := &em.Spec
+	switch {
+	case spec.InvoiceRef != nil:
+		s.invoice = &billingv1.Invoice{}
+		if err := r.getSubject(ctx, em, "invoice", spec.InvoiceRef.Name, s.invoice); err != nil {
+			return nil, err
+		}
+		if err := sendableInvoice(s.invoice); err != nil {
+			return nil, err
+		}
+		if spec.Purpose == billingv1.EmailPurposeReminder && !reminderDue(s.invoice) {
+			return nil, &errUnsendable{emailOutcome{settled: fmt.Sprintf(
+				"Invoice %s was settled before the reminder went out; nothing was sent.", s.invoice.Status.Number)}}
+		}
+		return s, r.subjectCustomer(ctx, em, s.invoice.Spec.CustomerRef.Name, s)
+	case spec.CreditNoteRef != nil:
+		s.note = &billingv1.CreditNote{}
+		if err := r.getSubject(ctx, em, "credit note", spec.CreditNoteRef.Name, s.note); err != nil {
+			return nil, err
+		}
+		if s.note.Status.Phase == billingv1.CreditNoteRejected {
+			return nil, stalled(billingv1.ReasonSubjectNotFound, "Credit note %s was rejected: it is never issued.",
+				s.note.Name)
+		}
+		if s.note.Status.Number == "" {
+			return nil, &errUnsendable{emailOutcome{waiting: fmt.Sprintf(
+				"Credit note %s is not issued yet; the message goes out once it is.", s.note.Name)}}
+		}
+		return s, r.subjectCustomer(ctx, em, s.note.Status.CustomerName, s)
+	default:
+		return s, r.subjectCustomer(ctx, em, spec.CustomerRef.Name, s)
+	}
+}
+
+// sendableInvoice is nil for an issued invoice, and the outcome otherwise.
+func sendableInvoice(inv *billingv1.Invoice) error {
+	switch {
+	case inv.Status.Phase == billingv1.InvoiceInvalid:
+		return stalled(billingv1.ReasonSubjectNotFound, "Invoice %s is invalid: it is never issued.", inv.Name)
+	case inv.Status.Phase != billingv1.InvoiceIssued || inv.Status.Number == "":
+		return &errUnsendable{emailOutcome{waiting: fmt.Sprintf(
+			"Invoice %s is not issued yet; the message goes out once it is.", inv.Name)}}
+	}
+	return nil
+}
+
+// reminderDue reports whether inv still owes money: open or partially paid.
+func reminderDue(inv *billingv1.Invoice) bool {
+	b := inv.Status.Balance
+	return b != nil && b.AmountRemaining > 0 &&
+		(b.PaymentStatus == billingv1.InvoicePaymentOpen || b.PaymentStatus == billingv1.InvoicePaymentPartiallyPaid)
+}
+
+// getSubject reads the object named name into obj, live; a missing one
+// stalls the message.
+func (r *EmailReconciler) getSubject(ctx context.Context, em *billingv1.Email, what, name string,
+	obj client.Object) error {
+	err := r.APIReader.Get(ctx, types.NamespacedName{Namespace: em.Namespace, Name: name}, obj)
+	if apierrors.IsNotFound(err) {
+		return stalled(billingv1.ReasonSubjectNotFound, "The %s %s does not exist in namespace %s.", what, name,
+			em.Namespace)
+	}
+	if err != nil {
+		return fmt.Errorf("getting the %s %s: %w", what, name, err)
+	}
+	return nil
+}
+
+// subjectCustomer reads the customer named name into s; a statement
+// needs it, the others only for its e-mail address.
+func (r *EmailReconciler) subjectCustomer(ctx context.Context, em *billingv1.Email, name string, s *subject) error {
+	if name == "" {
+		return nil
+	}
+	c := &billingv1.Customer{}
+	err := r.getSubject(ctx, em, "customer", name, c)
+	var unsendable *errUnsendable
+	if errors.As(err, &unsendable) && em.Spec.Purpose != billingv1.EmailPurposeStatement {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	s.customer = c
+	return nil
+}
+
+// attachInvoice attaches inv's PDF and, when profile is set, its e-invoice
+// as UBL; an invoice that lacks what the profile needs goes without it,
+// and note says what it lacks.
+func (r *EmailReconciler) attachInvoice(msg *mail.Message, inv *billingv1.Invoice, profile billingv1.EInvoiceAttachment,
+	footer string) (note string, err error) {
+	pdf, err := document.PDF(inv, footer)
+	if err != nil {
+		return "", fmt.Errorf("rendering invoice %s: %w", inv.Name, err)
+	}
+	msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: document.Filename(inv, "pdf"),
+		ContentType: "application/pdf", Data: pdf})
+	if profile == "" {
+		return "", nil
+	}
+	xml, err := einvoice.Invoice(inv, einvoice.UBL, einvoice.Profile(profile))
+	return attachXML(msg, document.Filename(inv, "xml"), xml, err)
+}
+
+// attachCreditNote attaches cn's PDF and, when profile is set, its
+// e-invoice as UBL, as attachInvoice does.
+func (r *EmailReconciler) attachCreditNote(msg *mail.Message, cn *billingv1.CreditNote,
+	profile billingv1.EInvoiceAttachment, footer string) (note string, err error) {
+	pdf, err := document.CreditNotePDF(cn, footer)
+	if err != nil {
+		return "", fmt.Errorf("rendering credit note %s: %w", cn.Name, err)
+	}
+	msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: document.CreditNoteFilename(cn, "pdf"),
+		ContentType: "application/pdf", Data: pdf})
+	if profile == "" {
+		return "", nil
+	}
+	xml, err := einvoice.CreditNote(cn, einvoice.UBL, einvoice.Profile(profile))
+	return attachXML(msg, document.CreditNoteFilename(cn, "xml"), xml, err)
+}
+
+// attachXML attaches an e-invoice, or says why there is none.
+func attachXML(msg *mail.Message, filename string, xml []byte, err error) (string, error) {
+	var lacks *einvoice.UnavailableError
+	if errors.As(err, &lacks) {
+		return truncate("No e-invoice attached: "+strings.TrimSpace(lacks.Error()), 1024), nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("writing the e-invoice: %w", err)
+	}
+	msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: filename,
+		ContentType: "application/xml", Data: xml})
+	return "", nil
+}
+
+// attachStatement attaches the customer's statement of em's period as PDF.
+func (r *EmailReconciler) attachStatement(ctx context.Context, msg *mail.Message, em *billingv1.Email,
+	customer *billingv1.Customer, issuer *billingv1.Issuer, footer string) error {
+	return fmt.Errorf("statements are not written yet")
+}
