@@ -68,12 +68,12 @@ func (r *EmailReconciler) compose(ctx context.Context, em *billingv1.Email, sett
 	}
 	msg = &mail.Message{From: settings.From, ReplyTo: settings.ReplyTo, BCC: settings.BCC, Date: now,
 		MessageID: billing.MessageID(string(em.UID), settings.From), To: em.Spec.To}
-	if len(msg.To) == 0 && s.customer != nil && s.customer.Spec.Email != "" {
-		msg.To = []string{s.customer.Spec.Email}
+	if len(msg.To) == 0 {
+		msg.To = defaultRecipients(s)
 	}
 	if len(msg.To) == 0 {
 		return nil, "", stalled(billingv1.ReasonNoRecipient,
-			"The message names no recipient and its customer has no e-mail address.")
+			"The message names no recipient, and neither its customer nor what it sends has an e-mail address.")
 	}
 	switch em.Spec.Purpose {
 	case billingv1.EmailPurposeInvoice:
@@ -91,6 +91,24 @@ func (r *EmailReconciler) compose(ctx context.Context, em *billingv1.Email, sett
 		err = r.attachStatement(ctx, msg, em, s.customer, issuer, footer)
 	}
 	return msg, note, err
+}
+
+// defaultRecipients are the customer's e-mail, else the address the
+// invoice or credit note was issued to (a customer deleted since).
+func defaultRecipients(s *subject) []string {
+	var billTo *billingv1.BillTo
+	switch {
+	case s.customer != nil && s.customer.Spec.Email != "":
+		return []string{s.customer.Spec.Email}
+	case s.invoice != nil:
+		billTo = s.invoice.Status.BillTo
+	case s.note != nil:
+		billTo = s.note.Status.BillTo
+	}
+	if billTo == nil || billTo.Email == "" {
+		return nil
+	}
+	return []string{billTo.Email}
 }
 
 // subject reads what em is about, live, and checks it can be sent: the

@@ -33,6 +33,7 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
 	"github.com/invoicing-dev/invoicing/internal/manager/trim"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/testca"
 	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
@@ -55,6 +56,10 @@ var (
 	apiReader client.Reader
 	// kubeconfigPath is a kubeconfig for an admin user of the test API server.
 	kubeconfigPath string
+
+	// smtpCA signs the certificates of the specs' TLS mail servers; the
+	// manager trusts it.
+	smtpCA *testca.CA
 
 	ctx         context.Context
 	stopManager context.CancelFunc
@@ -102,7 +107,12 @@ var _ = BeforeSuite(func() {
 	ctx = context.Background()
 	// Webhook receivers in these specs listen on loopback over plain http,
 	// as make run allows; small batches make a story cross several.
+	smtpCA, err = testca.New("smtp-test-ca")
+	Expect(err).NotTo(HaveOccurred())
 	Expect(Setup(managerCtx, mgr, Options{
+		// Short retries and timeouts, so that a spec sees the attempts run
+		// out in seconds.
+		Mail: MailOptions{RootCAs: smtpCA.Pool(), Timeout: 2 * time.Second, FirstRetry: 50 * time.Millisecond},
 		Webhooks:     delivery.SenderOptions{Policy: delivery.Policy{AllowInsecureLoopback: true}},
 		WebhookBatch: 4,
 		// Several workers per controller, as in production, so racing

@@ -1,0 +1,348 @@
+// Copyright 2026 The Invoicing Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package controller
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/smtpserver"
+)
+
+// startSMTP starts a mail server for one spec, stopped after it.
+func startSMTP(opts ...smtpserver.Option) *smtpserver.Server {
+	GinkgoHelper()
+	server, err := smtpserver.Start(opts...)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(server.Close)
+	return server
+}
+
+// mailProfile is the workspace's default profile sending through server.
+func mailProfile(ns string, server *smtpserver.Server, mutate ...func(*billingv1.EmailSettings)) *billingv1.BillingProfile {
+	settings := &billingv1.EmailSettings{From: "billing@example.com",
+		SMTP: billingv1.SMTPServer{Host: server.Host, Port: server.Port, TLS: billingv1.SMTPTLSMode(server.TLS)}}
+	for _, m := range mutate {
+		m(settings)
+	}
+	return builder.BillingProfile(ns, billingv1.DefaultBillingProfileName,
+		builder.WithIssuer(billingv1.Issuer{Name: "Example GmbH", Email: "billing@example.com", TaxID: "DE123456789",
+			Address: &billingv1.Address{Line1: "Friedrichstraße 1", City: "Berlin", PostalCode: "10117", Country: "DE"}}),
+		builder.WithDefaultTax(builder.StandardTax("19")),
+		func(p *billingv1.BillingProfile) { p.Spec.Email = settings })
+}
+
+// emailAbout is an Email of purpose about the invoice or credit note name.
+func emailAbout(ns, name string, purpose billingv1.EmailPurpose, about string, to ...string) *billingv1.Email {
+	em := &billingv1.Email{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec: billingv1.EmailSpec{Purpose: purpose, To: to}}
+	if purpose == billingv1.EmailPurposeCreditNote {
+		em.Spec.CreditNoteRef = &billingv1.CreditNoteReference{Name: about}
+	} else {
+		em.Spec.InvoiceRef = &billingv1.InvoiceReference{Name: about}
+	}
+	return em
+}
+
+// waitForEmail waits until the Email named name of ns is in phase.
+func waitForEmail(ns, name string, phase billingv1.EmailPhase) *billingv1.Email {
+	GinkgoHelper()
+	em := &billingv1.Email{}
+	Eventually(func(g Gomega) {
+		g.Expect(apiReader.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, em)).To(Succeed())
+		g.Expect(em.Status.Phase).To(Equal(phase), "conditions: %v", em.Status.Conditions)
+	}).Should(Succeed())
+	return em
+}
+
+// accepted are the messages server accepted.
+func accepted(server *smtpserver.Server) []smtpserver.Message {
+	var out []smtpserver.Message
+	for _, m := range server.Messages() {
+		if m.Accepted {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// subjects are the subjects of messages.
+func subjects(messages []smtpserver.Message) []string {
+	out := make([]string, 0, len(messages))
+	for _, m := range messages {
+		s, err := m.Subject()
+		Expect(err).NotTo(HaveOccurred())
+		out = append(out, s)
+	}
+	return out
+}
+
+var _ = Describe("Sending by e-mail", func() {
+	var ns string
+
+	BeforeEach(func() {
+		ns = newNamespace()
+		create(builder.Customer(ns, "acme", builder.WithEmail("ap@acme.example"), func(c *billingv1.Customer) {
+			c.Spec.Address = &billingv1.Address{Line1: "1 Main Street", City: "Springfield", PostalCode: "62701",
+				State: "IL", Country: "US"}
+		}))
+	})
+
+	It("sends an invoice asked for with its PDF and e-invoice, and records the delivery on both", func() {
+		server := startSMTP()
+		create(mailProfile(ns, server, func(s *billingv1.EmailSettings) {
+			s.AttachEInvoice = billingv1.EInvoiceAttachment("en16931")
+			s.BCC = []string{"books@example.com"}
+			s.ReplyTo = "accounts@example.com"
+		}))
+		inv := issueFor(ns, "inv-1", 12_500, "EUR")
+		create(emailAbout(ns, "inv-1-send", billingv1.EmailPurposeInvoice, "inv-1"))
+
+		em := waitForEmail(ns, "inv-1-send", billingv1.EmailSent)
+		Expect(em.Status.Attempts).To(Equal(int32(1)))
+		Expect(em.Status.To).To(Equal([]string{"ap@acme.example"}), "the customer's e-mail when none is given")
+		Expect(em.Status.MessageID).To(Equal(billing.MessageID(string(em.UID), "billing@example.com")))
+		Expect(meta.IsStatusConditionTrue(em.Status.Conditions, billingv1.ConditionReady)).To(BeTrue())
+
+		By("the server received it once, to the customer and the blind copy")
+		messages := accepted(server)
+		Expect(messages).To(HaveLen(1))
+		m := messages[0]
+		Expect(m.From).To(Equal("billing@example.com"))
+		Expect(m.To).To(ConsistOf("ap@acme.example", "books@example.com"))
+		Expect(m.Header.Get("To")).NotTo(ContainSubstring("books@"), "a blind copy is named in no header")
+		Expect(m.Header.Get("Reply-To")).To(Equal("accounts@example.com"))
+		Expect(m.MessageID()).To(Equal(em.Status.MessageID))
+		subject, err := m.Subject()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(subject).To(And(ContainSubstring(inv.Status.Number), ContainSubstring("EUR 148.75"),
+			ContainSubstring(inv.Status.DueAt.UTC().Format("2006-01-02"))))
+
+		By("its PDF and its e-invoice are attached and read back")
+		attachments, err := m.Attachments()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(attachments).To(HaveLen(2), "note: %s", em.Status.Note)
+		Expect(attachments[0].MediaType).To(Equal("application/pdf"))
+		Expect(attachments[0].Filename).To(Equal(inv.Status.Number + ".pdf"))
+		Expect(bytes.HasPrefix(attachments[0].Body, []byte("%PDF-"))).To(BeTrue())
+		Expect(attachments[1].MediaType).To(Equal("application/xml"))
+		var root struct {
+			XMLName xml.Name
+			ID      string `xml:"ID"`
+		}
+		Expect(xml.Unmarshal(attachments[1].Body, &root)).To(Succeed())
+		Expect(root.XMLName.Local).To(Equal("Invoice"))
+		Expect(root.ID).To(Equal(inv.Status.Number))
+
+		By("the invoice shows the delivery")
+		Eventually(func(g Gomega) {
+			current := &billingv1.Invoice{}
+			g.Expect(apiReader.Get(ctx, client.ObjectKeyFromObject(inv), current)).To(Succeed())
+			g.Expect(current.Status.Deliveries).To(HaveLen(1))
+			d := current.Status.Deliveries[0]
+			g.Expect(d.Email).To(Equal("inv-1-send"))
+			g.Expect(d.Purpose).To(Equal(billingv1.EmailPurposeInvoice))
+			g.Expect(d.MessageID).To(Equal(em.Status.MessageID))
+			g.Expect(d.SentAt).NotTo(BeNil())
+			g.Expect(d.Attempts).To(Equal(int32(1)))
+		}).Should(Succeed())
+		Consistently(func() []smtpserver.Message { return accepted(server) }).Should(HaveLen(1), "sent once")
+	})
+
+	It("sends every invoice and credit note on issue when the profile says so", func() {
+		server := startSMTP()
+		create(mailProfile(ns, server, func(s *billingv1.EmailSettings) { s.SendOnIssue = true }))
+		inv := issueFor(ns, "inv-1", 10_000, "USD")
+		note := builder.CreditNote(ns, "cn-1", "inv-1", builder.WithCreditedAmount(0, 2_500))
+		create(note)
+
+		Eventually(func() []string { return subjects(accepted(server)) }).Should(ConsistOf(
+			HavePrefix("Invoice "+inv.Status.Number),
+			And(HavePrefix("Credit note "), ContainSubstring(inv.Status.Number), ContainSubstring("USD 29.75"))))
+		waitForEmail(ns, "inv-1"+onIssueEmailSuffix, billingv1.EmailSent)
+		sentNote := waitForEmail(ns, "cn-1"+onIssueEmailSuffix, billingv1.EmailSent)
+		Expect(sentNote.Spec.CreditNoteRef.Name).To(Equal("cn-1"))
+		Eventually(func(g Gomega) {
+			current := &billingv1.CreditNote{}
+			g.Expect(apiReader.Get(ctx, client.ObjectKeyFromObject(note), current)).To(Succeed())
+			g.Expect(current.Status.Deliveries).To(ConsistOf(HaveField("Purpose", billingv1.EmailPurposeCreditNote)))
+		}).Should(Succeed())
+	})
+
+	It("sends each reminder once at -3, 0 and +7 days, and none after the invoice is paid", func() {
+		server := startSMTP()
+		profile := mailProfile(ns, server)
+		profile.Spec.Reminders = []billingv1.Reminder{{Days: -3}, {Days: 0}, {Days: 7}}
+		create(profile)
+		inv := issueFor(ns, "inv-1", 10_000, "USD")
+		due := inv.Status.DueAt.Time
+		clock := clocktesting.NewFakePassiveClock(inv.Status.IssuedAt.Time)
+		reminders := &ReminderReconciler{Client: k8sClient, Clock: clock}
+		remind := func(at time.Time) time.Duration {
+			GinkgoHelper()
+			clock.SetTime(at)
+			result, err := reminders.Reconcile(ctx, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(inv)})
+			Expect(err).NotTo(HaveOccurred())
+			return result.RequeueAfter
+		}
+		day := 24 * time.Hour
+
+		By("none right after issue; the next moment is three days before the due date")
+		Expect(remind(inv.Status.IssuedAt.Time)).To(Equal(due.Add(-3 * day).Sub(inv.Status.IssuedAt.Time)))
+		Expect(server.Messages()).To(BeEmpty())
+
+		By("three days before, then on the due date, then a second time on the same day")
+		Expect(remind(due.Add(-3 * day))).To(Equal(3 * day))
+		waitForEmail(ns, "inv-1-email-reminder-m3", billingv1.EmailSent)
+		Expect(remind(due)).To(Equal(7 * day))
+		Expect(remind(due.Add(time.Hour))).To(Equal(7*day - time.Hour))
+		sent := waitForEmail(ns, "inv-1-email-reminder-0", billingv1.EmailSent)
+		Expect(sent.Status.Events).To(ConsistOf(HaveField("Type", billingv1.EventTypeInvoiceReminderSent)))
+		Eventually(func() []string { return subjects(accepted(server)) }).Should(HaveExactElements(
+			HavePrefix("Reminder: invoice "+inv.Status.Number), HavePrefix("Reminder: invoice "+inv.Status.Number)))
+		Expect(subjects(accepted(server))[0]).To(ContainSubstring("USD 119.00"))
+
+		By("paid in full before the week after: no third reminder")
+		create(builder.Payment(ns, "inv-1-pay", "inv-1", 11_900))
+		waitForPaymentStatus(inv, billingv1.InvoicePaymentPaid)
+		Expect(remind(due.Add(7 * day))).To(BeZero())
+		Consistently(func() []smtpserver.Message { return accepted(server) }).Should(HaveLen(2))
+		Expect(apiReader.Get(ctx, types.NamespacedName{Namespace: ns, Name: "inv-1-email-reminder-7"},
+			&billingv1.Email{})).NotTo(Succeed())
+	})
+
+	It("skips a queued reminder whose invoice was paid before it went out", func() {
+		server := startSMTP()
+		create(mailProfile(ns, server))
+		inv := issueFor(ns, "inv-1", 10_000, "USD")
+		create(builder.Payment(ns, "inv-1-pay", "inv-1", 11_900))
+		waitForPaymentStatus(inv, billingv1.InvoicePaymentPaid)
+		reminder := reminderEmail(inv, 0)
+		create(reminder)
+		em := waitForEmail(ns, reminder.Name, billingv1.EmailSkipped)
+		Expect(meta.FindStatusCondition(em.Status.Conditions, billingv1.ConditionReady).Reason).To(Equal(billingv1.ReasonSettled))
+		Expect(em.Status.Events).To(BeEmpty())
+		Expect(server.Messages()).To(BeEmpty())
+	})
+
+	It("retries a refusing server, then gives up with DeliveryFailing, and issuing goes on", func() {
+		server := startSMTP(smtpserver.FailingFirst(100, smtpserver.Refuse(smtpserver.AtMail, 451)))
+		create(mailProfile(ns, server, func(s *billingv1.EmailSettings) { s.SendOnIssue = true }))
+		issueFor(ns, "inv-1", 10_000, "USD")
+		em := waitForEmail(ns, "inv-1"+onIssueEmailSuffix, billingv1.EmailFailed)
+		Expect(em.Status.Attempts).To(Equal(int32(billingv1.EmailMaxAttempts)))
+		Expect(em.Status.LastError).To(ContainSubstring("451"))
+		failing := meta.FindStatusCondition(em.Status.Conditions, billingv1.ConditionDeliveryFailing)
+		Expect(failing).NotTo(BeNil())
+		Expect(failing.Status).To(Equal(metav1.ConditionTrue))
+		Expect(failing.Reason).To(Equal(billingv1.ReasonAttemptsExhausted))
+		Expect(meta.IsStatusConditionTrue(em.Status.Conditions, billingv1.ConditionStalled)).To(BeTrue())
+		Expect(server.Struck(smtpserver.AtMail)).To(Equal(billingv1.EmailMaxAttempts))
+
+		By("the next invoice is issued all the same")
+		issueFor(ns, "inv-2", 10_000, "USD")
+	})
+
+	It("retries a server that stalls until the attempt times out, and sends on the next attempt", func() {
+		server := startSMTP(smtpserver.FailingFirst(1, smtpserver.Stall(smtpserver.AtData)))
+		create(mailProfile(ns, server))
+		issueFor(ns, "inv-1", 10_000, "USD")
+		create(emailAbout(ns, "inv-1-send", billingv1.EmailPurposeInvoice, "inv-1", "someone@example.org"))
+		em := waitForEmail(ns, "inv-1-send", billingv1.EmailSent)
+		Expect(em.Status.Attempts).To(Equal(int32(2)))
+		Expect(em.Status.To).To(Equal([]string{"someone@example.org"}))
+		Expect(accepted(server)).To(HaveLen(1))
+		Expect(accepted(server)[0].MessageID()).To(Equal(em.Status.MessageID))
+	})
+
+	It("fails a message it can never send as asked, and sends nothing", func() {
+		server := startSMTP()
+		issueFor(ns, "inv-1", 10_000, "USD")
+		create(emailAbout(ns, "unconfigured", billingv1.EmailPurposeInvoice, "inv-1"))
+		em := waitForEmail(ns, "unconfigured", billingv1.EmailFailed)
+		Expect(meta.FindStatusCondition(em.Status.Conditions, billingv1.ConditionReady).Reason).To(Equal(billingv1.ReasonNotConfigured))
+
+		create(mailProfile(ns, server))
+		create(emailAbout(ns, "missing", billingv1.EmailPurposeInvoice, "no-such-invoice"))
+		em = waitForEmail(ns, "missing", billingv1.EmailFailed)
+		Expect(meta.FindStatusCondition(em.Status.Conditions, billingv1.ConditionReady).Reason).To(Equal(billingv1.ReasonSubjectNotFound))
+
+		Consistently(server.Messages).Should(BeEmpty())
+	})
+
+	It("authenticates over STARTTLS and never writes the credentials into a status or an event", func() {
+		const username, password = "invoicing@example.com", "s3cret-Pa55word-never-shown"
+		server := startSMTP(smtpserver.WithStartTLS(smtpCA), smtpserver.WithAuth(username, password))
+		secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "smtp"},
+			Data: map[string][]byte{"username": []byte(username), "password": []byte("wrong-" + password)}}
+		create(secret)
+		create(mailProfile(ns, server, func(s *billingv1.EmailSettings) {
+			s.SMTP.CredentialsSecretRef = &billingv1.SecretReference{Name: "smtp"}
+		}))
+		issueFor(ns, "inv-1", 10_000, "USD")
+
+		By("a wrong password fails the attempt, and the error says so without the password")
+		create(emailAbout(ns, "wrong", billingv1.EmailPurposeInvoice, "inv-1"))
+		Eventually(func(g Gomega) {
+			em := &billingv1.Email{}
+			g.Expect(apiReader.Get(ctx, types.NamespacedName{Namespace: ns, Name: "wrong"}, em)).To(Succeed())
+			g.Expect(em.Status.Attempts).To(BeNumerically(">=", 2))
+			g.Expect(em.Status.LastError).To(ContainSubstring("AUTH"))
+		}).Should(Succeed())
+
+		By("the right one sends over TLS, authenticated")
+		secret.Data["password"] = []byte(password)
+		Expect(k8sClient.Update(ctx, secret)).To(Succeed())
+		create(emailAbout(ns, "right", billingv1.EmailPurposeInvoice, "inv-1"))
+		waitForEmail(ns, "right", billingv1.EmailSent)
+		Expect(accepted(server)).NotTo(BeEmpty())
+		Expect(accepted(server)[0].TLS).To(BeTrue())
+		Expect(accepted(server)[0].Username).To(Equal(username))
+
+		By("no status and no event of the workspace holds the password")
+		for _, list := range []client.ObjectList{&billingv1.EmailList{}, &billingv1.InvoiceList{},
+			&billingv1.BillingProfileList{}, &corev1.EventList{}} {
+			Expect(apiReader.List(ctx, list, client.InNamespace(ns))).To(Succeed())
+			Expect(fmt.Sprintf("%+v", list)).NotTo(ContainSubstring("s3cret"), "%T", list)
+		}
+	})
+})
+
+// waitForPaymentStatus waits until inv's balance has status.
+func waitForPaymentStatus(inv *billingv1.Invoice, status billingv1.InvoicePaymentStatus) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		current := &billingv1.Invoice{}
+		g.Expect(apiReader.Get(ctx, client.ObjectKeyFromObject(inv), current)).To(Succeed())
+		g.Expect(current.Status.Balance).NotTo(BeNil())
+		g.Expect(current.Status.Balance.PaymentStatus).To(Equal(status))
+	}).Should(Succeed())
+}
+
