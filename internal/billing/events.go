@@ -25,7 +25,8 @@ import (
 
 // RecordedEvents returns the namespace, name and status.events of an
 // event's object (a *Invoice, *CreditNote, *Payment, *CreditApplication,
-// *Refund or *WriteOff of api/v1), the
+// *Refund, *WriteOff or *Email of api/v1: a reminder's
+// invoice.reminder_sent), the
 // events in the order the object records them; none for another kind.
 // The events are the object's own: read them, never change them.
 func RecordedEvents(obj any) (namespace, name string, events []billingv1.RecordedEvent) {
@@ -41,6 +42,8 @@ func RecordedEvents(obj any) (namespace, name string, events []billingv1.Recorde
 	case *billingv1.Refund:
 		return o.Namespace, o.Name, o.Status.Events
 	case *billingv1.WriteOff:
+		return o.Namespace, o.Name, o.Status.Events
+	case *billingv1.Email:
 		return o.Namespace, o.Name, o.Status.Events
 	default:
 		return "", "", nil

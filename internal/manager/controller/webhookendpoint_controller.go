@@ -202,6 +202,8 @@ func (r *WebhookEndpointReconciler) SetupWithManager(mgr ctrl.Manager, concurren
 			builder.WithPredicates(gainedEvent)).
 		Watches(&billingv1.WriteOff{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
 			builder.WithPredicates(gainedEvent)).
+		Watches(&billingv1.Email{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
+			builder.WithPredicates(gainedEvent)).
 		// period.closed and ledger.sealed are the workspace's events too.
 		Watches(&billingv1.PeriodClose{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
 			builder.WithPredicates(gainedEvent)).

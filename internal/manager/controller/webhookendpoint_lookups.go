@@ -159,7 +159,8 @@ func eventBlocks(reader client.Reader, namespace string) *sequenceBlocks[workspa
 }
 
 // loadEventBlock lists block's Invoices, CreditNotes, Payments and the
-// records of money on account (CreditApplications, Refunds, WriteOffs) of
+// records of money on account (CreditApplications, Refunds, WriteOffs) and
+// the Emails of reminders of
 // namespace (index.EventSequenceBlock) without copying them, and returns
 // the block's events by sequence. A sequence carried twice is an error:
 // the allocator never hands one out twice, and delivery stops rather than
@@ -199,7 +200,7 @@ func loadEventBlock(ctx context.Context, reader client.Reader, namespace,
 	in := []client.ListOption{client.InNamespace(namespace), client.UnsafeDisableDeepCopy,
 		client.MatchingFields{index.EventSequenceBlock: block}}
 	lists := []client.ObjectList{&billingv1.InvoiceList{}, &billingv1.CreditNoteList{}, &billingv1.PaymentList{},
-		&billingv1.CreditApplicationList{}, &billingv1.RefundList{}, &billingv1.WriteOffList{}}
+		&billingv1.CreditApplicationList{}, &billingv1.RefundList{}, &billingv1.WriteOffList{}, &billingv1.EmailList{}}
 	for _, list := range lists {
 		if err := reader.List(ctx, list, in...); err != nil {
 			return nil, fmt.Errorf("listing the objects of event block %s: %w", block, err)

@@ -203,7 +203,7 @@ func Setup(ctx context.Context, indexer client.FieldIndexer) error {
 		}
 	}
 	for _, obj := range []client.Object{&billingv1.Invoice{}, &billingv1.CreditNote{}, &billingv1.Payment{},
-		&billingv1.CreditApplication{}, &billingv1.Refund{}, &billingv1.WriteOff{}} {
+		&billingv1.CreditApplication{}, &billingv1.Refund{}, &billingv1.WriteOff{}, &billingv1.Email{}} {
 		if err := indexer.IndexField(ctx, obj, EventSequenceBlock, eventSequenceBlocks); err != nil {
 			return err
 		}
