@@ -36,8 +36,8 @@ import (
 )
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=emails,verbs=get;list;watch;create
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=emails/status,verbs=get;update;patch
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices/status;creditnotes/status;customers/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=emails/status,verbs=patch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices/status;creditnotes/status;customers/status,verbs=patch
 
 // MailOptions is how the Email reconciler reaches SMTP servers.
 type MailOptions struct {
@@ -81,6 +81,18 @@ func (r *EmailReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		return ctrl.Result{}, r.mirror(ctx, em)
 	}
 	now := r.Clock.Now()
+	if next := em.Status.NextAttemptAt; next != nil && now.Before(next.Time) {
+		return ctrl.Result{RequeueAfter: next.Sub(now)}, nil
+	}
+	// The cache may not have seen the last attempt's status yet: read the
+	// Email live before sending, so that a message recorded as sent is
+	// never sent again by this manager.
+	if err := r.APIReader.Get(ctx, req.NamespacedName, em); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if finished(&em.Status) {
+		return ctrl.Result{}, r.mirror(ctx, em)
+	}
 	if next := em.Status.NextAttemptAt; next != nil && now.Before(next.Time) {
 		return ctrl.Result{RequeueAfter: next.Sub(now)}, nil
 	}
