@@ -15,8 +15,9 @@
 // Package retention proves config/policy against a real kube-apiserver:
 // the API server itself refuses to delete an issued invoice, an issued
 // credit note, a recorded payment, an applied credit application, a
-// recorded refund or write-off or a workspace's invoice sequence, whoever
-// asks, and still lets a whole workspace (namespace) go. No
+// recorded refund or write-off, a sent reminder (an Email with an event) or
+// a workspace's invoice sequence, whoever asks, and still lets a whole
+// workspace (namespace) go. No
 // controller runs here: a spec makes an invoice or a credit note issued,
 // or a payment recorded, by writing its status subresource, as the
 // controller does.
@@ -133,8 +134,9 @@ func policyObjects() []client.Object {
 	}
 	Expect(names).To(ContainElements("invoice-retention", "invoice-sequence-retention", "credit-note-retention",
 		"payment-retention", "credit-application-retention", "refund-retention", "write-off-retention",
-		"period-close-retention", "ledger-seal-retention", "ledger-seal-writer", "sealed-in-label"),
-		"the retention of invoices, invoice sequences, credit notes, payments, money on account and seals")
+		"email-retention", "period-close-retention", "ledger-seal-retention", "ledger-seal-writer", "sealed-in-label"),
+		"the retention of invoices, invoice sequences, credit notes, payments, money on account, "+
+			"sent reminders and seals")
 	for _, p := range policies {
 		Expect(bound).To(HaveKey(p.GetName()), "a binding binds %s", p.GetName())
 	}
