@@ -2,18 +2,20 @@
 --
 -- The controller reports kstatus conditions, and DeliveryFailing:
 --   Ready=True (phase Sent: the SMTP server accepted    -> Healthy
---     the message)
+--     the message; phase Skipped: Settled, a reminder
+--     of an invoice settled before it went out)
 --   Ready=False, Reconciling=True (phase Pending: it    -> Progressing: it is
---     waits for its next attempt; DeliveryFailing=True,     sent by itself once
---     SMTPError, after a failed one)                        the server takes it
+--     waits for its next attempt, SMTPError, with           sent by itself once
+--     DeliveryFailing=True; or for its invoice or credit    it can be
+--     note to be issued, WaitingForIssue)
 --   Ready=False, Stalled=True (phase Failed:            -> Degraded: it is
 --     AttemptsExhausted, the attempts ran out;             never sent; a person
 --     NotConfigured, NoRecipient, SubjectNotFound, it       acts on the message
 --     can never be sent as asked)
 --   no verdict yet (phase Pending), or a verdict for an -> Progressing
 --     older generation
--- While it is retried, the message is DeliveryFailing's, which says what
--- the SMTP server or the network answered.
+-- While it waits, the message is Ready's, which says what the last attempt
+-- failed with (Reconciling's only says that it waits).
 --
 -- Argo CD runs scripts from argocd-cm without Lua's standard libraries
 -- (only base and table), so this one uses neither string nor os.
@@ -94,12 +96,7 @@ end
 local reconciling = condition("Reconciling")
 if reconciling ~= nil and reconciling.status == "True" then
   hs.status = "Progressing"
-  local failing = condition("DeliveryFailing")
-  if failing ~= nil and failing.status == "True" then
-    hs.message = describe(failing)
-  else
-    hs.message = describe(reconciling)
-  end
+  hs.message = describe(ready)
   return hs
 end
 if ready.status == "False" and phase ~= "Pending" then
