@@ -15,15 +15,22 @@
 package retention
 
 import (
+	"os"
+	"path/filepath"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
 // remindedInvoice is the invoice that the reminders of the specs are
@@ -82,6 +89,30 @@ func reminderRetained(name string) OmegaMatcher {
 	)
 }
 
+// teamMember returns a client of user, a member of a team bound in
+// namespace to the ClusterRole of config/rbac/file (created once under
+// its own name, as config/default creates it with a prefix).
+func teamMember(namespace, user, file string) client.Client {
+	GinkgoHelper()
+	data, err := os.ReadFile(filepath.Join(testenv.ModuleRoot(), "config", "rbac", file))
+	Expect(err).NotTo(HaveOccurred())
+	role := &rbacv1.ClusterRole{}
+	Expect(yaml.UnmarshalStrict(data, role)).To(Succeed(), file)
+	if err := k8s.Create(ctx, role); !apierrors.IsAlreadyExists(err) {
+		Expect(err).NotTo(HaveOccurred(), file)
+	}
+	Expect(k8s.Create(ctx, &rbacv1.RoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: user},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: role.Name},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.UserKind, APIGroup: rbacv1.GroupName, Name: user}},
+	})).To(Succeed())
+	cfg := rest.CopyConfig(testEnvConfig)
+	cfg.Impersonate = rest.ImpersonationConfig{UserName: user, Groups: []string{"system:authenticated"}}
+	c, err := client.New(cfg, client.Options{Scheme: k8s.Scheme()})
+	Expect(err).NotTo(HaveOccurred())
+	return c
+}
+
 var _ = Describe("The retention of sent reminders (config/policy)", func() {
 	It("refuses to delete an Email that carries an event, even forced with no grace period, "+
 		"even by the manager", func() {
@@ -115,6 +146,40 @@ var _ = Describe("The retention of sent reminders (config/policy)", func() {
 			Expect(k8s.Delete(ctx, obj)).To(Succeed(), obj.GetName())
 			Expect(apierrors.IsNotFound(exists(obj)())).To(BeTrue(), "%s is gone", obj.GetName())
 		}
+	})
+
+	It("lets a team with the editor role send an invoice by creating an Email, and delete one "+
+		"but a sent reminder; a viewer reads them and sends nothing", func() {
+		ns := newNamespace()
+		editor := teamMember(ns, "team-ci", "invoicing_editor_role.yaml")
+		viewer := teamMember(ns, "team-auditor", "invoicing_viewer_role.yaml")
+
+		By("sending invoice " + remindedInvoice + " as kubectl create does, with a generated name")
+		send := builder.Email(ns, "", builder.WithPurpose(billingv1.EmailPurposeInvoice),
+			builder.WithInvoiceRef(remindedInvoice))
+		send.GenerateName = remindedInvoice + "-send-"
+		Eventually(func() error { return editor.Create(ctx, send) }).Should(Succeed(), "RBAC reaches the binding")
+		Expect(viewer.Get(ctx, client.ObjectKeyFromObject(send), &billingv1.Email{})).To(Succeed())
+		Expect(viewer.List(ctx, &billingv1.EmailList{}, client.InNamespace(ns))).To(Succeed())
+		err := viewer.Create(ctx, builder.Email(ns, "by-viewer", builder.WithPurpose(billingv1.EmailPurposeInvoice),
+			builder.WithInvoiceRef(remindedInvoice)))
+		Expect(apierrors.IsForbidden(err)).To(BeTrue(), "a viewer sends nothing: %v", err)
+		Expect(apierrors.IsForbidden(viewer.Delete(ctx, send))).To(BeTrue(), "a viewer deletes nothing")
+
+		By("labelling it, as kubectl apply and GitOps controllers patch what they apply")
+		labelled := send.DeepCopy()
+		labelled.Labels = map[string]string{"team": "finance"}
+		Expect(editor.Patch(ctx, labelled, client.MergeFrom(send))).To(Succeed())
+		status := labelled.DeepCopy()
+		status.Status.Phase = billingv1.EmailSent
+		Expect(apierrors.IsForbidden(editor.Status().Update(ctx, status))).To(BeTrue(),
+			"only the manager writes an Email's status")
+
+		By("deleting it, and not a sent reminder")
+		sent := createReminder(ns, "reminder-sent", billingv1.EmailSent, true)
+		Eventually(func() error { return editor.Delete(ctx, sent) }).Should(reminderRetained("reminder-sent"))
+		Expect(editor.Delete(ctx, labelled)).To(Succeed())
+		Expect(apierrors.IsNotFound(exists(labelled)())).To(BeTrue())
 	})
 
 	It("lets a workspace being deleted take its sent reminders", func() {

@@ -20,7 +20,8 @@
 // workspace (namespace) go. No
 // controller runs here: a spec makes an invoice or a credit note issued,
 // or a payment recorded, by writing its status subresource, as the
-// controller does.
+// controller does. Where a team's role lets it delete what a policy
+// retains (Emails), a spec binds config/rbac's role and asks as the team.
 package retention
 
 import (
@@ -60,6 +61,9 @@ var (
 	// manager is the manager's ServiceAccount (impersonated, with the
 	// admin's RBAC: the policies are what is tested, not the role).
 	manager client.Client
+	// testEnvConfig is the admin's connection, which a spec copies to
+	// impersonate a team's member.
+	testEnvConfig *rest.Config
 )
 
 // managerServiceAccount is the user name of the manager's ServiceAccount
@@ -84,6 +88,7 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() { Expect(testEnv.Stop()).To(Succeed()) })
 	k8s = testEnv.Client
+	testEnvConfig = testEnv.Config
 	asManager := rest.CopyConfig(testEnv.Config)
 	asManager.Impersonate = rest.ImpersonationConfig{UserName: managerServiceAccount,
 		Groups: []string{"system:masters", "system:authenticated"}}
