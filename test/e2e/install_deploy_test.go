@@ -61,7 +61,7 @@ func (s *installSuite) rendersAndApplies() {
 		kinds[obj.GetKind()]++
 	}
 	Expect(kinds).To(HaveKeyWithValue("Namespace", 1))
-	Expect(kinds).To(HaveKeyWithValue("CustomResourceDefinition", 13))
+	Expect(kinds).To(HaveKeyWithValue("CustomResourceDefinition", 14))
 	Expect(kinds).To(HaveKeyWithValue("Deployment", 1))
 	Expect(kinds).To(HaveKeyWithValue("ServiceAccount", 1))
 	Expect(kinds).To(HaveKeyWithValue("Service", 2))
@@ -74,11 +74,12 @@ func (s *installSuite) rendersAndApplies() {
 	Expect(kinds).To(HaveKeyWithValue("PriorityLevelConfiguration", 3))
 	// Retention (config/policy): issued invoices, invoice sequences,
 	// issued credit notes, recorded payments, applied credit applications,
-	// recorded refunds and write-offs, period closes and seals are not
-	// deleted but with their namespace (sealed originals by the manager
-	// alone), only the manager writes seals and the sealed-in label.
-	Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicy", 11))
-	Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicyBinding", 11))
+	// recorded refunds and write-offs, sent reminders, period closes and
+	// seals are not deleted but with their namespace (sealed originals by
+	// the manager alone), only the manager writes seals and the sealed-in
+	// label.
+	Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicy", 12))
+	Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicyBinding", 12))
 
 	By("applying the optional NetworkPolicies as a server-side dry run")
 	policies := s.c.kubectl("kustomize", filepath.Join(repoRoot, "config", "network-policy"))

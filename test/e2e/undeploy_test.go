@@ -149,6 +149,7 @@ spec:
 			"customresourcedefinition.apiextensions.k8s.io/creditapplications.billing.invoicing.dev",
 			"customresourcedefinition.apiextensions.k8s.io/refunds.billing.invoicing.dev",
 			"customresourcedefinition.apiextensions.k8s.io/writeoffs.billing.invoicing.dev",
+			"customresourcedefinition.apiextensions.k8s.io/emails.billing.invoicing.dev",
 		))
 	})
 

@@ -15,11 +15,13 @@
 // Package retention proves config/policy against a real kube-apiserver:
 // the API server itself refuses to delete an issued invoice, an issued
 // credit note, a recorded payment, an applied credit application, a
-// recorded refund or write-off or a workspace's invoice sequence, whoever
-// asks, and still lets a whole workspace (namespace) go. No
+// recorded refund or write-off, a sent reminder (an Email with an event) or
+// a workspace's invoice sequence, whoever asks, and still lets a whole
+// workspace (namespace) go. No
 // controller runs here: a spec makes an invoice or a credit note issued,
 // or a payment recorded, by writing its status subresource, as the
-// controller does.
+// controller does. Where a team's role lets it delete what a policy
+// retains (Emails), a spec binds config/rbac's role and asks as the team.
 package retention
 
 import (
@@ -59,6 +61,9 @@ var (
 	// manager is the manager's ServiceAccount (impersonated, with the
 	// admin's RBAC: the policies are what is tested, not the role).
 	manager client.Client
+	// testEnvConfig is the admin's connection, which a spec copies to
+	// impersonate a team's member.
+	testEnvConfig *rest.Config
 )
 
 // managerServiceAccount is the user name of the manager's ServiceAccount
@@ -83,6 +88,7 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() { Expect(testEnv.Stop()).To(Succeed()) })
 	k8s = testEnv.Client
+	testEnvConfig = testEnv.Config
 	asManager := rest.CopyConfig(testEnv.Config)
 	asManager.Impersonate = rest.ImpersonationConfig{UserName: managerServiceAccount,
 		Groups: []string{"system:masters", "system:authenticated"}}
@@ -133,8 +139,9 @@ func policyObjects() []client.Object {
 	}
 	Expect(names).To(ContainElements("invoice-retention", "invoice-sequence-retention", "credit-note-retention",
 		"payment-retention", "credit-application-retention", "refund-retention", "write-off-retention",
-		"period-close-retention", "ledger-seal-retention", "ledger-seal-writer", "sealed-in-label"),
-		"the retention of invoices, invoice sequences, credit notes, payments, money on account and seals")
+		"email-retention", "period-close-retention", "ledger-seal-retention", "ledger-seal-writer", "sealed-in-label"),
+		"the retention of invoices, invoice sequences, credit notes, payments, money on account, "+
+			"sent reminders and seals")
 	for _, p := range policies {
 		Expect(bound).To(HaveKey(p.GetName()), "a binding binds %s", p.GetName())
 	}

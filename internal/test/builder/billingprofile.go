@@ -73,3 +73,54 @@ func WithApplyCreditOnIssue() BillingProfileOption {
 		p.Spec.ApplyCreditOnIssue = &apply
 	}
 }
+
+// WithEmailSettings sets spec.email: messages from from, handed to the
+// SMTP server at host:port in plain text (tls none, which the CRD allows
+// for a loopback host only, such as a test's mail catcher), without
+// credentials. WithSMTPTLS, WithSMTPCredentials, WithSendOnIssue and
+// WithAttachEInvoice change it afterwards. (WithEmail is the Customer's.)
+func WithEmailSettings(host string, port int32, from string) BillingProfileOption {
+	return func(p *billingv1.BillingProfile) {
+		p.Spec.Email = &billingv1.EmailSettings{
+			From: from,
+			SMTP: billingv1.SMTPServer{Host: host, Port: port, TLS: billingv1.SMTPTLSNone},
+		}
+	}
+}
+
+// WithSMTPTLS sets spec.email.smtp.tls; it needs WithEmailSettings first.
+func WithSMTPTLS(mode billingv1.SMTPTLSMode) BillingProfileOption {
+	return func(p *billingv1.BillingProfile) { p.Spec.Email.SMTP.TLS = mode }
+}
+
+// WithSMTPCredentials sets spec.email.smtp.credentialsSecretRef, a Secret
+// of the namespace with username and password; it needs WithEmailSettings
+// first.
+func WithSMTPCredentials(secret string) BillingProfileOption {
+	return func(p *billingv1.BillingProfile) {
+		p.Spec.Email.SMTP.CredentialsSecretRef = &billingv1.SecretReference{Name: secret}
+	}
+}
+
+// WithSendOnIssue sets spec.email.sendOnIssue: every invoice and credit
+// note is sent when it is issued. It needs WithEmailSettings first.
+func WithSendOnIssue() BillingProfileOption {
+	return func(p *billingv1.BillingProfile) { p.Spec.Email.SendOnIssue = true }
+}
+
+// WithAttachEInvoice sets spec.email.attachEInvoice, the e-invoice profile
+// attached beside the PDF; it needs WithEmailSettings first.
+func WithAttachEInvoice(profile billingv1.EInvoiceAttachment) BillingProfileOption {
+	return func(p *billingv1.BillingProfile) { p.Spec.Email.AttachEInvoice = profile }
+}
+
+// WithReminders sets spec.reminders, one reminder at each days relative
+// to the due date.
+func WithReminders(days ...int32) BillingProfileOption {
+	return func(p *billingv1.BillingProfile) {
+		p.Spec.Reminders = nil
+		for _, d := range days {
+			p.Spec.Reminders = append(p.Spec.Reminders, billingv1.Reminder{Days: d})
+		}
+	}
+}

@@ -80,3 +80,52 @@ func TestAWebhookEndpointDeliversIssuedInvoicesByDefault(t *testing.T) {
 		t.Errorf("got %+v, want %+v", e.Spec, want)
 	}
 }
+
+func TestEmailOptionsBuildItsSpec(t *testing.T) {
+	e := builder.Email("ws", "remind-1", builder.WithPurpose(billingv1.EmailPurposeReminder),
+		builder.WithInvoiceRef("inv-1"), builder.WithCustomerRef("acme"), builder.WithReminderDays(-3),
+		builder.WithTo("ap@acme.example", "cfo@acme.example"))
+	days := int32(-3)
+	want := billingv1.EmailSpec{
+		Purpose:      billingv1.EmailPurposeReminder,
+		InvoiceRef:   &billingv1.InvoiceReference{Name: "inv-1"},
+		CustomerRef:  &billingv1.CustomerReference{Name: "acme"},
+		ReminderDays: &days,
+		To:           []string{"ap@acme.example", "cfo@acme.example"},
+	}
+	if e.Namespace != "ws" || e.Name != "remind-1" || !reflect.DeepEqual(e.Spec, want) {
+		t.Errorf("got %s/%s %+v, want %+v", e.Namespace, e.Name, e.Spec, want)
+	}
+	s := builder.Email("ws", "statement", builder.WithPurpose(billingv1.EmailPurposeStatement),
+		builder.WithCustomerRef("acme"), builder.WithStatement("2026-01-01", "2026-03-31"))
+	if s.Spec.Statement == nil || *s.Spec.Statement != (billingv1.StatementPeriod{From: "2026-01-01", To: "2026-03-31"}) {
+		t.Errorf("statement not applied: %+v", s.Spec)
+	}
+	c := builder.Email("ws", "credit", builder.WithPurpose(billingv1.EmailPurposeCreditNote), builder.WithCreditNoteRef("cn-1"))
+	if c.Spec.CreditNoteRef == nil || c.Spec.CreditNoteRef.Name != "cn-1" || c.Spec.InvoiceRef != nil {
+		t.Errorf("credit note not applied: %+v", c.Spec)
+	}
+}
+
+func TestBillingProfileEmailOptionsBuildSpecEmailAndReminders(t *testing.T) {
+	p := builder.BillingProfile("ws", billingv1.DefaultBillingProfileName,
+		builder.WithEmailSettings("127.0.0.1", 1025, "billing@example.com"),
+		builder.WithSMTPTLS(billingv1.SMTPTLSStartTLS), builder.WithSMTPCredentials("smtp"),
+		builder.WithSendOnIssue(), builder.WithAttachEInvoice("peppol"), builder.WithReminders(-3, 0, 7))
+	want := &billingv1.EmailSettings{
+		From: "billing@example.com",
+		SMTP: billingv1.SMTPServer{Host: "127.0.0.1", Port: 1025, TLS: billingv1.SMTPTLSStartTLS,
+			CredentialsSecretRef: &billingv1.SecretReference{Name: "smtp"}},
+		SendOnIssue:    true,
+		AttachEInvoice: "peppol",
+	}
+	if !reflect.DeepEqual(p.Spec.Email, want) {
+		t.Errorf("got %+v, want %+v", p.Spec.Email, want)
+	}
+	if want := []billingv1.Reminder{{Days: -3}, {Days: 0}, {Days: 7}}; !reflect.DeepEqual(p.Spec.Reminders, want) {
+		t.Errorf("got reminders %+v, want %+v", p.Spec.Reminders, want)
+	}
+	if tls := builder.BillingProfile("ws", "p", builder.WithEmailSettings("localhost", 1025, "a@b.c")).Spec.Email.SMTP.TLS; tls != billingv1.SMTPTLSNone {
+		t.Errorf("default tls = %q, want none", tls)
+	}
+}
