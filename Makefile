@@ -25,9 +25,10 @@ help: ## Display this help.
 ##@ Development
 
 .PHONY: manifests
-manifests: controller-gen ## Generate ClusterRole and CustomResourceDefinition objects.
+manifests: controller-gen kustomize ## Generate ClusterRole and CustomResourceDefinition objects.
 	"$(CONTROLLER_GEN)" crd paths="./api/..." output:crd:artifacts:config=config/crd/bases
 	"$(CONTROLLER_GEN)" rbac:roleName=manager-role paths="./internal/manager/controller/...;./internal/adapter/httpapi/..." output:rbac:artifacts:config=config/rbac
+	"$(KUSTOMIZE)" build config/default | go run ./hack/chartcrds dist/chart/templates/crd
 
 .PHONY: generate
 generate: controller-gen ## Generate code containing DeepCopy, DeepCopyInto, and DeepCopyObject method implementations.

@@ -44,7 +44,7 @@ type SecretReference struct {
 }
 
 // SMTPServer is the mail server the manager hands the workspace's messages to.
-// +kubebuilder:validation:XValidation:rule="self.tls != 'none' || self.host == 'localhost' || self.host == '::1' || self.host.startsWith('127.')",message="tls none is allowed for a loopback host (localhost, 127.0.0.0/8, ::1) only"
+// +kubebuilder:validation:XValidation:rule="self.tls != 'none' || self.host == 'localhost' || self.host == '::1' || self.host.matches('^127[.][0-9]{1,3}[.][0-9]{1,3}[.][0-9]{1,3}$')",message="tls none is allowed for a loopback host (localhost, 127.0.0.0/8, ::1) only"
 type SMTPServer struct {
 	// host is the server's host name or IP address, for example
 	// "smtp.example.com". 1 to 253 characters.
@@ -173,9 +173,10 @@ type EmailSpec struct {
 	// +optional
 	CreditNoteRef *CreditNoteReference `json:"creditNoteRef,omitempty"`
 
-	// customerRef names the Customer the message is for. The controller
-	// fills it for invoices, credit notes and reminders; a statement
-	// requires it.
+	// customerRef names the Customer the message is for: a statement
+	// requires it; for the others it is informational (the controller sets
+	// it on the Emails it creates) and the recipient defaults to the
+	// customer of the invoice or credit note.
 	// +optional
 	CustomerRef *CustomerReference `json:"customerRef,omitempty"`
 

@@ -152,6 +152,7 @@ func TestTheAPIServerValidatesEmailsAndEmailSettings(t *testing.T) {
 		{name: "a profile sending with implicit TLS to a provider", build: profile(smtp("smtp.example.com", billingv1.SMTPTLSImplicit)...)},
 		{name: "a profile sending in plain text to 127.0.0.1", build: profile(smtp("127.0.0.1", billingv1.SMTPTLSNone)...)},
 		{name: "a profile sending in plain text to localhost", build: profile(smtp("localhost", billingv1.SMTPTLSNone)...)},
+		{name: "a profile sending in plain text to a name that begins with 127.", build: profile(smtp("127.mail.example", billingv1.SMTPTLSNone)...), field: "spec.email.smtp", want: "tls none is allowed for a loopback host"},
 		{name: "a profile sending in plain text to ::1", build: profile(smtp("::1", billingv1.SMTPTLSNone)...)},
 		{name: "a profile sending in plain text to a provider", build: profile(smtp("smtp.example.com", billingv1.SMTPTLSNone)...),
 			field: "spec.email.smtp", want: "tls none is allowed for a loopback host (localhost, 127.0.0.0/8, ::1) only"},

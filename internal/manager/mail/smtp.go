@@ -53,10 +53,24 @@ type Server struct {
 // starttls: the manager never falls back to plain text.
 var ErrNoStartTLS = errors.New("the server does not offer STARTTLS")
 
+// ErrPlainTextNotLoopback is tls none to a host that is not loopback: the
+// CRD refuses it, and Send refuses it again rather than send credentials
+// and invoices in plain text across a network.
+var ErrPlainTextNotLoopback = errors.New("tls none is allowed for a loopback host only")
+
+// loopback reports whether host is localhost or a loopback IP address.
+func loopback(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || (ip != nil && ip.IsLoopback())
+}
+
 // Send hands msg to the server in one SMTP dialogue, within the server's
 // timeout or ctx, whichever ends first. The error names the step that
 // failed and what the server or the network said.
 func Send(ctx context.Context, s Server, msg *Message) error {
+	if s.TLS == billingv1.SMTPTLSNone && !loopback(s.Host) {
+		return ErrPlainTextNotLoopback
+	}
 	data, err := msg.Bytes()
 	if err != nil {
 		return fmt.Errorf("writing the message: %w", err)
