@@ -39,7 +39,7 @@ argocd-cm: ## Render the Argo CD health checks (config/argocd/<group>/<kind>/hea
 	go test ./internal/test/argocdhealth -run '^TestTheArgoCDConfigMapSnippetHoldsEveryScriptVerbatim$$' -update
 
 .PHONY: verify-generated
-verify-generated: controller-gen ## Fail when `make manifests generate` or `go mod tidy` would change a file.
+verify-generated: controller-gen kustomize ## Fail when `make manifests generate` or `go mod tidy` would change a file.
 	CONTROLLER_GEN="$(CONTROLLER_GEN)" hack/verify-generated.sh
 
 .PHONY: fmt

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 generated() {
 	{
-		find api config -type f \( -name 'zz_generated*.go' -o -name '*.yaml' \) -print0
+		find api config dist/chart/templates/crd -type f \( -name 'zz_generated*.go' -o -name '*.yaml' \) -print0
 		printf '%s\0' go.mod go.sum
 	} | sort -z | xargs -0 sha256sum
 }
