@@ -22,6 +22,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -152,8 +153,10 @@ func (r *EmailReconciler) subject(ctx context.Context, em *billingv1.Email) (*su
 // sendableInvoice is nil for an issued invoice, and the outcome otherwise.
 func sendableInvoice(inv *billingv1.Invoice) error {
 	switch {
-	case inv.Status.Phase == billingv1.InvoiceInvalid:
-		return stalled(billingv1.ReasonSubjectNotFound, "Invoice %s is invalid: it is never issued.", inv.Name)
+	case inv.Status.Phase == billingv1.InvoiceInvalid && meta.IsStatusConditionTrue(inv.Status.Conditions,
+		billingv1.ConditionStalled):
+		return stalled(billingv1.ReasonSubjectNotFound, "Invoice %s is invalid: it is never issued as it stands.",
+			inv.Name)
 	case inv.Status.Phase != billingv1.InvoiceIssued || inv.Status.Number == "":
 		return &errUnsendable{emailOutcome{waiting: fmt.Sprintf(
 			"Invoice %s is not issued yet; the message goes out once it is.", inv.Name)}}

@@ -34,6 +34,7 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/manager/controller"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/smtpserver"
 	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
@@ -169,6 +170,25 @@ func TestHealthChecksReadWhatTheControllerWrites(t *testing.T) {
 		`The workspace is already closed through 2020-01-31T23:59:59Z by PeriodClose "closed"; this close changes nothing`})
 	expectHealth("Payment", "too-late", Status{Degraded, "The payment's paid_at 2020-01-15T12:00:00Z is at or before the " +
 		`workspace's closed_through 2020-01-31T23:59:59Z (PeriodClose "closed"); it is never entered in a ledger`})
+
+	// E-mail: a message without the profile's settings fails at once, one
+	// about an invoice not issued yet waits, one through a working server
+	// is sent.
+	create(builder.Email(ns, "unconfigured", builder.WithPurpose(billingv1.EmailPurposeInvoice),
+		builder.WithInvoiceRef("issued")))
+	expectHealth("Email", "unconfigured", Status{Degraded, `The BillingProfile "default" of namespace books has no spec.email.`})
+	mailServer, err := smtpserver.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(mailServer.Close)
+	create(builder.BillingProfile(ns, billingv1.DefaultBillingProfileName,
+		builder.WithEmailSettings(mailServer.Host, mailServer.Port, "billing@example.com")),
+		builder.Email(ns, "sent", builder.WithPurpose(billingv1.EmailPurposeInvoice), builder.WithInvoiceRef("issued")),
+		builder.Email(ns, "early", builder.WithPurpose(billingv1.EmailPurposeInvoice), builder.WithInvoiceRef("waiting")))
+	expectHealth("Email", "sent", Status{Healthy, "The SMTP server accepted the message."})
+	expectHealth("Email", "early", Status{Progressing,
+		"Invoice waiting is not issued yet; the message goes out once it is."})
 
 	if err := c.Delete(ctx, builder.Customer(ns, "acme")); err != nil {
 		t.Fatal(err)
