@@ -92,6 +92,9 @@ type pdfWriter struct {
 	y            float64
 	page         int
 	number       string
+	// label names the document at the foot of each page; "" is
+	// "Invoice <number>".
+	label string
 	// tableTop is where the rows of the current page start.
 	tableTop float64
 	// The widths of the tables' columns (columns).
@@ -193,7 +196,7 @@ func (r *pdfWriter) footer(footer string, width float64) {
 }
 
 // party writes a name in bold and the lines under it.
-func (r *pdfWriter) party(p party, x, w float64) {
+func (r *pdfWriter) party(p party, x, w float64) { //nolint:unparam // every document prints its parties in the left column today
 	r.font(fontBold, fontSize)
 	for _, s := range r.wrap(p.Name, w) {
 		r.text(x, w, s, gopdf.Left, lineHeight)
@@ -230,8 +233,11 @@ func (r *pdfWriter) newPage() {
 	r.y = margin
 	r.font(fontRegular, smallSize)
 	r.grey()
-	r.at(margin, r.pageH-margin+10, r.pageW-2*margin,
-		fmt.Sprintf("Invoice %s · page %d", r.number, r.page), gopdf.Right)
+	label := r.label
+	if label == "" {
+		label = "Invoice " + r.number
+	}
+	r.at(margin, r.pageH-margin+10, r.pageW-2*margin, fmt.Sprintf("%s · page %d", label, r.page), gopdf.Right)
 	r.black()
 }
 

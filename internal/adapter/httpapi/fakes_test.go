@@ -122,8 +122,9 @@ func (s *fakeStore) Get(_ context.Context, ns, name string, obj client.Object) (
 	return true, nil
 }
 
-func (s *fakeStore) Customers(context.Context, store.Selection, string, int) ([]*billingv1.Customer, bool, error) {
-	return nil, false, errors.New("the fake store does not list")
+func (s *fakeStore) Customers(_ context.Context, sel store.Selection, after string, limit int) (
+	[]*billingv1.Customer, bool, error) {
+	return fakePage[*billingv1.Customer](s, sel, after, limit)
 }
 
 // fakePage is the page of the fake store's objects of type O in sel's

@@ -58,6 +58,8 @@ func (a *Adapter) routes() *http.ServeMux {
 	mux.Handle("GET /v1/customers", a.api("list", resourceCustomers, "",
 		[]string{queryLimit, queryCursor, queryEmail}, a.listCustomers))
 	mux.Handle("GET /v1/customers/{customer_id}", a.api("get", resourceCustomers, "customer_id", nil, a.getCustomer))
+	mux.Handle("GET /v1/customers/{customer_id}/statement",
+		a.api("get", resourceCustomers, "customer_id", statementQuery, a.getStatement))
 
 	mux.Handle("POST /v1/invoices", a.api("create", resourceInvoices, "", nil, a.createInvoice))
 	mux.Handle("GET /v1/invoices", a.api("list", resourceInvoices, "",
@@ -110,6 +112,11 @@ func (a *Adapter) routes() *http.ServeMux {
 	mux.Handle("GET /v1/seals/verify", a.api("list", resourceLedgerSeals, "", nil, a.verifySeals))
 	mux.Handle("GET /v1/seals/{seal_id}", a.api("get", resourceLedgerSeals, "seal_id", nil, a.getSeal))
 	mux.Handle("GET /v1/seals/{seal_id}/payload", a.api("get", resourceLedgerSeals, "seal_id", nil, a.getSealPayload))
+
+	// The aging shows what every customer owes on its invoices: authorized
+	// as a list of the invoices it is computed from.
+	mux.Handle("GET /v1/reports/receivables_aging", a.api("list", resourceInvoices, "",
+		[]string{queryAsOf, queryLimit, queryCursor}, a.getReceivablesAging))
 
 	mux.Handle("GET /v1/events", a.api("list", resourceEvents, "",
 		[]string{queryLimit, queryCursor, queryAfter, queryType}, a.listEvents))
