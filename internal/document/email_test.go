@@ -48,7 +48,9 @@ func TestTheMessagesNameWhatTheySend(t *testing.T) {
 			func() (string, string) { return ReminderEmail(issued(withRemaining), due.Add(7*24*time.Hour)) },
 			"Reminder: invoice DEMO-000001", []string{"USD 180.50", "was due on 2026-12-07, 7 days ago"}},
 		{"a statement's names its period",
-			func() (string, string) { return StatementEmail(acme, issued().Status.Issuer, "2026-09-01", "2026-11-30") },
+			func() (string, string) {
+				return StatementEmail(acme, issued().Status.Issuer, "2026-09-01", "2026-11-30")
+			},
 			"Statement of account 2026-09-01 to 2026-11-30", []string{"Dear Acme Corporation", "2026-09-01", "2026-11-30"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

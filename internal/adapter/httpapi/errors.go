@@ -24,9 +24,9 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/invoicing-dev/invoicing/internal/einvoice"
 	"github.com/invoicing-dev/invoicing/internal/adapter/idempotency"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
+	"github.com/invoicing-dev/invoicing/internal/einvoice"
 )
 
 // Error types, one per family of HTTP status (see the contract).

@@ -345,4 +345,3 @@ func waitForPaymentStatus(inv *billingv1.Invoice, status billingv1.InvoicePaymen
 		g.Expect(current.Status.Balance.PaymentStatus).To(Equal(status))
 	}).Should(Succeed())
 }
-

@@ -112,7 +112,7 @@ var _ = BeforeSuite(func() {
 	Expect(Setup(managerCtx, mgr, Options{
 		// Short retries and timeouts, so that a spec sees the attempts run
 		// out in seconds.
-		Mail: MailOptions{RootCAs: smtpCA.Pool(), Timeout: 2 * time.Second, FirstRetry: 50 * time.Millisecond},
+		Mail:         MailOptions{RootCAs: smtpCA.Pool(), Timeout: 2 * time.Second, FirstRetry: 50 * time.Millisecond},
 		Webhooks:     delivery.SenderOptions{Policy: delivery.Policy{AllowInsecureLoopback: true}},
 		WebhookBatch: 4,
 		// Several workers per controller, as in production, so racing
