@@ -68,6 +68,8 @@ type EmailReconciler struct {
 	Clock     clock.PassiveClock
 	// Events hands a reminder its invoice.reminder_sent.
 	Events EventNumberer
+	// Sealed reads a customer's sealed records for its statement.
+	Sealed *SealedRecords
 	Mail   MailOptions
 }
 
@@ -137,7 +139,7 @@ func (r *EmailReconciler) attempt(ctx context.Context, em *billingv1.Email, now 
 			em.Namespace)}, nil
 	}
 	settings := profile.Spec.Email
-	msg, note, err := r.compose(ctx, em, settings, profile.Spec.Issuer, profile.Spec.Footer, now)
+	msg, note, err := r.compose(ctx, em, profile, now)
 	var unsendable *errUnsendable
 	if errors.As(err, &unsendable) {
 		return unsendable.outcome, nil

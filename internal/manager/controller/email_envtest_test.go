@@ -18,8 +18,10 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/ledongthuc/pdf"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
@@ -252,6 +254,40 @@ var _ = Describe("Sending by e-mail", func() {
 		Expect(server.Messages()).To(BeEmpty())
 	})
 
+	It("sends a customer's statement as a PDF whose closing balance is what is open", func() {
+		server := startSMTP()
+		create(mailProfile(ns, server))
+		issueFor(ns, "inv-1", 10_000, "USD")
+		issueFor(ns, "inv-2", 5_000, "USD")
+		create(builder.Payment(ns, "inv-1-pay", "inv-1", 11_900))
+		waitForPaymentStatus(&billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "inv-1"}},
+			billingv1.InvoicePaymentPaid)
+		today := time.Now().UTC()
+		create(&billingv1.Email{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "statement"},
+			Spec: billingv1.EmailSpec{Purpose: billingv1.EmailPurposeStatement,
+				CustomerRef: &billingv1.CustomerReference{Name: "acme"},
+				Statement: &billingv1.StatementPeriod{From: today.AddDate(0, 0, -30).Format(time.DateOnly),
+					To: today.AddDate(0, 0, 1).Format(time.DateOnly)}}})
+		waitForEmail(ns, "statement", billingv1.EmailSent)
+		messages := accepted(server)
+		Expect(messages).To(HaveLen(1))
+		subject, err := messages[0].Subject()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(subject).To(HavePrefix("Statement of account "))
+		attachments, err := messages[0].Attachments()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(attachments).To(HaveLen(1))
+		Expect(attachments[0].MediaType).To(Equal("application/pdf"))
+		text := pdfText(attachments[0].Body)
+		Expect(text).To(ContainSubstring("Customer acme"))
+		Expect(text).To(ContainSubstring("USD 59.50"), "the closing balance: inv-2's 5,950 with tax, inv-1 paid")
+		Eventually(func(g Gomega) {
+			c := &billingv1.Customer{}
+			g.Expect(apiReader.Get(ctx, types.NamespacedName{Namespace: ns, Name: "acme"}, c)).To(Succeed())
+			g.Expect(c.Status.Deliveries).To(ConsistOf(HaveField("Purpose", billingv1.EmailPurposeStatement)))
+		}).Should(Succeed())
+	})
+
 	It("retries a refusing server, then gives up with DeliveryFailing, and issuing goes on", func() {
 		server := startSMTP(smtpserver.FailingFirst(100, smtpserver.Refuse(smtpserver.AtMail, 451)))
 		create(mailProfile(ns, server, func(s *billingv1.EmailSettings) { s.SendOnIssue = true }))
@@ -344,4 +380,27 @@ func waitForPaymentStatus(inv *billingv1.Invoice, status billingv1.InvoicePaymen
 		g.Expect(current.Status.Balance).NotTo(BeNil())
 		g.Expect(current.Status.Balance.PaymentStatus).To(Equal(status))
 	}).Should(Succeed())
+}
+
+// pdfText is the text of every page of a PDF, each run of text on a line.
+func pdfText(doc []byte) string {
+	GinkgoHelper()
+	r, err := pdf.NewReader(bytes.NewReader(doc), int64(len(doc)))
+	Expect(err).NotTo(HaveOccurred())
+	var b strings.Builder
+	for i := 1; i <= r.NumPage(); i++ {
+		p := r.Page(i)
+		if p.V.IsNull() {
+			continue
+		}
+		rows, err := p.GetTextByRow()
+		Expect(err).NotTo(HaveOccurred())
+		for _, row := range rows {
+			for _, w := range row.Content {
+				b.WriteString(w.S)
+			}
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }

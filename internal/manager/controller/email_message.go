@@ -61,8 +61,9 @@ type subject struct {
 // subject read live, its recipients (spec.to, else the customer's e-mail),
 // the profile's sender, reply-to and blind copies, and its Message-ID.
 // note says what was left out.
-func (r *EmailReconciler) compose(ctx context.Context, em *billingv1.Email, settings *billingv1.EmailSettings,
-	issuer *billingv1.Issuer, footer string, now time.Time) (msg *mail.Message, note string, err error) {
+func (r *EmailReconciler) compose(ctx context.Context, em *billingv1.Email, profile *billingv1.BillingProfile,
+	now time.Time) (msg *mail.Message, note string, err error) {
+	settings, issuer, footer := profile.Spec.Email, profile.Spec.Issuer, profile.Spec.Footer
 	s, err := r.subject(ctx, em)
 	if err != nil {
 		return nil, "", err
@@ -89,7 +90,7 @@ func (r *EmailReconciler) compose(ctx context.Context, em *billingv1.Email, sett
 	case billingv1.EmailPurposeStatement:
 		period := em.Spec.Statement
 		msg.Subject, msg.Text = document.StatementEmail(s.customer, issuer, period.From, period.To)
-		err = r.attachStatement(ctx, msg, em, s.customer, issuer, footer)
+		err = r.attachStatement(ctx, msg, em, s.customer, profile)
 	}
 	return msg, note, err
 }
@@ -252,10 +253,4 @@ func attachXML(msg *mail.Message, filename string, xml []byte, err error) (strin
 	msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: filename,
 		ContentType: "application/xml", Data: xml})
 	return "", nil
-}
-
-// attachStatement attaches the customer's statement of em's period as PDF.
-func (r *EmailReconciler) attachStatement(ctx context.Context, msg *mail.Message, em *billingv1.Email,
-	customer *billingv1.Customer, issuer *billingv1.Issuer, footer string) error {
-	return fmt.Errorf("statements are not written yet")
 }

@@ -163,6 +163,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			Recorder:  mgr.GetEventRecorder("email-controller"),
 			Clock:     opts.Clock,
 			Events:    eventNumbers,
+			Sealed:    sealed,
 			Mail:      opts.Mail,
 		}},
 		{"Reminder", &ReminderReconciler{Client: mgr.GetClient(), Clock: opts.Clock}},
