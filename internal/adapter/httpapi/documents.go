@@ -21,9 +21,9 @@ import (
 	"strings"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/document"
 	"github.com/invoicing-dev/invoicing/internal/einvoice"
-	"github.com/invoicing-dev/invoicing/internal/apiobject"
 )
 
 // Media types of an invoice's document.

@@ -24,9 +24,9 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/invoicing-dev/invoicing/internal/einvoice"
 	"github.com/invoicing-dev/invoicing/internal/adapter/idempotency"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
+	"github.com/invoicing-dev/invoicing/internal/einvoice"
 )
 
 // Error types, one per family of HTTP status (see the contract).
@@ -66,6 +66,8 @@ const (
 	CodePeriodNotEnded       = "period_not_ended"
 	CodeAlreadyClosed        = "already_closed"
 	CodePeriodClosed         = "period_closed"
+	CodeNotIssued            = "not_issued"
+	CodeEmailNotConfigured   = "email_not_configured"
 	CodeAuthRequired         = "authentication_required"
 	CodeTokenInvalid         = "token_invalid"
 	CodePermissionDenied     = "permission_denied"
