@@ -215,6 +215,15 @@ func TestSendInvoice(t *testing.T) {
 		if to := createdEmail(t, s, got.ID).Spec.To; strings.Join(to, ",") != "ap@acme.example,cfo@acme.example" {
 			t.Errorf("spec.to %v", to)
 		}
+		// An empty body sent as JSON is {} too.
+		r := httptest.NewRequest(http.MethodPost, "/v1/invoices/inv-1/send", http.NoBody)
+		r.Header.Set("Authorization", "Bearer "+fakeToken)
+		r.Header.Set("Content-Type", "application/json")
+		empty := httptest.NewRecorder()
+		h.ServeHTTP(empty, r)
+		if got := decodeAs[apiobject.QueuedDelivery](t, empty, http.StatusAccepted); strings.Join(got.To, ",") != "billing@acme.example" {
+			t.Errorf("an empty JSON body: to %v", got.To)
+		}
 		for _, body := range []string{`{}`, `{"to":[]}`, `{"to":null}`} {
 			got := decodeAs[apiobject.QueuedDelivery](t, checkedServe(t, h, http.MethodPost, "/v1/invoices/inv-1/send", body),
 				http.StatusAccepted)
