@@ -50,7 +50,10 @@ type Customer struct {
 	// currency with credit, in currency order; empty, not null, when it
 	// has none (billing.CreditBalance).
 	CreditBalance []CurrencyAmount `json:"credit_balance"`
-	CreatedAt     string           `json:"created_at"`
+	// Deliveries are the messages sent to the customer that are about it
+	// (statements), newest last; empty, not null, when there is none.
+	Deliveries []Delivery `json:"deliveries"`
+	CreatedAt  string     `json:"created_at"`
 }
 
 // CurrencyAmount is an amount in minor units of a currency.
@@ -192,6 +195,10 @@ type Invoice struct {
 	// billingv1.LabelSealedIn label the store sets on what it serves of a
 	// seal); null while it is live.
 	Seal *string `json:"seal"`
+	// Deliveries are the messages sent about the invoice (the invoice
+	// itself, reminders), as the controller keeps them; empty, not null,
+	// when there is none.
+	Deliveries []Delivery `json:"deliveries"`
 }
 
 // Values of an invoice's status_reason, from the Ready condition's reason.
@@ -260,6 +267,7 @@ func CustomerOf(c *billingv1.Customer) Customer {
 
 		ElectronicAddress: electronicAddressJSON(c.Spec.ElectronicAddress),
 		CreditBalance:     creditBalanceJSON(c.Status.Credit),
+		Deliveries:        DeliveriesOf(c.Status.Deliveries),
 		CreatedAt:         timestamp(c.CreationTimestamp.Time),
 	}
 }
@@ -345,6 +353,7 @@ func InvoiceOf(inv *billingv1.Invoice) Invoice {
 		DueAt:          optionalTimestamp(inv.Status.DueAt),
 		CreatedAt:      timestamp(inv.CreationTimestamp.Time),
 		Seal:           SealOfRecord(inv),
+		Deliveries:     DeliveriesOf(inv.Status.Deliveries),
 	}
 	if b := billing.BalanceOf(inv, amounts.Total); b != nil {
 		status := string(b.PaymentStatus)

@@ -59,6 +59,9 @@ type CreditNote struct {
 	CreatedAt    string              `json:"created_at"`
 	// Seal is the name of the seal that holds it; null while it is live.
 	Seal *string `json:"seal"`
+	// Deliveries are the messages sent about the credit note; empty, not
+	// null, when there is none.
+	Deliveries []Delivery `json:"deliveries"`
 }
 
 // CreditNoteLine is a line of a credit note: the invoice line it credits,
@@ -129,7 +132,7 @@ func creditNoteHead(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote
 		InvoiceNumber: optional(st.InvoiceNumber), Reason: string(cn.Spec.Reason), Memo: optional(cn.Spec.Memo),
 		Lines: []CreditNoteLine{}, TaxBreakdown: []TaxBreakdownEntry{},
 		IssuedAt: optionalTimestamp(st.IssuedAt), CreatedAt: timestamp(cn.CreationTimestamp.Time),
-		Seal: SealOfRecord(cn),
+		Seal: SealOfRecord(cn), Deliveries: DeliveriesOf(st.Deliveries),
 	}
 	if inv != nil {
 		if out.CustomerID == "" {

@@ -36,17 +36,41 @@ type Event struct {
 
 // EventData holds the object the event is about (an Invoice, CreditNote,
 // Payment, PeriodClose, LedgerSeal, CreditApplication, Refund or
-// WriteOff), as GET answers it.
+// WriteOff), as GET answers it, and for invoice.reminder_sent the
+// reminder.
 type EventData struct {
 	Object any `json:"object"`
+	// Reminder is the reminder an invoice.reminder_sent event is about
+	// (its object is the invoice reminded of); absent from other events.
+	Reminder *EventReminder `json:"reminder,omitempty"`
+}
+
+// EventReminder is the payment reminder of an invoice.reminder_sent event:
+// its days relative to the invoice's due date (negative before it), and
+// the Message-ID of the message sent, as the invoice's deliveries show it.
+type EventReminder struct {
+	Days      int32  `json:"days"`
+	MessageID string `json:"message_id"`
+}
+
+// reminderObject is what EventObject renders of a reminder's Email: the
+// invoice reminded of and the reminder, which EventOf puts in data.object
+// and data.reminder.
+type reminderObject struct {
+	invoice  any
+	reminder EventReminder
 }
 
 // EventOf returns the event of sequence and type t of workspace, created
-// at createdAt, about object (already rendered).
+// at createdAt, about object (already rendered, by EventObject).
 func EventOf(workspace string, sequence int64, t string, createdAt time.Time, object any) Event {
+	data := EventData{Object: object}
+	if r, ok := object.(reminderObject); ok {
+		data = EventData{Object: r.invoice, Reminder: &r.reminder}
+	}
 	return Event{
 		ID: fmt.Sprintf("evt-%s-%d", workspace, sequence), Object: "event", Sequence: sequence, Type: t,
-		CreatedAt: timestamp(createdAt), Data: EventData{Object: object},
+		CreatedAt: timestamp(createdAt), Data: data,
 	}
 }
 
@@ -55,8 +79,11 @@ func EventOf(workspace string, sequence int64, t string, createdAt time.Time, ob
 type InvoiceReader func(name string) *billingv1.Invoice
 
 // EventObject renders the object an event is about (a *Invoice, *CreditNote,
-// *Payment, *PeriodClose, *LedgerSeal, *CreditApplication, *Refund or
-// *WriteOff of api/v1) as GET answers it; nil for another kind. A period
+// *Payment, *PeriodClose, *LedgerSeal, *CreditApplication, *Refund,
+// *WriteOff or *Email of api/v1) as GET answers it; nil for another kind.
+// invoice.reminder_sent is the event of a reminder's Email: it renders as
+// the invoice reminded of (read with invoice, live or sealed; nil when it
+// cannot be read) with the reminder beside it (EventOf). A period
 // close (period.closed) shows as workspace_closed_through the moment the
 // event closed the books through, its own closed_through; a seal
 // (ledger.sealed) its name, sequence and hashes; invoice.marked_uncollectible
@@ -99,7 +126,24 @@ func EventObject(obj any, invoice InvoiceReader) any {
 			inv = invoice(o.Spec.InvoiceRef.Name)
 		}
 		return WriteOffOf(o, inv)
+	case *billingv1.Email:
+		return reminderOf(o, invoice)
 	default:
 		return nil
 	}
+}
+
+// reminderOf renders the event of e, a reminder's Email: the invoice it
+// reminds of and the reminder.
+func reminderOf(e *billingv1.Email, invoice InvoiceReader) any {
+	r := reminderObject{reminder: EventReminder{MessageID: e.Status.MessageID}}
+	if e.Spec.ReminderDays != nil {
+		r.reminder.Days = *e.Spec.ReminderDays
+	}
+	if e.Spec.InvoiceRef != nil {
+		if inv := invoice(e.Spec.InvoiceRef.Name); inv != nil {
+			r.invoice = InvoiceOf(inv)
+		}
+	}
+	return r
 }

@@ -100,6 +100,7 @@ func restMapper() meta.RESTMapper {
 		"BillingProfile": "billingprofiles", "CreditNote": "creditnotes", "Payment": "payments",
 		"PeriodClose": "periodcloses", "LedgerSeal": "ledgerseals",
 		"CreditApplication": "creditapplications", "Refund": "refunds", "WriteOff": "writeoffs",
+		"Email": "emails",
 	} {
 		gv := billingv1.GroupVersion
 		m.AddSpecific(gv.WithKind(kind), gv.WithResource(plural), gv.WithResource(strings.ToLower(kind)),

@@ -24,7 +24,7 @@ func TestRESTMapperNamesTheResources(t *testing.T) {
 	m := restMapper()
 	for kind, resource := range map[string]string{
 		"Customer": "customers", "Invoice": "invoices", "IdempotencyKey": "idempotencykeys",
-		"PeriodClose": "periodcloses", "LedgerSeal": "ledgerseals",
+		"PeriodClose": "periodcloses", "LedgerSeal": "ledgerseals", "Email": "emails",
 	} {
 		mapping, err := m.RESTMapping(schema.GroupKind{Group: "billing.invoicing.dev", Kind: kind}, "v1")
 		if err != nil {

@@ -119,7 +119,8 @@ func TestTheTestClientDecodesEveryField(t *testing.T) {
 		{apiobject.PeriodClose{}, v1client.PeriodClose{}}, {apiobject.PeriodCloseList{}, v1client.PeriodCloseList{}},
 		{apiobject.Seal{}, v1client.Seal{}}, {apiobject.SealVerification{}, v1client.SealVerification{}},
 		{apiobject.CreditApplication{}, v1client.CreditApplication{}}, {apiobject.Refund{}, v1client.Refund{}},
-		{apiobject.WriteOff{}, v1client.WriteOff{}},
+		{apiobject.WriteOff{}, v1client.WriteOff{}}, {apiobject.Delivery{}, v1client.Delivery{}},
+		{apiobject.QueuedDelivery{}, v1client.QueuedDelivery{}},
 	} {
 		server, client := shape(reflect.TypeOf(pair[0])), shape(reflect.TypeOf(pair[1]))
 		if server != client {

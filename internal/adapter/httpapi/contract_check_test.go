@@ -36,7 +36,7 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const customer = `{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"ada@example.com","address":null,"tax_id":null,"electronic_address":null,"credit_balance":[],"created_at":"2026-11-21T07:00:00Z"}`
+	const customer = `{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"ada@example.com","address":null,"tax_id":null,"electronic_address":null,"credit_balance":[],"deliveries":[],"created_at":"2026-11-21T07:00:00Z"}`
 	const untaxed = `"items":[{"description":"x","quantity":1,"amount":2,"tax":null}],` +
 		`"subtotal":2,"tax_breakdown":[],"tax_total":0,"total":2`
 	const taxed = `"items":[{"description":"x","quantity":1,"amount":100,"tax":{"category":"S","rate":"19","exemption_reason":null}},` +
@@ -45,7 +45,7 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 		`{"category":"Z","rate":"0","taxable_amount":100,"tax_amount":0,"exemption_reason":null}],"tax_total":19,"total":219`
 	withItems := func(items, fields string) string {
 		return `{"id":"inv-1","object":"invoice","workspace":"demo","customer_id":"cus-1","currency":"USD",` +
-			items + `,` + fields + `,"created_at":"2026-11-21T07:00:00Z","seal":null}`
+			items + `,` + fields + `,"created_at":"2026-11-21T07:00:00Z","seal":null,"deliveries":[]}`
 	}
 	invoice := func(fields string) string { return withItems(untaxed, fields) }
 	const unsettled = `"amount_credited":null,"amount_paid":null,"amount_applied":null,"amount_written_off":null,` +
@@ -90,7 +90,7 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 		{"a customer with an address is valid", "GET", "/v1/customers/cus-1", 200, hdr(),
 			`{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"ada@example.com","address":{"line1":"x",` +
 				`"line2":null,"city":null,"postal_code":null,"state":null,"country":"GB"},"tax_id":"GB1",` +
-				`"electronic_address":{"scheme":"0088","value":"4035811991021"},"credit_balance":[],"created_at":"2026-11-21T07:00:00Z"}`, true},
+				`"electronic_address":{"scheme":"0088","value":"4035811991021"},"credit_balance":[],"deliveries":[],"created_at":"2026-11-21T07:00:00Z"}`, true},
 		{"a customer with an electronic address scheme of letters is not", "GET", "/v1/customers/cus-1", 200, hdr(),
 			strings.Replace(customer, `"electronic_address":null`, `"electronic_address":{"scheme":"GLN","value":"1"}`, 1), false},
 		{"a customer without address and tax_id is not", "GET", "/v1/customers/cus-1", 200, hdr(),

@@ -42,20 +42,28 @@ type createKind struct {
 	// with it, as the key promises. nil for a kind whose checks its
 	// objects do not change (customers, invoices).
 	replay func(a *Adapter, r *http.Request, ns string, obj client.Object) any
+	// queued marks a kind whose object is work queued for the controller
+	// (an Email to send), not a resource of its own path: its body may be
+	// empty (read as {}), and the create answers 202 Accepted without a
+	// Location. path is then "".
+	queued bool
 }
 
 var (
-	customerKind   = createKind{resourceCustomers, billing.CustomerIDPrefix, "/v1/customers/", nil}
-	invoiceKind    = createKind{resourceInvoices, billing.InvoiceIDPrefix, "/v1/invoices/", nil}
-	creditNoteKind = createKind{resourceCreditNotes, billing.CreditNoteIDPrefix, "/v1/credit_notes/", replayCreditNote}
-	paymentKind    = createKind{resourcePayments, billing.PaymentIDPrefix, "/v1/payments/", replayPayment}
+	customerKind   = createKind{resourceCustomers, billing.CustomerIDPrefix, "/v1/customers/", nil, false}
+	invoiceKind    = createKind{resourceInvoices, billing.InvoiceIDPrefix, "/v1/invoices/", nil, false}
+	creditNoteKind = createKind{resourceCreditNotes, billing.CreditNoteIDPrefix, "/v1/credit_notes/", replayCreditNote, false}
+	paymentKind    = createKind{resourcePayments, billing.PaymentIDPrefix, "/v1/payments/", replayPayment, false}
 	// periodCloseKind's ids start with pclose-, the kind's short name, as
 	// do those of the kinds of money on account.
-	periodCloseKind       = createKind{resourcePeriodClose, "pclose-", "/v1/period_closes/", nil}
+	periodCloseKind       = createKind{resourcePeriodClose, "pclose-", "/v1/period_closes/", nil, false}
 	creditApplicationKind = createKind{resourceCreditApplications, "capp-", "/v1/credit_applications/",
-		replayCreditApplication}
-	refundKind   = createKind{resourceRefunds, "rf-", "/v1/refunds/", replayRefund}
-	writeOffKind = createKind{resourceWriteOffs, "wo-", "/v1/write_offs/", replayWriteOff}
+		replayCreditApplication, false}
+	refundKind   = createKind{resourceRefunds, "rf-", "/v1/refunds/", replayRefund, false}
+	writeOffKind = createKind{resourceWriteOffs, "wo-", "/v1/write_offs/", replayWriteOff, false}
+	// emailKind's ids start with em-, the kind's short name. What a send
+	// checks its Email does not change: a retry creates none.
+	emailKind = createKind{resource: resourceEmails, prefix: "em-", queued: true}
 )
 
 // apiObject is a pointer to an API type the create path creates.
@@ -85,7 +93,11 @@ func create[T any, O apiObject[T], P any](a *Adapter, w http.ResponseWriter, r *
 	if e != nil {
 		return e
 	}
-	body, e := readBody(w, r)
+	read := readBody
+	if kind.queued {
+		read = readOptionalBody
+	}
+	body, e := read(w, r)
 	if e != nil {
 		return e
 	}
@@ -123,8 +135,19 @@ func create[T any, O apiObject[T], P any](a *Adapter, w http.ResponseWriter, r *
 	if !ok {
 		return internalError()
 	}
-	writeCreated(w, r, kind.path+obj.GetName(), replayed, made.answer(created, replayed))
+	kind.write(w, r, obj.GetName(), replayed, made.answer(created, replayed))
 	return nil
+}
+
+// write answers the object named name that a create of kind made (or an
+// earlier request with its Idempotency-Key did, replayed), rendered as v:
+// 201 with its Location, or 202 for a queued kind.
+func (kind createKind) write(w http.ResponseWriter, r *http.Request, name string, replayed bool, v any) {
+	if kind.queued {
+		writeAccepted(w, r, replayed, v)
+		return
+	}
+	writeCreated(w, r, kind.path+name, replayed, v)
 }
 
 // refused answers a create that its kind's checks refused with e, unless
@@ -145,6 +168,6 @@ func (a *Adapter) refused(w http.ResponseWriter, r *http.Request, kind createKin
 	if !found {
 		return e
 	}
-	writeCreated(w, r, kind.path+obj.GetName(), true, kind.replay(a, r, req.Namespace, obj))
+	kind.write(w, r, obj.GetName(), true, kind.replay(a, r, req.Namespace, obj))
 	return nil
 }

@@ -66,6 +66,8 @@ const (
 	CodePeriodNotEnded       = "period_not_ended"
 	CodeAlreadyClosed        = "already_closed"
 	CodePeriodClosed         = "period_closed"
+	CodeNotIssued            = "not_issued"
+	CodeEmailNotConfigured   = "email_not_configured"
 	CodeAuthRequired         = "authentication_required"
 	CodeTokenInvalid         = "token_invalid"
 	CodePermissionDenied     = "permission_denied"

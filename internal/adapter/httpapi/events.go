@@ -44,6 +44,7 @@ var eventTypes = []billingv1.EventType{
 	billingv1.EventTypeInvoiceOverdue, billingv1.EventTypeCreditNoteIssued, billingv1.EventTypePaymentRecorded,
 	billingv1.EventTypePeriodClosed, billingv1.EventTypeLedgerSealed, billingv1.EventTypeCreditApplied,
 	billingv1.EventTypeRefundRecorded, billingv1.EventTypeInvoiceMarkedUncollectible,
+	billingv1.EventTypeInvoiceReminderSent,
 }
 
 // eventTypesParam reads type, one or more comma-separated event types: the
@@ -60,7 +61,7 @@ func eventTypesParam(q url.Values) (map[billingv1.EventType]bool, string, *Error
 			return nil, "", errorf(http.StatusBadRequest, CodeParameterInvalid, queryType,
 				"type must be one or more of invoice.issued, invoice.paid, invoice.voided, invoice.overdue, "+
 					"credit_note.issued, payment.recorded, period.closed, ledger.sealed, credit.applied, "+
-					"refund.recorded and invoice.marked_uncollectible, separated by commas.")
+					"refund.recorded, invoice.marked_uncollectible and invoice.reminder_sent, separated by commas.")
 		}
 		wanted[t] = true
 	}

@@ -36,6 +36,8 @@ func TestEventTypesAreOneOrMoreKnownTypesSpelledOneWay(t *testing.T) {
 		{name: "the events of money on account are types too",
 			query: "type=refund.recorded,invoice.marked_uncollectible,credit.applied", want: 3,
 			canonical: "credit.applied,invoice.marked_uncollectible,refund.recorded"},
+		{name: "a reminder is a type too", query: "type=invoice.reminder_sent,invoice.paid", want: 2,
+			canonical: "invoice.paid,invoice.reminder_sent"},
 		{name: "an unknown type is refused", query: "type=invoice.created", bad: true},
 		{name: "an empty type is refused", query: "type=", bad: true},
 		{name: "a trailing comma is refused", query: "type=invoice.paid,", bad: true},

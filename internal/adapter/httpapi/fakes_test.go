@@ -27,6 +27,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apiserver/pkg/authentication/authenticator"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
@@ -116,6 +117,8 @@ func (s *fakeStore) Get(_ context.Context, ns, name string, obj client.Object) (
 		found.(*billingv1.Refund).DeepCopyInto(dst)
 	case *billingv1.WriteOff:
 		found.(*billingv1.WriteOff).DeepCopyInto(dst)
+	case *billingv1.Email:
+		found.(*billingv1.Email).DeepCopyInto(dst)
 	default:
 		return false, fmt.Errorf("the fake store holds no %T", obj)
 	}
@@ -230,7 +233,8 @@ func (s *fakeStore) Profile(context.Context, string) (store.Profile, error) {
 	if s.profileErr != nil {
 		return store.Profile{}, s.profileErr
 	}
-	return store.Profile{Footer: s.profile.Footer, DefaultTax: s.profile.DefaultTax.DeepCopy()}, nil
+	return store.Profile{Footer: s.profile.Footer, DefaultTax: s.profile.DefaultTax.DeepCopy(),
+		Email: s.profile.Email.DeepCopy(), TimeZone: s.profile.TimeZone}, nil
 }
 
 func (s *fakeStore) Created(obj client.Object) { s.put(obj) }
@@ -269,6 +273,7 @@ func (c *fakeClaims) Create(_ context.Context, r idempotency.Request) (client.Ob
 	c.next++
 	obj := r.Build(fmt.Sprintf("%s%d", r.Prefix, c.next))
 	obj.SetCreationTimestamp(metav1.NewTime(time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)))
+	obj.SetUID(types.UID(fmt.Sprintf("uid-%d", c.next)))
 	if r.Key != "" {
 		if c.byKey == nil {
 			c.byKey = map[string]fakeClaim{}

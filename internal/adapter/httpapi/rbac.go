@@ -30,11 +30,14 @@ package httpapi
 // one) for the default tax of a create and the footer of a document. It
 // watches period closes (the workspace's closed_through) and ledger seals
 // (whose records it serves as if live) for its cache, and lists the seals
-// from the API server to verify the chain. The review rules also serve both
+// from the API server to verify the chain. It creates emails for the sends
+// (what a caller's SubjectAccessReview names: create on emails), and watches
+// them for the events of reminders. The review rules also serve both
 // containers' metrics endpoints.
 //
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers;invoices;creditnotes;payments,verbs=get;list;watch;create
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=creditapplications;refunds;writeoffs,verbs=get;list;watch;create
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=emails,verbs=get;list;watch;create
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=periodcloses;ledgerseals,verbs=get;list;watch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=idempotencykeys,verbs=get;create;delete
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles,verbs=get;list;watch

@@ -75,6 +75,29 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, *Error) {
 	return body, nil
 }
 
+// readOptionalBody reads the body of a request whose body may be left out
+// (a send): an empty body is {}, with or without a Content-Type; a body
+// that is not empty is read as readBody reads it, and needs the JSON
+// Content-Type.
+func readOptionalBody(w http.ResponseWriter, r *http.Request) ([]byte, *Error) {
+	if r.Header.Get("Content-Type") != "" {
+		body, e := readBody(w, r)
+		if e == nil && len(body) == 0 {
+			body = []byte("{}")
+		}
+		return body, e
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	switch {
+	case err != nil || len(body) > 0:
+		// A body without its type, or one that cannot be read: as readBody
+		// answers it.
+		return readBody(w, r)
+	default:
+		return []byte("{}"), nil
+	}
+}
+
 // idempotencyKey returns the request's Idempotency-Key, "" when it has none.
 func idempotencyKey(h http.Header) (string, *Error) {
 	values := h.Values(IdempotencyKeyHeader)

@@ -89,3 +89,14 @@ func writeCreated(w http.ResponseWriter, r *http.Request, location string, repla
 	}
 	writeJSON(w, r, http.StatusCreated, v)
 }
+
+// writeAccepted answers 202 with v: a request whose work the controller
+// does later (an Email queued to send), with no resource of its own to
+// locate. Idempotent-Replayed says an earlier request with the key queued
+// it.
+func writeAccepted(w http.ResponseWriter, r *http.Request, replayed bool, v any) {
+	if replayed {
+		w.Header().Set(IdempotentReplayedHeader, "true")
+	}
+	writeJSON(w, r, http.StatusAccepted, v)
+}

@@ -33,6 +33,9 @@ const (
 	resourceCreditApplications = "creditapplications"
 	resourceRefunds            = "refunds"
 	resourceWriteOffs          = "writeoffs"
+	// resourceEmails is what sending is authorized on: create on emails,
+	// the messages the sends queue.
+	resourceEmails = "emails"
 )
 
 // Query parameters.
@@ -45,6 +48,7 @@ const (
 	queryInvoiceID          = "invoice_id"
 	queryPaymentStatus      = "payment_status"
 	queryOverdue            = "overdue"
+	queryFrom, queryTo      = "from", "to"
 )
 
 // routes is the one route table.
@@ -60,6 +64,8 @@ func (a *Adapter) routes() *http.ServeMux {
 	mux.Handle("GET /v1/customers/{customer_id}", a.api("get", resourceCustomers, "customer_id", nil, a.getCustomer))
 	mux.Handle("GET /v1/customers/{customer_id}/statement",
 		a.api("get", resourceCustomers, "customer_id", statementQuery, a.getStatement))
+	mux.Handle("POST /v1/customers/{customer_id}/statement/send",
+		a.api("create", resourceEmails, "", statementQuery, a.sendStatement))
 
 	mux.Handle("POST /v1/invoices", a.api("create", resourceInvoices, "", nil, a.createInvoice))
 	mux.Handle("GET /v1/invoices", a.api("list", resourceInvoices, "",
@@ -68,6 +74,7 @@ func (a *Adapter) routes() *http.ServeMux {
 	mux.Handle("GET /v1/invoices/{invoice_id}", a.api("get", resourceInvoices, "invoice_id", nil, a.getInvoice))
 	mux.Handle("GET /v1/invoices/{invoice_id}/document",
 		a.api("get", resourceInvoices, "invoice_id", documentQuery, a.getInvoiceDocument))
+	mux.Handle("POST /v1/invoices/{invoice_id}/send", a.api("create", resourceEmails, "", nil, a.sendInvoice))
 
 	mux.Handle("POST /v1/credit_notes", a.api("create", resourceCreditNotes, "", nil, a.createCreditNote))
 	mux.Handle("GET /v1/credit_notes", a.api("list", resourceCreditNotes, "",
@@ -76,6 +83,8 @@ func (a *Adapter) routes() *http.ServeMux {
 		a.api("get", resourceCreditNotes, "credit_note_id", nil, a.getCreditNote))
 	mux.Handle("GET /v1/credit_notes/{credit_note_id}/document",
 		a.api("get", resourceCreditNotes, "credit_note_id", documentQuery, a.getCreditNoteDocument))
+	mux.Handle("POST /v1/credit_notes/{credit_note_id}/send",
+		a.api("create", resourceEmails, "", nil, a.sendCreditNote))
 
 	mux.Handle("POST /v1/payments", a.api("create", resourcePayments, "", nil, a.createPayment))
 	mux.Handle("GET /v1/payments", a.api("list", resourcePayments, "",

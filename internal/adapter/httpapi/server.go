@@ -66,8 +66,9 @@ type Store interface {
 	Events(ctx context.Context, ns string, after int64, limit int,
 		wanted map[billingv1.EventType]bool) (page []store.Event, last int64, more bool, err error)
 	EventsChanged(ns string) <-chan struct{}
-	// Profile reads ns's billing profile: its footer, for documents, and
-	// its default tax, for creates.
+	// Profile reads ns's billing profile: its footer, for documents, its
+	// default tax, for creates, and its e-mail settings and time zone, for
+	// sends.
 	Profile(ctx context.Context, ns string) (store.Profile, error)
 	// PeriodCloses and LedgerSeals read pages of the workspace's period
 	// closes and seals as Customers does.

@@ -31,12 +31,6 @@ import (
 // A customer's statement (docs/api.md#statements), computed by billing
 // from the customer's records as the store serves them, live and sealed.
 
-// Query parameters of a statement.
-const (
-	queryFrom = "from"
-	queryTo   = "to"
-)
-
 // statementQuery are the query parameters of a statement's route.
 var statementQuery = []string{queryFrom, queryTo}
 

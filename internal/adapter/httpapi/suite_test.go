@@ -224,7 +224,7 @@ func serviceAccountToken(ns, name string) string {
 
 // grant lets the ServiceAccount saNS/sa use verbs on customers, invoices,
 // credit notes, payments, period closes, seals, credit applications,
-// refunds and write-offs in ns, with a Role and RoleBinding there.
+// refunds, write-offs and emails in ns, with a Role and RoleBinding there.
 func grant(saNS, sa, ns string, verbs ...string) {
 	name := "billing-" + saNS + "-" + sa
 	Expect(k8s.Create(ctx, &rbacv1.Role{
@@ -249,7 +249,7 @@ func grant(saNS, sa, ns string, verbs ...string) {
 
 // grantedResources are the resources grant grants.
 var grantedResources = []string{"customers", "invoices", "creditnotes", "payments", "periodcloses", "ledgerseals",
-	"creditapplications", "refunds", "writeoffs"}
+	"creditapplications", "refunds", "writeoffs", "emails"}
 
 // awaitAllowed waits until the API server's authorizer allows user to verb
 // resource in ns. It sees new RBAC objects through its own informers, a

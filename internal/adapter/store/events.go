@@ -32,8 +32,9 @@ import (
 
 // Events are not stored anywhere of their own: each event's sequence is
 // recorded in status.events of the invoice, credit note, payment, period
-// close, ledger seal, credit application, refund or write-off it is about
-// (docs/events.md); those of a sealed
+// close, ledger seal, credit application, refund or write-off it is about,
+// or of the reminder's Email for invoice.reminder_sent (docs/events.md);
+// those of a sealed
 // record come with it from its seal (sealed.go). eventIndex keeps, per workspace, which object
 // carries each event sequence, as the informers deliver them, and the
 // highest sequence it has seen; Events walks it as Feed walks the invoice
@@ -72,6 +73,8 @@ func recordedEvents(obj any) (ns, name string, events []billingv1.RecordedEvent)
 	case *billingv1.PeriodClose:
 		return o.Namespace, o.Name, o.Status.Events
 	case *billingv1.LedgerSeal:
+		return o.Namespace, o.Name, o.Status.Events
+	case *billingv1.Email:
 		return o.Namespace, o.Name, o.Status.Events
 	}
 	return billing.RecordedEvents(obj)
@@ -161,7 +164,7 @@ func (x *eventIndex) run(ns string, first int64, scan int) (refs []eventRef, hig
 }
 
 // handler keeps the index in step with the Invoice, CreditNote, Payment,
-// PeriodClose, LedgerSeal, CreditApplication, Refund and WriteOff
+// PeriodClose, LedgerSeal, CreditApplication, Refund, WriteOff and Email
 // informers. An event never changes once recorded (the API server refuses
 // it), so an update only ever adds events.
 func (x *eventIndex) handler() toolscache.ResourceEventHandler {
@@ -181,8 +184,9 @@ type Event struct {
 	// Object is the *billingv1.Invoice, *billingv1.CreditNote,
 	// *billingv1.Payment, *billingv1.CreditApplication, *billingv1.Refund,
 	// *billingv1.WriteOff (live or sealed, with the label
-	// billingv1.LabelSealedIn), *billingv1.PeriodClose or
-	// *billingv1.LedgerSeal the event is about, shared with the cache:
+	// billingv1.LabelSealedIn), *billingv1.PeriodClose,
+	// *billingv1.LedgerSeal or *billingv1.Email (a reminder's, for
+	// invoice.reminder_sent) the event is about, shared with the cache:
 	// read it, never change it.
 	Object client.Object
 }
@@ -279,6 +283,8 @@ func objectFor(t billingv1.EventType) client.Object {
 		return &billingv1.Refund{}
 	case billingv1.EventTypeInvoiceMarkedUncollectible:
 		return &billingv1.WriteOff{}
+	case billingv1.EventTypeInvoiceReminderSent:
+		return &billingv1.Email{}
 	default:
 		return nil
 	}

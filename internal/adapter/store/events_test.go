@@ -21,6 +21,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
@@ -156,5 +157,50 @@ func TestTheEventsOfMoneyOnAccountAreWalkedWithTheirRecords(t *testing.T) {
 	}
 	if _, ok := page[3].Object.(*billingv1.WriteOff); !ok {
 		t.Errorf("invoice.marked_uncollectible is about a %T, want its write-off", page[3].Object)
+	}
+}
+
+func TestTheEventOfAReminderIsWalkedWithItsEmail(t *testing.T) {
+	f := newFixture(t)
+	f.start(t)
+	meta := func(name string) metav1.ObjectMeta { return metav1.ObjectMeta{Namespace: "ws", Name: name} }
+	f.cached(t, withEvents(invoice("inv-a", "acme"), recorded(billingv1.EventTypeInvoiceIssued, 1),
+		recorded(billingv1.EventTypeInvoicePaid, 3)))
+	// A message without an event (the invoice itself, sent) takes no
+	// sequence.
+	f.cached(t, &billingv1.Email{ObjectMeta: meta("em-sent"), Spec: billingv1.EmailSpec{
+		Purpose: billingv1.EmailPurposeInvoice, InvoiceRef: &billingv1.InvoiceReference{Name: "inv-a"}}})
+	days := int32(-3)
+	reminder := &billingv1.Email{ObjectMeta: meta("em-reminder"), Spec: billingv1.EmailSpec{
+		Purpose: billingv1.EmailPurposeReminder, InvoiceRef: &billingv1.InvoiceReference{Name: "inv-a"},
+		ReminderDays: &days}}
+	f.cached(t, reminder)
+
+	page, last, more, err := f.store.Events(t.Context(), "ws", 0, 10, nil)
+	if err != nil || eventsOf(page) != "1:invoice.issued:inv-a" || last != 1 || !more {
+		t.Fatalf("before the reminder is sent = %s, last %d, %v, %v; want a stop before 2", eventsOf(page), last, more, err)
+	}
+	sent := &billingv1.Email{}
+	if err := f.cache.objects.Get(t.Context(), client.ObjectKeyFromObject(reminder), sent); err != nil {
+		t.Fatal(err)
+	}
+	sent.Status.Events = []billingv1.RecordedEvent{recorded(billingv1.EventTypeInvoiceReminderSent, 2)}
+	if err := f.cache.objects.Update(t.Context(), sent.DeepCopy()); err != nil {
+		t.Fatal(err)
+	}
+	f.informer(t, reminder).Update(reminder, sent)
+
+	page, last, more, err = f.store.Events(t.Context(), "ws", 0, 10, nil)
+	want := "1:invoice.issued:inv-a,2:invoice.reminder_sent:em-reminder,3:invoice.paid:inv-a"
+	if err != nil || eventsOf(page) != want || last != 3 || more {
+		t.Fatalf("events = %s, last %d, %v, %v; want %s", eventsOf(page), last, more, err, want)
+	}
+	if e, ok := page[1].Object.(*billingv1.Email); !ok || e.Spec.InvoiceRef.Name != "inv-a" {
+		t.Errorf("invoice.reminder_sent is about %T %v, want the reminder's Email", page[1].Object, page[1].Object)
+	}
+	reminders := map[billingv1.EventType]bool{billingv1.EventTypeInvoiceReminderSent: true}
+	page, last, _, err = f.store.Events(t.Context(), "ws", 0, 10, reminders)
+	if err != nil || eventsOf(page) != "2:invoice.reminder_sent:em-reminder" || last != 3 {
+		t.Fatalf("reminders = %s, last %d, %v", eventsOf(page), last, err)
 	}
 }

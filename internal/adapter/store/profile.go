@@ -39,6 +39,13 @@ type Profile struct {
 	// writes it into the invoice's lines, so that the total it answers is
 	// the total the invoice is issued with.
 	DefaultTax *billingv1.Tax
+	// Email is how the workspace sends by e-mail (spec.email), nil when
+	// it does not: a request to send is refused then, and a message's
+	// Message-ID names the domain of its from.
+	Email *billingv1.EmailSettings
+	// TimeZone is the profile's spec.timeZone, "" for UTC: the days of a
+	// statement are the workspace's.
+	TimeZone string
 }
 
 // Profile reads workspace ns's BillingProfile "default" as it is when
@@ -95,7 +102,8 @@ func (s *Store) cachedProfile(ctx context.Context, ns string) (*billingv1.Billin
 
 // profileOf is what handlers use of p, copied: p may be the cache's.
 func profileOf(p *billingv1.BillingProfile) Profile {
-	return Profile{Footer: p.Spec.Footer, DefaultTax: p.Spec.DefaultTax.DeepCopy()}
+	return Profile{Footer: p.Spec.Footer, DefaultTax: p.Spec.DefaultTax.DeepCopy(), Email: p.Spec.Email.DeepCopy(),
+		TimeZone: p.Spec.TimeZone}
 }
 
 func profileKey(ns string) types.NamespacedName {

@@ -14,7 +14,8 @@
 
 // Package store is the /v1 adapter's read side, and the one way its handlers
 // read: the informer cache of Customers, Invoices, CreditNotes, Payments,
-// PeriodCloses, LedgerSeals, CreditApplications, Refunds and WriteOffs, the
+// PeriodCloses, LedgerSeals, CreditApplications, Refunds and WriteOffs (and
+// of Emails, for the events of reminders), the
 // records of every verified seal served
 // as if live (sealed.go), a read from the API server when the cache misses an object, an
 // ordered index of names per workspace (and per customer, invoice and
@@ -198,6 +199,18 @@ func (s *Store) Start(ctx context.Context) error {
 		return fmt.Errorf("creating the informer for billing profiles: %w", err)
 	}
 	registrations = append(registrations, profiles)
+	// Emails are cached for their events alone (a reminder's
+	// invoice.reminder_sent), with no index of their own: no /v1 path
+	// lists them.
+	emails, err := s.cache.GetInformer(ctx, &billingv1.Email{}, cache.BlockUntilSynced(false))
+	if err != nil {
+		return fmt.Errorf("creating the informer for emails: %w", err)
+	}
+	reg, err := emails.AddEventHandler(s.events.handler())
+	if err != nil {
+		return fmt.Errorf("watching the informer for emails: %w", err)
+	}
+	registrations = append(registrations, reg)
 	go func() {
 		if err := s.cache.Start(ctx); err != nil {
 			logf.FromContext(ctx).Error(err, "The cache stopped")

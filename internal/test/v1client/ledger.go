@@ -64,6 +64,7 @@ type CreditNote struct {
 	Issuer        *Issuer             `json:"issuer"`
 	CreatedAt     string              `json:"created_at"`
 	Seal          *string             `json:"seal"`
+	Deliveries    []Delivery          `json:"deliveries"`
 }
 
 // CreditNoteLine is a line of a credit note; Quantity is nil for a line

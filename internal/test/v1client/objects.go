@@ -164,7 +164,9 @@ type Customer struct {
 	ElectronicAddress *ElectronicAddress `json:"electronic_address"`
 	// CreditBalance is the customer's credit per currency; empty when none.
 	CreditBalance []CurrencyAmount `json:"credit_balance"`
-	CreatedAt     string           `json:"created_at"`
+	// Deliveries are the messages sent about it; empty when none.
+	Deliveries []Delivery `json:"deliveries"`
+	CreatedAt  string     `json:"created_at"`
 }
 
 // CurrencyAmount is an amount in minor units of a currency.
@@ -258,6 +260,8 @@ type Invoice struct {
 	CreatedAt        string  `json:"created_at"`
 	// Seal is the name of the seal that holds it; nil while it is live.
 	Seal *string `json:"seal"`
+	// Deliveries are the messages sent about it; empty when none.
+	Deliveries []Delivery `json:"deliveries"`
 }
 
 // List is a page of a list.
