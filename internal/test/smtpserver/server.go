@@ -146,17 +146,14 @@ func Start(opts ...Option) (*Server, error) {
 			_ = l.Close()
 			return nil, err
 		}
-		s.smtp.TLSConfig = cfg
-		if c.mode == ImplicitTLS {
-			// The server is told of no TLS config for STARTTLS: it
-			// would offer STARTTLS inside TLS otherwise.
-			s.smtp.TLSConfig = nil
+		if c.mode == StartTLS {
+			s.smtp.TLSConfig = cfg // go-smtp offers STARTTLS when it has one
+		} else {
 			listener = tls.NewListener(listener, cfg)
 		}
 	}
 	addr := l.Addr().(*net.TCPAddr)
 	s.Addr, s.Port, s.listener = addr.String(), int32(addr.Port), listener //nolint:gosec // a TCP port fits
-
 	go func() {
 		defer close(s.served)
 		_ = s.smtp.Serve(listener)
