@@ -154,14 +154,18 @@ build: manifests generate ## Build the manager and adapter binaries.
 
 # run starts a local control plane (the same kube-apiserver, etcd and
 # kube-controller-manager the tests use, data kept under .local/), applies
-# config/local (CRDs and RBAC), then runs the controller manager and the HTTP
-# adapter against it until Ctrl-C.
+# config/local (CRDs and RBAC), then runs the controller manager, the HTTP
+# adapter and Mailpit (the mail catcher: SMTP on MAIL_SMTP_ADDR, its web view
+# on MAIL_WEB_ADDR, messages kept until it stops) until Ctrl-C.
 API_ADDR ?= 127.0.0.1:8080
+MAIL_SMTP_ADDR ?= 127.0.0.1:1025
+MAIL_WEB_ADDR ?= 127.0.0.1:8025
 .PHONY: run
-run: envtest-binaries build ## Run the controller and adapter on a local control plane (no cluster needed).
+run: envtest-binaries build mailpit ## Run the controller, the adapter and a mail catcher on a local control plane (no cluster needed).
 	go build -o bin/localenv ./cmd/localenv
 	bin/localenv --assets "$(ENVTEST_ASSETS)" --state-dir .local --install config/local \
-		--manager bin/manager --adapter bin/adapter --api-addr "$(API_ADDR)"
+		--manager bin/manager --adapter bin/adapter --api-addr "$(API_ADDR)" \
+		--mailpit "$(MAILPIT)" --mail-smtp-addr "$(MAIL_SMTP_ADDR)" --mail-web-addr "$(MAIL_WEB_ADDR)"
 
 # Verifies every workspace's chain of LedgerSeals in the cluster kubectl
 # points at, from the seals' YAML alone (cmd/verifyseals, docs/ledger.md#checking-the-chain).
@@ -368,6 +372,20 @@ typedclient: $(TYPEDCLIENT_DIR)/node_modules/.bin/tsc ## Install openapi-typescr
 $(TYPEDCLIENT_DIR)/node_modules/.bin/tsc: | $(LOCALBIN)
 	npm install --prefix "$(TYPEDCLIENT_DIR)" --no-audit --no-fund --no-save \
 		"openapi-typescript@$(OPENAPI_TYPESCRIPT_VERSION)" "openapi-fetch@$(OPENAPI_FETCH_VERSION)" "typescript@$(TYPESCRIPT_VERSION)"
+
+# Mailpit, the mail catcher of make run (SMTP and a web view of the
+# messages received), built from its Go module at MAILPIT_VERSION. The
+# module lacks the web UI's bundle, so hack/build-mailpit.sh bundles it
+# first from the module's own package-lock.json with npm (node and npm are
+# needed, as for make test).
+MAILPIT_VERSION ?= v1.33.1
+MAILPIT ?= $(LOCALBIN)/mailpit
+.PHONY: mailpit
+mailpit: $(MAILPIT)-$(MAILPIT_VERSION) ## Build Mailpit (the mail catcher of make run) with its web UI into bin/ (cached).
+	@ln -sf "$(MAILPIT)-$(MAILPIT_VERSION)" "$(MAILPIT)"
+$(MAILPIT)-$(MAILPIT_VERSION): hack/build-mailpit.sh | $(LOCALBIN)
+	@echo "Building Mailpit $(MAILPIT_VERSION) with its web UI (first time only, about a minute)"
+	hack/build-mailpit.sh "$(MAILPIT_VERSION)" "$@"
 
 .PHONY: kustomize
 kustomize: $(KUSTOMIZE) ## Download kustomize locally if necessary.

@@ -3,6 +3,8 @@ module github.com/invoicing-dev/invoicing
 go 1.26.0
 
 require (
+	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6 // AUTH PLAIN in the test SMTP server
+	github.com/emersion/go-smtp v0.25.1 // the test SMTP server (internal/test/smtpserver): a maintained server with STARTTLS, implicit TLS and AUTH
 	github.com/go-logr/logr v1.4.3
 	github.com/google/go-cmp v0.7.0
 	github.com/ledongthuc/pdf v0.0.0-20260907135840-6c8c28e0e8a0 // reading the text of rendered PDFs in tests

@@ -64,8 +64,9 @@ func install(ctx context.Context, kubectl, kubeconfig, dir string) error {
 
 // provision makes the demo workspace, a client ServiceAccount in it allowed
 // to get, list and create customers, invoices, credit notes, payments,
-// period closes, credit applications, refunds and write-offs there, and to
-// read its ledger seals and its events, and returns a fresh token for that account and for the operator's
+// period closes, credit applications, refunds, write-offs and emails (a
+// send request, POST /v1/invoices/{id}/send, creates an Email) there, and
+// to read its ledger seals and its events, and returns a fresh token for that account and for the operator's
 // (installed by config/local).
 func provision(ctx context.Context, cs kubernetes.Interface, workspace string) (operatorToken, clientToken string, err error) {
 	if err := ensure(ctx, cs.CoreV1().Namespaces(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: workspace}}); err != nil {
@@ -77,7 +78,7 @@ func provision(ctx context.Context, cs kubernetes.Interface, workspace string) (
 		Rules: []rbacv1.PolicyRule{{
 			APIGroups: []string{group},
 			Resources: []string{"customers", "invoices", "creditnotes", "payments", "periodcloses",
-				"creditapplications", "refunds", "writeoffs"},
+				"creditapplications", "refunds", "writeoffs", "emails"},
 			Verbs: []string{"get", "list", "create"},
 		}, {
 			// The seals are written by the manager alone; the client reads

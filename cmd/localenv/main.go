@@ -22,8 +22,9 @@
 // with server-side apply, makes the workspace "demo" with a client
 // ServiceAccount and its token, then runs the controller manager and the
 // HTTP adapter as child processes, each with the ServiceAccount and
-// permissions it has in a real cluster. Ctrl-C or SIGTERM stops them all,
-// children first, and leaves no process behind.
+// permissions it has in a real cluster, and, with --mailpit, Mailpit: a mail
+// catcher on loopback that the demo workspace's mail goes to. Ctrl-C or
+// SIGTERM stops them all, children first, and leaves no process behind.
 //
 // It is a development tool; the container image does not contain it.
 package main
@@ -56,6 +57,7 @@ type options struct {
 	apiAddr   string
 	probeAddr string
 	workspace string
+	mail      mailCatcher
 }
 
 func main() {
@@ -70,6 +72,9 @@ func main() {
 	flag.StringVar(&o.apiAddr, "api-addr", "127.0.0.1:8080", "Address the HTTP adapter listens on.")
 	flag.StringVar(&o.probeAddr, "probe-addr", "127.0.0.1:8081", "Address of the controller manager's health probes.")
 	flag.StringVar(&o.workspace, "workspace", "demo", "The workspace (namespace) to create, with a client ServiceAccount.")
+	flag.StringVar(&o.mail.binary, "mailpit", "", "The Mailpit binary to run as the mail catcher; none when empty.")
+	flag.StringVar(&o.mail.smtpAddr, "mail-smtp-addr", "127.0.0.1:1025", "Address (loopback) of the mail catcher's SMTP server.")
+	flag.StringVar(&o.mail.webAddr, "mail-web-addr", "127.0.0.1:8025", "Address (loopback) of the mail catcher's web view.")
 	// Human-readable logs; the control plane's debug chatter stays hidden.
 	zapOpts := zap.Options{Development: true, Level: zapcore.InfoLevel}
 	zapOpts.BindFlags(flag.CommandLine)
@@ -85,6 +90,9 @@ func main() {
 func run(o options) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if err := o.mail.check(); err != nil {
+		return err
+	}
 	// With its terminal or pipe gone, a write to stdout must not kill us
 	// before we have stopped the control plane.
 	signal.Ignore(syscall.SIGPIPE)
@@ -138,6 +146,12 @@ func run(o options) error {
 	defer func() { _ = kcmLog.Close() }()
 	if err := procs.start(kcmLog, filepath.Join(o.assets, "kube-controller-manager"),
 		controllerManagerArgs(kubeconfigPath, env.ControlPlane.APIServer.CertDir)...); err != nil {
+		return err
+	}
+
+	// The mail catcher before the manager, so that no first message waits
+	// for a retry.
+	if err := o.mail.start(ctx, procs); err != nil {
 		return err
 	}
 
@@ -213,7 +227,7 @@ Invoicing is running on a local control plane. Press Ctrl-C to stop it.
     curl -s -H "Authorization: Bearer $(cat %[4]s)" -H 'Accept: application/pdf' -o invoice.pdf \
       http://%[3]s/v1/invoices/acme-2026-001/document
 
-  Data is kept in %[8]s between runs; delete that directory to start afresh.
-
-`, kubectl, kubeconfigPath, o.apiAddr, tokenPath, o.workspace, clientAccount, int(tokenLifetime.Hours()), o.stateDir)
+`, kubectl, kubeconfigPath, o.apiAddr, tokenPath, o.workspace, clientAccount, int(tokenLifetime.Hours()))
+	fmt.Print(o.mail.banner())
+	fmt.Printf("  Data is kept in %s between runs; delete that directory to start afresh.\n\n", o.stateDir)
 }
