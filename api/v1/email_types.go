@@ -215,10 +215,12 @@ type CreditNoteReference struct {
 type StatementPeriod struct {
 	// from is the first day, YYYY-MM-DD in the workspace's time zone.
 	// +required
+	// +kubebuilder:validation:MaxLength=10
 	// +kubebuilder:validation:Pattern=`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
 	From string `json:"from"`
 	// to is the last day, YYYY-MM-DD in the workspace's time zone.
 	// +required
+	// +kubebuilder:validation:MaxLength=10
 	// +kubebuilder:validation:Pattern=`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
 	To string `json:"to"`
 }
@@ -243,7 +245,7 @@ const (
 
 // EmailStatus is the delivery of one message, kept by the controller.
 type EmailStatus struct {
-	// conditions: "Ready" is True once the message is sent; "Reconciling"
+	// conditions describe the delivery: "Ready" is True once the message is sent; "Reconciling"
 	// while it waits for its next attempt; "DeliveryFailing" is True after
 	// a failed attempt (reason SMTPError) and stays True when the attempts
 	// run out (reason AttemptsExhausted), or when it cannot be sent as

@@ -256,8 +256,8 @@ func TestSendInvoice(t *testing.T) {
 		s.profile.Email = mailProfile()
 		h := fakeAdapter(t, s, c)
 		body := `{"to":["ap@acme.example"]}`
-		first := serveWithKey(h, http.MethodPost, "/v1/invoices/inv-1/send", body, "send-1")
-		again := serveWithKey(h, http.MethodPost, "/v1/invoices/inv-1/send", body, "send-1")
+		first := serveWithKey(h, "/v1/invoices/inv-1/send", body, "send-1")
+		again := serveWithKey(h, "/v1/invoices/inv-1/send", body, "send-1")
 		if first.Code != http.StatusAccepted || again.Code != http.StatusAccepted ||
 			again.Header().Get(IdempotentReplayedHeader) != "true" || again.Body.String() != first.Body.String() {
 			t.Errorf("first %d %s, again %d %v %s", first.Code, first.Body, again.Code, again.Header(), again.Body)
@@ -265,7 +265,7 @@ func TestSendInvoice(t *testing.T) {
 		if c.next != 1 {
 			t.Errorf("%d Emails were created, want 1", c.next)
 		}
-		other := serveWithKey(h, http.MethodPost, "/v1/invoices/inv-1/send", `{"to":["cfo@acme.example"]}`, "send-1")
+		other := serveWithKey(h, "/v1/invoices/inv-1/send", `{"to":["cfo@acme.example"]}`, "send-1")
 		wantError(t, other, http.StatusConflict, CodeIdempotencyReused, IdempotencyKeyHeader)
 	})
 }

@@ -325,9 +325,9 @@ func TestReadMoneyOnAccount(t *testing.T) {
 	})
 }
 
-// serveWithKey is serve with an Idempotency-Key.
-func serveWithKey(h http.Handler, method, path, body, key string) *httptest.ResponseRecorder {
-	r := httptest.NewRequest(method, path, strings.NewReader(body))
+// serveWithKey is a POST served with an Idempotency-Key.
+func serveWithKey(h http.Handler, path, body, key string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set("Authorization", "Bearer "+fakeToken)
 	r.Header.Set(IdempotencyKeyHeader, key)
@@ -360,18 +360,18 @@ func TestARetryThatItsOwnFirstAttemptMadeFailTheChecksIsReplayed(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s, c := newFakeStore(issuedFakeInvoice(nil, 0), tc.before), &fakeClaims{}
 			h := fakeAdapter(t, s, c)
-			first := serveWithKey(h, http.MethodPost, tc.path, tc.body, "key-1")
+			first := serveWithKey(h, tc.path, tc.body, "key-1")
 			if first.Code != http.StatusCreated {
 				t.Fatalf("first attempt: %d %s", first.Code, first.Body)
 			}
 			s.put(tc.after)
-			again := serveWithKey(h, http.MethodPost, tc.path, tc.body, "key-1")
+			again := serveWithKey(h, tc.path, tc.body, "key-1")
 			if again.Code != http.StatusCreated || again.Header().Get(IdempotentReplayedHeader) != "true" ||
 				again.Header().Get("Location") != first.Header().Get("Location") {
 				t.Errorf("retry: %d %v %s; want the first object, replayed", again.Code, again.Header(), again.Body)
 			}
 			// Another key is another request, which the checks refuse.
-			wantError(t, serveWithKey(h, http.MethodPost, tc.path, tc.body, "key-2"), tc.status, tc.refusal, tc.param)
+			wantError(t, serveWithKey(h, tc.path, tc.body, "key-2"), tc.status, tc.refusal, tc.param)
 		})
 	}
 }

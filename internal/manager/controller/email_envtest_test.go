@@ -61,16 +61,11 @@ func mailProfile(ns string, server *smtpserver.Server, mutate ...func(*billingv1
 		func(p *billingv1.BillingProfile) { p.Spec.Email = settings })
 }
 
-// emailAbout is an Email of purpose about the invoice or credit note name.
-func emailAbout(ns, name string, purpose billingv1.EmailPurpose, about string, to ...string) *billingv1.Email {
-	em := &billingv1.Email{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Spec: billingv1.EmailSpec{Purpose: purpose, To: to}}
-	if purpose == billingv1.EmailPurposeCreditNote {
-		em.Spec.CreditNoteRef = &billingv1.CreditNoteReference{Name: about}
-	} else {
-		em.Spec.InvoiceRef = &billingv1.InvoiceReference{Name: about}
-	}
-	return em
+// sendInvoice is an Email named name that sends the invoice about to to,
+// or to its customer without to.
+func sendInvoice(ns, name, about string, to ...string) *billingv1.Email {
+	return builder.Email(ns, name, builder.WithPurpose(billingv1.EmailPurposeInvoice), builder.WithInvoiceRef(about),
+		builder.WithTo(to...))
 }
 
 // waitForEmail waits until the Email named name of ns is in phase.
@@ -125,7 +120,7 @@ var _ = Describe("Sending by e-mail", func() {
 			s.ReplyTo = "accounts@example.com"
 		}))
 		inv := issueFor(ns, "inv-1", 12_500, "EUR")
-		create(emailAbout(ns, "inv-1-send", billingv1.EmailPurposeInvoice, "inv-1"))
+		create(sendInvoice(ns, "inv-1-send", "inv-1"))
 
 		em := waitForEmail(ns, "inv-1-send", billingv1.EmailSent)
 		Expect(em.Status.Attempts).To(Equal(int32(1)))
@@ -310,7 +305,7 @@ var _ = Describe("Sending by e-mail", func() {
 		server := startSMTP(smtpserver.FailingFirst(1, smtpserver.Stall(smtpserver.AtData)))
 		create(mailProfile(ns, server))
 		issueFor(ns, "inv-1", 10_000, "USD")
-		create(emailAbout(ns, "inv-1-send", billingv1.EmailPurposeInvoice, "inv-1", "someone@example.org"))
+		create(sendInvoice(ns, "inv-1-send", "inv-1", "someone@example.org"))
 		em := waitForEmail(ns, "inv-1-send", billingv1.EmailSent)
 		Expect(em.Status.Attempts).To(Equal(int32(2)))
 		Expect(em.Status.To).To(Equal([]string{"someone@example.org"}))
@@ -321,12 +316,12 @@ var _ = Describe("Sending by e-mail", func() {
 	It("fails a message it can never send as asked, and sends nothing", func() {
 		server := startSMTP()
 		issueFor(ns, "inv-1", 10_000, "USD")
-		create(emailAbout(ns, "unconfigured", billingv1.EmailPurposeInvoice, "inv-1"))
+		create(sendInvoice(ns, "unconfigured", "inv-1"))
 		em := waitForEmail(ns, "unconfigured", billingv1.EmailFailed)
 		Expect(meta.FindStatusCondition(em.Status.Conditions, billingv1.ConditionReady).Reason).To(Equal(billingv1.ReasonNotConfigured))
 
 		create(mailProfile(ns, server))
-		create(emailAbout(ns, "missing", billingv1.EmailPurposeInvoice, "no-such-invoice"))
+		create(sendInvoice(ns, "missing", "no-such-invoice"))
 		em = waitForEmail(ns, "missing", billingv1.EmailFailed)
 		Expect(meta.FindStatusCondition(em.Status.Conditions, billingv1.ConditionReady).Reason).To(Equal(billingv1.ReasonSubjectNotFound))
 
@@ -345,7 +340,7 @@ var _ = Describe("Sending by e-mail", func() {
 		issueFor(ns, "inv-1", 10_000, "USD")
 
 		By("a wrong password fails the attempt, and the error says so without the password")
-		create(emailAbout(ns, "wrong", billingv1.EmailPurposeInvoice, "inv-1"))
+		create(sendInvoice(ns, "wrong", "inv-1"))
 		Eventually(func(g Gomega) {
 			em := &billingv1.Email{}
 			g.Expect(apiReader.Get(ctx, types.NamespacedName{Namespace: ns, Name: "wrong"}, em)).To(Succeed())
@@ -356,7 +351,7 @@ var _ = Describe("Sending by e-mail", func() {
 		By("the right one sends over TLS, authenticated")
 		secret.Data["password"] = []byte(password)
 		Expect(k8sClient.Update(ctx, secret)).To(Succeed())
-		create(emailAbout(ns, "right", billingv1.EmailPurposeInvoice, "inv-1"))
+		create(sendInvoice(ns, "right", "inv-1"))
 		waitForEmail(ns, "right", billingv1.EmailSent)
 		Expect(accepted(server)).NotTo(BeEmpty())
 		Expect(accepted(server)[0].TLS).To(BeTrue())

@@ -38,6 +38,12 @@ import (
 // emailOutcome: never sendable as asked (stalled), a reminder whose invoice
 // is settled, or an invoice or credit note not issued yet.
 
+// Media types of the attachments.
+const (
+	mediaPDF = "application/pdf"
+	mediaXML = "application/xml"
+)
+
 // errUnsendable carries the outcome that stops a message.
 type errUnsendable struct{ outcome emailOutcome }
 
@@ -216,7 +222,7 @@ func (r *EmailReconciler) attachInvoice(msg *mail.Message, inv *billingv1.Invoic
 		return "", fmt.Errorf("rendering invoice %s: %w", inv.Name, err)
 	}
 	msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: document.Filename(inv, "pdf"),
-		ContentType: "application/pdf", Data: pdf})
+		ContentType: mediaPDF, Data: pdf})
 	if profile == "" {
 		return "", nil
 	}
@@ -233,7 +239,7 @@ func (r *EmailReconciler) attachCreditNote(msg *mail.Message, cn *billingv1.Cred
 		return "", fmt.Errorf("rendering credit note %s: %w", cn.Name, err)
 	}
 	msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: document.CreditNoteFilename(cn, "pdf"),
-		ContentType: "application/pdf", Data: pdf})
+		ContentType: mediaPDF, Data: pdf})
 	if profile == "" {
 		return "", nil
 	}
@@ -251,6 +257,6 @@ func attachXML(msg *mail.Message, filename string, xml []byte, err error) (strin
 		return "", fmt.Errorf("writing the e-invoice: %w", err)
 	}
 	msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: filename,
-		ContentType: "application/xml", Data: xml})
+		ContentType: mediaXML, Data: xml})
 	return "", nil
 }

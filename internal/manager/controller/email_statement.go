@@ -56,7 +56,7 @@ func (r *EmailReconciler) attachStatement(ctx context.Context, msg *mail.Message
 		return fmt.Errorf("rendering the statement of %s: %w", customer.Name, err)
 	}
 	msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: document.StatementFilename(&st, loc, "pdf"),
-		ContentType: "application/pdf", Data: pdf})
+		ContentType: mediaPDF, Data: pdf})
 	return nil
 }
 
