@@ -1,0 +1,98 @@
+// Copyright 2026 The Invoicing Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package e2e
+
+// E-mail in the install: the adapter queues Emails as the install's
+// ServiceAccount, and the manager sends them, and queues one on issue,
+// under the install's RBAC, to an SMTP server on loopback.
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/invoicing-dev/invoicing/internal/test/smtpserver"
+	"github.com/invoicing-dev/invoicing/internal/test/v1client"
+)
+
+// sendsEmail: sends an invoice on issue and on request over HTTP, and shows its deliveries.
+func (s *installSuite) sendsEmail() {
+	ctx := context.Background()
+	a := apiClient(s.ca, s.api, s.teamAAPI)
+	server, err := smtpserver.Start()
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(server.Close)
+
+	By("pointing team-a's profile at a mail server, every invoice sent on issue")
+	profiles := s.c.adminDyn.Resource(profilesGVR).Namespace("team-a")
+	_, err = profiles.Patch(ctx, "default", types.MergePatchType, fmt.Appendf(nil,
+		`{"spec":{"email":{"from":"billing@team-a.example","sendOnIssue":true,"smtp":{"host":%q,"port":%d,"tls":"none"}}}}`,
+		server.Host, server.Port), metav1.PatchOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(func() {
+		_, err := profiles.Patch(context.Background(), "default", types.MergePatchType, []byte(`{"spec":{"email":null}}`),
+			metav1.PatchOptions{})
+		Expect(err).NotTo(HaveOccurred())
+	})
+
+	cus, resp, err := a.CreateCustomer(ctx, v1client.CustomerParams{Name: "Hooli", Email: "ap@hooli.example"})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(resp.Status).To(Equal(http.StatusCreated))
+	inv, resp, err := a.CreateInvoice(ctx, v1client.InvoiceParams{CustomerID: cus.ID,
+		Items: []v1client.Item{{Description: "Servers", Quantity: 1, Amount: 25_000}}})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(resp.Status).To(Equal(http.StatusCreated))
+	var issued *v1client.Invoice
+	Eventually(func(g Gomega) {
+		issued, _, err = a.GetInvoice(ctx, inv.ID)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(issued.Deliveries).To(HaveLen(1))
+		g.Expect(issued.Deliveries[0].Purpose).To(Equal("invoice"))
+		g.Expect(issued.Deliveries[0].SentAt).NotTo(BeNil())
+	}, 30*time.Second).Should(Succeed())
+
+	By("sending it again on request, to another address")
+	queued, resp, err := a.SendInvoice(ctx, inv.ID, v1client.SendParams{To: []string{"cfo@hooli.example"}})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(resp.Status).To(Equal(http.StatusAccepted))
+	Expect(queued.To).To(Equal([]string{"cfo@hooli.example"}))
+	Eventually(func(g Gomega) {
+		got, _, err := a.GetInvoice(ctx, inv.ID)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(got.Deliveries).To(HaveLen(2))
+		g.Expect(got.Deliveries[1].MessageID).To(HaveValue(Equal(queued.MessageID)))
+		g.Expect(got.Deliveries[1].SentAt).NotTo(BeNil())
+	}, 30*time.Second).Should(Succeed())
+
+	messages := server.Messages()
+	Expect(messages).To(HaveLen(2))
+	Expect(messages[0].To).To(Equal([]string{"ap@hooli.example"}))
+	Expect(messages[1].To).To(Equal([]string{"cfo@hooli.example"}))
+	Expect(messages[1].MessageID()).To(Equal(queued.MessageID))
+	for _, m := range messages {
+		subject, err := m.Subject()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(subject).To(HavePrefix("Invoice " + *issued.Number))
+		attachments, err := m.Attachments()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(attachments).To(ContainElement(HaveField("MediaType", "application/pdf")))
+	}
+}
