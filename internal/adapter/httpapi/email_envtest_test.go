@@ -169,7 +169,7 @@ var _ = Describe("Sending by e-mail", func() {
 		Expect(e.Spec.CustomerRef).To(Equal(&billingv1.CustomerReference{Name: customerID}))
 	})
 
-	It("queues a statement of the days asked, by default the last 90 to today in the workspace's time zone", func() {
+	It("queues a statement of the days asked, by default the last 90 days, today included in the workspace's time zone", func() {
 		configure()
 		path := "/v1/customers/" + customerID + "/statement/send"
 
@@ -193,7 +193,7 @@ var _ = Describe("Sending by e-mail", func() {
 		Expect(period.To).To(BeElementOf(before, after))
 		last, err := time.Parse(time.DateOnly, period.To)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(period.From).To(Equal(last.AddDate(0, 0, -90).Format(time.DateOnly)))
+		Expect(period.From).To(Equal(last.AddDate(0, 0, -89).Format(time.DateOnly)))
 	})
 
 	It("refuses a send it cannot queue, and queues nothing", func() {
