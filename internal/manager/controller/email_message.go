@@ -86,13 +86,13 @@ func (r *EmailReconciler) compose(ctx context.Context, em *billingv1.Email, prof
 	switch em.Spec.Purpose {
 	case billingv1.EmailPurposeInvoice:
 		msg.Subject, msg.Text = document.InvoiceEmail(s.invoice)
-		note, err = r.attachInvoice(msg, s.invoice, settings.AttachEInvoice, footer)
+		note, err = attach(msg, invoiceDocument(s.invoice, footer), settings.AttachEInvoice)
 	case billingv1.EmailPurposeReminder:
 		msg.Subject, msg.Text = document.ReminderEmail(s.invoice, now)
-		note, err = r.attachInvoice(msg, s.invoice, "", footer)
+		note, err = attach(msg, invoiceDocument(s.invoice, footer), "")
 	case billingv1.EmailPurposeCreditNote:
 		msg.Subject, msg.Text = document.CreditNoteEmail(s.note)
-		note, err = r.attachCreditNote(msg, s.note, settings.AttachEInvoice, footer)
+		note, err = attach(msg, creditNoteDocument(s.note, footer), settings.AttachEInvoice)
 	case billingv1.EmailPurposeStatement:
 		period := em.Spec.Statement
 		msg.Subject, msg.Text = document.StatementEmail(s.customer, issuer, period.From, period.To)
@@ -212,43 +212,47 @@ func (r *EmailReconciler) subjectCustomer(ctx context.Context, em *billingv1.Ema
 	return nil
 }
 
-// attachInvoice attaches inv's PDF and, when profile is set, its e-invoice
-// as UBL; an invoice that lacks what the profile needs goes without it,
-// and note says what it lacks.
-func (r *EmailReconciler) attachInvoice(msg *mail.Message, inv *billingv1.Invoice, profile billingv1.EInvoiceAttachment,
-	footer string) (note string, err error) {
-	pdf, err := document.PDF(inv, footer)
-	if err != nil {
-		return "", fmt.Errorf("rendering invoice %s: %w", inv.Name, err)
+// issuedDocument is an issued invoice or credit note as the message
+// attaches it: its file name for an extension, its PDF, and its e-invoice
+// as UBL of a profile.
+type issuedDocument struct {
+	filename func(ext string) string
+	pdf      func() ([]byte, error)
+	einvoice func(einvoice.Profile) ([]byte, error)
+}
+
+// invoiceDocument is inv with the profile's footer.
+func invoiceDocument(inv *billingv1.Invoice, footer string) issuedDocument {
+	return issuedDocument{
+		filename: func(ext string) string { return document.Filename(inv, ext) },
+		pdf:      func() ([]byte, error) { return document.PDF(inv, footer) },
+		einvoice: func(p einvoice.Profile) ([]byte, error) { return einvoice.Invoice(inv, einvoice.UBL, p) },
 	}
-	msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: document.Filename(inv, "pdf"),
-		ContentType: mediaPDF, Data: pdf})
+}
+
+// creditNoteDocument is cn with the profile's footer.
+func creditNoteDocument(cn *billingv1.CreditNote, footer string) issuedDocument {
+	return issuedDocument{
+		filename: func(ext string) string { return document.CreditNoteFilename(cn, ext) },
+		pdf:      func() ([]byte, error) { return document.CreditNotePDF(cn, footer) },
+		einvoice: func(p einvoice.Profile) ([]byte, error) { return einvoice.CreditNote(cn, einvoice.UBL, p) },
+	}
+}
+
+// attach attaches d's PDF and, when profile is set, its e-invoice; a
+// document that lacks what the profile needs goes without it, and note
+// says what it lacks.
+func attach(msg *mail.Message, d issuedDocument, profile billingv1.EInvoiceAttachment) (note string, err error) {
+	pdf, err := d.pdf()
+	if err != nil {
+		return "", fmt.Errorf("rendering %s: %w", d.filename("pdf"), err)
+	}
+	msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: d.filename("pdf"), ContentType: mediaPDF,
+		Data: pdf})
 	if profile == "" {
 		return "", nil
 	}
-	xml, err := einvoice.Invoice(inv, einvoice.UBL, einvoice.Profile(profile))
-	return attachXML(msg, document.Filename(inv, "xml"), xml, err)
-}
-
-// attachCreditNote attaches cn's PDF and, when profile is set, its
-// e-invoice as UBL, as attachInvoice does.
-func (r *EmailReconciler) attachCreditNote(msg *mail.Message, cn *billingv1.CreditNote,
-	profile billingv1.EInvoiceAttachment, footer string) (note string, err error) {
-	pdf, err := document.CreditNotePDF(cn, footer)
-	if err != nil {
-		return "", fmt.Errorf("rendering credit note %s: %w", cn.Name, err)
-	}
-	msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: document.CreditNoteFilename(cn, "pdf"),
-		ContentType: mediaPDF, Data: pdf})
-	if profile == "" {
-		return "", nil
-	}
-	xml, err := einvoice.CreditNote(cn, einvoice.UBL, einvoice.Profile(profile))
-	return attachXML(msg, document.CreditNoteFilename(cn, "xml"), xml, err)
-}
-
-// attachXML attaches an e-invoice, or says why there is none.
-func attachXML(msg *mail.Message, filename string, xml []byte, err error) (string, error) {
+	xml, err := d.einvoice(einvoice.Profile(profile))
 	var lacks *einvoice.UnavailableError
 	if errors.As(err, &lacks) {
 		return truncate("No e-invoice attached: "+strings.TrimSpace(lacks.Error()), 1024), nil
@@ -256,7 +260,7 @@ func attachXML(msg *mail.Message, filename string, xml []byte, err error) (strin
 	if err != nil {
 		return "", fmt.Errorf("writing the e-invoice: %w", err)
 	}
-	msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: filename,
-		ContentType: mediaXML, Data: xml})
+	msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: d.filename("xml"), ContentType: mediaXML,
+		Data: xml})
 	return "", nil
 }
