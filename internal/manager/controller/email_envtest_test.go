@@ -311,6 +311,11 @@ var _ = Describe("Sending by e-mail", func() {
 		Expect(em.Status.To).To(Equal([]string{"someone@example.org"}))
 		Expect(accepted(server)).To(HaveLen(1))
 		Expect(accepted(server)[0].MessageID()).To(Equal(em.Status.MessageID))
+		By("the copy the server read before it stalled carries the same Message-ID: a recipient sees one message twice")
+		received := server.Received()
+		Expect(received).To(HaveLen(2))
+		Expect(received[0].MessageID()).To(Equal(em.Status.MessageID))
+		Expect(received[1].MessageID()).To(Equal(em.Status.MessageID))
 	})
 
 	It("fails a message it can never send as asked, and sends nothing", func() {
