@@ -283,6 +283,24 @@ var _ = Describe("Sending by e-mail", func() {
 		}).Should(Succeed())
 	})
 
+	It("sends again an invoice sealed in a closed period, read from its seal", func() {
+		server := startSMTP()
+		inv, payment := paidInvoice(ns)
+		number := waitForReady(inv, billingv1.ReasonIssued).Status.Number
+		closeBooks(ns)
+		expectAllGone(inv, payment)
+		create(mailProfile(ns, server))
+		create(sendInvoice(ns, "copy", inv.Name))
+		em := waitForEmail(ns, "copy", billingv1.EmailSent)
+		Expect(em.Status.To).To(Equal([]string{"ap@acme.example"}))
+		messages := accepted(server)
+		Expect(messages).To(HaveLen(1))
+		attachments, err := messages[0].Attachments()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(attachments).To(HaveLen(1))
+		Expect(pdfText(attachments[0].Body)).To(ContainSubstring(number))
+	})
+
 	It("retries a refusing server, then gives up with DeliveryFailing, and issuing goes on", func() {
 		server := startSMTP(smtpserver.FailingFirst(100, smtpserver.Refuse(smtpserver.AtMail, 451)))
 		create(mailProfile(ns, server, func(s *billingv1.EmailSettings) { s.SendOnIssue = true }))

@@ -178,12 +178,17 @@ func reminderDue(inv *billingv1.Invoice) bool {
 		(b.PaymentStatus == billingv1.InvoicePaymentOpen || b.PaymentStatus == billingv1.InvoicePaymentPartiallyPaid)
 }
 
-// getSubject reads the object named name into obj, live; a missing one
-// stalls the message.
+// getSubject reads the object named name into obj, live, or from its
+// seal when the books that hold it are closed (an invoice of a closed
+// period can be sent again); a missing one stalls the message.
 func (r *EmailReconciler) getSubject(ctx context.Context, em *billingv1.Email, what, name string,
 	obj client.Object) error {
 	err := r.APIReader.Get(ctx, types.NamespacedName{Namespace: em.Namespace, Name: name}, obj)
 	if apierrors.IsNotFound(err) {
+		found, err := r.sealedSubject(ctx, em.Namespace, name, obj)
+		if found || err != nil {
+			return err
+		}
 		return stalled(billingv1.ReasonSubjectNotFound, "The %s %s does not exist in namespace %s.", what, name,
 			em.Namespace)
 	}
@@ -263,4 +268,36 @@ func attach(msg *mail.Message, d issuedDocument, profile billingv1.EInvoiceAttac
 	msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: d.filename("xml"), ContentType: mediaXML,
 		Data: xml})
 	return "", nil
+}
+
+// sealedSubject reads the sealed invoice or credit note named name of ns
+// into obj; found is false when no seal holds it (or obj is of another
+// kind).
+func (r *EmailReconciler) sealedSubject(ctx context.Context, ns, name string, obj client.Object) (found bool,
+	err error) {
+	kind := sealKindOf(obj)
+	if r.Sealed == nil || kind == "" {
+		return false, nil
+	}
+	sealName, _, err := r.Sealed.SealOf(ctx, ns, kind, name)
+	if err != nil || sealName == "" {
+		return false, err
+	}
+	objects, err := r.Sealed.objects(ctx, ns, sealName)
+	if err != nil {
+		return false, err
+	}
+	switch sealed := objects[sealedKey{kind, name}].(type) {
+	case *billingv1.Invoice:
+		if into, ok := obj.(*billingv1.Invoice); ok {
+			sealed.DeepCopyInto(into)
+			return true, nil
+		}
+	case *billingv1.CreditNote:
+		if into, ok := obj.(*billingv1.CreditNote); ok {
+			sealed.DeepCopyInto(into)
+			return true, nil
+		}
+	}
+	return false, nil
 }
