@@ -53,3 +53,20 @@ func MessageID(uid, from string) string {
 	}
 	return "<" + uid + "@" + domain + ">"
 }
+
+// Recipients are the addresses a message goes to: to when it names any,
+// else the customer's e-mail as it is now, else the address the invoice or
+// credit note was issued to (its bill-to, for a customer deleted since);
+// none when all are empty. The adapter answers a send with them and the
+// manager sends to them, by this one rule.
+func Recipients(to []string, customerEmail, issuedTo string) []string {
+	switch {
+	case len(to) > 0:
+		return to
+	case customerEmail != "":
+		return []string{customerEmail}
+	case issuedTo != "":
+		return []string{issuedTo}
+	}
+	return nil
+}

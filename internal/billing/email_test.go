@@ -15,6 +15,7 @@
 package billing_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -92,6 +93,26 @@ func TestMessageID(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			if got := billing.MessageID(c.uid, c.from); got != c.want {
 				t.Errorf("MessageID(%q, %q) = %q, want %q", c.uid, c.from, got, c.want)
+			}
+		})
+	}
+}
+
+func TestRecipients(t *testing.T) {
+	for _, c := range []struct {
+		name               string
+		to                 []string
+		customer, issuedTo string
+		want               []string
+	}{
+		{"the addresses asked for win", []string{"cfo@example.com"}, "ap@example.com", "old@example.com", []string{"cfo@example.com"}},
+		{"none asked for: the customer's e-mail now", nil, "ap@example.com", "old@example.com", []string{"ap@example.com"}},
+		{"no customer: the address it was issued to", nil, "", "old@example.com", []string{"old@example.com"}},
+		{"nothing at all: none", nil, "", "", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := billing.Recipients(c.to, c.customer, c.issuedTo); !slices.Equal(got, c.want) {
+				t.Errorf("Recipients = %v, want %v", got, c.want)
 			}
 		})
 	}

@@ -35,17 +35,27 @@ func (a *Adapter) createCustomer(w http.ResponseWriter, r *http.Request, c *call
 
 // getCustomer serves GET /v1/customers/{customer_id}.
 func (a *Adapter) getCustomer(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	var cus billingv1.Customer
-	found, err := a.store.Get(r.Context(), c.ns, c.id, &cus)
+	cus, e := a.pathCustomer(r, c)
+	if e != nil {
+		return e
+	}
+	writeJSON(w, r, http.StatusOK, apiobject.CustomerOf(cus))
+	return nil
+}
+
+// pathCustomer reads the customer the path names: 404 resource_missing
+// when the workspace has none of that id.
+func (a *Adapter) pathCustomer(r *http.Request, c *call) (*billingv1.Customer, *Error) {
+	cus := &billingv1.Customer{}
+	found, err := a.store.Get(r.Context(), c.ns, c.id, cus)
 	if err != nil {
-		return apiError(r.Context(), err, "Unable to read a customer")
+		return nil, apiError(r.Context(), err, "Unable to read a customer")
 	}
 	if !found {
-		return errorf(http.StatusNotFound, CodeResourceMissing, "customer_id",
+		return nil, errorf(http.StatusNotFound, CodeResourceMissing, "customer_id",
 			"There is no customer %q in workspace %q.", c.id, c.ns)
 	}
-	writeJSON(w, r, http.StatusOK, apiobject.CustomerOf(&cus))
-	return nil
+	return cus, nil
 }
 
 // listCustomers serves GET /v1/customers: a page of the workspace's

@@ -107,13 +107,8 @@ func (a *Adapter) sendStatement(w http.ResponseWriter, r *http.Request, c *call)
 		return p, nil
 	}
 	return create(a, w, r, c, emailKind, decode, func(p *SendParams) (*creation[*billingv1.Email], *Error) {
-		found, err := a.store.Get(r.Context(), c.ns, c.id, &billingv1.Customer{})
-		if err != nil {
-			return nil, apiError(r.Context(), err, "Unable to read a customer")
-		}
-		if !found {
-			return nil, errorf(http.StatusNotFound, CodeResourceMissing, "customer_id",
-				"There is no customer %q in workspace %q.", c.id, c.ns)
+		if _, e := a.pathCustomer(r, c); e != nil {
+			return nil, e
 		}
 		return a.queueEmail(r, c, p, c.id, "", billingv1.EmailSpec{Purpose: billingv1.EmailPurposeStatement})
 	})
@@ -152,27 +147,20 @@ func (a *Adapter) queueEmail(r *http.Request, c *call, p *SendParams, customer, 
 		spec.CustomerRef = &billingv1.CustomerReference{Name: customer}
 	}
 	spec.To = p.To
-	to := p.To
-	if len(to) == 0 {
-		to = a.customerEmail(r, c.ns, customer, billTo)
-	}
+	to := billing.Recipients(p.To, a.customerEmail(r, c.ns, customer), billTo)
 	from := profile.Email.From
 	return &creation[*billingv1.Email]{object: &billingv1.Email{Spec: spec},
 		answer: func(e *billingv1.Email, _ bool) any { return apiobject.QueuedDeliveryOf(e, to, from) }}, nil
 }
 
-// customerEmail is the address a message to customer goes to when its
-// request names none: the customer's e-mail, else fallback (nil when that
-// is "" too).
-func (a *Adapter) customerEmail(r *http.Request, ns, customer, fallback string) []string {
-	if customer != "" {
-		cus := &billingv1.Customer{}
-		if found, err := a.store.Get(r.Context(), ns, customer, cus); err == nil && found && cus.Spec.Email != "" {
-			return []string{cus.Spec.Email}
-		}
+// customerEmail is the e-mail of customer now, "" when it cannot be read.
+func (a *Adapter) customerEmail(r *http.Request, ns, customer string) string {
+	cus := &billingv1.Customer{}
+	if customer == "" {
+		return ""
 	}
-	if fallback == "" {
-		return nil
+	if found, err := a.store.Get(r.Context(), ns, customer, cus); err != nil || !found {
+		return ""
 	}
-	return []string{fallback}
+	return cus.Spec.Email
 }

@@ -51,14 +51,9 @@ const recordsPage = 500
 // or as HTML or a PDF when the Accept header prefers them (statementMedia).
 // It is authorized as a get of the customer.
 func (a *Adapter) getStatement(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	var cus billingv1.Customer
-	found, err := a.store.Get(r.Context(), c.ns, c.id, &cus)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to read a customer")
-	}
-	if !found {
-		return errorf(http.StatusNotFound, CodeResourceMissing, "customer_id",
-			"There is no customer %q in workspace %q.", c.id, c.ns)
+	cus, e := a.pathCustomer(r, c)
+	if e != nil {
+		return e
 	}
 	profile, loc, e := a.workspaceTimeZone(r, c.ns)
 	if e != nil {
@@ -83,7 +78,7 @@ func (a *Adapter) getStatement(w http.ResponseWriter, r *http.Request, c *call) 
 		writeJSON(w, r, http.StatusOK, apiobject.StatementOf(&st, cus.Spec.Name, loc))
 		return nil
 	}
-	doc := &document.Statement{Statement: &st, Customer: &cus, Location: loc}
+	doc := &document.Statement{Statement: &st, Customer: cus, Location: loc}
 	if profile != nil {
 		doc.Issuer, doc.Footer = profile.Spec.Issuer, profile.Spec.Footer
 	}

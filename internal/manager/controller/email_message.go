@@ -75,10 +75,8 @@ func (r *EmailReconciler) compose(ctx context.Context, em *billingv1.Email, prof
 		return nil, "", err
 	}
 	msg = &mail.Message{From: settings.From, ReplyTo: settings.ReplyTo, BCC: settings.BCC, Date: now,
-		MessageID: billing.MessageID(string(em.UID), settings.From), To: em.Spec.To}
-	if len(msg.To) == 0 {
-		msg.To = defaultRecipients(s)
-	}
+		MessageID: billing.MessageID(string(em.UID), settings.From)}
+	msg.To = billing.Recipients(em.Spec.To, s.customerEmail(), s.issuedTo())
 	if len(msg.To) == 0 {
 		return nil, "", stalled(billingv1.ReasonNoRecipient,
 			"The message names no recipient, and neither its customer nor what it sends has an e-mail address.")
@@ -101,22 +99,27 @@ func (r *EmailReconciler) compose(ctx context.Context, em *billingv1.Email, prof
 	return msg, note, err
 }
 
-// defaultRecipients are the customer's e-mail, else the address the
-// invoice or credit note was issued to (a customer deleted since).
-func defaultRecipients(s *subject) []string {
+// customerEmail is the e-mail of the customer, "" when it was not read.
+func (s *subject) customerEmail() string {
+	if s.customer == nil {
+		return ""
+	}
+	return s.customer.Spec.Email
+}
+
+// issuedTo is the address the invoice or credit note was issued to.
+func (s *subject) issuedTo() string {
 	var billTo *billingv1.BillTo
 	switch {
-	case s.customer != nil && s.customer.Spec.Email != "":
-		return []string{s.customer.Spec.Email}
 	case s.invoice != nil:
 		billTo = s.invoice.Status.BillTo
 	case s.note != nil:
 		billTo = s.note.Status.BillTo
 	}
-	if billTo == nil || billTo.Email == "" {
-		return nil
+	if billTo == nil {
+		return ""
 	}
-	return []string{billTo.Email}
+	return billTo.Email
 }
 
 // subject reads what em is about, live, and checks it can be sent: the
