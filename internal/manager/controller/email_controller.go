@@ -79,12 +79,9 @@ func (r *EmailReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	if err := r.Get(ctx, req.NamespacedName, em); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	if finished(&em.Status) || !em.DeletionTimestamp.IsZero() {
-		return ctrl.Result{}, r.mirror(ctx, em)
-	}
 	now := r.Clock.Now()
-	if next := em.Status.NextAttemptAt; next != nil && now.Before(next.Time) {
-		return ctrl.Result{RequeueAfter: next.Sub(now)}, nil
+	if result, handled, err := r.notDue(ctx, em, now); handled {
+		return result, err
 	}
 	// The cache may not have seen the last attempt's status yet: read the
 	// Email live before sending, so that a message recorded as sent is
@@ -92,11 +89,8 @@ func (r *EmailReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	if err := r.APIReader.Get(ctx, req.NamespacedName, em); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	if finished(&em.Status) {
-		return ctrl.Result{}, r.mirror(ctx, em)
-	}
-	if next := em.Status.NextAttemptAt; next != nil && now.Before(next.Time) {
-		return ctrl.Result{RequeueAfter: next.Sub(now)}, nil
+	if result, handled, err := r.notDue(ctx, em, now); handled {
+		return result, err
 	}
 	before := em.DeepCopy()
 	outcome, err := r.attempt(ctx, em, now)
@@ -123,6 +117,20 @@ func (r *EmailReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		return ctrl.Result{RequeueAfter: waitForIssue}, nil
 	}
 	return ctrl.Result{}, nil
+}
+
+// notDue handles an Email that needs no attempt at now: a finished (or
+// deleted) one is mirrored onto what it is about, one whose next attempt is
+// later waits for it. handled is false when an attempt is due.
+func (r *EmailReconciler) notDue(ctx context.Context, em *billingv1.Email, now time.Time) (result ctrl.Result,
+	handled bool, err error) {
+	if finished(&em.Status) || !em.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, true, r.mirror(ctx, em)
+	}
+	if next := em.Status.NextAttemptAt; next != nil && now.Before(next.Time) {
+		return ctrl.Result{RequeueAfter: next.Sub(now)}, true, nil
+	}
+	return ctrl.Result{}, false, nil
 }
 
 // attempt writes em's message and hands it to the workspace's SMTP server.

@@ -62,7 +62,7 @@ func emailStatus(em *billingv1.Email, o emailOutcome, now time.Time, firstRetry 
 	if o.note != "" {
 		st.Note = o.note
 	}
-	c := emailConditions{status: &st, generation: em.Generation, now: now}
+	c := emailConditions{ledgerConditions{conditions: &st.Conditions, generation: em.Generation, now: now}}
 	switch {
 	case o.sent != nil:
 		st.Attempts++
@@ -102,33 +102,22 @@ func emailRetryWait(attempts int32, firstRetry time.Duration) time.Duration {
 	return min(wait, maxEmailRetryWait)
 }
 
-// emailConditions sets an Email's conditions.
-type emailConditions struct {
-	status     *billingv1.EmailStatus
-	generation int64
-	now        time.Time
-}
-
-// set sets one condition.
-func (c emailConditions) set(t string, s metav1.ConditionStatus, reason, message string) {
-	meta.SetStatusCondition(&c.status.Conditions, metav1.Condition{Type: t, Status: s, Reason: reason,
-		Message: message, ObservedGeneration: c.generation, LastTransitionTime: metav1.Time{Time: c.now}})
-}
+// emailConditions sets an Email's conditions, with the shared steps of
+// ledgerConditions.
+type emailConditions struct{ ledgerConditions }
 
 // done is a message that needs nothing more: sent, or skipped.
 func (c emailConditions) done(reason, message string) {
 	c.set(billingv1.ConditionReady, metav1.ConditionTrue, reason, message)
 	c.set(billingv1.ConditionDeliveryFailing, metav1.ConditionFalse, reason, message)
-	meta.RemoveStatusCondition(&c.status.Conditions, billingv1.ConditionReconciling)
-	meta.RemoveStatusCondition(&c.status.Conditions, billingv1.ConditionStalled)
+	meta.RemoveStatusCondition(c.conditions, billingv1.ConditionReconciling)
+	meta.RemoveStatusCondition(c.conditions, billingv1.ConditionStalled)
 }
 
 // failed is a message given up on.
 func (c emailConditions) failed(reason, message string) {
-	c.set(billingv1.ConditionReady, metav1.ConditionFalse, reason, message)
+	c.notReady(reason, message, billingv1.ConditionStalled)
 	c.set(billingv1.ConditionDeliveryFailing, metav1.ConditionTrue, reason, message)
-	c.set(billingv1.ConditionStalled, metav1.ConditionTrue, reason, message)
-	meta.RemoveStatusCondition(&c.status.Conditions, billingv1.ConditionReconciling)
 }
 
 // retrying is a failed attempt with another to come.
@@ -140,8 +129,7 @@ func (c emailConditions) retrying(lastError string) {
 
 // waiting is a message whose subject is not issued yet.
 func (c emailConditions) waiting(message string) {
-	c.set(billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonWaitingForIssue, message)
-	c.set(billingv1.ConditionReconciling, metav1.ConditionTrue, billingv1.ReasonWaitingForIssue, message)
+	c.notReady(billingv1.ReasonWaitingForIssue, message, billingv1.ConditionReconciling)
 }
 
 // finished reports whether the Email needs no more attempts.
