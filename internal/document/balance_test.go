@@ -33,7 +33,7 @@ func TestTheDocumentsShowWhatWasPaidOnceAPaymentIsRecorded(t *testing.T) {
 		name   string
 		inv    *billingv1.Invoice
 		shown  bool
-		render func(*billingv1.Invoice, string) ([]byte, error)
+		render func(*billingv1.Invoice, Options) ([]byte, error)
 		text   func(*testing.T, []byte) string
 	}{
 		{"an HTML document with a payment shows it and what remains", issued(paid), true, HTML, htmlText},
@@ -43,7 +43,7 @@ func TestTheDocumentsShowWhatWasPaidOnceAPaymentIsRecorded(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			doc, err := tc.render(tc.inv, "")
+			doc, err := tc.render(tc.inv, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,7 +72,7 @@ func TestTheDocumentsShowCreditAppliedAndWhatWasWrittenOff(t *testing.T) {
 		name          string
 		inv           *billingv1.Invoice
 		want, notWant []string
-		render        func(*billingv1.Invoice, string) ([]byte, error)
+		render        func(*billingv1.Invoice, Options) ([]byte, error)
 		text          func(*testing.T, []byte) string
 	}{
 		{"an HTML document shows the credit applied and the amount written off, and no payment",
@@ -87,7 +87,7 @@ func TestTheDocumentsShowCreditAppliedAndWhatWasWrittenOff(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			doc, err := tc.render(tc.inv, "")
+			doc, err := tc.render(tc.inv, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

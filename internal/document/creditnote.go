@@ -30,9 +30,9 @@ var ErrCreditNoteNotIssued = errors.New("the credit note is not issued")
 // CreditNoteHTML renders an issued credit note as the invoice's document
 // is rendered, titled "Credit note": its number and date, the credited
 // invoice's number and issue date, the reason and memo, the credited lines,
-// the breakdown and the total. footer is the billing profile's footer.
-func CreditNoteHTML(cn *billingv1.CreditNote, footer string) ([]byte, error) {
-	v, err := newCreditNoteView(cn, footer)
+// the breakdown and the total, as opts asks.
+func CreditNoteHTML(cn *billingv1.CreditNote, opts Options) ([]byte, error) {
+	v, err := newCreditNoteView(cn, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -41,8 +41,8 @@ func CreditNoteHTML(cn *billingv1.CreditNote, footer string) ([]byte, error) {
 
 // CreditNotePDF renders an issued credit note as a PDF with the content of
 // CreditNoteHTML.
-func CreditNotePDF(cn *billingv1.CreditNote, footer string) ([]byte, error) {
-	v, err := newCreditNoteView(cn, footer)
+func CreditNotePDF(cn *billingv1.CreditNote, opts Options) ([]byte, error) {
+	v, err := newCreditNoteView(cn, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func CreditNoteFilename(cn *billingv1.CreditNote, ext string) string {
 
 // newCreditNoteView checks that cn is issued and formats what its document
 // shows.
-func newCreditNoteView(cn *billingv1.CreditNote, footer string) (*view, error) {
+func newCreditNoteView(cn *billingv1.CreditNote, opts Options) (*view, error) {
 	st := &cn.Status
 	if st.Phase != billingv1.CreditNoteIssued || st.Number == "" || st.BillTo == nil || st.IssuedAt == nil ||
 		st.Subtotal == nil || st.TaxTotal == nil || st.Total == nil {
@@ -77,7 +77,7 @@ func newCreditNoteView(cn *billingv1.CreditNote, footer string) (*view, error) {
 		IssuedAt: st.IssuedAt.UTC().Format(dateLayout),
 		Currency: cur.Code,
 		BillTo:   newParty(st.BillTo.Name, st.BillTo.Address, st.BillTo.Email, st.BillTo.TaxID),
-		Footer:   strings.TrimSpace(footer),
+		Footer:   strings.TrimSpace(opts.Footer),
 	}
 	if st.InvoiceNumber != "" {
 		v.Meta = append(v.Meta, [2]string{"Credits invoice", st.InvoiceNumber})

@@ -52,7 +52,7 @@ func TestTheCreditNoteDocumentsShowWhatTheyCredit(t *testing.T) {
 		"USD 50.00", "USD 200.00", "Acme Corporation"}
 	cases := []struct {
 		name   string
-		render func(*billingv1.CreditNote, string) ([]byte, error)
+		render func(*billingv1.CreditNote, Options) ([]byte, error)
 		text   func(*testing.T, []byte) string
 	}{
 		{"the HTML page shows the credit note, its invoice and its lines", CreditNoteHTML, htmlText},
@@ -60,7 +60,7 @@ func TestTheCreditNoteDocumentsShowWhatTheyCredit(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			doc, err := tc.render(issuedCreditNote(), footer)
+			doc, err := tc.render(issuedCreditNote(), Options{Footer: footer})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +77,7 @@ func TestTheCreditNoteDocumentsShowWhatTheyCredit(t *testing.T) {
 func TestAPendingCreditNoteHasNoDocument(t *testing.T) {
 	cn := issuedCreditNote()
 	cn.Status = billingv1.CreditNoteStatus{Phase: billingv1.CreditNotePending}
-	if _, err := CreditNoteHTML(cn, ""); !errors.Is(err, ErrCreditNoteNotIssued) {
+	if _, err := CreditNoteHTML(cn, Options{}); !errors.Is(err, ErrCreditNoteNotIssued) {
 		t.Errorf("HTML: %v, want ErrCreditNoteNotIssued", err)
 	}
 	if got := CreditNoteFilename(issuedCreditNote(), "pdf"); got != "CN-000007.pdf" {

@@ -27,6 +27,8 @@ import (
 	"strings"
 	"unicode"
 
+	"golang.org/x/text/language"
+
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
@@ -34,6 +36,16 @@ import (
 // ErrNotIssued is returned for an invoice that is not issued: it has no
 // number, no dates and no bill-to yet, so it has no document.
 var ErrNotIssued = errors.New("the invoice is not issued")
+
+// Options are what a document is rendered with besides its record.
+type Options struct {
+	// Footer is the billing profile's footer, "" for none.
+	Footer string
+	// Locale is the language and region the document is written for: the
+	// customer's preferred locale, else the billing profile's (package
+	// locale resolves it). The zero Tag is English.
+	Locale language.Tag
+}
 
 // dateLayout is how dates are printed: ISO 8601, in UTC, which reads the
 // same in every country.
@@ -94,7 +106,7 @@ type line struct {
 }
 
 // newView checks that inv is issued and formats what its document shows.
-func newView(inv *billingv1.Invoice, footer string) (*view, error) {
+func newView(inv *billingv1.Invoice, opts Options) (*view, error) {
 	st := &inv.Status
 	if st.Phase != billingv1.InvoiceIssued || st.Number == "" || st.BillTo == nil || st.IssuedAt == nil {
 		return nil, ErrNotIssued
@@ -112,7 +124,7 @@ func newView(inv *billingv1.Invoice, footer string) (*view, error) {
 		IssuedAt: st.IssuedAt.UTC().Format(dateLayout),
 		Currency: cur.Code,
 		BillTo:   newParty(st.BillTo.Name, st.BillTo.Address, st.BillTo.Email, st.BillTo.TaxID),
-		Footer:   strings.TrimSpace(footer),
+		Footer:   strings.TrimSpace(opts.Footer),
 	}
 	if st.DueAt != nil {
 		v.DueAt = st.DueAt.UTC().Format(dateLayout)

@@ -71,7 +71,7 @@ func issued(mutate ...func(*billingv1.Invoice)) *billingv1.Invoice {
 const footer = "Bank: Example Bank, IBAN DE89 3704 0044 0532 0130 00\nThank you for your business."
 
 func TestTheHTMLDocumentShowsEverythingAnInvoiceNeeds(t *testing.T) {
-	html, err := HTML(issued(), footer)
+	html, err := HTML(issued(), Options{Footer: footer})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestTheHTMLDocumentPrintsUserTextAsText(t *testing.T) {
 		inv.Spec.Items[0].Description = evil
 		inv.Status.BillTo.Name = `<b onmouseover="x">Bold</b>`
 		inv.Status.Issuer.Name = "Tom & Jerry"
-	}), "<img src=x onerror=alert(1)>")
+	}), Options{Footer: "<img src=x onerror=alert(1)>"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestTheHTMLDocumentPrintsUserTextAsText(t *testing.T) {
 }
 
 func TestThePDFsTextCanBeExtracted(t *testing.T) {
-	doc, err := PDF(issued(), footer)
+	doc, err := PDF(issued(), Options{Footer: footer})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestAPDFOfManyLongLinesRunsOverSeveralPages(t *testing.T) {
 		inv.Status.Total = ptr.To[int64](120*1_000_000*1_000_000 + 1_000_000*1_000_000_000_000)
 		inv.Status.BillTo.Name = "Ελληνικά Кириллица 日本語"
 	})
-	doc, err := PDF(inv, strings.Repeat("A footer line.\n", 60))
+	doc, err := PDF(inv, Options{Footer: strings.Repeat("A footer line.\n", 60)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,10 +187,10 @@ func TestAnInvoiceThatIsNotIssuedHasNoDocument(t *testing.T) {
 		inv := issued(func(inv *billingv1.Invoice) {
 			inv.Status = billingv1.InvoiceStatus{Phase: phase}
 		})
-		if _, err := HTML(inv, ""); !errors.Is(err, ErrNotIssued) {
+		if _, err := HTML(inv, Options{}); !errors.Is(err, ErrNotIssued) {
 			t.Errorf("HTML of a %q invoice: %v, want ErrNotIssued", phase, err)
 		}
-		if _, err := PDF(inv, ""); !errors.Is(err, ErrNotIssued) {
+		if _, err := PDF(inv, Options{}); !errors.Is(err, ErrNotIssued) {
 			t.Errorf("PDF of a %q invoice: %v, want ErrNotIssued", phase, err)
 		}
 	}
@@ -208,11 +208,11 @@ func TestAmountsUseTheInvoicesCurrency(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.currency, func(t *testing.T) {
 			inv := issued(func(inv *billingv1.Invoice) { inv.Spec.Currency = tc.currency })
-			html, err := HTML(inv, "")
+			html, err := HTML(inv, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			doc, err := PDF(inv, "")
+			doc, err := PDF(inv, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -307,11 +307,11 @@ func TestTheDocumentsShowAnInvoicesTax(t *testing.T) {
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			html, err := HTML(tc.inv, footer)
+			html, err := HTML(tc.inv, Options{Footer: footer})
 			if err != nil {
 				t.Fatal(err)
 			}
-			doc, err := PDF(tc.inv, footer)
+			doc, err := PDF(tc.inv, Options{Footer: footer})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -351,7 +351,7 @@ func TestAPDFOf500TaxedLinesEndsWithItsBreakdownAndTotals(t *testing.T) {
 			builder.WithTaxedItem(fmt.Sprintf("Line %03d, %s", i, strings.Repeat("words ", i%40)), 1, 1000, tax)(inv)
 		}
 	}, freezeTax(nil))
-	doc, err := PDF(inv, footer)
+	doc, err := PDF(inv, Options{Footer: footer})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/text/language"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -27,7 +28,7 @@ import (
 
 // InvoiceEmail is the subject and text of the message that sends an issued
 // invoice: both name its number, its total and its due date.
-func InvoiceEmail(inv *billingv1.Invoice) (subject, text string) {
+func InvoiceEmail(inv *billingv1.Invoice, tag language.Tag) (subject, text string) {
 	st := &inv.Status
 	total := money(billing.InvoiceCurrency(inv), deref(st.Total))
 	due := day(st.DueAt)
@@ -41,7 +42,7 @@ func InvoiceEmail(inv *billingv1.Invoice) (subject, text string) {
 
 // CreditNoteEmail is the subject and text of the message that sends an
 // issued credit note: its number, the invoice it credits and its total.
-func CreditNoteEmail(cn *billingv1.CreditNote) (subject, text string) {
+func CreditNoteEmail(cn *billingv1.CreditNote, tag language.Tag) (subject, text string) {
 	st := &cn.Status
 	total := money(st.Currency, deref(st.Total))
 	subject = fmt.Sprintf("Credit note %s for invoice %s: %s", st.Number, st.InvoiceNumber, total)
@@ -56,7 +57,7 @@ func CreditNoteEmail(cn *billingv1.CreditNote) (subject, text string) {
 // ReminderEmail is the subject and text of a payment reminder about inv
 // as of now: the subject begins with "Reminder:" and names the invoice's
 // number, and both say what remains and when it is or was due.
-func ReminderEmail(inv *billingv1.Invoice, now time.Time) (subject, text string) {
+func ReminderEmail(inv *billingv1.Invoice, now time.Time, tag language.Tag) (subject, text string) {
 	st := &inv.Status
 	remaining := int64(0)
 	if st.Balance != nil {
@@ -79,7 +80,7 @@ func ReminderEmail(inv *billingv1.Invoice, now time.Time) (subject, text string)
 
 // StatementEmail is the subject and text of the message that sends a
 // customer's statement of account for the days from and to.
-func StatementEmail(customer *billingv1.Customer, issuer *billingv1.Issuer, from, to string) (subject, text string) {
+func StatementEmail(customer *billingv1.Customer, issuer *billingv1.Issuer, from, to string, tag language.Tag) (subject, text string) {
 	subject = fmt.Sprintf("Statement of account %s to %s", from, to)
 	var b strings.Builder
 	greet(&b, &billingv1.BillTo{Name: customer.Spec.Name})

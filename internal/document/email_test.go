@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/text/language"
+
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
@@ -36,20 +38,24 @@ func TestTheMessagesNameWhatTheySend(t *testing.T) {
 		want          []string
 	}{
 		{"an invoice's subject and text name its number, total and due date",
-			func() (string, string) { return InvoiceEmail(issued()) }, "Invoice DEMO-000001",
+			func() (string, string) { return InvoiceEmail(issued(), language.English) }, "Invoice DEMO-000001",
 			[]string{"DEMO-000001", "USD 680.50", "2026-12-07", "Dear Acme Corporation", "Example Invoicing GmbH"}},
 		{"a credit note's name its number, its invoice and its total",
-			func() (string, string) { return CreditNoteEmail(issuedCreditNote()) }, "Credit note CN-000007",
+			func() (string, string) { return CreditNoteEmail(issuedCreditNote(), language.English) }, "Credit note CN-000007",
 			[]string{"CN-000007", "DEMO-000001", "USD 200.00"}},
 		{"a reminder before the due date says what remains and when it is due",
-			func() (string, string) { return ReminderEmail(issued(withRemaining), due.Add(-72*time.Hour)) },
+			func() (string, string) {
+				return ReminderEmail(issued(withRemaining), due.Add(-72*time.Hour), language.English)
+			},
 			"Reminder: invoice DEMO-000001", []string{"USD 180.50", "is due on 2026-12-07"}},
 		{"a reminder after the due date says how long ago it was due",
-			func() (string, string) { return ReminderEmail(issued(withRemaining), due.Add(7*24*time.Hour)) },
+			func() (string, string) {
+				return ReminderEmail(issued(withRemaining), due.Add(7*24*time.Hour), language.English)
+			},
 			"Reminder: invoice DEMO-000001", []string{"USD 180.50", "was due on 2026-12-07, 7 days ago"}},
 		{"a statement's names its period",
 			func() (string, string) {
-				return StatementEmail(acme, issued().Status.Issuer, "2026-09-01", "2026-11-30")
+				return StatementEmail(acme, issued().Status.Issuer, "2026-09-01", "2026-11-30", language.English)
 			},
 			"Statement of account 2026-09-01 to 2026-11-30", []string{"Dear Acme Corporation", "2026-09-01", "2026-11-30"}},
 	} {

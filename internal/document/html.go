@@ -30,11 +30,10 @@ var htmlSource string
 var htmlTemplate = template.Must(template.New("invoice").Parse(htmlSource))
 
 // HTML renders an issued invoice as a complete UTF-8 HTML page, with print
-// CSS whose content fits both A4 and US Letter. footer is the billing
-// profile's footer, "" for none. It returns ErrNotIssued for an invoice
+// CSS whose content fits both A4 and US Letter, as opts asks. It returns ErrNotIssued for an invoice
 // that is not issued.
-func HTML(inv *billingv1.Invoice, footer string) ([]byte, error) {
-	v, err := newView(inv, footer)
+func HTML(inv *billingv1.Invoice, opts Options) ([]byte, error) {
+	v, err := newView(inv, opts)
 	if err != nil {
 		return nil, err
 	}

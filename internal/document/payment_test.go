@@ -23,11 +23,11 @@ import (
 
 func TestBothDocumentsShowTheFrozenBankAccountAndTheBuyersReferences(t *testing.T) {
 	inv := twoRates()
-	html, err := HTML(inv, "")
+	html, err := HTML(inv, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := PDF(inv, "")
+	doc, err := PDF(inv, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,11 +51,11 @@ func TestBothDocumentsShowTheFrozenBankAccountAndTheBuyersReferences(t *testing.
 
 func TestAnInvoiceWithoutAnAccountHasNoBankTransferBlock(t *testing.T) {
 	inv := issued(func(inv *billingv1.Invoice) { inv.Status.PaymentAccount = nil })
-	html, err := HTML(inv, "")
+	html, err := HTML(inv, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := PDF(inv, "")
+	doc, err := PDF(inv, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

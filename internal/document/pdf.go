@@ -51,10 +51,10 @@ const (
 
 // PDF renders an issued invoice as a PDF with the content of HTML: on US
 // Letter paper when the issuer is in the United States or Canada, on A4
-// otherwise. footer is the billing profile's footer, "" for none. It
+// otherwise, as opts asks. It
 // returns ErrNotIssued for an invoice that is not issued.
-func PDF(inv *billingv1.Invoice, footer string) ([]byte, error) {
-	v, err := newView(inv, footer)
+func PDF(inv *billingv1.Invoice, opts Options) ([]byte, error) {
+	v, err := newView(inv, opts)
 	if err != nil {
 		return nil, err
 	}

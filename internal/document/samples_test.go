@@ -132,11 +132,11 @@ func TestWriteTheSampleDocuments(t *testing.T) {
 		"invoice-tax":            twoRates(),
 		"invoice-reverse-charge": reverseCharge(),
 	} {
-		html, err := HTML(inv, sampleFooter)
+		html, err := HTML(inv, Options{Footer: sampleFooter})
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc, err := PDF(inv, sampleFooter)
+		doc, err := PDF(inv, Options{Footer: sampleFooter})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,6 +22,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/text/language"
+
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
@@ -44,6 +46,9 @@ type Statement struct {
 	Issuer *billingv1.Issuer
 	// Footer is the billing profile's footer, "" for none.
 	Footer string
+	// Locale is the language and region the statement is written for, as
+	// Options.Locale is a document's.
+	Locale language.Tag
 	// Location is the workspace's time zone, in which the days are
 	// written; nil is UTC.
 	Location *time.Location

@@ -20,6 +20,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/text/language"
+
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/document"
@@ -67,7 +69,7 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 	if df.format == formatPDF || (df.format == "" && prefersPDF(r.Header.Values("Accept"))) {
 		media, ext, render = mediaPDF, "pdf", document.PDF
 	}
-	body, err := render(inv, profile.Footer)
+	body, err := render(inv, document.Options{Footer: profile.Footer, Locale: language.English})
 	if err != nil {
 		logFrom(r.Context()).Error(err, "Unable to render an invoice", "invoice", c.id)
 		return internalError()
@@ -110,7 +112,7 @@ func (a *Adapter) getCreditNoteDocument(w http.ResponseWriter, r *http.Request, 
 	if df.format == formatPDF || (df.format == "" && prefersPDF(r.Header.Values("Accept"))) {
 		media, ext, render = mediaPDF, "pdf", document.CreditNotePDF
 	}
-	body, err := render(cn, profile.Footer)
+	body, err := render(cn, document.Options{Footer: profile.Footer, Locale: language.English})
 	if err != nil {
 		logFrom(r.Context()).Error(err, "Unable to render a credit note", "credit_note", c.id)
 		return internalError()

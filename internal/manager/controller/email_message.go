@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/text/language"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/types"
@@ -69,13 +70,14 @@ type subject struct {
 // note says what was left out.
 func (r *EmailReconciler) compose(ctx context.Context, em *billingv1.Email, profile *billingv1.BillingProfile,
 	now time.Time) (msg *mail.Message, note string, err error) {
-	settings, issuer, footer := profile.Spec.Email, profile.Spec.Issuer, profile.Spec.Footer
+	settings, issuer := profile.Spec.Email, profile.Spec.Issuer
 	s, err := r.subject(ctx, em)
 	if err != nil {
 		return nil, "", err
 	}
 	msg = &mail.Message{From: settings.From, ReplyTo: settings.ReplyTo, BCC: settings.BCC, Date: now,
 		MessageID: billing.MessageID(string(em.UID), settings.From)}
+	opts := document.Options{Footer: profile.Spec.Footer, Locale: language.English}
 	msg.To = billing.Recipients(em.Spec.To, s.customerEmail(), s.issuedTo())
 	if len(msg.To) == 0 {
 		return nil, "", stalled(billingv1.ReasonNoRecipient,
@@ -83,17 +85,17 @@ func (r *EmailReconciler) compose(ctx context.Context, em *billingv1.Email, prof
 	}
 	switch em.Spec.Purpose {
 	case billingv1.EmailPurposeInvoice:
-		msg.Subject, msg.Text = document.InvoiceEmail(s.invoice)
-		note, err = attach(msg, invoiceDocument(s.invoice, footer), settings.AttachEInvoice)
+		msg.Subject, msg.Text = document.InvoiceEmail(s.invoice, opts.Locale)
+		note, err = attach(msg, invoiceDocument(s.invoice, opts), settings.AttachEInvoice)
 	case billingv1.EmailPurposeReminder:
-		msg.Subject, msg.Text = document.ReminderEmail(s.invoice, now)
-		note, err = attach(msg, invoiceDocument(s.invoice, footer), "")
+		msg.Subject, msg.Text = document.ReminderEmail(s.invoice, now, opts.Locale)
+		note, err = attach(msg, invoiceDocument(s.invoice, opts), "")
 	case billingv1.EmailPurposeCreditNote:
-		msg.Subject, msg.Text = document.CreditNoteEmail(s.note)
-		note, err = attach(msg, creditNoteDocument(s.note, footer), settings.AttachEInvoice)
+		msg.Subject, msg.Text = document.CreditNoteEmail(s.note, opts.Locale)
+		note, err = attach(msg, creditNoteDocument(s.note, opts), settings.AttachEInvoice)
 	case billingv1.EmailPurposeStatement:
 		period := em.Spec.Statement
-		msg.Subject, msg.Text = document.StatementEmail(s.customer, issuer, period.From, period.To)
+		msg.Subject, msg.Text = document.StatementEmail(s.customer, issuer, period.From, period.To, opts.Locale)
 		err = r.attachStatement(ctx, msg, em, s.customer, profile)
 	}
 	return msg, note, err
@@ -229,20 +231,20 @@ type issuedDocument struct {
 	einvoice func(einvoice.Profile) ([]byte, error)
 }
 
-// invoiceDocument is inv with the profile's footer.
-func invoiceDocument(inv *billingv1.Invoice, footer string) issuedDocument {
+// invoiceDocument is inv rendered as opts asks.
+func invoiceDocument(inv *billingv1.Invoice, opts document.Options) issuedDocument {
 	return issuedDocument{
 		filename: func(ext string) string { return document.Filename(inv, ext) },
-		pdf:      func() ([]byte, error) { return document.PDF(inv, footer) },
+		pdf:      func() ([]byte, error) { return document.PDF(inv, opts) },
 		einvoice: func(p einvoice.Profile) ([]byte, error) { return einvoice.Invoice(inv, einvoice.UBL, p) },
 	}
 }
 
-// creditNoteDocument is cn with the profile's footer.
-func creditNoteDocument(cn *billingv1.CreditNote, footer string) issuedDocument {
+// creditNoteDocument is cn rendered as opts asks.
+func creditNoteDocument(cn *billingv1.CreditNote, opts document.Options) issuedDocument {
 	return issuedDocument{
 		filename: func(ext string) string { return document.CreditNoteFilename(cn, ext) },
-		pdf:      func() ([]byte, error) { return document.CreditNotePDF(cn, footer) },
+		pdf:      func() ([]byte, error) { return document.CreditNotePDF(cn, opts) },
 		einvoice: func(p einvoice.Profile) ([]byte, error) { return einvoice.CreditNote(cn, einvoice.UBL, p) },
 	}
 }
