@@ -122,6 +122,19 @@ type BillingProfileSpec struct {
 	// +kubebuilder:validation:MaxLength=2000
 	Footer string `json:"footer,omitempty"`
 
+	// locale is the workspace's language for documents and e-mails: a BCP
+	// 47 tag such as "en", "de", "fr-CA" or "pt-BR", used for every
+	// customer without a preferredLocale. Empty means "en". Invoices,
+	// credit notes, statements and e-mails are translated in full into en,
+	// de, fr, es, it, nl, pl and pt; any other tag falls back along its
+	// parents (de-AT to de) to English for the words, and formats numbers,
+	// amounts and dates for the full tag. 2 to 35 characters.
+	// +optional
+	// +kubebuilder:validation:MinLength=2
+	// +kubebuilder:validation:MaxLength=35
+	// +kubebuilder:validation:Pattern=`^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$`
+	Locale string `json:"locale,omitempty"`
+
 	// defaultTax is the tax of every invoice line that has none of its
 	// own, for example {category: S, rate: "19"}. An invoice created over
 	// HTTP takes it when it is created; one applied with kubectl when it

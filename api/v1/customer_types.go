@@ -57,6 +57,17 @@ type CustomerSpec struct {
 	// where it receives e-invoices (BT-49); Peppol and XRechnung require it.
 	// +optional
 	ElectronicAddress *ElectronicAddress `json:"electronicAddress,omitempty"`
+
+	// preferredLocale is the language (and region) the customer's
+	// documents and e-mails are written in: a BCP 47 tag such as "de",
+	// "fr-CA" or "pt-BR". Without it, the billing profile's locale is used,
+	// then English. A tag the documents cannot format is ignored as if
+	// absent (the HTTP API refuses it). 2 to 35 characters.
+	// +optional
+	// +kubebuilder:validation:MinLength=2
+	// +kubebuilder:validation:MaxLength=35
+	// +kubebuilder:validation:Pattern=`^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$`
+	PreferredLocale string `json:"preferredLocale,omitempty"`
 }
 
 // CustomerStatus is the observed state of a Customer.

@@ -183,27 +183,7 @@ func TestTheAPIServerValidatesEmailsAndEmailSettings(t *testing.T) {
 		{name: "a profile with the same reminder twice", build: profile(builder.WithReminders(7, 7)),
 			field: "spec.reminders[1]", want: "Duplicate value"},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			obj := tc.build(ns)
-			err := c.Create(ctx, obj)
-			if tc.want == "" {
-				if err != nil {
-					t.Fatalf("the API server refused it: %v", err)
-				}
-				if err := c.Delete(ctx, obj); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if !apierrors.IsInvalid(err) {
-				t.Fatalf("want an Invalid error naming %s, got %v", tc.field, err)
-			}
-			if msg := err.Error(); !strings.Contains(msg, tc.field) || !strings.Contains(msg, tc.want) {
-				t.Errorf("error %q does not name %s and say %q", msg, tc.field, tc.want)
-			}
-		})
-	}
+	expectValidation(t, ctx, c, ns, cases)
 
 	t.Run("an Email's spec is immutable, its metadata and status are not", func(t *testing.T) {
 		expectSpecIsImmutable(t, ctx, c, ns)
@@ -259,5 +239,33 @@ func expectSpecIsImmutable(t *testing.T, ctx context.Context, c client.Client, n
 	if got.Spec.InvoiceRef.Name != "inv-1" || len(got.Spec.To) != 1 || got.Spec.CustomerRef != nil ||
 		got.Status.Attempts != 1 || got.Labels["team"] != "finance" {
 		t.Errorf("read back spec %+v, status %+v, labels %v", got.Spec, got.Status, got.Labels)
+	}
+}
+
+// expectValidation creates each case's object in ns: the API server must
+// admit it (then it is deleted again) or refuse it as Invalid with an
+// error that names the case's field and says its want.
+func expectValidation(t *testing.T, ctx context.Context, c client.Client, ns string, cases []validationCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			obj := tc.build(ns)
+			err := c.Create(ctx, obj)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("the API server refused it: %v", err)
+				}
+				if err := c.Delete(ctx, obj); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if !apierrors.IsInvalid(err) {
+				t.Fatalf("want an Invalid error naming %s, got %v", tc.field, err)
+			}
+			if msg := err.Error(); !strings.Contains(msg, tc.field) || !strings.Contains(msg, tc.want) {
+				t.Errorf("error %q does not name %s and say %q", msg, tc.field, tc.want)
+			}
+		})
 	}
 }

@@ -54,6 +54,11 @@ func WithDefaultTax(tax *billingv1.Tax) BillingProfileOption {
 	return func(p *billingv1.BillingProfile) { p.Spec.DefaultTax = tax }
 }
 
+// WithLocale sets spec.locale, the workspace's BCP 47 tag.
+func WithLocale(tag string) BillingProfileOption {
+	return func(p *billingv1.BillingProfile) { p.Spec.Locale = tag }
+}
+
 // WithTimeZone sets spec.timeZone, the workspace's IANA time zone.
 func WithTimeZone(zone string) BillingProfileOption {
 	return func(p *billingv1.BillingProfile) { p.Spec.TimeZone = zone }

@@ -54,6 +54,11 @@ func WithAddress(address billingv1.Address) CustomerOption {
 	return func(c *billingv1.Customer) { c.Spec.Address = &address }
 }
 
+// WithPreferredLocale sets spec.preferredLocale, a BCP 47 tag.
+func WithPreferredLocale(tag string) CustomerOption {
+	return func(c *billingv1.Customer) { c.Spec.PreferredLocale = tag }
+}
+
 // WithTaxID sets the customer's tax id.
 func WithTaxID(taxID string) CustomerOption {
 	return func(c *billingv1.Customer) { c.Spec.TaxID = taxID }
