@@ -81,8 +81,7 @@ func CreditNoteFacturX(cn *billingv1.CreditNote, opts Options) ([]byte, error) {
 // facturX makes pdf a Factur-X PDF/A-3b with xml attached, dated issued.
 func facturX(pdf, xml []byte, issued time.Time, description string) ([]byte, error) {
 	return pdfA3(pdf, pdfA{
-		Date:     issued,
-		Producer: "invoicing",
+		Date: issued,
 		Attachments: []attachment{{
 			Name: FacturXFilename, Description: description, MIME: "text/xml",
 			Relationship: "Data", Data: xml,

@@ -83,9 +83,7 @@ type xmpProperty struct {
 type pdfA struct {
 	// Date is the creation and modification date in the Info dictionary
 	// and in the XMP packet.
-	Date time.Time
-	// Producer is the Info dictionary's /Producer and XMP's pdf:Producer.
-	Producer    string
+	Date        time.Time
 	Attachments []attachment
 	// Schemas are declared in the XMP packet's extension schemas and
 	// their properties written in it.
@@ -117,6 +115,8 @@ func pdfA3(src []byte, a pdfA) ([]byte, error) {
 		return nil, fmt.Errorf("the catalogue %d is not an object of the PDF", root)
 	}
 	info := infoStrings(trailer)
+	// The program that created the document wrote the file too: the
+	// Creator of gopdf's Info dictionary is the producer.
 	title, creator := info["Title"], info["Creator"]
 
 	w := &pdfWriterA{}
@@ -137,7 +137,7 @@ func pdfA3(src []byte, a pdfA) ([]byte, error) {
 
 	date := pdfDate(a.Date)
 	infoRef := w.add(pdfObject{value: fmt.Appendf(nil, "<< /Title %s /Creator %s /Producer %s /CreationDate %s /ModDate %s >>",
-		textString(title), textString(creator), textString(a.Producer), literalString(date), literalString(date))})
+		textString(title), textString(creator), textString(creator), literalString(date), literalString(date))})
 	xmp := xmpPacket(title, creator, a)
 	metadata := w.add(pdfObject{isStream: true, stream: xmp,
 		value: fmt.Appendf(nil, "<< /Type /Metadata /Subtype /XML /Length %d >>", len(xmp))})
@@ -147,9 +147,9 @@ func pdfA3(src []byte, a pdfA) ([]byte, error) {
 	}
 	profile := w.add(pdfObject{isStream: true, stream: icc,
 		value: fmt.Appendf(nil, "<< /N 3 /Filter /FlateDecode /Length %d >>", len(icc))})
-	intent := w.add(pdfObject{value: fmt.Appendf(nil,
-		"<< /Type /OutputIntent /S /GTS_PDFA1 /OutputConditionIdentifier (sRGB IEC61966-2.1) /RegistryName (http://www.color.org) /Info (sRGB IEC61966-2.1) /DestOutputProfile %d 0 R >>",
-		profile)})
+	intent := w.add(pdfObject{value: fmt.Appendf(nil, "<< /Type /OutputIntent /S /GTS_PDFA1 "+
+		"/OutputConditionIdentifier (sRGB IEC61966-2.1) /RegistryName (http://www.color.org) "+
+		"/Info (sRGB IEC61966-2.1) /DestOutputProfile %d 0 R >>", profile)})
 
 	// The name tree's keys sorted, as a name tree needs.
 	files := slices.Clone(a.Attachments)
@@ -242,23 +242,9 @@ func readGopdf(src []byte) ([]pdfObject, []byte, error) {
 	if err != nil || xref < 0 || xref >= len(src) || !bytes.HasPrefix(src[xref:], []byte("xref")) {
 		return nil, nil, errors.New("the xref offset does not point to an xref table")
 	}
-	lines := strings.Split(string(src[xref:at]), "\n")
-	if len(lines) < 3 {
-		return nil, nil, errors.New("a short xref table")
-	}
-	var first, count int
-	if _, err := fmt.Sscanf(lines[1], "%d %d", &first, &count); err != nil || first != 0 || count < 1 || len(lines) < 2+count {
-		return nil, nil, fmt.Errorf("an xref table of one section from 0 was expected, got %q", lines[1])
-	}
-	offsets := make([]int, count)
-	for n := 1; n < count; n++ {
-		f := strings.Fields(lines[2+n])
-		if len(f) != 3 || f[2] != "n" || f[1] != "00000" {
-			return nil, nil, fmt.Errorf("xref entry %d: %q is not an object in use", n, lines[2+n])
-		}
-		if offsets[n], err = strconv.Atoi(f[0]); err != nil || offsets[n] <= 0 || offsets[n] >= xref {
-			return nil, nil, fmt.Errorf("xref entry %d: bad offset %q", n, f[0])
-		}
+	offsets, err := readXref(src[xref:at], xref)
+	if err != nil {
+		return nil, nil, err
 	}
 	trailerAt := bytes.Index(src[xref:at], []byte("trailer"))
 	if trailerAt < 0 {
@@ -272,8 +258,8 @@ func readGopdf(src []byte) ([]pdfObject, []byte, error) {
 	// Each object ends where the next one (by offset) begins.
 	ends := slices.Sorted(slices.Values(offsets[1:]))
 	ends = append(ends, xref)
-	objects := make([]pdfObject, count)
-	for n := 1; n < count; n++ {
+	objects := make([]pdfObject, len(offsets))
+	for n := 1; n < len(offsets); n++ {
 		start := offsets[n]
 		end := ends[slices.Index(ends, start)+1]
 		if objects[n], err = readObject(src[start:end], n); err != nil {
@@ -281,6 +267,31 @@ func readGopdf(src []byte) ([]pdfObject, []byte, error) {
 		}
 	}
 	return objects, trailer, nil
+}
+
+// readXref reads an xref table of one section from object 0, at offset
+// xref of the file, and returns the offset of each object by number.
+func readXref(table []byte, xref int) ([]int, error) {
+	lines := strings.Split(string(table), "\n")
+	if len(lines) < 3 {
+		return nil, errors.New("a short xref table")
+	}
+	var first, count int
+	if _, err := fmt.Sscanf(lines[1], "%d %d", &first, &count); err != nil || first != 0 || count < 1 || len(lines) < 2+count {
+		return nil, fmt.Errorf("an xref table of one section from 0 was expected, got %q", lines[1])
+	}
+	offsets := make([]int, count)
+	for n := 1; n < count; n++ {
+		var err error
+		f := strings.Fields(lines[2+n])
+		if len(f) != 3 || f[2] != "n" || f[1] != "00000" {
+			return nil, fmt.Errorf("xref entry %d: %q is not an object in use", n, lines[2+n])
+		}
+		if offsets[n], err = strconv.Atoi(f[0]); err != nil || offsets[n] <= 0 || offsets[n] >= xref {
+			return nil, fmt.Errorf("xref entry %d: bad offset %q", n, f[0])
+		}
+	}
+	return offsets, nil
 }
 
 // lengthEntry is a stream dictionary's direct /Length (not /Length1).
@@ -477,9 +488,9 @@ func deflate(b []byte) ([]byte, error) {
 }
 
 // xmpPacket is the document's XMP metadata: the PDF/A identification
-// (part 3, conformance B), the title, dates, creator tool and producer the
-// Info dictionary holds too (PDF/A wants them to agree), the extension
-// schemas of a.Schemas and their properties' values.
+// (part 3, conformance B), the title, dates, creator tool and producer
+// (creator, both) the Info dictionary holds too (PDF/A wants them to
+// agree), the extension schemas of a.Schemas and their properties' values.
 func xmpPacket(title, creator string, a pdfA) []byte {
 	x := html.EscapeString
 	date := xmpDate(a.Date)
@@ -503,9 +514,12 @@ func xmpPacket(title, creator string, a pdfA) []byte {
 	b.WriteString(`</rdf:Description>
 <rdf:Description rdf:about="" xmlns:pdf="http://ns.adobe.com/pdf/1.3/">
 `)
-	fmt.Fprintf(&b, "<pdf:Producer>%s</pdf:Producer>\n</rdf:Description>\n", x(a.Producer))
+	fmt.Fprintf(&b, "<pdf:Producer>%s</pdf:Producer>\n</rdf:Description>\n", x(creator))
 	if len(a.Schemas) > 0 {
-		b.WriteString(`<rdf:Description rdf:about="" xmlns:pdfaExtension="http://www.aiim.org/pdfa/ns/extension/" xmlns:pdfaSchema="http://www.aiim.org/pdfa/ns/schema#" xmlns:pdfaProperty="http://www.aiim.org/pdfa/ns/property#">
+		b.WriteString(`<rdf:Description rdf:about=""
+ xmlns:pdfaExtension="http://www.aiim.org/pdfa/ns/extension/"
+ xmlns:pdfaSchema="http://www.aiim.org/pdfa/ns/schema#"
+ xmlns:pdfaProperty="http://www.aiim.org/pdfa/ns/property#">
 <pdfaExtension:schemas>
 <rdf:Bag>
 `)
