@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/invoicing-dev/invoicing/internal/test/pdfcheck"
@@ -138,5 +139,22 @@ func TestParseXMPReadsTheExtensionSchemasApartFromTheProperties(t *testing.T) {
 	wantProps := map[xml.Name]string{{Space: "urn:example#", Local: "A"}: "1", {Space: "urn:example#", Local: "B"}: "2"}
 	if fmt.Sprint(x.Properties) != fmt.Sprint(wantProps) {
 		t.Errorf("properties %v, want %v", x.Properties, wantProps)
+	}
+}
+
+func TestTheRulesNameWhatAPlainPDFLacksOfPDFA3AndFacturX(t *testing.T) {
+	rep, err := pdfcheck.Inspect(minimalPDF(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(pdfcheck.FacturXProblems(rep), "\n")
+	for _, want := range []string{
+		"pdfaid:part is \"\", want 3", "0 output intents, want one", "no fonts",
+		"0 embedded files and 0 in /AF", "XMP fx:DocumentType is \"\", want \"INVOICE\"",
+		"does not declare Factur-X's extension schema",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the problems do not name %q:\n%s", want, got)
+		}
 	}
 }
