@@ -37,6 +37,9 @@ const (
 	FacturXNS = "urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#"
 )
 
+// facturXFile is the name of the XML a Factur-X PDF embeds.
+const facturXFile = "factur-x.xml"
+
 // PDFA3Problems lists what rep breaks of PDF/A-3b's rules: the header and
 // its binary comment (6.1.2), the trailer's /ID and no encryption (6.1.3,
 // 6.1.4 of ISO 19005-2 that part 3 takes over), an uncompressed XMP
@@ -95,7 +98,7 @@ func FacturXProblems(rep *Report) []string {
 		len(rep.EmbeddedFiles), len(rep.AF))
 	if len(rep.EmbeddedFiles) > 0 {
 		f := rep.EmbeddedFiles[0]
-		p.check(f.Key == "factur-x.xml" && f.F == "factur-x.xml", "the embedded file is %q (/F %q), want factur-x.xml", f.Key, f.F)
+		p.check(f.Key == facturXFile && f.F == facturXFile, "the embedded file is %q (/F %q), want %s", f.Key, f.F, facturXFile)
 		p.check(f.Subtype == "text/xml", "factur-x.xml's /Subtype is %q, want text/xml", f.Subtype)
 		p.check(f.AFRelationship == "Data" || f.AFRelationship == "Alternative",
 			"factur-x.xml's /AFRelationship is %q, want Data or Alternative", f.AFRelationship)
@@ -108,7 +111,7 @@ func FacturXProblems(rep *Report) []string {
 		return append(p, err.Error())
 	}
 	for name, want := range map[string]string{
-		"DocumentType": "INVOICE", "DocumentFileName": "factur-x.xml", "Version": "1.0", "ConformanceLevel": "EN 16931",
+		"DocumentType": "INVOICE", "DocumentFileName": facturXFile, "Version": "1.0", "ConformanceLevel": "EN 16931",
 	} {
 		got := x.Properties[xml.Name{Space: FacturXNS, Local: name}]
 		p.check(got == want, "XMP fx:%s is %q, want %q", name, got, want)
