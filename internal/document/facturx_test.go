@@ -156,6 +156,9 @@ func TestAFacturXDocumentIsAPDFA3bWithItsCIIEmbeddedAsFacturXXML(t *testing.T) {
 				if f.Subtype != "Type0" || f.Descendant != "CIDFontType2" || f.Embedded != "FontFile2" || f.CIDToGIDMap != "Identity" {
 					t.Errorf("font %+v: want a Type0 CIDFontType2 with FontFile2 and CIDToGIDMap Identity", f)
 				}
+				if !subsetTag.MatchString(f.Name) {
+					t.Errorf("font %s: want the name of a subset, with its tag", f.Name)
+				}
 			}
 			if text := pdfText(t, c.pdf); !strings.Contains(text, c.number) {
 				t.Errorf("the PDF's text does not show the number %s", c.number)

@@ -35,7 +35,8 @@ import (
 
 // This file rewrites a PDF that gopdf wrote as a PDF/A-3b (ISO 19005-3,
 // level B) with attached files: the objects gopdf wrote, each once, with
-// its stream's length exact and every CIDFont's CIDToGIDMap stated; an
+// its stream's length exact, every CIDFont's CIDToGIDMap stated and every
+// font's name tagged as the subset it is; an
 // Info dictionary and an XMP packet that agree; an sRGB output intent; the
 // files in the catalogue's EmbeddedFiles name tree and its AF array; a
 // trailer /ID. It writes the file itself rather than through a PDF library:
@@ -128,6 +129,7 @@ func pdfA3(src []byte, a pdfA) ([]byte, error) {
 			objects[n].value = insertEntries(o.value, "/CIDToGIDMap /Identity")
 		}
 	}
+	tagSubsets(objects)
 	catalog := objects[root].value
 	for _, key := range []string{"/Metadata", "/Names", "/AF", "/OutputIntents"} {
 		if bytes.Contains(catalog, []byte(key)) {
@@ -292,6 +294,38 @@ func readXref(table []byte, xref int) ([]int, error) {
 		}
 	}
 	return offsets, nil
+}
+
+// fontName is a font dictionary's /BaseFont or a font descriptor's
+// /FontName, and the name.
+var fontName = regexp.MustCompile(`/(BaseFont|FontName)\s*/([^\s/\[\]<>(){}%]+)`)
+
+// subsetTag is the tag a subset font's name begins with (ISO 32000-1,
+// 9.6.4).
+var subsetTag = regexp.MustCompile(`^[A-Z]{6}\+`)
+
+// tagSubsets prefixes the name of each font, which gopdf embeds as a
+// subset, with a subset tag, as PDF asks and readers (pdffonts) tell: six
+// capital letters derived from the name, the same in the font, its
+// CIDFont and its descriptor.
+func tagSubsets(objects []pdfObject) {
+	for n, o := range objects {
+		if !bytes.Contains(o.value, []byte("/Font")) {
+			continue
+		}
+		objects[n].value = fontName.ReplaceAllFunc(o.value, func(m []byte) []byte {
+			sub := fontName.FindSubmatch(m)
+			if subsetTag.Match(sub[2]) {
+				return m
+			}
+			sum := sha256.Sum256(sub[2])
+			tag := make([]byte, 6)
+			for i := range tag {
+				tag[i] = 'A' + sum[i]%26
+			}
+			return fmt.Appendf(nil, "/%s /%s+%s", sub[1], tag, sub[2])
+		})
+	}
 }
 
 // lengthEntry is a stream dictionary's direct /Length (not /Length1).
