@@ -313,11 +313,14 @@ $(SETUP_ENVTEST): $(LOCALBIN)
 # runs the Schematron rules compiled to XSLT, libxml2 built to WebAssembly
 # (npm xmllint-wasm) the XML Schemas; both need node. Each stylesheet under
 # internal/test/schematron/testdata is compiled once to a SaxonJS SEF in
-# bin/einvoice-sef, under its versioned path.
+# bin/einvoice-sef, under its versioned path. qpdf built to WebAssembly
+# (npm @neslinesli93/qpdf-wasm) runs `qpdf --check` on the Factur-X PDFs
+# (internal/test/pdfcheck), where no qpdf is installed.
 XSLT3_VERSION ?= 2.7.0
 XMLLINT_WASM_VERSION ?= 5.3.0
+QPDF_WASM_VERSION ?= 0.3.0
 XMLTOOLS ?= $(LOCALBIN)/xmltools
-XMLTOOLS_DIR = $(XMLTOOLS)-xslt3-$(XSLT3_VERSION)-xmllint-wasm-$(XMLLINT_WASM_VERSION)
+XMLTOOLS_DIR = $(XMLTOOLS)-xslt3-$(XSLT3_VERSION)-xmllint-wasm-$(XMLLINT_WASM_VERSION)-qpdf-wasm-$(QPDF_WASM_VERSION)
 EINVOICE_RULES = internal/test/schematron/testdata
 EINVOICE_SEF = $(LOCALBIN)/einvoice-sef
 EINVOICE_STYLESHEETS = $(patsubst $(EINVOICE_RULES)/%.xslt,$(EINVOICE_SEF)/%.sef.json,$(wildcard $(EINVOICE_RULES)/*/*.xslt))
@@ -328,13 +331,13 @@ EINVOICE_SCHEMATRON = peppol-bis-3.0.19/PEPPOL-EN16931-UBL peppol-bis-3.0.19/PEP
 	xrechnung-schematron-2.5.0/ubl/XRechnung-UBL-validation xrechnung-schematron-2.5.0/cii/XRechnung-CII-validation
 SCHXSLT = $(EINVOICE_RULES)/schxslt-1.10.1/pipeline-for-svrl.xsl
 .PHONY: einvoice-validators
-einvoice-validators: xmltools $(EINVOICE_STYLESHEETS) $(patsubst %,$(EINVOICE_SEF)/%.sch.sef.json,$(EINVOICE_SCHEMATRON)) ## Install the e-invoice validators (xslt3, xmllint-wasm) into bin/ and compile the Schematron stylesheets (cached).
+einvoice-validators: xmltools $(EINVOICE_STYLESHEETS) $(patsubst %,$(EINVOICE_SEF)/%.sch.sef.json,$(EINVOICE_SCHEMATRON)) ## Install the e-invoice validators (xslt3, xmllint-wasm, qpdf-wasm) into bin/ and compile the Schematron stylesheets (cached).
 .PHONY: xmltools
 xmltools: $(XMLTOOLS_DIR)/node_modules/.bin/xslt3
 	@ln -sfn "$(XMLTOOLS_DIR)" "$(XMLTOOLS)"
 $(XMLTOOLS_DIR)/node_modules/.bin/xslt3: | $(LOCALBIN)
 	npm install --prefix "$(XMLTOOLS_DIR)" --no-audit --no-fund --no-save \
-		"xslt3@$(XSLT3_VERSION)" "xmllint-wasm@$(XMLLINT_WASM_VERSION)"
+		"xslt3@$(XSLT3_VERSION)" "xmllint-wasm@$(XMLLINT_WASM_VERSION)" "@neslinesli93/qpdf-wasm@$(QPDF_WASM_VERSION)"
 $(EINVOICE_SEF)/%.sef.json: $(EINVOICE_RULES)/%.xslt | xmltools
 	@mkdir -p "$(dir $@)"
 	@echo "Compiling $< (once; about a minute)"

@@ -72,6 +72,9 @@ var (
 	// CIIInvoice is UN/CEFACT's CrossIndustryInvoice D16B, the subset EN
 	// 16931 uses (its invoices and credit notes alike).
 	CIIInvoice = Schema{Dir: "cii-d16b", Main: "CrossIndustryInvoice_100pD16B.xsd"}
+	// FacturXEN16931 is Factur-X 1.0.8's schema of the EN 16931 profile:
+	// the CII a Factur-X PDF embeds as factur-x.xml, a subset of CIIInvoice.
+	FacturXEN16931 = Schema{Dir: "factur-x-1.08", Main: "Factur-X_1.08_EN16931.xsd"}
 )
 
 //go:embed validate.js

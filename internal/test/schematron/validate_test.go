@@ -157,6 +157,7 @@ func TestCENsExamplesPassTheirSchemaAndBrokenCopiesFail(t *testing.T) {
 	}{
 		{schematron.UBLInvoice, "en16931-1.3.16/ubl-tc434-example1.xml", "<cbc:IssueDate>", "<cbc:Unknown/>"},
 		{schematron.CIIInvoice, "en16931-1.3.16/CII_example1.xml", "<ram:TypeCode>380", "<ram:Unknown/>"},
+		{schematron.FacturXEN16931, "en16931-1.3.16/CII_example1.xml", "<ram:TypeCode>380", "<ram:Unknown/>"},
 	} {
 		bad := brokenCopy(t, t.TempDir(), c.example, c.before, c.unknownElement+c.before)
 		errs, err := tools.XSD(context.Background(), c.schema, []string{filepath.Join("testdata", c.example), bad})
