@@ -46,6 +46,9 @@ type Customer struct {
 	// ElectronicAddress is where the customer receives e-invoices; null
 	// when it has none.
 	ElectronicAddress *ElectronicAddress `json:"electronic_address"`
+	// PreferredLocale is the BCP 47 tag the customer's documents and
+	// e-mails are written in; null when it has none.
+	PreferredLocale *string `json:"preferred_locale"`
 	// CreditBalance is the customer's credit (money on account) per
 	// currency with credit, in currency order; empty, not null, when it
 	// has none (billing.CreditBalance).
@@ -266,6 +269,7 @@ func CustomerOf(c *billingv1.Customer) Customer {
 		TaxID:     optional(c.Spec.TaxID),
 
 		ElectronicAddress: electronicAddressJSON(c.Spec.ElectronicAddress),
+		PreferredLocale:   optional(c.Spec.PreferredLocale),
 		CreditBalance:     creditBalanceJSON(c.Status.Credit),
 		Deliveries:        DeliveriesOf(c.Status.Deliveries),
 		CreatedAt:         timestamp(c.CreationTimestamp.Time),

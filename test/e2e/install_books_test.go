@@ -23,6 +23,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -78,7 +79,7 @@ func (s *installSuite) closesTheBooks() {
 	Expect(resp.Status).To(Equal(http.StatusOK))
 	Expect(after.Seal).To(HaveValue(Equal("seal-000001")))
 	after.Seal = nil
-	Expect(*after).To(Equal(before))
+	Expect(cmp.Diff(before, *after)).To(BeEmpty(), "the sealed invoice (+) differs from the live one (-)")
 
 	By("verifying the chain, as the auditor with view")
 	auditor := apiClient(s.ca, s.api, s.auditorAPI)

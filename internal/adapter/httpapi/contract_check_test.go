@@ -36,7 +36,7 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const customer = `{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"ada@example.com","address":null,"tax_id":null,"electronic_address":null,"credit_balance":[],"deliveries":[],"created_at":"2026-11-21T07:00:00Z"}`
+	const customer = `{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"ada@example.com","address":null,"tax_id":null,"electronic_address":null,"preferred_locale":null,"credit_balance":[],"deliveries":[],"created_at":"2026-11-21T07:00:00Z"}`
 	const untaxed = `"items":[{"description":"x","quantity":1,"amount":2,"tax":null}],` +
 		`"subtotal":2,"tax_breakdown":[],"tax_total":0,"total":2`
 	const taxed = `"items":[{"description":"x","quantity":1,"amount":100,"tax":{"category":"S","rate":"19","exemption_reason":null}},` +

@@ -23,6 +23,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/locale"
 )
 
 // The CRD's bounds of a customer (config/crd/bases), in characters; the
@@ -73,6 +74,9 @@ type CustomerParams struct {
 	// ElectronicAddress is left out of the request hash when absent, like
 	// Address.
 	ElectronicAddress *ElectronicAddressParams `json:"electronic_address,omitempty"`
+	// PreferredLocale is the BCP 47 tag of the customer's language, as
+	// locale.Parse accepts it; left out of the request hash when absent.
+	PreferredLocale string `json:"preferred_locale,omitempty"`
 }
 
 // ElectronicAddressParams is a validated electronic address: an EAS
@@ -129,7 +133,7 @@ func DecodeCustomer(body []byte) (*CustomerParams, *Error) {
 	}
 	fields, e := checkObject(root, "", map[string]kind{
 		"name": kindString, "email": kindString, "address": kindObject, "tax_id": kindString,
-		"electronic_address": kindObject,
+		"electronic_address": kindObject, "preferred_locale": kindString,
 	})
 	if e != nil {
 		return nil, e
@@ -176,7 +180,29 @@ func DecodeCustomer(body []byte) (*CustomerParams, *Error) {
 			return nil, e
 		}
 	}
+	if p.PreferredLocale, e = decodeLocale(fields, "preferred_locale"); e != nil {
+		return nil, e
+	}
 	return p, nil
+}
+
+// maxLocaleLength is the CRD's bound of a locale tag.
+const maxLocaleLength = 35
+
+// decodeLocale validates the optional BCP 47 tag at name: 422
+// parameter_invalid for a malformed tag or one the documents cannot
+// format (locale.Parse). It returns the tag in its canonical form.
+func decodeLocale(fields map[string]*node, name string) (string, *Error) {
+	s, e := optionalString(fields, "", name, maxLocaleLength)
+	if e != nil || s == "" {
+		return "", e
+	}
+	tag, err := locale.Parse(s)
+	if err != nil {
+		return "", errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, name,
+			"%s must be a BCP 47 language tag such as de, fr-CA or pt-BR: %s", name, err.Error())
+	}
+	return tag.String(), nil
 }
 
 var electronicAddressFields = map[string]kind{"scheme": kindString, "value": kindString}

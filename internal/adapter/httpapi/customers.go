@@ -27,7 +27,7 @@ func (a *Adapter) createCustomer(w http.ResponseWriter, r *http.Request, c *call
 	return create(a, w, r, c, customerKind, DecodeCustomer,
 		func(p *CustomerParams) (*creation[*billingv1.Customer], *Error) {
 			spec := billingv1.CustomerSpec{Name: p.Name, Email: p.Email, Address: p.Address.spec(), TaxID: p.TaxID,
-				ElectronicAddress: p.ElectronicAddress.spec()}
+				ElectronicAddress: p.ElectronicAddress.spec(), PreferredLocale: p.PreferredLocale}
 			return &creation[*billingv1.Customer]{object: &billingv1.Customer{Spec: spec},
 				answer: func(cus *billingv1.Customer, _ bool) any { return apiobject.CustomerOf(cus) }}, nil
 		})

@@ -387,6 +387,39 @@ func TestDecodeCustomerElectronicAddress(t *testing.T) {
 	}
 }
 
+func TestDecodeCustomerPreferredLocale(t *testing.T) {
+	body := func(extra string) string { return `{"name":"Ada","email":"ada@example.com",` + extra + `}` }
+	with := func(tag string) *CustomerParams {
+		return &CustomerParams{Name: "Ada", Email: "ada@example.com", PreferredLocale: tag}
+	}
+	cases := []struct {
+		name   string
+		body   string
+		want   *CustomerParams
+		status int
+		code   string
+		param  string
+	}{
+		{"a language is kept", body(`"preferred_locale":"de"`), with("de"), 0, "", ""},
+		{"a language and region is kept", body(`"preferred_locale":"fr-CA"`), with("fr-CA"), 0, "", ""},
+		{"a tag is stored in its canonical form", body(`"preferred_locale":"PT-br"`), with("pt-BR"), 0, "", ""},
+		{"a language without a translation is kept", body(`"preferred_locale":"ja"`), with("ja"), 0, "", ""},
+		{"a null locale is none", body(`"preferred_locale":null`), with(""), 0, "", ""},
+		{"a number is refused", body(`"preferred_locale":49`), nil, 400, CodeParameterInvalid, "preferred_locale"},
+		{"an empty tag is refused", body(`"preferred_locale":""`), nil, 422, CodeParameterInvalid, "preferred_locale"},
+		{"a malformed tag is refused", body(`"preferred_locale":"de_DE!"`), nil, 422, CodeParameterInvalid, "preferred_locale"},
+		{"a tag of no language is refused", body(`"preferred_locale":"zz"`), nil, 422, CodeParameterInvalid, "preferred_locale"},
+		{"a tag longer than the CRD's bound is refused", body(`"preferred_locale":"de-` + strings.Repeat("a", 40) + `"`),
+			nil, 422, CodeParameterInvalid, "preferred_locale"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, e := DecodeCustomer([]byte(tc.body))
+			checkDecoded(t, got, tc.want, e, tc.status, tc.code, tc.param)
+		})
+	}
+}
+
 func TestDecodeInvoiceBuyerReferenceAndPurchaseOrder(t *testing.T) {
 	body := func(extra string) string {
 		return `{"customer_id":"c","items":[{"description":"x","quantity":1,"amount":2}],` + extra + `}`

@@ -15,17 +15,18 @@
 package httpapi
 
 import (
+	"context"
+	"errors"
 	"mime"
 	"net/http"
 	"strconv"
 	"strings"
 
-	"golang.org/x/text/language"
-
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/document"
 	"github.com/invoicing-dev/invoicing/internal/einvoice"
+	"github.com/invoicing-dev/invoicing/internal/locale"
 )
 
 // Media types of an invoice's document.
@@ -36,7 +37,9 @@ const (
 
 // getInvoiceDocument serves GET /v1/invoices/{invoice_id}/document: the
 // issued invoice as a print-ready HTML page, or as a PDF when the Accept
-// header prefers application/pdf; format=html or pdf chooses without it,
+// header prefers application/pdf, or as a Factur-X (a PDF/A-3 with its CII
+// e-invoice inside) when it asks for application/pdf; profile=factur-x;
+// format=html, pdf or facturx chooses without it,
 // format=ubl an EN 16931 e-invoice under profile (package einvoice). It is
 // authorized as a get of the invoice.
 // An invoice that is not issued has no document yet: 409.
@@ -61,18 +64,20 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 		writeDocument(w, r, mediaXML, document.Filename(inv, "xml"), body)
 		return nil
 	}
-	profile, err := a.store.Profile(r.Context(), c.ns)
+	opts, err := a.documentOptions(r.Context(), c.ns, inv.Spec.CustomerRef.Name)
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to read the billing profile")
 	}
 	media, ext, render := mediaHTML+"; charset=utf-8", "html", document.HTML
-	if df.format == formatPDF || (df.format == "" && prefersPDF(r.Header.Values("Accept"))) {
+	switch chooseDocument(df, r.Header.Values("Accept")) {
+	case formatPDF:
 		media, ext, render = mediaPDF, "pdf", document.PDF
+	case formatFacturX:
+		media, ext, render = mediaPDF, extFacturX, document.FacturX
 	}
-	body, err := render(inv, document.Options{Footer: profile.Footer, Locale: language.English})
+	body, err := render(inv, opts)
 	if err != nil {
-		logFrom(r.Context()).Error(err, "Unable to render an invoice", "invoice", c.id)
-		return internalError()
+		return documentError(r.Context(), err, "invoice_id", "Invoice", c.id)
 	}
 	writeDocument(w, r, media, document.Filename(inv, ext), body)
 	return nil
@@ -104,21 +109,56 @@ func (a *Adapter) getCreditNoteDocument(w http.ResponseWriter, r *http.Request, 
 		writeDocument(w, r, mediaXML, document.CreditNoteFilename(cn, "xml"), body)
 		return nil
 	}
-	profile, err := a.store.Profile(r.Context(), c.ns)
+	opts, err := a.documentOptions(r.Context(), c.ns, cn.Spec.CustomerRef.Name)
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to read the billing profile")
 	}
 	media, ext, render := mediaHTML+"; charset=utf-8", "html", document.CreditNoteHTML
-	if df.format == formatPDF || (df.format == "" && prefersPDF(r.Header.Values("Accept"))) {
+	switch chooseDocument(df, r.Header.Values("Accept")) {
+	case formatPDF:
 		media, ext, render = mediaPDF, "pdf", document.CreditNotePDF
+	case formatFacturX:
+		media, ext, render = mediaPDF, extFacturX, document.CreditNoteFacturX
 	}
-	body, err := render(cn, document.Options{Footer: profile.Footer, Locale: language.English})
+	body, err := render(cn, opts)
 	if err != nil {
-		logFrom(r.Context()).Error(err, "Unable to render a credit note", "credit_note", c.id)
-		return internalError()
+		return documentError(r.Context(), err, "credit_note_id", "Credit note", c.id)
 	}
 	writeDocument(w, r, media, document.CreditNoteFilename(cn, ext), body)
 	return nil
+}
+
+// documentOptions are what the documents of workspace ns's customer
+// customer are rendered with: the billing profile's footer, and the
+// customer's preferred locale, else the profile's, else English
+// (locale.Resolve). A customer that cannot be found (deleted since) is
+// written for in the profile's locale.
+func (a *Adapter) documentOptions(ctx context.Context, ns, customer string) (document.Options, error) {
+	profile, err := a.store.Profile(ctx, ns)
+	if err != nil {
+		return document.Options{}, err
+	}
+	cus := &billingv1.Customer{}
+	found, err := a.store.Get(ctx, ns, customer, cus)
+	if err != nil {
+		return document.Options{}, err
+	}
+	preferred := ""
+	if found {
+		preferred = cus.Spec.PreferredLocale
+	}
+	return document.Options{Footer: profile.Footer, Locale: locale.Resolve(preferred, profile.Locale)}, nil
+}
+
+// documentError answers a document that could not be rendered: 409
+// einvoice_unavailable naming what a Factur-X's e-invoice lacks, else 500.
+func documentError(ctx context.Context, err error, param, kind, id string) *Error {
+	var unavailable *einvoice.UnavailableError
+	if errors.As(err, &unavailable) {
+		return einvoiceError(ctx, err, param, kind, id)
+	}
+	logFrom(ctx).Error(err, "Unable to render a document", param, id)
+	return internalError()
 }
 
 // writeDocument answers a document of media type media, saved as filename.
@@ -138,24 +178,42 @@ func writeDocument(w http.ResponseWriter, r *http.Request, media, filename strin
 	}
 }
 
-// prefersPDF reports whether an Accept header asks for application/pdf
-// rather than HTML: application/pdf is listed with a quality above that of
-// text/html (0 when text/html is not listed). Without it, or with */* only,
-// the answer is HTML.
-func prefersPDF(accept []string) bool {
-	pdf := acceptQuality(accept, mediaPDF)
-	return pdf > 0 && pdf > acceptQuality(accept, mediaHTML)
+// acceptedDocument is the rendering an Accept header prefers: facturx when
+// "application/pdf; profile=factur-x" is listed with a quality above 0, at
+// least that of a plain application/pdf and above that of text/html; pdf
+// when application/pdf is listed above text/html; else html (also for
+// */* alone or no header).
+func acceptedDocument(accept []string) string {
+	html := acceptQuality(accept, mediaHTML)
+	pdf := acceptQualityIf(accept, mediaPDF, func(p map[string]string) bool { return p["profile"] == "" })
+	facturx := acceptQualityIf(accept, mediaPDF, func(p map[string]string) bool {
+		return strings.EqualFold(p["profile"], profileFacturX)
+	})
+	switch {
+	case facturx > 0 && facturx >= pdf && facturx > html:
+		return formatFacturX
+	case pdf > 0 && pdf > html:
+		return formatPDF
+	default:
+		return formatHTML
+	}
 }
 
 // acceptQuality is the highest quality (q, default 1) with which an Accept
 // header lists exactly the media type mediaType; 0 when it does not list it.
 // Wildcards are not counted: a client asks for a PDF or a stream by name.
 func acceptQuality(accept []string, mediaType string) float64 {
+	return acceptQualityIf(accept, mediaType, func(map[string]string) bool { return true })
+}
+
+// acceptQualityIf is acceptQuality counting only the entries whose
+// parameters match says yes to.
+func acceptQualityIf(accept []string, mediaType string, match func(params map[string]string) bool) float64 {
 	var best float64
 	for _, value := range accept {
 		for part := range strings.SplitSeq(value, ",") {
 			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-			if err != nil || mt != mediaType {
+			if err != nil || mt != mediaType || !match(params) {
 				continue
 			}
 			q := 1.0

@@ -199,18 +199,26 @@ func pdfText(doc []byte) string {
 	return b.String()
 }
 
-var _ = DescribeTable("chooses PDF only when Accept prefers application/pdf to text/html",
-	func(accept []string, want bool) {
-		Expect(prefersPDF(accept)).To(Equal(want))
+var _ = DescribeTable("chooses the rendering the Accept header prefers",
+	func(accept []string, want string) {
+		Expect(acceptedDocument(accept)).To(Equal(want))
 	},
-	Entry("no Accept", nil, false),
-	Entry("*/*", []string{"*/*"}, false),
-	Entry("application/pdf", []string{"application/pdf"}, true),
-	Entry("application/pdf with parameters", []string{"Application/PDF; q=0.5"}, true),
-	Entry("a browser's Accept", []string{"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}, false),
-	Entry("PDF first, HTML as a fallback", []string{"application/pdf, text/html;q=0.5"}, true),
-	Entry("both at the same quality", []string{"text/html, application/pdf"}, false),
-	Entry("PDF refused", []string{"application/pdf;q=0"}, false),
-	Entry("repeated headers", []string{"text/html;q=0.1", "application/pdf"}, true),
-	Entry("a malformed quality", []string{"application/pdf;q=x"}, false),
+	Entry("no Accept is HTML", nil, formatHTML),
+	Entry("*/* is HTML", []string{"*/*"}, formatHTML),
+	Entry("application/pdf is a PDF", []string{"application/pdf"}, formatPDF),
+	Entry("application/pdf with parameters is a PDF", []string{"Application/PDF; q=0.5"}, formatPDF),
+	Entry("a browser's Accept is HTML", []string{"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}, formatHTML),
+	Entry("PDF first, HTML as a fallback, is a PDF", []string{"application/pdf, text/html;q=0.5"}, formatPDF),
+	Entry("both at the same quality is HTML", []string{"text/html, application/pdf"}, formatHTML),
+	Entry("PDF refused is HTML", []string{"application/pdf;q=0"}, formatHTML),
+	Entry("repeated headers pick the PDF", []string{"text/html;q=0.1", "application/pdf"}, formatPDF),
+	Entry("a malformed quality is HTML", []string{"application/pdf;q=x"}, formatHTML),
+	Entry("the factur-x profile is a Factur-X", []string{"application/pdf; profile=factur-x"}, formatFacturX),
+	Entry("the profile is matched without case", []string{`application/pdf;profile="Factur-X"`}, formatFacturX),
+	Entry("a Factur-X preferred to a plain PDF is a Factur-X",
+		[]string{"application/pdf;profile=factur-x, application/pdf;q=0.5"}, formatFacturX),
+	Entry("a plain PDF preferred to a Factur-X is a PDF",
+		[]string{"application/pdf;profile=factur-x;q=0.4, application/pdf"}, formatPDF),
+	Entry("a Factur-X refused is HTML", []string{"application/pdf;profile=factur-x;q=0"}, formatHTML),
+	Entry("another profile is not a Factur-X", []string{"application/pdf;profile=zugferd-2"}, formatHTML),
 )

@@ -34,11 +34,21 @@ var documentQuery = []string{queryFormat, queryProfile}
 // mediaXML is the media type of an e-invoice.
 const mediaXML = "application/xml"
 
-// Formats of a document besides the e-invoice formats of package einvoice.
+// Formats of a document besides the e-invoice formats of package einvoice:
+// facturx is the PDF/A-3 with the CII e-invoice inside (Factur-X, ZUGFeRD).
 const (
-	formatHTML = "html"
-	formatPDF  = "pdf"
+	formatHTML    = "html"
+	formatPDF     = "pdf"
+	formatFacturX = "facturx"
 )
+
+// profileFacturX is the Accept header's profile parameter of application/pdf
+// that asks for a Factur-X: "application/pdf; profile=factur-x".
+const profileFacturX = "factur-x"
+
+// extFacturX ends the name of a saved Factur-X, so that it is told from
+// the plain PDF: DEMO-000001.facturx.pdf.
+const extFacturX = "facturx.pdf"
 
 // documentFormat is what a document's query asks for: format "" (the
 // Accept header decides between HTML and PDF), html, pdf or an e-invoice
@@ -50,15 +60,15 @@ type documentFormat struct {
 
 // einvoice reports whether the format is an e-invoice's.
 func (f documentFormat) einvoice() bool {
-	return f.format != "" && f.format != formatHTML && f.format != formatPDF
+	return f.format != "" && f.format != formatHTML && f.format != formatPDF && f.format != formatFacturX
 }
 
 // parseDocumentFormat reads format and profile. profile applies to an
 // e-invoice only, and defaults to en16931.
 func parseDocumentFormat(q url.Values) (documentFormat, *Error) {
 	f := documentFormat{format: q.Get(queryFormat)}
-	formats := make([]string, 0, 2+len(einvoice.Formats))
-	formats = append(formats, formatHTML, formatPDF)
+	formats := make([]string, 0, 3+len(einvoice.Formats))
+	formats = append(formats, formatHTML, formatPDF, formatFacturX)
 	for _, ef := range einvoice.Formats {
 		formats = append(formats, string(ef))
 	}
@@ -74,7 +84,7 @@ func parseDocumentFormat(q url.Values) (documentFormat, *Error) {
 	if !f.einvoice() {
 		if given {
 			return f, errorf(http.StatusBadRequest, CodeParameterInvalid, queryProfile,
-				"profile applies to an e-invoice only: send it with format %s.", strings.Join(formats[2:], " or "))
+				"profile applies to an e-invoice only: send it with format %s.", strings.Join(formats[3:], " or "))
 		}
 		return f, nil
 	}
@@ -91,4 +101,14 @@ func parseDocumentFormat(q url.Values) (documentFormat, *Error) {
 			"profile must be one of %s.", strings.Join(names, ", "))
 	}
 	return f, nil
+}
+
+// chooseDocument is the rendering a document's request asks for, when it
+// is not an e-invoice: the format parameter's, else what the Accept header
+// prefers (acceptedDocument).
+func chooseDocument(f documentFormat, accept []string) string {
+	if f.format != "" {
+		return f.format
+	}
+	return acceptedDocument(accept)
 }

@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/pdfcheck"
 	"github.com/invoicing-dev/invoicing/internal/test/schematron"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
@@ -193,6 +194,58 @@ var _ = Describe("E-invoices", func() {
 			Expect(strings.Contains(string(resp.Body), CodeParameterInvalid)).To(BeTrue(), "%s", resp.Body)
 		}
 	})
+	It("serves an invoice and a credit note as Factur-X, by Accept and by format, the CII inside as served alone", func() {
+		fr := customer("FR40303265045")
+		twoRates := einvoiceTaxCases()["S 19% and S 7%"]
+		id := createInvoice(fr, twoRates.currency, twoRates.items)
+		issued(id)
+
+		By("answering Accept: application/pdf; profile=factur-x with a PDF/A-3b holding factur-x.xml")
+		resp, err := api.InvoiceDocument(ctx, id, "application/pdf; profile=factur-x")
+		Expect(err).NotTo(HaveOccurred(), "%s", resp)
+		Expect(resp.Header.Get("Content-Type")).To(Equal("application/pdf"))
+		Expect(resp.Header.Get("Content-Disposition")).To(MatchRegexp(`^inline; filename=INV-\d+\.facturx\.pdf$`))
+		rep, err := pdfcheck.Inspect(resp.Body)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(pdfcheck.PDFA3Problems(rep)).To(BeEmpty())
+		Expect(pdfcheck.FacturXProblems(rep)).To(BeEmpty())
+		Expect(rep.EmbeddedFiles).To(HaveLen(1))
+		cii, err := api.InvoiceDocumentIn(ctx, id, "cii", "en16931")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(rep.EmbeddedFiles[0].Data)).To(Equal(string(cii.Body)), "the embedded XML is the CII e-invoice")
+
+		By("answering format=facturx with the same document, whatever Accept says")
+		again, err := api.InvoiceDocumentIn(ctx, id, "facturx", "", v1client.Header("Accept", "text/html"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(again.Body).To(Equal(resp.Body), "a Factur-X is rendered the same every time")
+
+		By("answering a credit note's Factur-X, its XML a credit note of type 381")
+		full, cresp, err := api.CreateCreditNote(ctx, v1client.CreditNoteParams{InvoiceID: id, Reason: "duplicate", FullCredit: true})
+		Expect(err).NotTo(HaveOccurred(), "body: %v", cresp)
+		Eventually(func(g Gomega) {
+			cn, _, err := api.GetCreditNote(ctx, full.ID)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(cn.Status).To(Equal("issued"))
+		}).Should(Succeed())
+		resp, err = api.CreditNoteDocument(ctx, full.ID, "application/pdf;profile=factur-x")
+		Expect(err).NotTo(HaveOccurred(), "%s", resp)
+		rep, err = pdfcheck.Inspect(resp.Body)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(pdfcheck.FacturXProblems(rep)).To(BeEmpty())
+		Expect(string(rep.EmbeddedFiles[0].Data)).To(ContainSubstring("<ram:TypeCode>381</ram:TypeCode>"))
+
+		By("answering 409 einvoice_unavailable for an invoice its CII cannot be written for")
+		noCountry, cusResp, err := api.CreateCustomer(ctx, v1client.CustomerParams{Name: "Nowhere Ltd", Email: "a@nowhere.example"})
+		Expect(err).NotTo(HaveOccurred(), "body: %v", cusResp)
+		untaxed := createInvoice(noCountry.ID, "EUR", []v1client.Item{{Description: "Consulting", Quantity: 1, Amount: 100}})
+		issued(untaxed)
+		resp, err = api.InvoiceDocument(ctx, untaxed, "application/pdf; profile=factur-x")
+		Expect(err).To(HaveOccurred())
+		Expect(resp.Status).To(Equal(http.StatusConflict))
+		Expect(resp.Err().Code).To(Equal(CodeEInvoiceUnavailable))
+		Expect(resp.Err().Message).To(ContainSubstring("a tax category on every line (line 1 has none)"))
+	})
+
 	It("serves an invoice as XRechnung and as Peppol, from the data frozen when it was issued", func() {
 		tools := schematron.Require(GinkgoT())
 		ws := newWorkspace()

@@ -26,6 +26,7 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/document"
+	"github.com/invoicing-dev/invoicing/internal/locale"
 )
 
 // A customer's statement (docs/api.md#statements), computed by billing
@@ -78,9 +79,11 @@ func (a *Adapter) getStatement(w http.ResponseWriter, r *http.Request, c *call) 
 		writeJSON(w, r, http.StatusOK, apiobject.StatementOf(&st, cus.Spec.Name, loc))
 		return nil
 	}
-	doc := &document.Statement{Statement: &st, Customer: cus, Location: loc}
+	doc := &document.Statement{Statement: &st, Customer: cus, Location: loc,
+		Locale: locale.Resolve(cus.Spec.PreferredLocale)}
 	if profile != nil {
 		doc.Issuer, doc.Footer = profile.Spec.Issuer, profile.Spec.Footer
+		doc.Locale = locale.Resolve(cus.Spec.PreferredLocale, profile.Spec.Locale)
 	}
 	ext, render := formatHTML, document.StatementHTML
 	if media == mediaPDF {

@@ -46,6 +46,9 @@ type Profile struct {
 	// TimeZone is the profile's spec.timeZone, "" for UTC: the days of a
 	// statement are the workspace's.
 	TimeZone string
+	// Locale is the profile's spec.locale, "" for English: the language of
+	// the documents of a customer without a preferred locale.
+	Locale string
 }
 
 // Profile reads workspace ns's BillingProfile "default" as it is when
@@ -103,7 +106,7 @@ func (s *Store) cachedProfile(ctx context.Context, ns string) (*billingv1.Billin
 // profileOf is what handlers use of p, copied: p may be the cache's.
 func profileOf(p *billingv1.BillingProfile) Profile {
 	return Profile{Footer: p.Spec.Footer, DefaultTax: p.Spec.DefaultTax.DeepCopy(), Email: p.Spec.Email.DeepCopy(),
-		TimeZone: p.Spec.TimeZone}
+		TimeZone: p.Spec.TimeZone, Locale: p.Spec.Locale}
 }
 
 func profileKey(ns string) types.NamespacedName {

@@ -21,7 +21,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/text/language"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/types"
@@ -31,6 +30,7 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/document"
 	"github.com/invoicing-dev/invoicing/internal/einvoice"
+	"github.com/invoicing-dev/invoicing/internal/locale"
 	"github.com/invoicing-dev/invoicing/internal/manager/mail"
 )
 
@@ -77,7 +77,7 @@ func (r *EmailReconciler) compose(ctx context.Context, em *billingv1.Email, prof
 	}
 	msg = &mail.Message{From: settings.From, ReplyTo: settings.ReplyTo, BCC: settings.BCC, Date: now,
 		MessageID: billing.MessageID(string(em.UID), settings.From)}
-	opts := document.Options{Footer: profile.Spec.Footer, Locale: language.English}
+	opts := document.Options{Footer: profile.Spec.Footer, Locale: locale.Resolve(s.preferredLocale(), profile.Spec.Locale)}
 	msg.To = billing.Recipients(em.Spec.To, s.customerEmail(), s.issuedTo())
 	if len(msg.To) == 0 {
 		return nil, "", stalled(billingv1.ReasonNoRecipient,
@@ -107,6 +107,15 @@ func (s *subject) customerEmail() string {
 		return ""
 	}
 	return s.customer.Spec.Email
+}
+
+// preferredLocale is the customer's preferred locale, "" when it has none
+// or cannot be read.
+func (s *subject) preferredLocale() string {
+	if s.customer == nil {
+		return ""
+	}
+	return s.customer.Spec.PreferredLocale
 }
 
 // issuedTo is the address the invoice or credit note was issued to.

@@ -23,6 +23,7 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/document"
+	"github.com/invoicing-dev/invoicing/internal/locale"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
 	"github.com/invoicing-dev/invoicing/internal/manager/mail"
 )
@@ -51,7 +52,8 @@ func (r *EmailReconciler) attachStatement(ctx context.Context, msg *mail.Message
 		return fmt.Errorf("computing the statement of %s: %w", customer.Name, err)
 	}
 	pdf, err := document.StatementPDF(&document.Statement{Statement: &st, Customer: customer,
-		Issuer: profile.Spec.Issuer, Footer: profile.Spec.Footer, Location: loc})
+		Issuer: profile.Spec.Issuer, Footer: profile.Spec.Footer, Location: loc,
+		Locale: locale.Resolve(customer.Spec.PreferredLocale, profile.Spec.Locale)})
 	if err != nil {
 		return fmt.Errorf("rendering the statement of %s: %w", customer.Name, err)
 	}

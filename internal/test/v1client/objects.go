@@ -30,6 +30,8 @@ type CustomerParams struct {
 	TaxID   string         `json:"tax_id,omitempty"`
 	// ElectronicAddress is left out when nil.
 	ElectronicAddress *ElectronicAddress `json:"electronic_address,omitempty"`
+	// PreferredLocale is left out when empty.
+	PreferredLocale string `json:"preferred_locale,omitempty"`
 }
 
 // ElectronicAddress is a Peppol participant identifier, in a body and in
@@ -162,6 +164,8 @@ type Customer struct {
 	TaxID     *string  `json:"tax_id"`
 	// ElectronicAddress is nil when absent.
 	ElectronicAddress *ElectronicAddress `json:"electronic_address"`
+	// PreferredLocale is nil when absent.
+	PreferredLocale *string `json:"preferred_locale"`
 	// CreditBalance is the customer's credit per currency; empty when none.
 	CreditBalance []CurrencyAmount `json:"credit_balance"`
 	// Deliveries are the messages sent about it; empty when none.
