@@ -36,8 +36,9 @@ import (
 // between fields ("%C, %S %Z") is printed only between fields that have a
 // value.
 
-//go:generate go run gen_addressformats.go -src RegionDataConstants.java
-
+// addressformats.json is generated from a copy of libaddressinput's
+// RegionDataConstants.java: go run gen_addressformats.go -src <that file>.
+//
 //go:embed addressformats.json
 var addressFormatsJSON []byte
 
