@@ -3,9 +3,11 @@ module github.com/invoicing-dev/invoicing
 go 1.26.0
 
 require (
+	github.com/bojanz/currency v1.4.2 // money in the customer's locale: CLDR symbols, placement and separators, exact decimals
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6 // AUTH PLAIN in the test SMTP server
 	github.com/emersion/go-smtp v0.25.1 // the test SMTP server (internal/test/smtpserver): a maintained server with STARTTLS, implicit TLS and AUTH
 	github.com/go-logr/logr v1.4.3
+	github.com/go-playground/locales v0.14.1 // dates, numbers and percentages in the customer's locale, from CLDR, per language and region
 	github.com/google/go-cmp v0.7.0
 	github.com/ledongthuc/pdf v0.0.0-20260907135840-6c8c28e0e8a0 // reading the text of rendered PDFs in tests
 	github.com/oklog/ulid/v2 v2.1.2
@@ -21,7 +23,7 @@ require (
 	golang.org/x/image v0.41.0 // the Go font (gofont) embedded in the invoice PDF
 	golang.org/x/net v0.56.0 // telling HTTP/2 stream and connection errors of the API server apart
 	golang.org/x/sync v0.21.0 // errgroup: the writes of a move into a seal, a bounded number at once
-	golang.org/x/text v0.39.0 // ISO 4217 currencies and their minor units
+	golang.org/x/text v0.39.0 // ISO 4217 currencies and their minor units; language tags, message catalogs, country names
 	golang.org/x/time v0.14.0
 	k8s.io/api v0.36.6
 	k8s.io/apiextensions-apiserver v0.36.6
@@ -47,6 +49,7 @@ require (
 	github.com/buger/jsonparser v1.1.2 // indirect
 	github.com/cenkalti/backoff/v5 v5.0.3 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/cockroachdb/apd/v3 v3.2.1 // indirect
 	github.com/davecgh/go-spew v1.1.2-0.20180830191138-d8f796af33cc // indirect
 	github.com/emicklei/go-restful/v3 v3.13.0 // indirect
 	github.com/evanphx/json-patch/v5 v5.9.11 // indirect

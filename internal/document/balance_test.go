@@ -48,7 +48,7 @@ func TestTheDocumentsShowWhatWasPaidOnceAPaymentIsRecorded(t *testing.T) {
 				t.Fatal(err)
 			}
 			text := tc.text(t, doc)
-			for _, want := range []string{"Amount paid", "USD 500.00", "Amount remaining", "USD 180.50"} {
+			for _, want := range []string{"Amount paid", "$500.00", "Amount remaining", "$180.50"} {
 				if strings.Contains(text, want) != tc.shown {
 					t.Errorf("contains %q: %v, want %v; the text is:\n%s", want, !tc.shown, tc.shown, text)
 				}
@@ -76,13 +76,13 @@ func TestTheDocumentsShowCreditAppliedAndWhatWasWrittenOff(t *testing.T) {
 		text          func(*testing.T, []byte) string
 	}{
 		{"an HTML document shows the credit applied and the amount written off, and no payment",
-			issued(settled), []string{"Credit applied", "USD 100.00", "Written off", "USD 580.50", "Amount remaining", "USD 0.00"},
+			issued(settled), []string{"Credit applied", "$100.00", "Written off", "$580.50", "Amount remaining", "$0.00"},
 			[]string{"Amount paid"}, HTML, htmlText},
 		{"a PDF shows the credit applied and the amount written off, and no payment",
-			issued(settled), []string{"Credit applied", "USD 100.00", "Written off", "USD 580.50", "Amount remaining", "USD 0.00"},
+			issued(settled), []string{"Credit applied", "$100.00", "Written off", "$580.50", "Amount remaining", "$0.00"},
 			[]string{"Amount paid"}, PDF, pdfText},
 		{"a PDF with credit applied and nothing written off shows only the credit and what remains",
-			issued(applied), []string{"Credit applied", "USD 100.00", "Amount remaining", "USD 580.50"},
+			issued(applied), []string{"Credit applied", "$100.00", "Amount remaining", "$580.50"},
 			[]string{"Written off", "Amount paid"}, PDF, pdfText},
 	}
 	for _, tc := range cases {

@@ -20,7 +20,7 @@ import (
 	"strings"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/locale"
 )
 
 // ErrCreditNoteNotIssued is returned for a credit note that is not issued:
@@ -32,7 +32,7 @@ var ErrCreditNoteNotIssued = errors.New("the credit note is not issued")
 // invoice's number and issue date, the reason and memo, the credited lines,
 // the breakdown and the total, as opts asks.
 func CreditNoteHTML(cn *billingv1.CreditNote, opts Options) ([]byte, error) {
-	v, err := newCreditNoteView(cn, opts)
+	v, err := newCreditNoteView(cn, locale.New(opts.Locale), opts.Footer)
 	if err != nil {
 		return nil, err
 	}
@@ -42,11 +42,12 @@ func CreditNoteHTML(cn *billingv1.CreditNote, opts Options) ([]byte, error) {
 // CreditNotePDF renders an issued credit note as a PDF with the content of
 // CreditNoteHTML.
 func CreditNotePDF(cn *billingv1.CreditNote, opts Options) ([]byte, error) {
-	v, err := newCreditNoteView(cn, opts)
+	p := pdfPrinter(opts.Locale)
+	v, err := newCreditNoteView(cn, p, opts.Footer)
 	if err != nil {
 		return nil, err
 	}
-	return renderPDF(v, cn.Status.Issuer)
+	return renderPDF(v, p, cn.Status.Issuer)
 }
 
 // CreditNoteFilename is the name a saved copy of the document gets: the
@@ -60,63 +61,68 @@ func CreditNoteFilename(cn *billingv1.CreditNote, ext string) string {
 }
 
 // newCreditNoteView checks that cn is issued and formats what its document
-// shows.
-func newCreditNoteView(cn *billingv1.CreditNote, opts Options) (*view, error) {
+// shows with p, the billing profile's footer under its memo.
+func newCreditNoteView(cn *billingv1.CreditNote, p *locale.Printer, footer string) (*view, error) {
 	st := &cn.Status
 	if st.Phase != billingv1.CreditNoteIssued || st.Number == "" || st.BillTo == nil || st.IssuedAt == nil ||
 		st.Subtotal == nil || st.TaxTotal == nil || st.Total == nil {
 		return nil, ErrCreditNoteNotIssued
 	}
-	cur, err := billing.ParseCurrency(st.Currency)
-	if err != nil {
-		cur = billing.Currency{Code: strings.ToUpper(st.Currency), Digits: 2}
-	}
+	code := st.Currency
 	v := &view{
-		Title:    "Credit note",
-		Number:   st.Number,
-		IssuedAt: st.IssuedAt.UTC().Format(dateLayout),
-		Currency: cur.Code,
-		BillTo:   newParty(st.BillTo.Name, st.BillTo.Address, st.BillTo.Email, st.BillTo.TaxID),
-		Footer:   strings.TrimSpace(opts.Footer),
+		Lang:      p.Tag().String(),
+		T:         p.T,
+		Title:     p.T("title.creditNote"),
+		Number:    st.Number,
+		IssuedAt:  p.Date(st.IssuedAt.UTC()),
+		IssuedISO: st.IssuedAt.UTC().Format(isoDay),
+		Currency:  currencyCode(code),
+		BillTo:    newParty(p, st.BillTo.Name, st.BillTo.Address, st.BillTo.Email, st.BillTo.TaxID),
+		Footer:    strings.TrimSpace(footer),
 	}
 	if st.InvoiceNumber != "" {
-		v.Meta = append(v.Meta, [2]string{"Credits invoice", st.InvoiceNumber})
+		v.Meta = append(v.Meta, [2]string{p.T("meta.creditsInvoice"), st.InvoiceNumber})
 	}
 	if st.InvoiceIssuedAt != nil {
-		v.Meta = append(v.Meta, [2]string{"Invoice issued", st.InvoiceIssuedAt.UTC().Format(dateLayout)})
+		v.Meta = append(v.Meta, [2]string{p.T("meta.invoiceIssued"), p.Date(st.InvoiceIssuedAt.UTC())})
 	}
-	v.Meta = append(v.Meta, [2]string{"Reason", reasonLabel(string(cn.Spec.Reason))})
+	v.Meta = append(v.Meta, [2]string{p.T("meta.reason"), reasonLabel(p, string(cn.Spec.Reason))})
 	if memo := strings.TrimSpace(cn.Spec.Memo); memo != "" {
 		// The memo is the credit note's own text: printed above the footer.
 		v.Footer = strings.TrimSpace(memo + "\n\n" + v.Footer)
 	}
 	if is := st.Issuer; is != nil {
-		p := newParty(is.Name, is.Address, is.Email, is.TaxID)
-		v.Issuer = &p
+		pa := newParty(p, is.Name, is.Address, is.Email, is.TaxID)
+		v.Issuer = &pa
 	}
 	for _, l := range st.Lines {
-		ln := line{Description: l.Description, Tax: lineTaxLabel(l.Tax), Amount: formatMoney(cur, l.Amount)}
+		ln := line{Description: l.Description, Tax: lineTaxLabel(p, l.Tax), Amount: p.Money(code, l.Amount)}
 		if l.Quantity != nil {
-			ln.Quantity = groupDigits(*l.Quantity)
+			ln.Quantity = p.Number(*l.Quantity)
 			if *l.Quantity > 0 && l.Amount%*l.Quantity == 0 {
-				ln.UnitAmount = formatMoney(cur, l.Amount / *l.Quantity)
+				ln.UnitAmount = p.Money(code, l.Amount / *l.Quantity)
 			}
 		}
 		v.Lines = append(v.Lines, ln)
 	}
 	v.Taxed = len(st.TaxBreakdown) > 0
-	v.Breakdown = taxRows(cur, st.TaxBreakdown)
-	v.Subtotal = formatMoney(cur, *st.Subtotal)
-	v.TaxTotal = formatMoney(cur, *st.TaxTotal)
-	v.Total = formatMoney(cur, *st.Total)
+	v.Breakdown = taxRows(p, code, st.TaxBreakdown)
+	v.Subtotal = p.Money(code, *st.Subtotal)
+	v.TaxTotal = p.Money(code, *st.TaxTotal)
+	v.Total = p.Money(code, *st.Total)
 	return v, nil
 }
 
 var underscores = regexp.MustCompile(`_+`)
 
-// reasonLabel writes a credit note's reason for people: "order_change" is
-// "Order change".
-func reasonLabel(reason string) string {
+// reasonLabel writes a credit note's reason for people in p's language:
+// "order_change" is "Order change"; a reason without a translation (the
+// CRD's enum lists them all) is written from its code.
+func reasonLabel(p *locale.Printer, reason string) string {
+	key := "reason." + reason
+	if s := p.T(key); s != key {
+		return s
+	}
 	s := underscores.ReplaceAllString(reason, " ")
 	if s == "" {
 		return s

@@ -47,9 +47,9 @@ func issuedCreditNote() *billingv1.CreditNote {
 }
 
 func TestTheCreditNoteDocumentsShowWhatTheyCredit(t *testing.T) {
-	want := []string{"Credit note", "CN-000007", "2026-11-30", "Credits invoice", "DEMO-000001", "2026-11-23",
-		"Order change", "One hour less than invoiced.", "Consulting, November", "Support plan", "USD 150.00",
-		"USD 50.00", "USD 200.00", "Acme Corporation"}
+	want := []string{"Credit note", "CN-000007", "Nov 30, 2026", "Credits invoice", "DEMO-000001", "Nov 23, 2026",
+		"Order change", "One hour less than invoiced.", "Consulting, November", "Support plan", "$150.00",
+		"$50.00", "$200.00", "Acme Corporation"}
 	cases := []struct {
 		name   string
 		render func(*billingv1.CreditNote, Options) ([]byte, error)

@@ -16,9 +16,10 @@
 // receives: a print-ready HTML page and a PDF with the same content (the
 // issuer, the bill-to snapshot, the number, the issue and due dates, the
 // line items with their tax, the tax breakdown, the subtotal, tax and
-// total, and the billing profile's footer). Its amounts are those the API
-// shows (billing.TotalsOf). It is pure: it reads only the Invoice
-// and the footer it is given.
+// total, and the billing profile's footer), in the customer's language
+// with the formats of their locale (package locale). Its amounts are those
+// the API shows (billing.TotalsOf), formatted here only. It is pure: it
+// reads only the Invoice and the Options it is given.
 package document
 
 import (
@@ -31,6 +32,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/locale"
 )
 
 // ErrNotIssued is returned for an invoice that is not issued: it has no
@@ -47,24 +49,32 @@ type Options struct {
 	Locale language.Tag
 }
 
-// dateLayout is how dates are printed: ISO 8601, in UTC, which reads the
-// same in every country.
-const dateLayout = "2006-01-02"
+// isoDay is how a day is written for machines: ISO 8601, in the
+// filenames and the HTML's datetime attributes. People read the day in
+// their locale's format (locale.Printer.Date).
+const isoDay = "2006-01-02"
 
-// view is what both renderings show, every amount and date already
-// formatted. Its strings are the user's text, unescaped.
+// view is what both renderings show, every text translated and every
+// amount and date formatted for the document's locale. Its strings are the
+// user's text, unescaped.
 type view struct {
-	// Title is "Invoice" or "Credit note".
+	// Lang is the document's BCP 47 tag, the HTML's lang attribute.
+	Lang string
+	// T translates the texts of the page (locale.Printer.T).
+	T func(key string, args ...any) string
+	// Title is "Invoice" or "Credit note", translated.
 	Title  string
 	Number string
 	// Meta are rows shown under the dates: what a credit note credits.
-	Meta     [][2]string
-	IssuedAt string
-	DueAt    string
-	Currency string
-	Issuer   *party
-	BillTo   party
-	Lines    []line
+	Meta [][2]string
+	// IssuedAt and DueAt are days as the locale writes them, IssuedISO
+	// and DueISO the same days in ISO 8601.
+	IssuedAt, IssuedISO string
+	DueAt, DueISO       string
+	Currency            string
+	Issuer              *party
+	BillTo              party
+	Lines               []line
 	// Taxed is whether the invoice has a tax breakdown: only then do the
 	// documents show the lines' tax, the breakdown, the subtotal and the
 	// tax. An invoice without tax, or issued before tax existed, shows its
@@ -91,8 +101,9 @@ type party struct {
 	Lines []string // the address, one line each
 	Email string
 	TaxID string
-	// TaxIDLabel names TaxID: "VAT ID" or "Tax ID" (taxIDLabel).
-	TaxIDLabel string
+	// TaxIDLine is the label and the tax id, "VAT ID: DE123456789"
+	// (taxIDLabel).
+	TaxIDLine string
 }
 
 type line struct {
@@ -105,36 +116,34 @@ type line struct {
 	Amount string
 }
 
-// newView checks that inv is issued and formats what its document shows.
-func newView(inv *billingv1.Invoice, opts Options) (*view, error) {
+// newView checks that inv is issued and formats what its document shows
+// with p, the billing profile's footer under it.
+func newView(inv *billingv1.Invoice, p *locale.Printer, footer string) (*view, error) {
 	st := &inv.Status
 	if st.Phase != billingv1.InvoiceIssued || st.Number == "" || st.BillTo == nil || st.IssuedAt == nil {
 		return nil, ErrNotIssued
 	}
 	code := billing.InvoiceCurrency(inv)
-	cur, err := billing.ParseCurrency(code)
-	if err != nil {
-		// The CRD lets kubectl users write any three letters; such an
-		// invoice is shown with two decimals, under its own code.
-		cur = billing.Currency{Code: strings.ToUpper(code), Digits: 2}
-	}
 	v := &view{
-		Title:    "Invoice",
-		Number:   st.Number,
-		IssuedAt: st.IssuedAt.UTC().Format(dateLayout),
-		Currency: cur.Code,
-		BillTo:   newParty(st.BillTo.Name, st.BillTo.Address, st.BillTo.Email, st.BillTo.TaxID),
-		Footer:   strings.TrimSpace(opts.Footer),
+		Lang:      p.Tag().String(),
+		T:         p.T,
+		Title:     p.T("title.invoice"),
+		Number:    st.Number,
+		IssuedAt:  p.Date(st.IssuedAt.UTC()),
+		IssuedISO: st.IssuedAt.UTC().Format(isoDay),
+		Currency:  currencyCode(code),
+		BillTo:    newParty(p, st.BillTo.Name, st.BillTo.Address, st.BillTo.Email, st.BillTo.TaxID),
+		Footer:    strings.TrimSpace(footer),
 	}
 	if st.DueAt != nil {
-		v.DueAt = st.DueAt.UTC().Format(dateLayout)
+		v.DueAt, v.DueISO = p.Date(st.DueAt.UTC()), st.DueAt.UTC().Format(isoDay)
 	}
-	v.Meta = referenceRows(&inv.Spec)
+	v.Meta = referenceRows(p, &inv.Spec)
 	if is := st.Issuer; is != nil {
-		p := newParty(is.Name, is.Address, is.Email, is.TaxID)
-		v.Issuer = &p
+		pa := newParty(p, is.Name, is.Address, is.Email, is.TaxID)
+		v.Issuer = &pa
 	}
-	v.Payment = paymentRows(st.PaymentAccount, st.Number)
+	v.Payment = paymentRows(p, st.PaymentAccount, st.Number)
 	taxes := billing.ItemTaxes(inv)
 	for i, it := range inv.Spec.Items {
 		// The CRD's bounds keep quantity × amount below 2^63.
@@ -143,10 +152,10 @@ func newView(inv *billingv1.Invoice, opts Options) (*view, error) {
 		}
 		v.Lines = append(v.Lines, line{
 			Description: it.Description,
-			Quantity:    groupDigits(it.Quantity),
-			UnitAmount:  formatMoney(cur, it.Amount),
-			Tax:         lineTaxLabel(taxes[i]),
-			Amount:      formatMoney(cur, it.Quantity*it.Amount),
+			Quantity:    p.Number(it.Quantity),
+			UnitAmount:  p.Money(code, it.Amount),
+			Tax:         lineTaxLabel(p, taxes[i]),
+			Amount:      p.Money(code, it.Quantity*it.Amount),
 		})
 	}
 	// The amounts the API shows: those frozen at issue, the total alone
@@ -156,12 +165,22 @@ func newView(inv *billingv1.Invoice, opts Options) (*view, error) {
 		return nil, errors.New("the invoice's amounts cannot be computed")
 	}
 	v.Taxed = len(a.TaxBreakdown) > 0
-	v.Breakdown = taxRows(cur, a.TaxBreakdown)
-	v.Subtotal = formatMoney(cur, a.Subtotal)
-	v.TaxTotal = formatMoney(cur, a.TaxTotal)
-	v.Total = formatMoney(cur, a.Total)
-	v.Settlement = settlementRows(cur, st.Balance)
+	v.Breakdown = taxRows(p, code, a.TaxBreakdown)
+	v.Subtotal = p.Money(code, a.Subtotal)
+	v.TaxTotal = p.Money(code, a.TaxTotal)
+	v.Total = p.Money(code, a.Total)
+	v.Settlement = settlementRows(p, code, st.Balance)
 	return v, nil
+}
+
+// currencyCode is the ISO 4217 code of code as the documents name it:
+// upper case, also for three letters ISO 4217 does not know, which the CRD
+// lets kubectl users write.
+func currencyCode(code string) string {
+	if cur, err := billing.ParseCurrency(code); err == nil {
+		return cur.Code
+	}
+	return strings.ToUpper(code)
 }
 
 // settlementRow is one row under an invoice's total: a label, the amount,
@@ -170,10 +189,11 @@ type settlementRow struct {
 	Label, Amount, Class string
 }
 
-// settlementRows are the rows under the total of an invoice with balance
-// b: what was paid, applied from the customer's credit and written off,
-// each when there is any, then what remains; none when nothing is.
-func settlementRows(cur billing.Currency, b *billingv1.InvoiceBalance) []settlementRow {
+// settlementRows are the rows under the total of an invoice of currency
+// code with balance b: what was paid, applied from the customer's credit
+// and written off, each when there is any, then what remains; none when
+// nothing is.
+func settlementRows(p *locale.Printer, code string, b *billingv1.InvoiceBalance) []settlementRow {
 	if b == nil || b.AmountPaid+b.AmountApplied+b.AmountWrittenOff == 0 {
 		return nil
 	}
@@ -182,45 +202,45 @@ func settlementRows(cur billing.Currency, b *billingv1.InvoiceBalance) []settlem
 		label, class string
 		amount       int64
 	}{
-		{"Amount paid", "paid", b.AmountPaid},
-		{"Credit applied", "applied", b.AmountApplied},
-		{"Written off", "written-off", b.AmountWrittenOff},
+		{"settlement.paid", "paid", b.AmountPaid},
+		{"settlement.applied", "applied", b.AmountApplied},
+		{"settlement.writtenOff", "written-off", b.AmountWrittenOff},
 	} {
 		if r.amount > 0 {
-			rows = append(rows, settlementRow{r.label, formatMoney(cur, r.amount), r.class})
+			rows = append(rows, settlementRow{p.T(r.label), p.Money(code, r.amount), r.class})
 		}
 	}
-	return append(rows, settlementRow{"Amount remaining", formatMoney(cur, b.AmountRemaining), "remaining"})
+	return append(rows, settlementRow{p.T("settlement.remaining"), p.Money(code, b.AmountRemaining), "remaining"})
 }
 
 // referenceRows are the buyer's references an invoice quotes, shown under
 // its dates: its buyer reference and purchase order, when it has them.
-func referenceRows(spec *billingv1.InvoiceSpec) [][2]string {
+func referenceRows(p *locale.Printer, spec *billingv1.InvoiceSpec) [][2]string {
 	var rows [][2]string
 	if r := spec.BuyerReference; r != "" {
-		rows = append(rows, [2]string{"Your reference", r})
+		rows = append(rows, [2]string{p.T("meta.yourReference"), r})
 	}
 	if po := spec.PurchaseOrder; po != "" {
-		rows = append(rows, [2]string{"Purchase order", po})
+		rows = append(rows, [2]string{p.T("meta.purchaseOrder"), po})
 	}
 	return rows
 }
 
 // paymentRows are the rows of the bank transfer block of an account, the
 // invoice number as the transfer's reference; none without an account.
-func paymentRows(a *billingv1.PaymentAccount, number string) [][2]string {
+func paymentRows(p *locale.Printer, a *billingv1.PaymentAccount, number string) [][2]string {
 	if a == nil {
 		return nil
 	}
 	var rows [][2]string
 	if a.AccountName != "" {
-		rows = append(rows, [2]string{"Account holder", a.AccountName})
+		rows = append(rows, [2]string{p.T("payment.accountHolder"), a.AccountName})
 	}
-	rows = append(rows, [2]string{"IBAN", groupIBAN(a.IBAN)})
+	rows = append(rows, [2]string{p.T("payment.iban"), groupIBAN(a.IBAN)})
 	if a.BIC != "" {
-		rows = append(rows, [2]string{"BIC", a.BIC})
+		rows = append(rows, [2]string{p.T("payment.bic"), a.BIC})
 	}
-	return append(rows, [2]string{"Reference", number})
+	return append(rows, [2]string{p.T("payment.reference"), number})
 }
 
 // groupIBAN writes an IBAN in groups of four characters, as it is printed
@@ -236,32 +256,14 @@ func groupIBAN(iban string) string {
 	return b.String()
 }
 
-// newParty formats the issuer or the customer.
-func newParty(name string, address *billingv1.Address, email, taxID string) party {
-	p := party{Name: name, Lines: addressLines(address), Email: email, TaxID: taxID}
+// newParty formats the issuer or the customer with p: the address in the
+// order of its country.
+func newParty(p *locale.Printer, name string, address *billingv1.Address, email, taxID string) party {
+	pa := party{Name: name, Lines: p.Address(address), Email: email, TaxID: taxID}
 	if taxID != "" {
-		p.TaxIDLabel = taxIDLabel(taxID)
+		pa.TaxIDLine = p.T("label.value", taxIDLabel(p, taxID), taxID)
 	}
-	return p
-}
-
-// addressLines are the lines of an address as an envelope shows them.
-func addressLines(a *billingv1.Address) []string {
-	if a == nil {
-		return nil
-	}
-	var out []string
-	for _, l := range []string{a.Line1, a.Line2, strings.TrimSpace(a.PostalCode + " " + a.City), a.State, a.Country} {
-		if l != "" {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// groupDigits writes n with its thousands grouped by commas.
-func groupDigits(n int64) string {
-	return strings.TrimPrefix(formatMoney(billing.Currency{}, n), " ")
+	return pa
 }
 
 // Filename is the name a saved copy of the document gets: the invoice

@@ -15,7 +15,6 @@
 package document
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -24,83 +23,104 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/locale"
 )
+
+// The e-mails' subjects and texts, in the language of tag (the locale the
+// documents they attach are written in), their amounts and days formatted
+// as the documents format them.
 
 // InvoiceEmail is the subject and text of the message that sends an issued
 // invoice: both name its number, its total and its due date.
 func InvoiceEmail(inv *billingv1.Invoice, tag language.Tag) (subject, text string) {
+	p := locale.New(tag)
 	st := &inv.Status
-	total := money(billing.InvoiceCurrency(inv), deref(st.Total))
-	due := day(st.DueAt)
-	subject = fmt.Sprintf("Invoice %s: %s due %s", st.Number, total, due)
+	total := p.Money(billing.InvoiceCurrency(inv), deref(st.Total))
+	due := day(p, st.DueAt)
+	subject = p.T("email.invoice.subject", st.Number, total, due)
 	var b strings.Builder
-	greet(&b, st.BillTo)
-	fmt.Fprintf(&b, "please find attached invoice %s of %s, for %s, due on %s.\n\n", st.Number, day(st.IssuedAt), total, due)
-	sign(&b, st.Issuer)
+	greet(p, &b, st.BillTo)
+	paragraph(&b, p.T("email.invoice.body", st.Number, day(p, st.IssuedAt), total, due))
+	sign(p, &b, st.Issuer)
 	return subject, b.String()
 }
 
 // CreditNoteEmail is the subject and text of the message that sends an
 // issued credit note: its number, the invoice it credits and its total.
 func CreditNoteEmail(cn *billingv1.CreditNote, tag language.Tag) (subject, text string) {
+	p := locale.New(tag)
 	st := &cn.Status
-	total := money(st.Currency, deref(st.Total))
-	subject = fmt.Sprintf("Credit note %s for invoice %s: %s", st.Number, st.InvoiceNumber, total)
+	total := p.Money(st.Currency, deref(st.Total))
+	subject = p.T("email.creditNote.subject", st.Number, st.InvoiceNumber, total)
 	var b strings.Builder
-	greet(&b, st.BillTo)
-	fmt.Fprintf(&b, "please find attached credit note %s of %s, which credits %s of invoice %s.\n\n",
-		st.Number, day(st.IssuedAt), total, st.InvoiceNumber)
-	sign(&b, st.Issuer)
+	greet(p, &b, st.BillTo)
+	paragraph(&b, p.T("email.creditNote.body", st.Number, day(p, st.IssuedAt), total, st.InvoiceNumber))
+	sign(p, &b, st.Issuer)
 	return subject, b.String()
 }
 
 // ReminderEmail is the subject and text of a payment reminder about inv
-// as of now: the subject begins with "Reminder:" and names the invoice's
-// number, and both say what remains and when it is or was due.
+// as of now: the subject names the invoice's number ("Reminder: invoice
+// ..." in English), and both say what remains and when it is or was due.
 func ReminderEmail(inv *billingv1.Invoice, now time.Time, tag language.Tag) (subject, text string) {
+	p := locale.New(tag)
 	st := &inv.Status
 	remaining := int64(0)
 	if st.Balance != nil {
 		remaining = st.Balance.AmountRemaining
 	}
-	amount := money(billing.InvoiceCurrency(inv), remaining)
-	due := day(st.DueAt)
-	when := "is due on " + due
+	amount := p.Money(billing.InvoiceCurrency(inv), remaining)
+	due, issued := day(p, st.DueAt), day(p, st.IssuedAt)
+	var body string
 	if st.DueAt != nil && now.After(st.DueAt.Time) {
-		when = fmt.Sprintf("was due on %s, %d days ago", due, int(now.Sub(st.DueAt.Time).Hours()/24))
+		days := int(now.Sub(st.DueAt.Time).Hours() / 24)
+		subject = p.T("email.reminder.subject.overdue", st.Number, amount, due, days)
+		body = p.T("email.reminder.body.overdue", amount, st.Number, issued, due, days)
+	} else {
+		subject = p.T("email.reminder.subject.due", st.Number, amount, due)
+		body = p.T("email.reminder.body.due", amount, st.Number, issued, due)
 	}
-	subject = fmt.Sprintf("Reminder: invoice %s, %s %s", st.Number, amount, when)
 	var b strings.Builder
-	greet(&b, st.BillTo)
-	fmt.Fprintf(&b, "this is a reminder that %s of invoice %s, issued on %s, %s.\n\n", amount, st.Number, day(st.IssuedAt), when)
-	b.WriteString("If you have paid it in the meantime, thank you, and please disregard this message.\n\n")
-	sign(&b, st.Issuer)
+	greet(p, &b, st.BillTo)
+	paragraph(&b, body)
+	paragraph(&b, p.T("email.reminder.paid"))
+	sign(p, &b, st.Issuer)
 	return subject, b.String()
 }
 
 // StatementEmail is the subject and text of the message that sends a
-// customer's statement of account for the days from and to.
+// customer's statement of account for the days from and to (ISO 8601, as
+// the period's query names them; a day that does not parse is written as
+// it is).
 func StatementEmail(customer *billingv1.Customer, issuer *billingv1.Issuer, from, to string, tag language.Tag) (subject, text string) {
-	subject = fmt.Sprintf("Statement of account %s to %s", from, to)
+	p := locale.New(tag)
+	from, to = isoDayIn(p, from), isoDayIn(p, to)
+	subject = p.T("email.statement.subject", from, to)
 	var b strings.Builder
-	greet(&b, &billingv1.BillTo{Name: customer.Spec.Name})
-	fmt.Fprintf(&b, "please find attached the statement of your account from %s to %s.\n\n", from, to)
-	sign(&b, issuer)
+	greet(p, &b, &billingv1.BillTo{Name: customer.Spec.Name})
+	paragraph(&b, p.T("email.statement.body", from, to))
+	sign(p, &b, issuer)
 	return subject, b.String()
 }
 
 // greet opens a message to the customer.
-func greet(b *strings.Builder, to *billingv1.BillTo) {
+func greet(p *locale.Printer, b *strings.Builder, to *billingv1.BillTo) {
 	if to != nil && to.Name != "" {
-		fmt.Fprintf(b, "Dear %s,\n\n", to.Name)
+		paragraph(b, p.T("email.greeting", to.Name))
 		return
 	}
-	b.WriteString("Hello,\n\n")
+	paragraph(b, p.T("email.hello"))
+}
+
+// paragraph writes s and an empty line after it.
+func paragraph(b *strings.Builder, s string) {
+	b.WriteString(s)
+	b.WriteString("\n\n")
 }
 
 // sign closes a message with the issuer's name and e-mail.
-func sign(b *strings.Builder, issuer *billingv1.Issuer) {
-	b.WriteString("Kind regards,\n")
+func sign(p *locale.Printer, b *strings.Builder, issuer *billingv1.Issuer) {
+	b.WriteString(p.T("email.regards") + "\n")
 	if issuer != nil {
 		b.WriteString(issuer.Name + "\n")
 		if issuer.Email != "" {
@@ -109,21 +129,22 @@ func sign(b *strings.Builder, issuer *billingv1.Issuer) {
 	}
 }
 
-// money writes amount minor units of the currency code as the documents do.
-func money(code string, amount int64) string {
-	cur, err := billing.ParseCurrency(code)
-	if err != nil {
-		cur = billing.Currency{Code: strings.ToUpper(code), Digits: 2}
-	}
-	return formatMoney(cur, amount)
-}
-
-// day writes t as the documents write a day, "" when unset.
-func day(t *metav1.Time) string {
+// day writes t as the documents write a day, in UTC, "" when unset.
+func day(p *locale.Printer, t *metav1.Time) string {
 	if t == nil {
 		return ""
 	}
-	return t.UTC().Format(dateLayout)
+	return p.Date(t.UTC())
+}
+
+// isoDayIn writes an ISO 8601 day as p writes a day; s itself when it is
+// not one.
+func isoDayIn(p *locale.Printer, s string) string {
+	t, err := time.Parse(isoDay, s)
+	if err != nil {
+		return s
+	}
+	return p.Date(t)
 }
 
 // deref is *p, or 0.

@@ -39,25 +39,25 @@ func TestTheMessagesNameWhatTheySend(t *testing.T) {
 	}{
 		{"an invoice's subject and text name its number, total and due date",
 			func() (string, string) { return InvoiceEmail(issued(), language.English) }, "Invoice DEMO-000001",
-			[]string{"DEMO-000001", "USD 680.50", "2026-12-07", "Dear Acme Corporation", "Example Invoicing GmbH"}},
+			[]string{"DEMO-000001", "$680.50", "Dec 7, 2026", "Dear Acme Corporation", "Example Invoicing GmbH"}},
 		{"a credit note's name its number, its invoice and its total",
 			func() (string, string) { return CreditNoteEmail(issuedCreditNote(), language.English) }, "Credit note CN-000007",
-			[]string{"CN-000007", "DEMO-000001", "USD 200.00"}},
+			[]string{"CN-000007", "DEMO-000001", "$200.00"}},
 		{"a reminder before the due date says what remains and when it is due",
 			func() (string, string) {
 				return ReminderEmail(issued(withRemaining), due.Add(-72*time.Hour), language.English)
 			},
-			"Reminder: invoice DEMO-000001", []string{"USD 180.50", "is due on 2026-12-07"}},
+			"Reminder: invoice DEMO-000001", []string{"$180.50", "is due on Dec 7, 2026"}},
 		{"a reminder after the due date says how long ago it was due",
 			func() (string, string) {
 				return ReminderEmail(issued(withRemaining), due.Add(7*24*time.Hour), language.English)
 			},
-			"Reminder: invoice DEMO-000001", []string{"USD 180.50", "was due on 2026-12-07, 7 days ago"}},
+			"Reminder: invoice DEMO-000001", []string{"$180.50", "was due on Dec 7, 2026, 7 days ago"}},
 		{"a statement's names its period",
 			func() (string, string) {
 				return StatementEmail(acme, issued().Status.Issuer, "2026-09-01", "2026-11-30", language.English)
 			},
-			"Statement of account 2026-09-01 to 2026-11-30", []string{"Dear Acme Corporation", "2026-09-01", "2026-11-30"}},
+			"Statement of account Sep 1, 2026 to Nov 30, 2026", []string{"Dear Acme Corporation", "Sep 1, 2026", "Nov 30, 2026"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			subject, text := tc.write()

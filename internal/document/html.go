@@ -20,6 +20,7 @@ import (
 	"html/template"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/locale"
 )
 
 //go:embed invoice.html.tmpl
@@ -30,10 +31,11 @@ var htmlSource string
 var htmlTemplate = template.Must(template.New("invoice").Parse(htmlSource))
 
 // HTML renders an issued invoice as a complete UTF-8 HTML page, with print
-// CSS whose content fits both A4 and US Letter, as opts asks. It returns ErrNotIssued for an invoice
-// that is not issued.
+// CSS whose content fits both A4 and US Letter, in the language and
+// formats of opts.Locale, with opts.Footer. It returns ErrNotIssued for an
+// invoice that is not issued.
 func HTML(inv *billingv1.Invoice, opts Options) ([]byte, error) {
-	v, err := newView(inv, opts)
+	v, err := newView(inv, locale.New(opts.Locale), opts.Footer)
 	if err != nil {
 		return nil, err
 	}

@@ -17,19 +17,27 @@ package document
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/signintech/gopdf"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/locale"
 )
 
 // The PDF's font is the Go font (golang.org/x/image/font/gofont), embedded
 // as a subset with a ToUnicode map, so that its text can be selected,
-// searched and extracted. It covers Latin (Latin-1 and Latin Extended-A),
-// Greek and Cyrillic; any other character (CJK, Arabic, ...) is printed as
-// '?'. The HTML document has no such limit: the browser picks the fonts.
+// searched and extracted. It covers WGL4: Latin (Latin-1 and Latin
+// Extended-A, so Polish and Czech), Greek and Cyrillic. A currency symbol
+// it lacks ("₹") is written as the currency's code (pdfPrinter), the
+// spaces CLDR puts in numbers that it lacks as no-break spaces (fontSafe),
+// and any other character (CJK, Arabic, ...) as '?'. The HTML document has
+// no such limit: the browser picks the fonts.
 const (
 	fontRegular = "go"
 	fontBold    = "go-bold"
@@ -51,25 +59,61 @@ const (
 
 // PDF renders an issued invoice as a PDF with the content of HTML: on US
 // Letter paper when the issuer is in the United States or Canada, on A4
-// otherwise, as opts asks. It
-// returns ErrNotIssued for an invoice that is not issued.
+// otherwise, in the language and formats of opts.Locale, with
+// opts.Footer. It returns ErrNotIssued for an invoice that is not issued.
 func PDF(inv *billingv1.Invoice, opts Options) ([]byte, error) {
-	v, err := newView(inv, opts)
+	p := pdfPrinter(opts.Locale)
+	v, err := newView(inv, p, opts.Footer)
 	if err != nil {
 		return nil, err
 	}
-	return renderPDF(v, inv.Status.Issuer)
+	return renderPDF(v, p, inv.Status.Issuer)
 }
 
-// renderPDF lays v out on the paper of issuer's country.
-func renderPDF(v *view, issuer *billingv1.Issuer) ([]byte, error) {
-	size := gopdf.PageSizeA4
-	if is := issuer; is != nil && is.Address != nil && (is.Address.Country == "US" || is.Address.Country == "CA") {
-		size = gopdf.PageSizeLetter
+// pdfPrinter is the printer of a PDF in tag: it writes a currency symbol
+// the font lacks as the currency's code.
+func pdfPrinter(tag language.Tag) *locale.Printer {
+	return locale.New(tag).Printable(inFont)
+}
+
+// fontGlyphs is the parsed regular font, to look its glyphs up.
+var fontGlyphs = sync.OnceValue(func() *sfnt.Font {
+	f, err := sfnt.Parse(goregular.TTF)
+	if err != nil {
+		panic("the embedded Go font does not parse: " + err.Error())
 	}
-	r := &pdfWriter{pageW: size.W, pageH: size.H, number: v.Number}
+	return f
+})
+
+// inFont is whether the PDF's font has a glyph for r.
+func inFont(r rune) bool {
+	var b sfnt.Buffer
+	i, err := fontGlyphs().GlyphIndex(&b, r)
+	return err == nil && i != 0
+}
+
+// fontSafe replaces in s the characters CLDR's formats use that the font
+// lacks: the narrow no-break space of French numbers and the thin space by
+// a no-break space, and the invisible direction marks by nothing.
+var fontSafe = strings.NewReplacer("\u202f", "\u00a0", "\u2009", "\u00a0", "\u2007", "\u00a0",
+	"\u200e", "", "\u200f", "", "\u061c", "").Replace
+
+// pagePaper is the paper of a document of issuer: US Letter in the United
+// States and Canada, A4 elsewhere.
+func pagePaper(issuer *billingv1.Issuer) *gopdf.Rect {
+	if is := issuer; is != nil && is.Address != nil && (is.Address.Country == "US" || is.Address.Country == "CA") {
+		return gopdf.PageSizeLetter
+	}
+	return gopdf.PageSizeA4
+}
+
+// renderPDF lays v out with p on the paper of issuer's country.
+func renderPDF(v *view, p *locale.Printer, issuer *billingv1.Issuer) ([]byte, error) {
+	size := pagePaper(issuer)
+	label := p.T("document.name", v.Title, v.Number)
+	r := &pdfWriter{pageW: size.W, pageH: size.H, p: p, upper: cases.Upper(p.Tag()), label: label}
 	r.pdf.Start(gopdf.Config{PageSize: *size, Unit: gopdf.UnitPT})
-	r.pdf.SetInfo(gopdf.PdfInfo{Title: v.Title + " " + v.Number, Creator: "invoicing"})
+	r.pdf.SetInfo(gopdf.PdfInfo{Title: label, Creator: "invoicing"})
 	substitute := gopdf.TtfOption{OnGlyphNotFoundSubstitute: func(rune) rune { return '?' }}
 	if err := r.pdf.AddTTFFontDataWithOption(fontRegular, goregular.TTF, substitute); err != nil {
 		return nil, fmt.Errorf("loading the font: %w", err)
@@ -91,9 +135,12 @@ type pdfWriter struct {
 	pageW, pageH float64
 	y            float64
 	page         int
-	number       string
-	// label names the document at the foot of each page; "" is
-	// "Invoice <number>".
+	// p writes the texts and values; upper capitalises headings in its
+	// language.
+	p     *locale.Printer
+	upper cases.Caser
+	// label names the document at the foot of each page: "Invoice
+	// <number>".
 	label string
 	// tableTop is where the rows of the current page start.
 	tableTop float64
@@ -115,25 +162,19 @@ func (r *pdfWriter) write(v *view) {
 	r.y = top
 	r.font(fontBold, 20)
 	r.text(margin, width, v.Title, gopdf.Right, 26)
-	meta := [][2]string{{"Number", v.Number}, {"Issued", v.IssuedAt}}
+	meta := [][2]string{{r.p.T("meta.number"), v.Number}, {r.p.T("meta.issued"), v.IssuedAt}}
 	if v.DueAt != "" {
-		meta = append(meta, [2]string{"Due", v.DueAt})
+		meta = append(meta, [2]string{r.p.T("meta.due"), v.DueAt})
 	}
 	meta = append(meta, v.Meta...)
-	meta = append(meta, [2]string{"Currency", v.Currency})
-	for _, m := range meta {
-		r.font(fontRegular, fontSize)
-		r.grey()
-		r.text(r.pageW-margin-200, 90, m[0], gopdf.Left, 0)
-		r.black()
-		r.text(r.pageW-margin-110, 110, m[1], gopdf.Right, lineHeight)
-	}
+	meta = append(meta, [2]string{r.p.T("meta.currency"), v.Currency})
+	r.meta(meta)
 	r.y = max(r.y, left) + 24
 
 	// Bill to.
 	r.font(fontBold, smallSize)
 	r.grey()
-	r.text(margin, width, "BILL TO", gopdf.Left, 12)
+	r.text(margin, width, r.upper.String(r.p.T("party.billTo")), gopdf.Left, 12)
 	r.black()
 	r.party(v.BillTo, margin, width/2)
 	r.y += 20
@@ -149,6 +190,25 @@ func (r *pdfWriter) write(v *view) {
 	r.footer(v.Footer, width)
 }
 
+// meta writes label-value rows at the right margin, under the title: the
+// labels left-aligned in a column as wide as the widest, the values
+// right-aligned in one at least 110 points wide.
+func (r *pdfWriter) meta(rows [][2]string) {
+	r.font(fontRegular, fontSize)
+	labelW, valueW := 90.0, 110.0
+	for _, m := range rows {
+		labelW = max(labelW, r.measure(m[0])+10)
+		valueW = max(valueW, r.measure(m[1]))
+	}
+	valueX := r.pageW - margin - valueW
+	for _, m := range rows {
+		r.grey()
+		r.text(valueX-labelW, labelW, m[0], gopdf.Left, 0)
+		r.black()
+		r.text(valueX, valueW, m[1], gopdf.Right, lineHeight)
+	}
+}
+
 // payment writes the bank transfer block: a heading and label-value rows.
 func (r *pdfWriter) payment(rows [][2]string, width float64) {
 	if len(rows) == 0 {
@@ -160,13 +220,18 @@ func (r *pdfWriter) payment(rows [][2]string, width float64) {
 	r.y += 4
 	r.font(fontBold, smallSize)
 	r.grey()
-	r.text(margin, width, "PAYMENT BY BANK TRANSFER", gopdf.Left, 12)
+	r.text(margin, width, r.upper.String(r.p.T("payment.heading")), gopdf.Left, 12)
+	r.font(fontRegular, fontSize)
+	labelW := 100.0
+	for _, row := range rows {
+		labelW = max(labelW, r.measure(row[0])+10)
+	}
 	for _, row := range rows {
 		r.font(fontRegular, fontSize)
 		r.grey()
-		r.text(margin, 100, row[0], gopdf.Left, 0)
+		r.text(margin, labelW, row[0], gopdf.Left, 0)
 		r.black()
-		r.text(margin+100, width-100, row[1], gopdf.Left, lineHeight)
+		r.text(margin+labelW, width-labelW, row[1], gopdf.Left, lineHeight)
 	}
 	r.y += 16
 }
@@ -206,8 +271,8 @@ func (r *pdfWriter) party(p party, x, w float64) { //nolint:unparam // every doc
 	if p.Email != "" {
 		rest = append(rest, p.Email)
 	}
-	if p.TaxID != "" {
-		rest = append(rest, p.TaxIDLabel+": "+p.TaxID)
+	if p.TaxIDLine != "" {
+		rest = append(rest, p.TaxIDLine)
 	}
 	for _, l := range rest {
 		for _, s := range r.wrap(l, w) {
@@ -216,8 +281,9 @@ func (r *pdfWriter) party(p party, x, w float64) { //nolint:unparam // every doc
 	}
 }
 
+// measure is the width of s in the current font.
 func (r *pdfWriter) measure(s string) float64 {
-	w, err := r.pdf.MeasureTextWidth(s)
+	w, err := r.pdf.MeasureTextWidth(fontSafe(s))
 	r.fail(err)
 	return w
 }
@@ -233,11 +299,7 @@ func (r *pdfWriter) newPage() {
 	r.y = margin
 	r.font(fontRegular, smallSize)
 	r.grey()
-	label := r.label
-	if label == "" {
-		label = "Invoice " + r.number
-	}
-	r.at(margin, r.pageH-margin+10, r.pageW-2*margin, fmt.Sprintf("%s · page %d", label, r.page), gopdf.Right)
+	r.at(margin, r.pageH-margin+10, r.pageW-2*margin, r.p.T("document.page", r.label, r.page), gopdf.Right)
 	r.black()
 }
 
@@ -253,7 +315,7 @@ func (r *pdfWriter) at(x, y, w float64, s string, align int) {
 		return
 	}
 	r.pdf.SetXY(x, y)
-	r.err = r.pdf.CellWithOption(&gopdf.Rect{W: w, H: lineHeight}, s, gopdf.CellOption{Align: align | gopdf.Top})
+	r.err = r.pdf.CellWithOption(&gopdf.Rect{W: w, H: lineHeight}, fontSafe(s), gopdf.CellOption{Align: align | gopdf.Top})
 }
 
 // wrap splits s into lines at most w wide, at its line breaks and between
@@ -265,9 +327,9 @@ func (r *pdfWriter) wrap(s string, w float64) []string {
 			out = append(out, "")
 			continue
 		}
-		lines, err := r.pdf.SplitTextWithWordWrap(para, w)
+		lines, err := r.pdf.SplitTextWithWordWrap(fontSafe(para), w)
 		if err != nil {
-			lines, err = r.pdf.SplitText(para, w)
+			lines, err = r.pdf.SplitText(fontSafe(para), w)
 		}
 		if err != nil {
 			r.fail(err)

@@ -21,21 +21,29 @@ import (
 // This file lays out the PDF's tables: the line items, the tax breakdown
 // and the totals under them.
 
-// The tables' headings.
+// The tables' headings: keys of the messages, printed in capitals
+// (pdfWriter.head).
 const (
-	headDescription = "DESCRIPTION"
-	headQuantity    = "QUANTITY"
-	headUnitAmount  = "UNIT AMOUNT"
-	headTax         = "TAX"
-	headAmount      = "AMOUNT"
-	headNetAmount   = "NET AMOUNT"
-	headCategory    = "TAX CATEGORY"
-	headRate        = "RATE"
-	headTaxable     = "TAXABLE AMOUNT"
-	headTaxAmount   = "TAX AMOUNT"
+	headDescription = "column.description"
+	headQuantity    = "column.quantity"
+	headUnitAmount  = "column.unitAmount"
+	headTax         = "column.tax"
+	headAmount      = "column.amount"
+	headNetAmount   = "column.netAmount"
+	headCategory    = "column.taxCategory"
+	headRate        = "column.rate"
+	headTaxable     = "column.taxableAmount"
+	headTaxAmount   = "column.taxAmount"
 )
 
-// pdfColumn is a column of a table: its heading and its width. The first
+// head is the heading of a column: the message key translated, in
+// capitals.
+func (r *pdfWriter) head(key string) string {
+	return r.upper.String(r.p.T(key))
+}
+
+// pdfColumn is a column of a table: its heading (printed as it is) and its
+// width. The first
 // column is left-aligned and its text wraps; the others are right-aligned.
 type pdfColumn struct {
 	head string
@@ -80,7 +88,7 @@ func (row pdfRow) height() float64 {
 // amounts, smaller, have their own.
 func (r *pdfWriter) columns(v *view, width float64) {
 	r.font(fontBold, smallSize)
-	head := func(s string) float64 { return r.measure(s) + 2*cellPad }
+	head := func(key string) float64 { return r.measure(r.head(key)) + 2*cellPad }
 	r.qtyW = max(minQtyW, head(headQuantity))
 	r.unitW = max(minAmountW, head(headUnitAmount))
 	r.taxW = max(minTaxW, head(headTax), head(headRate))
@@ -113,11 +121,11 @@ func (r *pdfWriter) columns(v *view, width float64) {
 // lineTable writes the line items: description, quantity, unit amount,
 // the tax rate when the invoice has tax, and the net amount.
 func (r *pdfWriter) lineTable(v *view) {
-	cols := []pdfColumn{{headDescription, r.descW}, {headQuantity, r.qtyW}, {headUnitAmount, r.unitW}}
+	cols := []pdfColumn{{r.head(headDescription), r.descW}, {r.head(headQuantity), r.qtyW}, {r.head(headUnitAmount), r.unitW}}
 	if v.Taxed {
-		cols = append(cols, pdfColumn{headTax, r.taxW}, pdfColumn{headNetAmount, r.amountW})
+		cols = append(cols, pdfColumn{r.head(headTax), r.taxW}, pdfColumn{r.head(headNetAmount), r.amountW})
 	} else {
-		cols = append(cols, pdfColumn{headAmount, r.amountW})
+		cols = append(cols, pdfColumn{r.head(headAmount), r.amountW})
 	}
 	rows := make([]pdfRow, 0, len(v.Lines))
 	for _, l := range v.Lines {
@@ -139,7 +147,8 @@ func (r *pdfWriter) lineTable(v *view) {
 // its exemption reason under the category.
 func (r *pdfWriter) breakdown(v *view) {
 	first := r.pageW - 2*margin - r.taxW - 2*r.amountW
-	cols := []pdfColumn{{headCategory, first}, {headRate, r.taxW}, {headTaxable, r.amountW}, {headTaxAmount, r.amountW}}
+	cols := []pdfColumn{{r.head(headCategory), first}, {r.head(headRate), r.taxW}, {r.head(headTaxable), r.amountW},
+		{r.head(headTaxAmount), r.amountW}}
 	rows := make([]pdfRow, 0, len(v.Breakdown))
 	for _, t := range v.Breakdown {
 		var row pdfRow
@@ -178,7 +187,7 @@ func (r *pdfWriter) totals(v *view) {
 	r.y += 8
 	if v.Taxed {
 		r.font(fontRegular, fontSize)
-		for _, t := range [][2]string{{"Subtotal", v.Subtotal}, {"Tax", v.TaxTotal}} {
+		for _, t := range [][2]string{{r.p.T("total.subtotal"), v.Subtotal}, {r.p.T("total.tax"), v.TaxTotal}} {
 			r.at(labelX, r.y, labelW, t[0], gopdf.Right)
 			r.at(valueX, r.y, r.amountW-cellPad, t[1], gopdf.Right)
 			r.y += lineHeight + 2
@@ -188,7 +197,7 @@ func (r *pdfWriter) totals(v *view) {
 		r.y += 6
 	}
 	r.font(fontBold, 12)
-	r.at(labelX, r.y, labelW, "Total", gopdf.Right)
+	r.at(labelX, r.y, labelW, r.p.T("total.total"), gopdf.Right)
 	r.at(valueX, r.y, r.amountW-cellPad, v.Total, gopdf.Right)
 	r.y += 30
 	if len(v.Settlement) > 0 {

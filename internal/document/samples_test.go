@@ -23,6 +23,7 @@ import (
 	"testing"
 
 	"github.com/ledongthuc/pdf"
+	"golang.org/x/text/language"
 	"k8s.io/utils/ptr"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -119,7 +120,8 @@ func plain() *billingv1.Invoice {
 	}, freezeTax(nil))
 }
 
-// TestWriteTheSampleDocuments writes the sample invoices, as HTML and PDF,
+// TestWriteTheSampleDocuments writes the sample invoices (two of them in
+// German and French too), as HTML and PDF,
 // to the directory DOCUMENT_SAMPLES_DIR names (skipped without it); `make
 // invoice-images` renders them as the pictures in docs/.
 func TestWriteTheSampleDocuments(t *testing.T) {
@@ -127,16 +129,24 @@ func TestWriteTheSampleDocuments(t *testing.T) {
 	if dir == "" {
 		t.Skip("DOCUMENT_SAMPLES_DIR is not set")
 	}
-	for name, inv := range map[string]*billingv1.Invoice{
-		"invoice":                plain(),
-		"invoice-tax":            twoRates(),
-		"invoice-reverse-charge": reverseCharge(),
+	for name, sample := range map[string]struct {
+		inv    *billingv1.Invoice
+		locale language.Tag
+	}{
+		"invoice":                {plain(), language.English},
+		"invoice-tax":            {twoRates(), language.English},
+		"invoice-reverse-charge": {reverseCharge(), language.English},
+		// The invoice at 19% and 7% to a German customer, and the
+		// reverse-charge one to a French customer, in their languages.
+		"invoice-de": {twoRates(), language.German},
+		"invoice-fr": {reverseCharge(), language.French},
 	} {
-		html, err := HTML(inv, Options{Footer: sampleFooter})
+		inv, opts := sample.inv, Options{Footer: sampleFooter, Locale: sample.locale}
+		html, err := HTML(inv, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc, err := PDF(inv, Options{Footer: sampleFooter})
+		doc, err := PDF(inv, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,6 +26,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/locale"
 )
 
 // A customer's statement as a document (docs/api.md#statements): the
@@ -64,16 +65,25 @@ var statementSource string
 // statementTemplate escapes every value it prints, as htmlTemplate does.
 var statementTemplate = template.Must(template.New("statement").Parse(statementSource))
 
-// statementView is what both renderings of a statement show, every amount
-// and day formatted.
+// statementView is what both renderings of a statement show, every text
+// translated and every amount and day formatted for its locale.
 type statementView struct {
-	Customer   string
-	From, To   string
-	TimeZone   string
-	Issuer     *party
-	For        party
-	Currencies []statementCurrencyView
-	Footer     string
+	// Lang is the statement's BCP 47 tag, the HTML's lang attribute.
+	Lang string
+	// T translates the texts of the page (locale.Printer.T).
+	T func(key string, args ...any) string
+	// Title is "Statement <customer>, <from> to <to>", translated.
+	Title    string
+	Customer string
+	// From and To are the period's days as the locale writes them,
+	// FromISO and ToISO in ISO 8601.
+	From, To       string
+	FromISO, ToISO string
+	TimeZone       string
+	Issuer         *party
+	For            party
+	Currencies     []statementCurrencyView
+	Footer         string
 }
 
 // statementCurrencyView is the statement in one currency.
@@ -89,17 +99,27 @@ type statementCurrencyView struct {
 	Credit string
 }
 
-// statementRowView is a row of a statement.
+// statementRowView is a row of a statement: its day as the locale writes
+// it and in ISO 8601, what it is and its amounts.
 type statementRowView struct {
-	Date, Description, Amount, Balance string
+	Date, DateISO, Description, Amount, Balance string
 }
 
-// agingHeads are the headings of the aging table's columns.
-var agingHeads = [6]string{"Current", "1–30 days", "31–60 days", "61–90 days", "Over 90 days", "Total open"}
+// agingHeads are the keys of the headings of the aging table's columns.
+var agingHeads = [6]string{"aging.current", "aging.days1to30", "aging.days31to60", "aging.days61to90", "aging.over90",
+	"aging.total"}
 
-// StatementHTML renders s as a complete UTF-8 HTML page.
+// AgingHeads are the keys of the headings of the aging table's columns,
+// for the template.
+func (v *statementView) AgingHeads() [6]string { return agingHeads }
+
+// StatementHTML renders s as a complete UTF-8 HTML page in the language
+// and formats of s.Locale.
 func StatementHTML(s *Statement) ([]byte, error) {
-	v, err := newStatementView(s)
+	if s == nil {
+		return nil, ErrNoStatement
+	}
+	v, err := newStatementView(s, locale.New(s.Locale))
 	if err != nil {
 		return nil, err
 	}
@@ -113,11 +133,15 @@ func StatementHTML(s *Statement) ([]byte, error) {
 // StatementPDF renders s as a PDF with the content of StatementHTML, on
 // the paper of the issuer's country as an invoice is.
 func StatementPDF(s *Statement) ([]byte, error) {
-	v, err := newStatementView(s)
+	if s == nil {
+		return nil, ErrNoStatement
+	}
+	p := pdfPrinter(s.Locale)
+	v, err := newStatementView(s, p)
 	if err != nil {
 		return nil, err
 	}
-	return renderStatementPDF(v, s.Issuer)
+	return renderStatementPDF(v, p, s.Issuer)
 }
 
 // StatementFilename is the name a saved copy of the document gets:
@@ -127,12 +151,12 @@ func StatementFilename(s *billing.Statement, loc *time.Location, ext string) str
 		loc = time.UTC
 	}
 	name := unsafeFilename.ReplaceAllString(s.Customer, "_")
-	return "statement-" + name + "-" + s.From.In(loc).Format(dateLayout) + "-" + s.To.In(loc).Format(dateLayout) + "." + ext
+	return "statement-" + name + "-" + s.From.In(loc).Format(isoDay) + "-" + s.To.In(loc).Format(isoDay) + "." + ext
 }
 
-// newStatementView formats what s's document shows.
-func newStatementView(s *Statement) (*statementView, error) {
-	if s == nil || s.Statement == nil || s.Customer == nil {
+// newStatementView formats what s's document shows with p.
+func newStatementView(s *Statement, p *locale.Printer) (*statementView, error) {
+	if s.Statement == nil || s.Customer == nil {
 		return nil, ErrNoStatement
 	}
 	loc := s.Location
@@ -140,22 +164,23 @@ func newStatementView(s *Statement) (*statementView, error) {
 		loc = time.UTC
 	}
 	st, c := s.Statement, &s.Customer.Spec
-	v := &statementView{Customer: c.Name, From: st.From.In(loc).Format(dateLayout), To: st.To.In(loc).Format(dateLayout),
-		TimeZone: loc.String(), For: newParty(c.Name, c.Address, c.Email, c.TaxID), Footer: strings.TrimSpace(s.Footer)}
+	from, to := st.From.In(loc), st.To.In(loc)
+	v := &statementView{Lang: p.Tag().String(), T: p.T, Customer: c.Name, From: p.Date(from), To: p.Date(to),
+		FromISO: from.Format(isoDay), ToISO: to.Format(isoDay), TimeZone: loc.String(),
+		For: newParty(p, c.Name, c.Address, c.Email, c.TaxID), Footer: strings.TrimSpace(s.Footer)}
+	v.Title = p.T("statement.title", c.Name, v.From, v.To)
 	if is := s.Issuer; is != nil {
-		p := newParty(is.Name, is.Address, is.Email, is.TaxID)
-		v.Issuer = &p
+		pa := newParty(p, is.Name, is.Address, is.Email, is.TaxID)
+		v.Issuer = &pa
 	}
 	for _, cs := range st.Currencies {
-		cur, err := billing.ParseCurrency(cs.Currency)
-		if err != nil {
-			cur = billing.Currency{Code: strings.ToUpper(cs.Currency), Digits: 2}
-		}
-		cv := statementCurrencyView{Currency: cur.Code, Opening: formatMoney(cur, cs.Opening),
-			Closing: formatMoney(cur, cs.Closing)}
+		code := cs.Currency
+		cv := statementCurrencyView{Currency: currencyCode(code), Opening: p.Money(code, cs.Opening),
+			Closing: p.Money(code, cs.Closing)}
 		for _, r := range cs.Rows {
-			row := statementRowView{Date: r.At.In(loc).Format(dateLayout), Description: rowDescription(cur, r),
-				Amount: formatMoney(cur, r.Amount), Balance: formatMoney(cur, r.Balance)}
+			at := r.At.In(loc)
+			row := statementRowView{Date: p.Date(at), DateISO: at.Format(isoDay), Description: rowDescription(p, code, r),
+				Amount: p.Money(code, r.Amount), Balance: p.Money(code, r.Balance)}
 			if r.Amount == 0 {
 				row.Amount = "–"
 			}
@@ -163,37 +188,38 @@ func newStatementView(s *Statement) (*statementView, error) {
 		}
 		a := cs.Aging
 		for i, n := range []int64{a.Current, a.Days1To30, a.Days31To60, a.Days61To90, a.Over90, a.Total} {
-			cv.Aging[i] = formatMoney(cur, n)
+			cv.Aging[i] = p.Money(code, n)
 		}
 		if cs.UnappliedCredit != 0 {
-			cv.Credit = formatMoney(cur, cs.UnappliedCredit)
+			cv.Credit = p.Money(code, cs.UnappliedCredit)
 		}
 		v.Currencies = append(v.Currencies, cv)
 	}
 	return v, nil
 }
 
-// rowDescription says for people what row r is.
-func rowDescription(cur billing.Currency, r billing.StatementRow) string {
-	of := ""
-	if r.InvoiceNumber != "" {
-		of = " " + r.InvoiceNumber
+// rowDescription says for people, in p's language, what row r of the
+// statement in currency code is.
+func rowDescription(p *locale.Printer, code string, r billing.StatementRow) string {
+	of := r.InvoiceNumber
+	if of == "" {
+		of = "–"
 	}
 	switch r.Type {
 	case billing.EntryInvoice:
-		return "Invoice " + r.Number
+		return p.T("row.invoice", r.Number)
 	case billing.EntryCreditNote:
-		return "Credit note " + r.Number + " for" + of
+		return p.T("row.creditNote", r.Number, of)
 	case billing.EntryPayment:
-		return "Payment for" + of
+		return p.T("row.payment", of)
 	case billing.EntryCreditApplication:
-		return "Credit of " + formatMoney(cur, r.RecordAmount) + " applied to" + of
+		return p.T("row.creditApplication", p.Money(code, r.RecordAmount), of)
 	case billing.EntryWriteOff:
-		return "Written off:" + of
+		return p.T("row.writeOff", of)
 	case billing.EntryWriteOffReversal:
-		return "Write-off reversed, settled later:" + of
+		return p.T("row.writeOffReversal", of)
 	case billing.EntryRefund:
-		return "Refund of credit"
+		return p.T("row.refund")
 	}
 	return string(r.Type)
 }

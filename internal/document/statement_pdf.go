@@ -16,13 +16,14 @@ package document
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/signintech/gopdf"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/text/cases"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/locale"
 )
 
 // The PDF of a statement: the invoice's page, fonts, margins, rules and
@@ -35,15 +36,12 @@ const (
 	statementAmountW = 95.0
 )
 
-// renderStatementPDF lays v out on the paper of issuer's country.
-func renderStatementPDF(v *statementView, issuer *billingv1.Issuer) ([]byte, error) {
-	size := gopdf.PageSizeA4
-	if is := issuer; is != nil && is.Address != nil && (is.Address.Country == "US" || is.Address.Country == "CA") {
-		size = gopdf.PageSizeLetter
-	}
-	r := &pdfWriter{pageW: size.W, pageH: size.H, label: "Statement " + v.Customer + ", " + v.From + " to " + v.To}
+// renderStatementPDF lays v out with p on the paper of issuer's country.
+func renderStatementPDF(v *statementView, p *locale.Printer, issuer *billingv1.Issuer) ([]byte, error) {
+	size := pagePaper(issuer)
+	r := &pdfWriter{pageW: size.W, pageH: size.H, p: p, upper: cases.Upper(p.Tag()), label: v.Title}
 	r.pdf.Start(gopdf.Config{PageSize: *size, Unit: gopdf.UnitPT})
-	r.pdf.SetInfo(gopdf.PdfInfo{Title: "Statement " + v.Customer + " " + v.From + " to " + v.To, Creator: "invoicing"})
+	r.pdf.SetInfo(gopdf.PdfInfo{Title: v.Title, Creator: "invoicing"})
 	substitute := gopdf.TtfOption{OnGlyphNotFoundSubstitute: func(rune) rune { return '?' }}
 	if err := r.pdf.AddTTFFontDataWithOption(fontRegular, goregular.TTF, substitute); err != nil {
 		return nil, fmt.Errorf("loading the font: %w", err)
@@ -71,19 +69,13 @@ func (r *pdfWriter) writeStatement(v *statementView) {
 	left := r.y
 	r.y = top
 	r.font(fontBold, 20)
-	r.text(margin, width, "Statement", gopdf.Right, 26)
-	for _, m := range [][2]string{{"From", v.From}, {"To", v.To}, {"Time zone", v.TimeZone}} {
-		r.font(fontRegular, fontSize)
-		r.grey()
-		r.text(r.pageW-margin-200, 90, m[0], gopdf.Left, 0)
-		r.black()
-		r.text(r.pageW-margin-110, 110, m[1], gopdf.Right, lineHeight)
-	}
+	r.text(margin, width, r.p.T("title.statement"), gopdf.Right, 26)
+	r.meta([][2]string{{r.p.T("meta.from"), v.From}, {r.p.T("meta.to"), v.To}, {r.p.T("meta.timeZone"), v.TimeZone}})
 	r.y = max(r.y, left) + 24
 
 	r.font(fontBold, smallSize)
 	r.grey()
-	r.text(margin, width, "STATEMENT FOR", gopdf.Left, 12)
+	r.text(margin, width, r.upper.String(r.p.T("party.statementFor")), gopdf.Left, 12)
 	r.black()
 	r.party(v.For, margin, width/2)
 	r.y += 8
@@ -91,7 +83,9 @@ func (r *pdfWriter) writeStatement(v *statementView) {
 	if len(v.Currencies) == 0 {
 		r.y += 12
 		r.font(fontRegular, fontSize)
-		r.text(margin, width, "Nothing was invoiced, credited or paid up to the end of this period.", gopdf.Left, lineHeight)
+		for _, s := range r.wrap(r.p.T("statement.empty"), width) {
+			r.text(margin, width, s, gopdf.Left, lineHeight)
+		}
 	}
 	for _, c := range v.Currencies {
 		r.statementCurrency(c, width)
@@ -112,21 +106,26 @@ func (r *pdfWriter) statementCurrency(c statementCurrencyView, width float64) {
 	for _, row := range c.Rows {
 		amountW = max(amountW, r.measure(row.Amount)+2*cellPad, r.measure(row.Balance)+2*cellPad)
 	}
-	descW := width - statementDateW - 2*amountW
-	cols := []pdfColumn{{"DATE", statementDateW}, {"DESCRIPTION", descW}, {headAmount, amountW}, {"BALANCE", amountW}}
+	dateW := statementDateW
+	for _, row := range c.Rows {
+		dateW = max(dateW, r.measure(row.Date)+2*cellPad)
+	}
+	descW := width - dateW - 2*amountW
+	cols := []pdfColumn{{r.head("column.date"), dateW}, {r.head(headDescription), descW}, {r.head(headAmount), amountW},
+		{r.head("column.balance"), amountW}}
 
 	if r.y+24+18+3*lineHeight > r.bottom() {
 		r.newPage()
 	}
 	r.y += 16
 	r.font(fontBold, 12)
-	r.text(margin, width, "Account in "+c.Currency, gopdf.Left, 20)
+	r.text(margin, width, r.p.T("statement.account", c.Currency), gopdf.Left, 20)
 	r.statementHead(cols)
-	r.statementRow(cols, statementRowView{Description: "Opening balance", Balance: c.Opening}, true)
+	r.statementRow(cols, statementRowView{Description: r.p.T("statement.opening"), Balance: c.Opening}, true)
 	for _, row := range c.Rows {
 		r.statementRow(cols, row, false)
 	}
-	r.statementRow(cols, statementRowView{Description: "Closing balance", Balance: c.Closing}, true)
+	r.statementRow(cols, statementRowView{Description: r.p.T("statement.closing"), Balance: c.Closing}, true)
 
 	// The aging: six equal columns under the table, then the credit.
 	need := 18 + 2*cellPad + 2*lineHeight + 20
@@ -136,13 +135,13 @@ func (r *pdfWriter) statementCurrency(c statementCurrencyView, width float64) {
 	r.y += 12
 	r.font(fontBold, smallSize)
 	r.grey()
-	r.text(margin, width, "OPEN AT THE END OF THE PERIOD, BY DAYS PAST DUE", gopdf.Left, 12)
+	r.text(margin, width, r.upper.String(r.p.T("statement.aging")), gopdf.Left, 12)
 	r.black()
 	colW := width / 6
 	r.font(fontBold, smallSize)
 	r.grey()
 	for i, h := range agingHeads {
-		r.at(margin+float64(i)*colW, r.y+cellPad, colW-cellPad, strings.ToUpper(h), gopdf.Right)
+		r.at(margin+float64(i)*colW, r.y+cellPad, colW-cellPad, r.head(h), gopdf.Right)
 	}
 	r.black()
 	r.y += 18
@@ -160,7 +159,7 @@ func (r *pdfWriter) statementCurrency(c statementCurrencyView, width float64) {
 	if c.Credit != "" {
 		r.y += 6
 		r.font(fontRegular, fontSize)
-		r.at(margin, r.y, width-colW-cellPad, "Unapplied credit", gopdf.Right)
+		r.at(margin, r.y, width-colW-cellPad, r.p.T("statement.unappliedCredit"), gopdf.Right)
 		r.at(margin+width-colW, r.y, colW-cellPad, c.Credit, gopdf.Right)
 		r.y += lineHeight
 	}

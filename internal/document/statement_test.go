@@ -94,10 +94,10 @@ func sampleStatement(t *testing.T, n int) *Statement {
 
 // statementFigures are what both renderings of sampleStatement show.
 var statementFigures = []string{
-	"Statement", "2026-01-01", "2026-03-31", "Europe/Berlin", "Example Invoicing GmbH", "Beispiel AG",
-	"Account in EUR", "Opening balance", "EUR 1,190.00", "Invoice DEMO-000002", "Credit note CN-000001 for DEMO-000002",
-	"Payment for DEMO-000001", "Credit of EUR 50.00 applied to DEMO-000003", "Refund of credit",
-	"Closing balance", "EUR 16.00", "EUR 57.00", "Unapplied credit", "EUR 41.00",
+	"Statement", "Jan 1, 2026", "Mar 31, 2026", "Europe/Berlin", "Example Invoicing GmbH", "Beispiel AG",
+	"Account in EUR", "Opening balance", "€1,190.00", "Invoice DEMO-000002", "Credit note CN-000001 for DEMO-000002",
+	"Payment for DEMO-000001", "Credit of €50.00 applied to DEMO-000003", "Refund of credit",
+	"Closing balance", "€16.00", "€57.00", "Unapplied credit", "€41.00",
 }
 
 func TestTheStatementsHTMLShowsItsRowsBalancesAndAging(t *testing.T) {

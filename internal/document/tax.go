@@ -20,6 +20,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/locale"
 )
 
 // This file formats an invoice's tax: the tax of each line, the tax
@@ -29,15 +30,11 @@ import (
 // tax) has none.
 const noRate = "—"
 
-// noTax is printed in the tax column for a line without any tax, on an
-// invoice whose other lines have one.
-const noTax = "none"
-
 // taxRow is one group of the tax breakdown, formatted.
 type taxRow struct {
 	// Category is the code and name, "S – Standard rate".
 	Category string
-	// Rate is "19%", or noRate for category O.
+	// Rate is "19%" ("19 %" in de), or noRate for category O.
 	Rate    string
 	Taxable string
 	Tax     string
@@ -45,69 +42,70 @@ type taxRow struct {
 	Reason string
 }
 
-// categoryLabel is the code of category and its name
-// (billing.TaxCategoryName) capitalised, "AE – Reverse charge"; the code
-// alone for a code that is not a category.
-func categoryLabel(category billingv1.TaxCategory) string {
-	name := billing.TaxCategoryName(category)
-	if name == "" {
+// categoryLabel is the code of category and its name in p's language,
+// "AE – Reverse charge"; the code alone for a code that is not a category
+// (billing.TaxCategoryName).
+func categoryLabel(p *locale.Printer, category billingv1.TaxCategory) string {
+	if billing.TaxCategoryName(category) == "" {
 		return string(category)
 	}
-	return string(category) + " – " + strings.ToUpper(name[:1]) + name[1:]
+	return string(category) + " – " + p.T("tax.category."+string(category))
 }
 
-// rateLabel writes a rate in percent in its shortest form, "19%" for "19"
-// or "19.00", or noRate for none. A rate that does not parse (the API
-// server's pattern refuses such) is printed as it is.
-func rateLabel(rate *string) string {
+// rateLabel writes a rate in percent in its shortest form in p's locale,
+// "19%" for "19" or "19.00" in en, "19 %" in de, or noRate for none. A
+// rate that does not parse (the API server's pattern refuses such) is
+// printed as it is.
+func rateLabel(p *locale.Printer, rate *string) string {
 	if rate == nil {
 		return noRate
 	}
-	return billing.ShortRate(*rate) + "%"
+	return p.Percent(*rate)
 }
 
 // lineTaxLabel is what a line's tax column shows: the rate alone for the
 // standard rate ("19%"), the rate and the category for the others, so that
 // the line is found in the breakdown ("0% AE", "0% Z"), noRate for category
-// O and noTax for a line without tax.
-func lineTaxLabel(tax *billingv1.Tax) string {
+// O and "none" in p's language for a line without tax.
+func lineTaxLabel(p *locale.Printer, tax *billingv1.Tax) string {
 	switch {
 	case tax == nil:
-		return noTax
+		return p.T("tax.none")
 	case tax.Category == billingv1.TaxNotSubject && tax.Rate == nil:
 		return noRate
 	case tax.Category == billingv1.TaxStandard:
-		return rateLabel(tax.Rate)
+		return rateLabel(p, tax.Rate)
 	}
-	return rateLabel(tax.Rate) + " " + string(tax.Category)
+	return rateLabel(p, tax.Rate) + " " + string(tax.Category)
 }
 
-// taxRows formats the tax breakdown of an invoice of currency cur.
-func taxRows(cur billing.Currency, breakdown []billingv1.TaxBreakdownEntry) []taxRow {
+// taxRows formats the tax breakdown of an invoice of currency code.
+func taxRows(p *locale.Printer, code string, breakdown []billingv1.TaxBreakdownEntry) []taxRow {
 	rows := make([]taxRow, 0, len(breakdown))
 	for _, e := range breakdown {
 		rows = append(rows, taxRow{
-			Category: categoryLabel(e.Category),
-			Rate:     rateLabel(e.Rate),
-			Taxable:  formatMoney(cur, e.TaxableAmount),
-			Tax:      formatMoney(cur, e.TaxAmount),
+			Category: categoryLabel(p, e.Category),
+			Rate:     rateLabel(p, e.Rate),
+			Taxable:  p.Money(code, e.TaxableAmount),
+			Tax:      p.Money(code, e.TaxAmount),
 			Reason:   e.ExemptionReason,
 		})
 	}
 	return rows
 }
 
-// taxIDLabel names a party's tax id: "VAT ID" for one written as a VAT
+// taxIDLabel names a party's tax id in p's language: "VAT ID" for one
+// written as a VAT
 // identification number of the EU (VIES) or the United Kingdom, which
 // starts with its country's prefix ("DE123456789", "FR 40 303265045",
 // "EL094259216"); "Tax ID" for any other (a US EIN, a national tax number),
 // which is not a VAT id and must not be called one.
-func taxIDLabel(id string) string {
+func taxIDLabel(p *locale.Printer, id string) string {
 	compact := strings.ToUpper(strings.NewReplacer(" ", "", ".", "", "-", "").Replace(id))
 	if vatID.MatchString(compact) {
-		return "VAT ID"
+		return p.T("party.vatID")
 	}
-	return "Tax ID"
+	return p.T("party.taxID")
 }
 
 // vatID matches a compacted VAT identification number: the prefix of an

@@ -17,7 +17,10 @@ package document
 import (
 	"testing"
 
+	"golang.org/x/text/language"
+
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/locale"
 )
 
 func TestATaxIDIsCalledAVATIDOnlyWhenItIsOne(t *testing.T) {
@@ -39,7 +42,7 @@ func TestATaxIDIsCalledAVATIDOnlyWhenItIsOne(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.id+" is a "+tc.want, func(t *testing.T) {
-			if got := taxIDLabel(tc.id); got != tc.want {
+			if got := taxIDLabel(locale.New(language.English), tc.id); got != tc.want {
 				t.Errorf("taxIDLabel(%q) = %q, want %q", tc.id, got, tc.want)
 			}
 		})
@@ -62,7 +65,7 @@ func TestALinesTaxShowsItsRateAndTheCategoryWhenNotStandard(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := lineTaxLabel(tc.tax); got != tc.want {
+			if got := lineTaxLabel(locale.New(language.English), tc.tax); got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
