@@ -134,7 +134,7 @@ bench-micro: envtest-binaries ## Run the Go micro-benchmarks of the hot paths, w
 # without its sandbox so that it also works as root; it opens only the
 # pages just written. CHROMIUM names another binary (chromium-browser).
 CHROMIUM ?= chromium
-INVOICE_IMAGES = invoice invoice-tax invoice-reverse-charge
+INVOICE_IMAGES = invoice invoice-tax invoice-reverse-charge invoice-de invoice-fr
 .PHONY: invoice-images
 invoice-images: ## Render the sample invoices as the PDF and HTML pictures in docs/ (needs pdftoppm and chromium).
 	dir=$$(mktemp -d) && trap 'rm -rf "$$dir"' EXIT; \

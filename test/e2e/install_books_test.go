@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -79,7 +80,12 @@ func (s *installSuite) closesTheBooks() {
 	Expect(resp.Status).To(Equal(http.StatusOK))
 	Expect(after.Seal).To(HaveValue(Equal("seal-000001")))
 	after.Seal = nil
-	Expect(cmp.Diff(before, *after)).To(BeEmpty(), "the sealed invoice (+) differs from the live one (-)")
+	// Its deliveries are left out: team-a's profile (config/samples) sends
+	// every invoice on issue to a mail server nothing listens on here, so
+	// the invoice's message is still being retried, and the seal holds its
+	// delivery as it was when sealed (the Email records the later attempts).
+	Expect(cmp.Diff(before, *after, cmpopts.IgnoreFields(v1client.Invoice{}, "Deliveries"))).To(BeEmpty(),
+		"the sealed invoice (+) differs from the live one (-)")
 
 	By("verifying the chain, as the auditor with view")
 	auditor := apiClient(s.ca, s.api, s.auditorAPI)

@@ -90,7 +90,7 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 		{"a customer with an address is valid", "GET", "/v1/customers/cus-1", 200, hdr(),
 			`{"id":"cus-1","object":"customer","workspace":"demo","name":"Ada","email":"ada@example.com","address":{"line1":"x",` +
 				`"line2":null,"city":null,"postal_code":null,"state":null,"country":"GB"},"tax_id":"GB1",` +
-				`"electronic_address":{"scheme":"0088","value":"4035811991021"},"credit_balance":[],"deliveries":[],"created_at":"2026-11-21T07:00:00Z"}`, true},
+				`"electronic_address":{"scheme":"0088","value":"4035811991021"},"preferred_locale":"de-CH","credit_balance":[],"deliveries":[],"created_at":"2026-11-21T07:00:00Z"}`, true},
 		{"a customer with an electronic address scheme of letters is not", "GET", "/v1/customers/cus-1", 200, hdr(),
 			strings.Replace(customer, `"electronic_address":null`, `"electronic_address":{"scheme":"GLN","value":"1"}`, 1), false},
 		{"a customer without address and tax_id is not", "GET", "/v1/customers/cus-1", 200, hdr(),

@@ -109,7 +109,7 @@ func (a *Adapter) getCreditNoteDocument(w http.ResponseWriter, r *http.Request, 
 		writeDocument(w, r, mediaXML, document.CreditNoteFilename(cn, "xml"), body)
 		return nil
 	}
-	opts, err := a.documentOptions(r.Context(), c.ns, cn.Spec.CustomerRef.Name)
+	opts, err := a.documentOptions(r.Context(), c.ns, cn.Status.CustomerName)
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to read the billing profile")
 	}

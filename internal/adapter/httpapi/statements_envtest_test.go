@@ -114,7 +114,7 @@ var _ = Describe("Statements", func() {
 		page := send(http.MethodGet, path, inWorkspace(ns), withHeader("Accept", "text/html"))
 		Expect(page.status).To(Equal(http.StatusOK))
 		Expect(page.header.Get("Content-Type")).To(Equal("text/html; charset=utf-8"))
-		Expect(string(page.body)).To(And(ContainSubstring("Closing balance"), ContainSubstring("EUR 600.00")))
+		Expect(string(page.body)).To(And(ContainSubstring("Closing balance"), ContainSubstring("€600.00")))
 		doc := send(http.MethodGet, path, inWorkspace(ns), withHeader("Accept", "application/pdf"))
 		Expect(doc.status).To(Equal(http.StatusOK))
 		Expect(doc.header.Get("Content-Type")).To(Equal("application/pdf"))
