@@ -162,7 +162,7 @@ func formatLine(l string, fields map[byte]string, street []string) []string {
 	}
 	var out []string
 	var b strings.Builder
-	for i, t := range tokens {
+	for _, t := range withoutEmpty(tokens, value) {
 		switch {
 		case t.field == 'A' && len(street) > 1:
 			// Every street line but the last is a line of its own.
@@ -170,7 +170,7 @@ func formatLine(l string, fields map[byte]string, street []string) []string {
 			b.WriteString(value(t))
 		case t.field != 0:
 			b.WriteString(value(t))
-		case !hasFields || textShown(tokens, i, value):
+		default:
 			b.WriteString(t.text)
 		}
 	}
@@ -180,23 +180,27 @@ func formatLine(l string, fields map[byte]string, street []string) []string {
 	return out
 }
 
-// textShown is whether the text tokens[i] is written: between two fields
-// that have values, or before the first field when it has one ("〒" before
-// JP's postal code).
-func textShown(tokens []token, i int, value func(token) string) bool {
-	// near is the value of the field nearest to i in direction step, and
-	// whether there is one.
-	near := func(step int) (string, bool) {
-		for j := i + step; j >= 0 && j < len(tokens); j += step {
-			if tokens[j].field != 0 {
-				return value(tokens[j]), true
-			}
+// withoutEmpty is tokens without the fields that have no value, each with
+// its separator: the text before it, else the text after it. "%C, %S %Z"
+// without a state is "%C %Z"; "%Z %C" without a postal code is "%C".
+func withoutEmpty(tokens []token, value func(token) string) []token {
+	kept := append([]token(nil), tokens...)
+	for i := 0; i < len(kept); {
+		if kept[i].field == 0 || value(kept[i]) != "" {
+			i++
+			continue
 		}
-		return "", false
+		switch {
+		case i > 0 && kept[i-1].field == 0:
+			kept = append(kept[:i-1], kept[i+1:]...)
+			i--
+		case i+1 < len(kept) && kept[i+1].field == 0:
+			kept = append(kept[:i], kept[i+2:]...)
+		default:
+			kept = append(kept[:i], kept[i+1:]...)
+		}
 	}
-	before, hasBefore := near(-1)
-	after, _ := near(1)
-	return after != "" && (before != "" || !hasBefore)
+	return kept
 }
 
 // nonEmpty are those of lines that are not blank, trimmed.

@@ -91,7 +91,7 @@ var _ = Describe("Invoice documents", func() {
 		for _, want := range []string{
 			*inv.Number, (*inv.IssuedAt)[:10], (*inv.DueAt)[:10],
 			"Example Invoicing GmbH", "Friedrichstraße 1", "10117 Berlin", "DE123456789",
-			"Acme Corporation", "billing@acme.example", "1 Main Street", "SPRINGFIELD, IL 62701", "US-12-3456789",
+			"Acme Corporation", "billing@acme.example", "1 Main Street", "SPRINGFIELD 62701", "US-12-3456789",
 			"Consulting, November", "$150.00", "$450.00", "Support plan", "$230.50",
 			"Total", "$680.50",
 			"IBAN DE89 3704 0044 0532 0130 00 · Thank you for your business.",
