@@ -69,17 +69,7 @@ func newCreditNoteView(cn *billingv1.CreditNote, p *locale.Printer, footer strin
 		return nil, ErrCreditNoteNotIssued
 	}
 	code := st.Currency
-	v := &view{
-		Lang:      p.Tag().String(),
-		T:         p.T,
-		Title:     p.T("title.creditNote"),
-		Number:    st.Number,
-		IssuedAt:  p.Date(st.IssuedAt.UTC()),
-		IssuedISO: st.IssuedAt.UTC().Format(isoDay),
-		Currency:  currencyCode(code),
-		BillTo:    newParty(p, st.BillTo.Name, st.BillTo.Address, st.BillTo.Email, st.BillTo.TaxID),
-		Footer:    strings.TrimSpace(footer),
-	}
+	v := headView(p, "title.creditNote", st.Number, st.IssuedAt.Time, code, st.BillTo, st.Issuer, footer)
 	if st.InvoiceNumber != "" {
 		v.Meta = append(v.Meta, [2]string{p.T("meta.creditsInvoice"), st.InvoiceNumber})
 	}
@@ -90,10 +80,6 @@ func newCreditNoteView(cn *billingv1.CreditNote, p *locale.Printer, footer strin
 	if memo := strings.TrimSpace(cn.Spec.Memo); memo != "" {
 		// The memo is the credit note's own text: printed above the footer.
 		v.Footer = strings.TrimSpace(memo + "\n\n" + v.Footer)
-	}
-	if is := st.Issuer; is != nil {
-		pa := newParty(p, is.Name, is.Address, is.Email, is.TaxID)
-		v.Issuer = &pa
 	}
 	for _, l := range st.Lines {
 		ln := line{Description: l.Description, Tax: lineTaxLabel(p, l.Tax), Amount: p.Money(code, l.Amount)}

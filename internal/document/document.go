@@ -26,6 +26,7 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+	"time"
 	"unicode"
 
 	"golang.org/x/text/language"
@@ -116,6 +117,30 @@ type line struct {
 	Amount string
 }
 
+// headView is what an invoice's and a credit note's documents show alike,
+// formatted with p: the language, the title (a catalog key), the number and
+// issue date, the currency, the bill-to snapshot, the issuer (none for nil)
+// and the footer.
+func headView(p *locale.Printer, title, number string, issuedAt time.Time, code string,
+	billTo *billingv1.BillTo, issuer *billingv1.Issuer, footer string) *view {
+	v := &view{
+		Lang:      p.Tag().String(),
+		T:         p.T,
+		Title:     p.T(title),
+		Number:    number,
+		IssuedAt:  p.Date(issuedAt.UTC()),
+		IssuedISO: issuedAt.UTC().Format(isoDay),
+		Currency:  currencyCode(code),
+		BillTo:    newParty(p, billTo.Name, billTo.Address, billTo.Email, billTo.TaxID),
+		Footer:    strings.TrimSpace(footer),
+	}
+	if issuer != nil {
+		pa := newParty(p, issuer.Name, issuer.Address, issuer.Email, issuer.TaxID)
+		v.Issuer = &pa
+	}
+	return v
+}
+
 // newView checks that inv is issued and formats what its document shows
 // with p, the billing profile's footer under it.
 func newView(inv *billingv1.Invoice, p *locale.Printer, footer string) (*view, error) {
@@ -124,25 +149,11 @@ func newView(inv *billingv1.Invoice, p *locale.Printer, footer string) (*view, e
 		return nil, ErrNotIssued
 	}
 	code := billing.InvoiceCurrency(inv)
-	v := &view{
-		Lang:      p.Tag().String(),
-		T:         p.T,
-		Title:     p.T("title.invoice"),
-		Number:    st.Number,
-		IssuedAt:  p.Date(st.IssuedAt.UTC()),
-		IssuedISO: st.IssuedAt.UTC().Format(isoDay),
-		Currency:  currencyCode(code),
-		BillTo:    newParty(p, st.BillTo.Name, st.BillTo.Address, st.BillTo.Email, st.BillTo.TaxID),
-		Footer:    strings.TrimSpace(footer),
-	}
+	v := headView(p, "title.invoice", st.Number, st.IssuedAt.Time, code, st.BillTo, st.Issuer, footer)
 	if st.DueAt != nil {
 		v.DueAt, v.DueISO = p.Date(st.DueAt.UTC()), st.DueAt.UTC().Format(isoDay)
 	}
 	v.Meta = referenceRows(p, &inv.Spec)
-	if is := st.Issuer; is != nil {
-		pa := newParty(p, is.Name, is.Address, is.Email, is.TaxID)
-		v.Issuer = &pa
-	}
 	v.Payment = paymentRows(p, st.PaymentAccount, st.Number)
 	taxes := billing.ItemTaxes(inv)
 	for i, it := range inv.Spec.Items {

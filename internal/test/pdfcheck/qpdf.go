@@ -26,15 +26,12 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"testing"
 
-	"github.com/invoicing-dev/invoicing/internal/test/testenv"
+	"github.com/invoicing-dev/invoicing/internal/test/schematron"
 )
 
 //go:embed qpdf.js
@@ -45,13 +42,7 @@ const qpdfPackage = "@neslinesli93/qpdf-wasm"
 
 // T is what Require and Check need of a test: a *testing.T, or the
 // GinkgoT() of a Ginkgo suite.
-type T interface {
-	Helper()
-	Skip(args ...any)
-	Fatal(args ...any)
-	Errorf(format string, args ...any)
-	TempDir() string
-}
+type T = schematron.T
 
 // Tools run qpdf, installed under a module's bin/.
 type Tools struct {
@@ -62,42 +53,15 @@ type Tools struct {
 }
 
 // Require returns qpdf, for a test that checks PDFs, as
-// schematron.Require returns the e-invoice validators:
-//
-//   - With -short (make test-unit) it skips the test.
-//   - When node or the package under bin/ is missing it fails the test
-//     with one line saying what to run: make test installs them first, and
-//     a test that passes without checking anything would read as checked.
+// schematron.Require returns the e-invoice validators: it skips the test
+// with -short (make test-unit), and fails it with one line saying what to
+// run when node or the package under bin/ is missing (make test installs
+// them first, and a test that passes without checking anything would read
+// as checked).
 func Require(t T) *Tools {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("qpdf --check skipped in -short mode (make test-unit); make test runs it")
-	}
-	tools, err := find(testenv.ModuleRoot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tools.script = filepath.Join(t.TempDir(), "qpdf.js")
-	if err := os.WriteFile(tools.script, script, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return tools
-}
-
-// find checks that node and qpdf are installed for root.
-func find(root string) (*Tools, error) {
-	const hint = "run `make xmltools` (make test runs it), which installs the pinned validators, qpdf among them, into bin/"
-	if root == "" {
-		return nil, errors.New("qpdf --check: no go.mod at or above the working directory")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		return nil, fmt.Errorf("qpdf --check needs node (v20 or later) on PATH: %w", err)
-	}
-	modules := filepath.Join(root, "bin", "xmltools", "node_modules")
-	if _, err := os.Stat(filepath.Join(modules, qpdfPackage, "package.json")); err != nil {
-		return nil, fmt.Errorf("qpdf --check: %s is not installed in %s: %s", qpdfPackage, modules, hint)
-	}
-	return &Tools{modules: modules}, nil
+	n := schematron.RequireNode(t, "qpdf --check", "xmltools", "qpdf.js", script, qpdfPackage)
+	return &Tools{modules: n.Modules, script: n.Script}
 }
 
 // Result is what `qpdf --check` says of a file: its exit code (0 clean,

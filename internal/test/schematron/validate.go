@@ -27,7 +27,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -108,36 +107,58 @@ type Tools struct {
 //     test that passes without checking anything would read as checked.
 func Require(t T) *Tools {
 	t.Helper()
+	n := RequireNode(t, "e-invoice validation", "einvoice-validators", "validate.js", script, "saxon-js", "xmllint-wasm")
+	return &Tools{root: n.Root, modules: n.Modules, script: n.Script}
+}
+
+// Node is a test's node script and the npm packages it needs, installed
+// under the module's bin/xmltools.
+type Node struct {
+	// Root is the module's directory; Modules its node_modules directory.
+	Root, Modules string
+	// Script is the script, written to a temporary file.
+	Script string
+}
+
+// RequireNode returns script, written as name, for a test that runs it
+// with node and packages (what names the check in messages; target is
+// the make target that installs the packages):
+//
+//   - With -short (make test-unit) it skips the test.
+//   - When node or a package is missing it fails the test with one line
+//     saying what to run.
+func RequireNode(t T, what, target, name string, script []byte, packages ...string) *Node {
+	t.Helper()
 	if testing.Short() {
-		t.Skip("e-invoice validation skipped in -short mode (make test-unit); make test runs it")
+		t.Skip(what + " skipped in -short mode (make test-unit); make test runs it")
 	}
-	tools, err := find(testenv.ModuleRoot())
+	n, err := findNode(testenv.ModuleRoot(), what, target, packages)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools.script = filepath.Join(t.TempDir(), "validate.js")
-	if err := os.WriteFile(tools.script, script, 0o600); err != nil {
+	n.Script = filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(n.Script, script, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return tools
+	return n
 }
 
-// find checks that node and the npm packages are installed for root.
-func find(root string) (*Tools, error) {
-	const hint = "run `make einvoice-validators` (make test runs it), which installs the pinned validators into bin/"
+// findNode checks that node and packages are installed for root.
+func findNode(root, what, target string, packages []string) (*Node, error) {
+	hint := fmt.Sprintf("run `make %s` (make test runs it), which installs the pinned tools into bin/", target)
 	if root == "" {
-		return nil, errors.New("e-invoice validation: no go.mod at or above the working directory")
+		return nil, fmt.Errorf("%s: no go.mod at or above the working directory", what)
 	}
 	if _, err := exec.LookPath("node"); err != nil {
-		return nil, fmt.Errorf("e-invoice validation needs node (v20 or later) on PATH: %w", err)
+		return nil, fmt.Errorf("%s needs node (v20 or later) on PATH: %w", what, err)
 	}
 	modules := filepath.Join(root, "bin", "xmltools", "node_modules")
-	for _, pkg := range []string{"saxon-js", "xmllint-wasm"} {
+	for _, pkg := range packages {
 		if _, err := os.Stat(filepath.Join(modules, pkg, "package.json")); err != nil {
-			return nil, fmt.Errorf("e-invoice validation: %s is not installed in %s: %s", pkg, modules, hint)
+			return nil, fmt.Errorf("%s: %s is not installed in %s: %s", what, pkg, modules, hint)
 		}
 	}
-	return &Tools{root: root, modules: modules}, nil
+	return &Node{Root: root, Modules: modules}, nil
 }
 
 // testdata is this package's testdata directory.
