@@ -76,10 +76,15 @@ type SMTPServer struct {
 	CredentialsSecretRef *SecretReference `json:"credentialsSecretRef,omitempty"`
 }
 
-// EInvoiceAttachment names the e-invoice profile attached to a sent invoice
-// or credit note, as UBL 2.1 XML.
-// +kubebuilder:validation:Enum=en16931;peppol;xrechnung
+// EInvoiceAttachment names the e-invoice attached to a sent invoice or
+// credit note: a profile's UBL 2.1 XML beside the PDF, or facturx, the PDF
+// itself as a Factur-X (its CII inside).
+// +kubebuilder:validation:Enum=en16931;peppol;xrechnung;facturx
 type EInvoiceAttachment string
+
+// EInvoiceAttachmentFacturX sends the document as a Factur-X: one PDF/A-3b
+// attachment with the EN 16931 CII e-invoice embedded.
+const EInvoiceAttachmentFacturX EInvoiceAttachment = "facturx"
 
 // EmailSettings is how a workspace sends its invoices, credit notes,
 // reminders and statements by e-mail.
@@ -118,9 +123,10 @@ type EmailSettings struct {
 	SendOnIssue bool `json:"sendOnIssue,omitempty"` //nolint:kubeapilinter // the contract pins a boolean: sendOnIssue: true
 
 	// attachEInvoice attaches the e-invoice of this profile (en16931, peppol
-	// or xrechnung, as UBL 2.1 XML) beside the PDF. An invoice that lacks
-	// what the profile needs is sent with the PDF alone, and its delivery's
-	// lastError says what it lacks.
+	// or xrechnung, as UBL 2.1 XML) beside the PDF, or, with facturx, sends
+	// the PDF as a Factur-X (a PDF/A-3b with the EN 16931 CII inside). An
+	// invoice that lacks what the profile needs is sent with the plain PDF
+	// alone, and its Email's status.note says what it lacks.
 	// +optional
 	AttachEInvoice EInvoiceAttachment `json:"attachEInvoice,omitempty"`
 }

@@ -35,6 +35,7 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/pdfcheck"
 	"github.com/invoicing-dev/invoicing/internal/test/smtpserver"
 )
 
@@ -110,6 +111,36 @@ var _ = Describe("Sending by e-mail", func() {
 			c.Spec.Address = &billingv1.Address{Line1: "1 Main Street", City: "Springfield", PostalCode: "62701",
 				State: "IL", Country: "US"}
 		}))
+	})
+
+	It("sends a French customer's invoice in French, as one Factur-X when the profile asks for it", func() {
+		server := startSMTP()
+		create(mailProfile(ns, server, func(s *billingv1.EmailSettings) {
+			s.AttachEInvoice = billingv1.EInvoiceAttachmentFacturX
+		}))
+		acme := &billingv1.Customer{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "acme"}}
+		Expect(k8sClient.Patch(ctx, acme, client.RawPatch(types.MergePatchType,
+			[]byte(`{"spec":{"preferredLocale":"fr"}}`)))).To(Succeed())
+		inv := issueFor(ns, "inv-1", 12_500, "EUR")
+		create(sendInvoice(ns, "inv-1-send", "inv-1"))
+
+		em := waitForEmail(ns, "inv-1-send", billingv1.EmailSent)
+		Expect(em.Status.Note).To(BeEmpty())
+		messages := accepted(server)
+		Expect(messages).To(HaveLen(1))
+		subject, err := messages[0].Subject()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(subject).To(And(HavePrefix("Facture "+inv.Status.Number), ContainSubstring("148,75\u00a0€")))
+
+		By("attaching one PDF, the Factur-X, its CII inside naming the invoice")
+		attachments, err := messages[0].Attachments()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(attachments).To(HaveLen(1))
+		Expect(attachments[0].Filename).To(Equal(inv.Status.Number + ".pdf"))
+		rep, err := pdfcheck.Inspect(attachments[0].Body)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(pdfcheck.FacturXProblems(rep)).To(BeEmpty())
+		Expect(string(rep.EmbeddedFiles[0].Data)).To(ContainSubstring("<ram:ID>" + inv.Status.Number + "</ram:ID>"))
 	})
 
 	It("sends an invoice asked for with its PDF and e-invoice, and records the delivery on both", func() {

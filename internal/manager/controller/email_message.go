@@ -232,12 +232,13 @@ func (r *EmailReconciler) subjectCustomer(ctx context.Context, em *billingv1.Ema
 }
 
 // issuedDocument is an issued invoice or credit note as the message
-// attaches it: its file name for an extension, its PDF, and its e-invoice
-// as UBL of a profile.
+// attaches it: its file name for an extension, its PDF, its e-invoice
+// as UBL of a profile, and its Factur-X.
 type issuedDocument struct {
 	filename func(ext string) string
 	pdf      func() ([]byte, error)
 	einvoice func(einvoice.Profile) ([]byte, error)
+	facturx  func() ([]byte, error)
 }
 
 // invoiceDocument is inv rendered as opts asks.
@@ -246,6 +247,7 @@ func invoiceDocument(inv *billingv1.Invoice, opts document.Options) issuedDocume
 		filename: func(ext string) string { return document.Filename(inv, ext) },
 		pdf:      func() ([]byte, error) { return document.PDF(inv, opts) },
 		einvoice: func(p einvoice.Profile) ([]byte, error) { return einvoice.Invoice(inv, einvoice.UBL, p) },
+		facturx:  func() ([]byte, error) { return document.FacturX(inv, opts) },
 	}
 }
 
@@ -255,13 +257,30 @@ func creditNoteDocument(cn *billingv1.CreditNote, opts document.Options) issuedD
 		filename: func(ext string) string { return document.CreditNoteFilename(cn, ext) },
 		pdf:      func() ([]byte, error) { return document.CreditNotePDF(cn, opts) },
 		einvoice: func(p einvoice.Profile) ([]byte, error) { return einvoice.CreditNote(cn, einvoice.UBL, p) },
+		facturx:  func() ([]byte, error) { return document.CreditNoteFacturX(cn, opts) },
 	}
 }
 
-// attach attaches d's PDF and, when profile is set, its e-invoice; a
-// document that lacks what the profile needs goes without it, and note
-// says what it lacks.
+// attach attaches d's PDF and, when profile is set, its e-invoice (for
+// facturx, the PDF is the Factur-X); a document that lacks what the
+// profile needs goes without it, as a plain PDF, and note says what it
+// lacks.
 func attach(msg *mail.Message, d issuedDocument, profile billingv1.EInvoiceAttachment) (note string, err error) {
+	var lacks *einvoice.UnavailableError
+	if profile == billingv1.EInvoiceAttachmentFacturX {
+		fx, err := d.facturx()
+		switch {
+		case errors.As(err, &lacks):
+			note = truncate("Sent as a plain PDF, not a Factur-X: "+strings.TrimSpace(lacks.Error()), 1024)
+		case err != nil:
+			return "", fmt.Errorf("rendering %s as a Factur-X: %w", d.filename("pdf"), err)
+		default:
+			msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: d.filename("pdf"),
+				ContentType: mediaPDF, Data: fx})
+			return "", nil
+		}
+		profile = ""
+	}
 	pdf, err := d.pdf()
 	if err != nil {
 		return "", fmt.Errorf("rendering %s: %w", d.filename("pdf"), err)
@@ -269,10 +288,9 @@ func attach(msg *mail.Message, d issuedDocument, profile billingv1.EInvoiceAttac
 	msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: d.filename("pdf"), ContentType: mediaPDF,
 		Data: pdf})
 	if profile == "" {
-		return "", nil
+		return note, nil
 	}
 	xml, err := d.einvoice(einvoice.Profile(profile))
-	var lacks *einvoice.UnavailableError
 	if errors.As(err, &lacks) {
 		return truncate("No e-invoice attached: "+strings.TrimSpace(lacks.Error()), 1024), nil
 	}
