@@ -192,17 +192,13 @@ func (p *position) balance() (Balance, error) {
 	return ComputeLedgerBalance(p.total, p.amounts)
 }
 
-// owed is what the invoice adds to its customer's balance: its total less
-// what was credited, paid, applied and written off (and is negative when
-// it is overpaid). A credit application's amount is taken here and given
-// back by the customer's credit, so that it moves credit and changes no
-// balance.
-func (p *position) owed() (int64, error) {
-	b, err := p.balance()
-	if err != nil {
-		return 0, err
-	}
-	return p.total - b.Credited - b.Paid - b.Applied - b.WrittenOff, nil
+// owedOf is what an invoice of total whose ledger balance is b adds to its
+// customer's balance: its total less what was credited, paid, applied and
+// written off (negative when it is overpaid). A credit application's
+// amount is taken here and given back by the customer's credit, so that
+// it moves credit and changes no balance.
+func owedOf(total int64, b Balance) int64 {
+	return total - b.Credited - b.Paid - b.Applied - b.WrittenOff
 }
 
 // enter adds e, a record of p's invoice, to p.
@@ -251,20 +247,13 @@ func (a *account) enter(e entry) (effect, reversal int64, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	owedBefore, err := p.owed()
-	if err != nil {
-		return 0, 0, err
-	}
+	owedBefore := owedOf(p.total, before)
 	p.enter(e)
 	after, err := p.balance()
 	if err != nil {
 		return 0, 0, err
 	}
-	owedAfter, err := p.owed()
-	if err != nil {
-		return 0, 0, err
-	}
-	effect = owedAfter - owedBefore
+	effect = owedOf(p.total, after) - owedBefore
 	if e.typ == EntryCreditApplication {
 		a.taken[[2]string{e.customer, e.currency}] += e.amount
 		effect += e.amount

@@ -190,11 +190,11 @@ func (a *account) balance(customer, currency string) (int64, error) {
 		if p.invoice.Spec.CustomerRef.Name != customer || InvoiceCurrency(p.invoice) != currency {
 			continue
 		}
-		owed, err := p.owed()
+		b, err := p.balance()
 		if err != nil {
 			return 0, err
 		}
-		balance += owed
+		balance += owedOf(p.total, b)
 	}
 	return balance, nil
 }

@@ -38,6 +38,22 @@ type localised struct {
 	title, amount, date string
 }
 
+// expectIn checks that each of docs (by name, its text) shows the title,
+// the amount and the date, in the PDF as its font prints them.
+func (tc localised) expectIn(t *testing.T, docs map[string]string) {
+	t.Helper()
+	for name, text := range docs {
+		for _, want := range []string{tc.title, tc.amount, tc.date} {
+			if name == "PDF" {
+				want = pdfForm(want)
+			}
+			if !strings.Contains(text, want) {
+				t.Errorf("the %s does not contain %q", name, want)
+			}
+		}
+	}
+}
+
 // pdfForm is s as the PDF prints it: the font has no narrow no-break
 // space, which is printed as a no-break space.
 func pdfForm(s string) string { return fontSafe(s) }
@@ -73,16 +89,7 @@ func TestTheInvoiceIsWrittenInEachTranslatedLanguage(t *testing.T) {
 			inv := twoRates()
 			docs := renderings(t, func(o Options) ([]byte, error) { return HTML(inv, o) },
 				func(o Options) ([]byte, error) { return PDF(inv, o) }, tag)
-			for name, text := range docs {
-				for _, want := range []string{tc.title, tc.amount, tc.date} {
-					if name == "PDF" {
-						want = pdfForm(want)
-					}
-					if !strings.Contains(text, want) {
-						t.Errorf("the %s does not contain %q", name, want)
-					}
-				}
-			}
+			tc.expectIn(t, docs)
 			if want := `<html lang="` + tc.tag + `">`; !strings.Contains(docs["HTML"], want) {
 				t.Errorf("the HTML does not say %s", want)
 			}
@@ -106,16 +113,7 @@ func TestTheCreditNoteIsWrittenInEachTranslatedLanguage(t *testing.T) {
 			cn := issuedCreditNote()
 			docs := renderings(t, func(o Options) ([]byte, error) { return CreditNoteHTML(cn, o) },
 				func(o Options) ([]byte, error) { return CreditNotePDF(cn, o) }, language.MustParse(tc.tag))
-			for name, text := range docs {
-				for _, want := range []string{tc.title, tc.amount, tc.date} {
-					if name == "PDF" {
-						want = pdfForm(want)
-					}
-					if !strings.Contains(text, want) {
-						t.Errorf("the %s does not contain %q", name, want)
-					}
-				}
-			}
+			tc.expectIn(t, docs)
 		})
 	}
 }

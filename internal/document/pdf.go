@@ -109,8 +109,19 @@ func pagePaper(issuer *billingv1.Issuer) *gopdf.Rect {
 
 // renderPDF lays v out with p on the paper of issuer's country.
 func renderPDF(v *view, p *locale.Printer, issuer *billingv1.Issuer) ([]byte, error) {
+	r, err := newPDFWriter(p, issuer, p.T("document.name", v.Title, v.Number))
+	if err != nil {
+		return nil, err
+	}
+	r.write(v)
+	return r.finish()
+}
+
+// newPDFWriter starts a document titled label (its Info title and the
+// label of its pages' footers), written with p on the paper of issuer's
+// country, with the Go fonts loaded.
+func newPDFWriter(p *locale.Printer, issuer *billingv1.Issuer, label string) (*pdfWriter, error) {
 	size := pagePaper(issuer)
-	label := p.T("document.name", v.Title, v.Number)
 	r := &pdfWriter{pageW: size.W, pageH: size.H, p: p, upper: cases.Upper(p.Tag()), label: label}
 	r.pdf.Start(gopdf.Config{PageSize: *size, Unit: gopdf.UnitPT})
 	r.pdf.SetInfo(gopdf.PdfInfo{Title: label, Creator: "invoicing"})
@@ -121,7 +132,11 @@ func renderPDF(v *view, p *locale.Printer, issuer *billingv1.Issuer) ([]byte, er
 	if err := r.pdf.AddTTFFontDataWithOption(fontBold, gobold.TTF, substitute); err != nil {
 		return nil, fmt.Errorf("loading the font: %w", err)
 	}
-	r.write(v)
+	return r, nil
+}
+
+// finish returns the document laid out, or the first error of its layout.
+func (r *pdfWriter) finish() ([]byte, error) {
 	if r.err != nil {
 		return nil, r.err
 	}

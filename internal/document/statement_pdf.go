@@ -15,12 +15,7 @@
 package document
 
 import (
-	"fmt"
-
 	"github.com/signintech/gopdf"
-	"golang.org/x/image/font/gofont/gobold"
-	"golang.org/x/image/font/gofont/goregular"
-	"golang.org/x/text/cases"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/locale"
@@ -38,22 +33,12 @@ const (
 
 // renderStatementPDF lays v out with p on the paper of issuer's country.
 func renderStatementPDF(v *statementView, p *locale.Printer, issuer *billingv1.Issuer) ([]byte, error) {
-	size := pagePaper(issuer)
-	r := &pdfWriter{pageW: size.W, pageH: size.H, p: p, upper: cases.Upper(p.Tag()), label: v.Title}
-	r.pdf.Start(gopdf.Config{PageSize: *size, Unit: gopdf.UnitPT})
-	r.pdf.SetInfo(gopdf.PdfInfo{Title: v.Title, Creator: "invoicing"})
-	substitute := gopdf.TtfOption{OnGlyphNotFoundSubstitute: func(rune) rune { return '?' }}
-	if err := r.pdf.AddTTFFontDataWithOption(fontRegular, goregular.TTF, substitute); err != nil {
-		return nil, fmt.Errorf("loading the font: %w", err)
-	}
-	if err := r.pdf.AddTTFFontDataWithOption(fontBold, gobold.TTF, substitute); err != nil {
-		return nil, fmt.Errorf("loading the font: %w", err)
+	r, err := newPDFWriter(p, issuer, v.Title)
+	if err != nil {
+		return nil, err
 	}
 	r.writeStatement(v)
-	if r.err != nil {
-		return nil, r.err
-	}
-	return r.pdf.GetBytesPdfReturnErr()
+	return r.finish()
 }
 
 // writeStatement writes the head of the statement, then each currency.

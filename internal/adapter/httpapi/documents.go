@@ -16,7 +16,6 @@ package httpapi
 
 import (
 	"context"
-	"errors"
 	"mime"
 	"net/http"
 	"strconv"
@@ -59,14 +58,14 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 	if df.einvoice() {
 		body, err := einvoice.Invoice(inv, einvoice.Format(df.format), df.profile)
 		if err != nil {
-			return einvoiceError(r.Context(), err, "invoice_id", "Invoice", c.id)
+			return documentError(r.Context(), err, "invoice_id", "Invoice", c.id)
 		}
 		writeDocument(w, r, mediaXML, document.Filename(inv, "xml"), body)
 		return nil
 	}
 	opts, err := a.documentOptions(r.Context(), c.ns, inv.Spec.CustomerRef.Name)
 	if err != nil {
-		return apiError(r.Context(), err, "Unable to read the billing profile")
+		return apiError(r.Context(), err, "Unable to read the billing profile or the customer")
 	}
 	media, ext, render := mediaHTML+"; charset=utf-8", "html", document.HTML
 	switch chooseDocument(df, r.Header.Values("Accept")) {
@@ -104,14 +103,14 @@ func (a *Adapter) getCreditNoteDocument(w http.ResponseWriter, r *http.Request, 
 	if df.einvoice() {
 		body, err := einvoice.CreditNote(cn, einvoice.Format(df.format), df.profile)
 		if err != nil {
-			return einvoiceError(r.Context(), err, "credit_note_id", "Credit note", c.id)
+			return documentError(r.Context(), err, "credit_note_id", "Credit note", c.id)
 		}
 		writeDocument(w, r, mediaXML, document.CreditNoteFilename(cn, "xml"), body)
 		return nil
 	}
 	opts, err := a.documentOptions(r.Context(), c.ns, cn.Status.CustomerName)
 	if err != nil {
-		return apiError(r.Context(), err, "Unable to read the billing profile")
+		return apiError(r.Context(), err, "Unable to read the billing profile or the customer")
 	}
 	media, ext, render := mediaHTML+"; charset=utf-8", "html", document.CreditNoteHTML
 	switch chooseDocument(df, r.Header.Values("Accept")) {
@@ -148,17 +147,6 @@ func (a *Adapter) documentOptions(ctx context.Context, ns, customer string) (doc
 		preferred = cus.Spec.PreferredLocale
 	}
 	return document.Options{Footer: profile.Footer, Locale: locale.Resolve(preferred, profile.Locale)}, nil
-}
-
-// documentError answers a document that could not be rendered: 409
-// einvoice_unavailable naming what a Factur-X's e-invoice lacks, else 500.
-func documentError(ctx context.Context, err error, param, kind, id string) *Error {
-	var unavailable *einvoice.UnavailableError
-	if errors.As(err, &unavailable) {
-		return einvoiceError(ctx, err, param, kind, id)
-	}
-	logFrom(ctx).Error(err, "Unable to render a document", param, id)
-	return internalError()
 }
 
 // writeDocument answers a document of media type media, saved as filename.

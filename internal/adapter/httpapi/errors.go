@@ -221,17 +221,17 @@ func createError(ctx context.Context, err error) *Error {
 	}
 }
 
-// einvoiceError turns an error of writing the e-invoice of a document
-// (kind "Invoice" or "Credit note", id) into the answer: 409
+// documentError turns an error of rendering a document (kind "Invoice" or
+// "Credit note", id), an e-invoice or a Factur-X, into the answer: 409
 // einvoice_unavailable, naming every missing piece, when the document
-// lacks what its profile needs; 500, logged, otherwise.
-func einvoiceError(ctx context.Context, err error, param, kind, id string) *Error {
+// lacks what the e-invoice's profile needs; 500, logged, otherwise.
+func documentError(ctx context.Context, err error, param, kind, id string) *Error {
 	var unavailable *einvoice.UnavailableError
 	if errors.As(err, &unavailable) {
 		return errorf(http.StatusConflict, CodeEInvoiceUnavailable, queryProfile,
 			"%s %q cannot be written as an e-invoice under profile %s; it lacks: %s.",
 			kind, id, unavailable.Profile, strings.Join(unavailable.Missing, "; "))
 	}
-	logFrom(ctx).Error(err, "Unable to write an e-invoice", param, id)
+	logFrom(ctx).Error(err, "Unable to render a document", param, id)
 	return internalError()
 }

@@ -266,31 +266,14 @@ func creditNoteDocument(cn *billingv1.CreditNote, opts document.Options) issuedD
 // profile needs goes without it, as a plain PDF, and note says what it
 // lacks.
 func attach(msg *mail.Message, d issuedDocument, profile billingv1.EInvoiceAttachment) (note string, err error) {
-	var lacks *einvoice.UnavailableError
 	if profile == billingv1.EInvoiceAttachmentFacturX {
-		fx, err := d.facturx()
-		switch {
-		case errors.As(err, &lacks):
-			note = truncate("Sent as a plain PDF, not a Factur-X: "+strings.TrimSpace(lacks.Error()), 1024)
-		case err != nil:
-			return "", fmt.Errorf("rendering %s as a Factur-X: %w", d.filename("pdf"), err)
-		default:
-			msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: d.filename("pdf"),
-				ContentType: mediaPDF, Data: fx})
-			return "", nil
-		}
-		profile = ""
+		return attachFacturX(msg, d)
 	}
-	pdf, err := d.pdf()
-	if err != nil {
-		return "", fmt.Errorf("rendering %s: %w", d.filename("pdf"), err)
-	}
-	msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: d.filename("pdf"), ContentType: mediaPDF,
-		Data: pdf})
-	if profile == "" {
-		return note, nil
+	if err := attachPDF(msg, d); err != nil || profile == "" {
+		return "", err
 	}
 	xml, err := d.einvoice(einvoice.Profile(profile))
+	var lacks *einvoice.UnavailableError
 	if errors.As(err, &lacks) {
 		return truncate("No e-invoice attached: "+strings.TrimSpace(lacks.Error()), 1024), nil
 	}
@@ -300,6 +283,33 @@ func attach(msg *mail.Message, d issuedDocument, profile billingv1.EInvoiceAttac
 	msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: d.filename("xml"), ContentType: mediaXML,
 		Data: xml})
 	return "", nil
+}
+
+// attachFacturX attaches d's PDF as a Factur-X; a document whose e-invoice
+// cannot be written goes as the plain PDF, and note says what it lacks.
+func attachFacturX(msg *mail.Message, d issuedDocument) (note string, err error) {
+	fx, err := d.facturx()
+	var lacks *einvoice.UnavailableError
+	switch {
+	case errors.As(err, &lacks):
+		return truncate("Sent as a plain PDF, not a Factur-X: "+strings.TrimSpace(lacks.Error()), 1024), attachPDF(msg, d)
+	case err != nil:
+		return "", fmt.Errorf("rendering %s as a Factur-X: %w", d.filename("pdf"), err)
+	}
+	msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: d.filename("pdf"), ContentType: mediaPDF,
+		Data: fx})
+	return "", nil
+}
+
+// attachPDF attaches d's PDF.
+func attachPDF(msg *mail.Message, d issuedDocument) error {
+	pdf, err := d.pdf()
+	if err != nil {
+		return fmt.Errorf("rendering %s: %w", d.filename("pdf"), err)
+	}
+	msg.Attachments = append(msg.Attachments, mail.Attachment{Filename: d.filename("pdf"), ContentType: mediaPDF,
+		Data: pdf})
+	return nil
 }
 
 // sealedSubject reads the sealed invoice or credit note named name of ns
