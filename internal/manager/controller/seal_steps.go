@@ -25,7 +25,6 @@ import (
 	"golang.org/x/sync/errgroup"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -282,25 +281,14 @@ func (r *SealReconciler) readFamily(ctx context.Context, f billing.Family, throu
 // through through.
 func sealObject(ns string, n int64, previous string, chosen []chosenFamily, enc seal.Encoded,
 	through time.Time) *billingv1.LedgerSeal {
-	hash := seal.ChainHash(ns, n, previous, enc.SHA256)
-	spec := billingv1.LedgerSealSpec{Sequence: n, Payload: enc.Payload, PayloadSHA256: enc.SHA256,
-		PreviousHash: previous, Hash: hash, ShortHash: hash[:12],
-		ClosedThrough:      metav1.NewTime(through),
-		FirstInvoiceNumber: chosen[0].invoice.Status.Number,
-		LastInvoiceNumber:  chosen[len(chosen)-1].invoice.Status.Number}
+	link := seal.Link{Namespace: ns, Sequence: n, Previous: previous, ClosedThrough: through,
+		First: chosen[0].invoice.Status.Number, Last: chosen[len(chosen)-1].invoice.Status.Number}
 	for _, c := range chosen {
 		for _, obj := range c.records {
-			switch obj.(type) {
-			case *billingv1.Invoice:
-				spec.Counts.Invoices++
-			case *billingv1.CreditNote:
-				spec.Counts.CreditNotes++
-			case *billingv1.Payment:
-				spec.Counts.Payments++
-			}
+			seal.Count(&link.Counts, obj)
 		}
 	}
-	return &billingv1.LedgerSeal{ObjectMeta: metav1.ObjectMeta{Name: seal.Name(n), Namespace: ns}, Spec: spec}
+	return seal.New(link, enc)
 }
 
 // move runs the protocol for chosen: create the seal after seals (the
