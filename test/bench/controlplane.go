@@ -22,6 +22,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -167,4 +168,57 @@ func (c *controlPlane) timeKubectlGet(ctx context.Context, kubectl, ns string) (
 		return 0, 0, err
 	}
 	return time.Since(start), bytes.Count(out, []byte{'\n'}), nil
+}
+
+// compactAndDefragment compacts etcd's history up to its current revision
+// and defragments its database, through etcd's JSON gateway, as an
+// operator would with etcdctl.
+func (c *controlPlane) compactAndDefragment(ctx context.Context) error {
+	base := c.env.Environment.ControlPlane.Etcd.URL.String()
+	var head struct {
+		Header struct {
+			Revision string `json:"revision"`
+		} `json:"header"`
+	}
+	if err := postJSON(ctx, base+"/v3/kv/range", map[string]any{"key": "AA=="}, &head); err != nil {
+		return fmt.Errorf("reading etcd's revision: %w", err)
+	}
+	if err := postJSON(ctx, base+"/v3/kv/compaction",
+		map[string]any{"revision": head.Header.Revision, "physical": true}, nil); err != nil {
+		return fmt.Errorf("compacting etcd: %w", err)
+	}
+	if err := postJSON(ctx, base+"/v3/maintenance/defragment", map[string]any{}, nil); err != nil {
+		return fmt.Errorf("defragmenting etcd: %w", err)
+	}
+	return nil
+}
+
+// postJSON posts body as JSON to url and decodes the answer into out
+// (when not nil).
+func postJSON(ctx context.Context, url string, body, out any) error {
+	data, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	answer, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("POST %s: %s: %.200s", url, resp.Status, answer)
+	}
+	if out == nil {
+		return nil
+	}
+	return json.Unmarshal(answer, out)
 }

@@ -28,11 +28,18 @@ import (
 // those the other measurements do not count in.
 func (b *bench) fillWorkspaces() []string { return b.workspaces()[3:] }
 
-// fillTo creates invoices until the cluster holds total, and waits until
-// the manager has issued them. It returns the invoices created per second
-// and issued per second (from the first create to the last Issued).
+// fillTo creates invoices in the fill workspaces until the cluster holds
+// total, and waits until the manager has issued them. It returns the
+// invoices created per second and issued per second (from the first
+// create to the last Issued).
 func (b *bench) fillTo(ctx context.Context, total int) (created, issued float64, err error) {
-	n := total - int(b.created.Load())
+	return b.fill(ctx, b.fillWorkspaces(), total-int(b.created.Load()))
+}
+
+// fill creates n invoices spread over spaces straight through the
+// Kubernetes API and waits until the manager has issued them and made its
+// last writes after issuing.
+func (b *bench) fill(ctx context.Context, spaces []string, n int) (created, issued float64, err error) {
 	if n <= 0 {
 		return 0, 0, nil
 	}
@@ -41,7 +48,6 @@ func (b *bench) fillTo(ctx context.Context, total int) (created, issued float64,
 		return 0, 0, err
 	}
 	defer w.stop()
-	spaces := b.fillWorkspaces()
 	b.logf("Filling %d invoices into %d workspaces with %d clients", n, len(spaces), b.fillWorkers())
 	start := time.Now()
 	res, err := b.parallelWith(ctx, b.fillWorkers(), n, func(ctx context.Context, i int) error {

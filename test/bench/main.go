@@ -48,14 +48,16 @@ func main() {
 		"Invoices in the cluster for measurement 5 (default 100,000; with -small, 1,000 more in each of 7 workspaces).")
 	restartSizes := flag.String("restart-sizes", "",
 		"Invoices in the cluster at measurement 9's restarts, separated by commas (default 100000,200000; with -small, one at the size reached).")
+	flag.IntVar(&c.MillionInvoices, "million-invoices", 0,
+		"Invoices in the installation of measurement 11, run only with -only million (default 1,000,000; with -small, 10,000).")
 	flag.IntVar(&c.Workers, "workers", 16, "Concurrent workers on each side of a pair.")
 	managerArgs := flag.String("manager-args", "", "Extra flags for the manager, separated by spaces.")
 	adapterArgs := flag.String("adapter-args", "", "Extra flags for the adapter, separated by spaces.")
 	flag.BoolVar(&c.Profile, "profile", true, "Save CPU profiles of the adapter and the manager under -out.")
 	cpuProfile := flag.String("cpuprofile", "", "Write a CPU profile of the benchmark process itself (its clients) to this file.")
 	only := flag.String("only", "",
-		"Run only these measurements, by number (or memory, restart), separated by commas (e.g. 4,6 or memory,restart); "+
-			"2 and 3 also run 1, whose invoices they read.")
+		"Run only these measurements, by number (or memory, restart, sealing, million), separated by commas "+
+			"(e.g. 4,6 or memory,restart); 2 and 3 also run 1, whose invoices they read; 11 (million) runs only when named.")
 	flag.Parse()
 	var err error
 	if c.RestartSizes, err = sizes(*restartSizes); err != nil {
@@ -68,6 +70,12 @@ func main() {
 		}
 		if len(c.RestartSizes) == 0 {
 			c.RestartSizes = []int{100_000, 200_000}
+		}
+	}
+	if c.MillionInvoices == 0 {
+		c.MillionInvoices = 1_000_000
+		if *small {
+			c.MillionInvoices = 10_000
 		}
 	}
 	c.Only = strings.FieldsFunc(*only, func(r rune) bool { return r == ',' || r == ' ' })

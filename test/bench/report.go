@@ -90,6 +90,7 @@ type Report struct {
 	IssueRatioWhileSealing float64 `json:"issue_ratio_while_sealing"`
 
 	Scale
+	Million
 	Details Details `json:"details"`
 	path    string
 }
@@ -169,4 +170,5 @@ type Details struct {
 	ManagerRSS            int64   `json:"controller_rss_bytes"`
 	Seconds               float64 `json:"seconds"`
 	ScaleDetails
+	MillionDetails
 }

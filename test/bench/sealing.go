@@ -49,16 +49,39 @@ func (b *bench) measureSealing(ctx context.Context, r *Report) error {
 	if err := b.settledFamilies(ctx, ns, n); err != nil {
 		return err
 	}
-	// As installed: the sealing flow schema puts the manager's sealing
-	// below its issuing.
-	if err := b.setAPF(ctx, true); err != nil {
+	s, err := b.sealWhileIssuing(ctx, ns, n, max(b.cfg.Invoices/apfRounds, b.cfg.Workers))
+	if err != nil {
 		return err
+	}
+	r.SealRecordsPerSec, r.IssueRatioWhileSealing = s.recordsPerSec, s.ratio
+	r.Details.SealingCreatedPerSec, r.Details.SealingIssuedPerSec, r.Details.Seals = s.created, s.issued, s.seals
+	return nil
+}
+
+// sealingRun is what sealWhileIssuing measured.
+type sealingRun struct {
+	// recordsPerSec: records sealed per second; created, issued and ratio:
+	// the issuing round's rates and their ratio; seals: the workspace's
+	// seals after it.
+	recordsPerSec, created, issued, ratio float64
+	seals                                 int
+}
+
+// sealWhileIssuing closes the books of ns, whose n settled families (an
+// invoice and its payment each) are to be sealed, and runs a round of per
+// invoices of measurement 4 in another workspace meanwhile, with the
+// install's APF objects applied, as installed: the sealing flow schema
+// puts the manager's sealing below its issuing.
+func (b *bench) sealWhileIssuing(ctx context.Context, ns string, n, per int) (sealingRun, error) {
+	var s sealingRun
+	if err := b.setAPF(ctx, true); err != nil {
+		return s, err
 	}
 	defer func() { _ = b.setAPF(context.WithoutCancel(ctx), false) }()
 	// Other measurements leave open invoices in the workspace: they stay.
 	others, err := b.liveInvoices(ctx, ns)
 	if err != nil {
-		return err
+		return s, err
 	}
 	others -= n
 	b.logf("Closing the books of %s: sealing %d invoices and their payments", ns, n)
@@ -68,7 +91,7 @@ func (b *bench) measureSealing(ctx context.Context, r *Report) error {
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "bench-close"},
 		Spec:       billingv1.PeriodCloseSpec{Through: through},
 	}); err != nil {
-		return fmt.Errorf("closing the books: %w", err)
+		return s, fmt.Errorf("closing the books: %w", err)
 	}
 	sealed := make(chan error, 1)
 	var sealedAfter time.Duration
@@ -78,25 +101,26 @@ func (b *bench) measureSealing(ctx context.Context, r *Report) error {
 		sealed <- err
 	}()
 	run := &controllerRun{wait: apfWait{}}
-	per := max(b.cfg.Invoices/apfRounds, b.cfg.Workers)
 	if err := b.controllerRound(ctx, controllerWorkspace, per, false, false, run); err != nil {
-		return err
+		return s, err
 	}
 	if err := <-sealed; err != nil {
-		return err
+		return s, err
 	}
-	r.SealRecordsPerSec = float64(2*n) / sealedAfter.Seconds()
-	r.Details.SealingCreatedPerSec, r.Details.SealingIssuedPerSec, r.IssueRatioWhileSealing = run.rates()
+	s.recordsPerSec = float64(2*n) / sealedAfter.Seconds()
+	s.created, s.issued, s.ratio = run.rates()
 	if sealedAfter < run.issuedElapsed {
 		b.logf("Sealing ended %s before the round's issuing did: the ratio covers part of the round only",
 			run.issuedElapsed-sealedAfter)
 	}
+	b.logf("Sealed %d records in %s: %.0f records/s; issuing meanwhile %.2f of created", 2*n,
+		sealedAfter.Round(time.Second), s.recordsPerSec, s.ratio)
 	var seals billingv1.LedgerSealList
 	if err := b.admin.List(ctx, &seals, client.InNamespace(ns)); err != nil {
-		return err
+		return s, err
 	}
-	r.Details.Seals = len(seals.Items)
-	return nil
+	s.seals = len(seals.Items)
+	return s, nil
 }
 
 // settledFamilies creates n invoices in ns directly and, once they are
@@ -118,17 +142,27 @@ func (b *bench) settledFamilies(ctx context.Context, ns string, n int) error {
 	if _, err := w.await(ctx, n, time.Duration(n)*10*time.Millisecond+2*time.Minute); err != nil {
 		return err
 	}
-	total := newInvoice(ns)
-	amounts, err := billing.InvoiceAmounts(total.Spec.Items, billing.EffectiveTaxes(total.Spec.Items, nil))
-	if err != nil {
-		return err
-	}
 	if _, err := b.parallel(ctx, n, func(ctx context.Context, i int) error {
-		return b.admin.Create(ctx, builder.Payment(ns, "pay-"+names[i], names[i], amounts.Total))
+		pay, err := payInFull(ns, names[i])
+		if err != nil {
+			return err
+		}
+		return b.admin.Create(ctx, pay)
 	}); err != nil {
 		return err
 	}
 	return b.awaitSettled(ctx, time.Duration(n)*10*time.Millisecond+2*time.Minute, ns)
+}
+
+// payInFull is a payment of the whole total of the benchmark's invoice
+// named invoice in ns.
+func payInFull(ns, invoice string) (*billingv1.Payment, error) {
+	inv := newInvoice(ns)
+	amounts, err := billing.InvoiceAmounts(inv.Spec.Items, billing.EffectiveTaxes(inv.Spec.Items, nil))
+	if err != nil {
+		return nil, err
+	}
+	return builder.Payment(ns, "pay-"+invoice, invoice, amounts.Total), nil
 }
 
 // liveInvoices counts the live invoices of ns, reading metadata only.

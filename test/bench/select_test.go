@@ -30,6 +30,10 @@ func TestSelectedRunsTheAskedMeasurementsAndWhatTheyRead(t *testing.T) {
 		{"get runs create, whose invoices it reads", []string{"2"}, "1. create", true},
 		{"list runs create, whose invoices it reads", []string{"3"}, "1. create", true},
 		{"get does not run list", []string{"2"}, "3. list", false},
+		{"a full run leaves out the million", nil, millionStep, false},
+		{"the million runs when named", []string{"million"}, millionStep, true},
+		{"the million runs by its number", []string{"11"}, millionStep, true},
+		{"the million alone runs nothing else", []string{"million"}, "5. memory", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

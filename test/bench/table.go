@@ -63,7 +63,39 @@ func (r *Report) PrintTable(out io.Writer) {
 		r.AdapterBytesPerInvoice, mib(d.AdapterRSS0), mib(d.AdapterRSS),
 		r.ControllerBytesPerInvoice, mib(d.ManagerRSS0), mib(d.ManagerRSS))
 	r.printScale(out)
+	r.printMillion(out)
 	printf(out, "\nTook %.0f s.\n", d.Seconds)
+}
+
+// printMillion prints measurement 11, when it ran.
+func (r *Report) printMillion(out io.Writer) {
+	d, m := r.Details.MillionDetails, r.Million
+	if d.MillionInvoices == 0 {
+		return
+	}
+	printf(out, "\n11. a million: %d invoices (%d generated and sealed in %d seals of %d families, a month of %d "+
+		"sealed by the manager, %d live and open); history written in %.0f s, taken in by the binaries in %.0f s\n",
+		d.MillionInvoices, d.MillionGenerated, d.MillionSeals, d.MillionPerSeal, d.MillionMonth, d.MillionLive,
+		d.MillionHistoryS, d.MillionTakenS)
+	printf(out, "   resident: %.0f MiB in all (API server %.0f, etcd %.0f, manager %.0f, adapter %.0f)\n",
+		mib(m.TotalRSS), mib(m.APIServerRSS), mib(m.EtcdRSS), mib(m.ManagerRSS), mib(m.AdapterRSS))
+	printf(out, "   ready after a restart, API server up: manager %.1f s, adapter %.1f s\n", m.ManagerReadyS, m.AdapterReadyS)
+	printf(out, "   issue ratio %.2f (%.0f issued vs. %.0f created/s), while sealing %.2f; sealing %.0f records/s\n",
+		m.IssueRatio, d.MillionRates["issue_issued"], d.MillionRates["issue_created"], m.IssueRatioWhileSealing,
+		r.SealRecordsPerSec)
+	printf(out, "   etcd database %.0f MiB after compaction and defragmentation (%.0f MiB before)\n",
+		mib(m.EtcdDBBytes), mib(d.MillionEtcdBeforeDefrag.EtcdDB))
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	printf(w, "read\tp50 ms at %d\tp99 ms at %d\tp50 ms\tp99 ms\tp99 ratio\t\n", d.MillionBaselineInvoices,
+		d.MillionBaselineInvoices)
+	for _, name := range slices.Sorted(maps.Keys(d.MillionPages)) {
+		l := d.MillionPages[name]
+		printf(w, "%s\t%.1f\t%.1f\t%.1f\t%.1f\t%.2f\t\n", name, l.BaselineP50, l.BaselineP99, l.P50, l.P99,
+			d.MillionPageRatios[name])
+	}
+	_ = w.Flush()
+	printf(out, "   (feed pages after sequence %d at full size, %d at the baseline; the worst page ratio %.2f)\n",
+		d.MillionFeedDepth["full"], d.MillionFeedDepth["baseline"], m.PageP99Ratio)
 }
 
 // printNoisy prints measurement 7: the adapter's creates, quiet and while
