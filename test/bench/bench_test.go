@@ -65,6 +65,7 @@ func TestSmallBenchmarkWritesACompleteReport(t *testing.T) {
 		"adapter_bytes_per_invoice", "controller_bytes_per_invoice",
 		"create_adapter_per_s", "create_direct_per_s", "get_adapter_per_s", "get_direct_per_s",
 		"list_adapter_invoices_per_s", "list_direct_invoices_per_s",
+		"list_raw_ratio", "list_raw_adapter_invoices_per_s", "list_raw_direct_invoices_per_s",
 		"controller_issued_per_s", "controller_created_per_s",
 		"controller_ratio_apf", "issue_lag_p99_ms_apf", "controller_issued_per_s_apf", "controller_created_per_s_apf",
 		"noisy_create_rate_ratio", "noisy_create_rate_ratio_apf", "noisy_create_p99_ms", "noisy_create_p99_ms_apf",

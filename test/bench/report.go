@@ -39,6 +39,13 @@ type Report struct {
 	ControllerIssuedPerSec  float64 `json:"controller_issued_per_s"`
 	ControllerCreatedPerSec float64 `json:"controller_created_per_s"`
 
+	// Measurement 3's walks with a client that decodes nothing: it reads
+	// each page to the end and finds the next page's token by a search of
+	// its bytes; invoices per second and their ratio.
+	ListRawRatio         float64 `json:"list_raw_ratio"`
+	ListRawAdapterPerSec float64 `json:"list_raw_adapter_invoices_per_s"`
+	ListRawDirectPerSec  float64 `json:"list_raw_direct_invoices_per_s"`
+
 	// Measurement 1 again, of invoices with a line that takes the
 	// workspace's default tax (the adapter reads the BillingProfile).
 	CreateRatioDefaultTax         float64 `json:"create_ratio_default_tax"`
