@@ -71,6 +71,7 @@ func TestSmallBenchmarkWritesACompleteReport(t *testing.T) {
 		"noisy_create_rate_ratio", "noisy_create_rate_ratio_apf", "noisy_create_p99_ms", "noisy_create_p99_ms_apf",
 		"quiet_create_p99_ms", "quiet_create_p99_ms_apf",
 		"adapter_cpu_s_per_1000_creates",
+		"issue_lag_p99_ms_half_rate", "event_lag_p99_ms_half_rate",
 		"numbering_ratio", "numbering_lag_p99_ms", "numbering_created_per_s", "numbering_numbered_per_s",
 		"batched_numbers_per_s", "naive_numbers_per_s", "batched_over_naive",
 		"etcd_db_bytes_per_invoice", "apiserver_start_s", "adapter_ready_after_restart_s", "manager_ready_after_restart_s",

@@ -132,6 +132,38 @@ func (w *issuedWatch) await(ctx context.Context, n int, timeout time.Duration) (
 	return byName, nil
 }
 
+// awaitNames waits until every invoice of names is Issued and returns
+// when each was, by name; unlike await it counts none of the namespace's
+// other invoices that the watch sees written.
+func (w *issuedWatch) awaitNames(ctx context.Context, names []string, timeout time.Duration) (
+	map[string]time.Time, error) {
+	want := make(map[string]struct{}, len(names))
+	for _, name := range names {
+		want[name] = struct{}{}
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		byName, err := w.await(ctx, 0, timeout)
+		if err != nil {
+			return nil, err
+		}
+		missing := 0
+		for name := range want {
+			if _, ok := byName[name]; !ok {
+				missing++
+			}
+		}
+		if missing == 0 {
+			return byName, nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return nil, fmt.Errorf("%d of %d invoices not issued after %s", missing, len(names), timeout)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// stop ends the watch and waits for its goroutine.
 func (w *issuedWatch) stop() {
 	w.cancel()
 	<-w.done
