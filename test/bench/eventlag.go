@@ -196,7 +196,7 @@ func (b *bench) eventLagRound(ctx context.Context, seen *eventsSeen, n int, rate
 	}
 	b.created.Add(int64(n))
 	timeout := time.Duration(n)*10*time.Millisecond + 2*time.Minute
-	issued, err := w.awaitNames(ctx, names, timeout)
+	issued, err := w.awaitNames(ctx, eventLagWorkspace, names, timeout)
 	if err != nil {
 		return lagRound{}, err
 	}
