@@ -20,6 +20,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -132,6 +133,41 @@ func (w *issuedWatch) await(ctx context.Context, n int, timeout time.Duration) (
 	return byName, nil
 }
 
+// awaitNames waits until every invoice of names in ns is Issued and
+// returns when each was, by name; unlike await it counts none of the
+// namespace's other invoices that the watch sees written. Each look
+// checks only the names not yet seen, so that waiting costs the machine
+// being measured little.
+func (w *issuedWatch) awaitNames(ctx context.Context, ns string, names []string, timeout time.Duration) (
+	map[string]time.Time, error) {
+	deadline := time.Now().Add(timeout)
+	byName := make(map[string]time.Time, len(names))
+	pending := slices.Clone(names)
+	for {
+		w.mu.Lock()
+		err := w.err
+		pending = slices.DeleteFunc(pending, func(name string) bool {
+			at, ok := w.issued[ns+"/"+name]
+			if ok {
+				byName[name] = at
+			}
+			return ok
+		})
+		w.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		if len(pending) == 0 {
+			return byName, nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return nil, fmt.Errorf("%d of %d invoices not issued after %s", len(pending), len(names), timeout)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// stop ends the watch and waits for its goroutine.
 func (w *issuedWatch) stop() {
 	w.cancel()
 	<-w.done

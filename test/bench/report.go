@@ -39,6 +39,13 @@ type Report struct {
 	ControllerIssuedPerSec  float64 `json:"controller_issued_per_s"`
 	ControllerCreatedPerSec float64 `json:"controller_created_per_s"`
 
+	// Measurement 3's walks with a client that decodes nothing: it reads
+	// each page to the end and finds the next page's token by a search of
+	// its bytes; invoices per second and their ratio.
+	ListRawRatio         float64 `json:"list_raw_ratio"`
+	ListRawAdapterPerSec float64 `json:"list_raw_adapter_invoices_per_s"`
+	ListRawDirectPerSec  float64 `json:"list_raw_direct_invoices_per_s"`
+
 	// Measurement 1 again, of invoices with a line that takes the
 	// workspace's default tax (the adapter reads the BillingProfile).
 	CreateRatioDefaultTax         float64 `json:"create_ratio_default_tax"`
@@ -77,6 +84,11 @@ type Report struct {
 	// invoice.issued event is read from GET /v1/events (eventlag.go).
 	EventLagP50Ms float64 `json:"event_lag_p50_ms"`
 	EventLagP99Ms float64 `json:"event_lag_p99_ms"`
+	// Measurement 8's paced round, invoices created at half the rate at
+	// which its full-rate round issued: the p99 from create to Issued and
+	// to the invoice.issued event.
+	IssueLagP99MsHalfRate float64 `json:"issue_lag_p99_ms_half_rate"`
+	EventLagP99MsHalfRate float64 `json:"event_lag_p99_ms_half_rate"`
 
 	// The adapter process's CPU time (user and system) during its creates
 	// of measurement 1, per 1,000 creates.
@@ -164,6 +176,13 @@ type Details struct {
 	AdapterCPUSecondsCreate float64 `json:"adapter_cpu_seconds_create"`
 	// Measurement 8's creates per second.
 	EventLagCreatedPerSec float64 `json:"event_lag_created_per_s"`
+	// Measurement 8's full-rate round's issued per second (the saturation
+	// rate), its paced round's created per second (half that), and the
+	// paced round's p50s from create to Issued and to the event.
+	EventLagIssuedPerSec  float64 `json:"event_lag_issued_per_s"`
+	HalfRateCreatedPerSec float64 `json:"half_rate_created_per_s"`
+	IssueLagP50MsHalfRate float64 `json:"issue_lag_p50_ms_half_rate"`
+	EventLagP50MsHalfRate float64 `json:"event_lag_p50_ms_half_rate"`
 	AdapterRSS0           int64   `json:"adapter_rss_start_bytes"`
 	AdapterRSS            int64   `json:"adapter_rss_bytes"`
 	ManagerRSS0           int64   `json:"controller_rss_start_bytes"`

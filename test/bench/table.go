@@ -41,6 +41,8 @@ func (r *Report) PrintTable(out io.Writer) {
 		r.ListAdapterPerSec, r.ListDirectPerSec, r.ListRatio, d.PageP50Ms, d.PageP99Ms, d.PageDirP50Ms, d.PageDirP99Ms)
 	printf(w, "3. list, every invoice decoded\t%.0f\t%.0f\t%.2f\t\t\t\t\t\n",
 		d.ListTypedAdapterPerSec, d.ListTypedDirectPerSec, d.ListTypedRatio)
+	printf(w, "3. list, nothing decoded\t%.0f\t%.0f\t%.2f\t\t\t\t\t\n",
+		r.ListRawAdapterPerSec, r.ListRawDirectPerSec, r.ListRawRatio)
 	printf(w, "4. controller (issued vs. created/s)\t%.0f\t%.0f\t%.2f\t%.1f\t%.1f\t\t\t\n",
 		r.ControllerIssuedPerSec, r.ControllerCreatedPerSec, r.ControllerRatio, d.IssueLagP50Ms, r.IssueLagP99Ms)
 	printf(w, "4. controller, with APF objects\t%.0f\t%.0f\t%.2f\t%.1f\t%.1f\t\t\t\n",
