@@ -106,6 +106,9 @@ type Record struct {
 	// Object is the record: a *billingv1.Invoice, *billingv1.CreditNote or
 	// *billingv1.Payment, with its TypeMeta set.
 	Object client.Object
+	// Line is the record's line of the payload, without its newline: a
+	// slice of the payload given to Records.
+	Line []byte
 }
 
 // Records decodes an uncompressed payload into its records, in order.
@@ -135,7 +138,7 @@ func Records(raw []byte) ([]Record, error) {
 		if err := json.Unmarshal(line, obj); err != nil {
 			return nil, fmt.Errorf("line %d of the payload: %w", i+1, err)
 		}
-		out = append(out, Record{Kind: head.Kind, Object: obj})
+		out = append(out, Record{Kind: head.Kind, Object: obj, Line: line})
 	}
 	return out, nil
 }

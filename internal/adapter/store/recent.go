@@ -237,7 +237,7 @@ func livePage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel S
 		err := meta.EachListItem(list, func(o runtime.Object) error {
 			obj, ok := o.(PT)
 			if ok && len(page) <= limit && obj.GetName() > after && slices.Contains(k.sets(obj), set) {
-				if _, sealed := s.served(k, obj.GetNamespace(), obj.GetName()); !sealed {
+				if !k.overlay.has(obj.GetNamespace(), obj.GetName()) {
 					page = append(page, obj)
 				}
 			}

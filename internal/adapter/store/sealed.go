@@ -16,6 +16,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"reflect"
 	"slices"
@@ -61,15 +62,13 @@ import (
 // of a name the overlay holds leaves the name in every set.
 //
 // Memory: each sealed record is decoded once, when its seal is delivered,
-// and held as a typed pointer that every request shares (read, never
-// changed), as the informer's own objects are. That costs about what a
-// live object costs in the informer's cache (a few KB per invoice), on top
-// of the seal's compressed payload, which the LedgerSeal informer holds
-// too: the adapter's memory still grows with every record ever issued,
-// sealed or not. Sealing bounds the API server's and etcd's share, not the
-// adapter's; decoding a seal's records on demand, with a bounded cache of
-// decoded seals and an index of names only, is left to the issue on a
-// million invoices.
+// to index it (its sets, its sequence, its events), and then kept as its
+// JSON line compressed with its neighbours (sealedblocks.go), some 130
+// bytes a record; every read decodes it again (some 70 µs), into an
+// object of its own. A decoded record would cost what a live object costs
+// in the informer's cache, some 5 KB: ten GB at a million sealed
+// invoices. What a sealed record still costs is its names in the indexes
+// and the seal's payload, which the LedgerSeal informer holds.
 type overlay struct {
 	mu      sync.RWMutex
 	entries map[string]overlayEntry // by namespace/name
@@ -79,8 +78,11 @@ type overlay struct {
 }
 
 type overlayEntry struct {
-	obj  client.Object
-	sets []string
+	// obj is a kept original; sealed, where a sealed record is kept (obj
+	// is then nil).
+	obj    client.Object
+	sealed *sealedRef
+	sets   []string
 	// kept: the last live state of a labelled original deleted before its
 	// seal was delivered, not yet a seal's record.
 	kept bool
@@ -90,15 +92,63 @@ func newOverlay() *overlay {
 	return &overlay{entries: map[string]overlayEntry{}, names: newNameIndex()}
 }
 
-// get returns the object the overlay serves as ns/name.
+// get returns the object the overlay serves as ns/name: a sealed record
+// decoded anew, which the caller may keep, or a kept original, which it
+// only reads.
 func (o *overlay) get(ns, name string) (client.Object, bool) {
 	if o == nil {
 		return nil, false
 	}
 	o.mu.RLock()
-	defer o.mu.RUnlock()
 	e, ok := o.entries[objectKey(ns, name)]
-	return e.obj, ok
+	o.mu.RUnlock()
+	if !ok || e.sealed == nil {
+		return e.obj, ok
+	}
+	obj, err := e.sealed.record()
+	if err != nil {
+		// Not expected: the record was read from this block when its
+		// seal was taken in, after the seal was verified.
+		return nil, false
+	}
+	return obj, true
+}
+
+// has reports whether the overlay serves ns/name, without decoding it.
+func (o *overlay) has(ns, name string) bool {
+	if o == nil {
+		return false
+	}
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	_, ok := o.entries[objectKey(ns, name)]
+	return ok
+}
+
+// record decodes the sealed record ref names, labelled with its seal.
+func (ref *sealedRef) record() (client.Object, error) {
+	line, err := ref.block.line(ref.index)
+	if err != nil {
+		return nil, err
+	}
+	records, err := seal.Records(line)
+	if err != nil {
+		return nil, err
+	}
+	if len(records) != 1 {
+		return nil, fmt.Errorf("a sealed record's line holds %d records", len(records))
+	}
+	return labelSealed(records[0].Object, ref.seal), nil
+}
+
+// labelSealed sets obj's label billingv1.LabelSealedIn to sealName, on a
+// copy of its labels, and returns it.
+func labelSealed(obj client.Object, sealName string) client.Object {
+	labels := make(map[string]string, len(obj.GetLabels())+1)
+	maps.Copy(labels, obj.GetLabels())
+	labels[billingv1.LabelSealedIn] = sealName
+	obj.SetLabels(labels)
+	return obj
 }
 
 // holds reports whether the overlay holds any object of workspace ns.
@@ -213,7 +263,14 @@ type workspaceSeals struct {
 
 type takenSeal struct {
 	uid     types.UID
-	records []client.Object
+	records []takenRecord
+}
+
+// takenRecord is a record a seal put into an overlay.
+type takenRecord struct {
+	k    *kind
+	name string
+	ref  *sealedRef
 }
 
 func newSeals() *seals { return &seals{workspaces: map[string]*workspaceSeals{}} }
@@ -291,30 +348,38 @@ func (s *Store) takeSeal(ls *billingv1.LedgerSeal) {
 			"seal", ls.Name)
 		return
 	}
+	lines := make([][]byte, len(records))
+	for i, r := range records {
+		lines[i] = r.Line
+	}
+	blocks, err := compressBlocks(lines)
+	if err != nil {
+		s.log.Error(err, "A seal's records could not be kept: they are not served", "namespace", ls.Namespace,
+			"seal", ls.Name)
+		return
+	}
 	ws.hashes[ls.Spec.Sequence] = ls.Spec.Hash
-	taken := takenSeal{uid: ls.UID, records: make([]client.Object, 0, len(records))}
-	for _, r := range records {
+	taken := takenSeal{uid: ls.UID, records: make([]takenRecord, 0, len(records))}
+	for i, r := range records {
 		obj := r.Object
 		if obj.GetNamespace() != ls.Namespace {
 			continue // a seal holds its own workspace's records only
 		}
-		labels := make(map[string]string, len(obj.GetLabels())+1)
-		maps.Copy(labels, obj.GetLabels())
-		labels[billingv1.LabelSealedIn] = ls.Name
-		obj.SetLabels(labels)
+		labelSealed(obj, ls.Name)
 		k, ok := s.kinds[reflect.TypeOf(obj)]
 		if !ok || k.overlay == nil {
 			continue
 		}
-		s.serveSealed(k, obj)
-		taken.records = append(taken.records, obj)
+		ref := &sealedRef{block: blocks[i], index: i % blockRecords, seal: ls.Name}
+		s.serveSealed(k, obj, ref)
+		taken.records = append(taken.records, takenRecord{k: k, name: obj.GetName(), ref: ref})
 	}
 	ws.taken[ls.Name] = taken
 }
 
-// serveSealed puts a sealed record into its kind's overlay and name index,
-// and its sequence and events into theirs.
-func (s *Store) serveSealed(k *kind, obj client.Object) {
+// serveSealed puts a sealed record (obj, decoded from ref) into its kind's
+// overlay and name index, and its sequence and events into theirs.
+func (s *Store) serveSealed(k *kind, obj client.Object, ref *sealedRef) {
 	ov := k.overlay
 	ov.mu.Lock()
 	key := objectKey(obj.GetNamespace(), obj.GetName())
@@ -325,7 +390,7 @@ func (s *Store) serveSealed(k *kind, obj client.Object) {
 		from = k.sets(live)
 	}
 	to := k.sets(obj)
-	ov.entries[key] = overlayEntry{obj: obj, sets: to}
+	ov.entries[key] = overlayEntry{sealed: ref, sets: to}
 	ov.names.move(obj.GetName(), fromOverlay, to)
 	k.names.move(obj.GetName(), from, to)
 	// Under the overlay's lock, as keepHeld's deletes: a delete of the
@@ -378,19 +443,25 @@ func (s *Store) dropSeal(ns, name string) {
 	if seq, ok := seal.SequenceOf(name); ok {
 		delete(ws.hashes, seq)
 	}
-	for _, obj := range t.records {
-		k := s.kinds[reflect.TypeOf(obj)]
+	for _, r := range t.records {
+		obj, err := r.ref.record()
+		if err != nil {
+			s.log.Error(err, "A sealed record of a deleted seal could not be read", "namespace", ns, "seal", name,
+				"record", r.name)
+			continue
+		}
+		k := r.k
 		ov := k.overlay
 		ov.mu.Lock()
-		key := objectKey(obj.GetNamespace(), obj.GetName())
-		if e, ok := ov.entries[key]; ok && e.obj == obj {
+		key := objectKey(ns, r.name)
+		if e, ok := ov.entries[key]; ok && e.sealed == r.ref {
 			delete(ov.entries, key)
-			ov.names.remove(obj.GetName(), e.sets...)
+			ov.names.remove(r.name, e.sets...)
 			var to []string
-			if live, ok := s.liveObject(k, obj.GetNamespace(), obj.GetName()); ok {
+			if live, ok := s.liveObject(k, ns, r.name); ok {
 				to = k.sets(live)
 			}
-			k.names.move(obj.GetName(), e.sets, to)
+			k.names.move(r.name, e.sets, to)
 		}
 		ov.mu.Unlock()
 		if inv, seq := sequenceOf(obj); seq > 0 {
