@@ -111,6 +111,9 @@ FUZZTIME ?= 60s
 # and bin/bench/report.json with CPU profiles next to it. BENCH_SMALL=1 is the
 # 1,000-invoice smoke variant that make test also runs (test/bench).
 # BENCH_ONLY=memory,restart runs only those measurements (numbers or names);
+# BENCH_ONLY=million builds and measures an installation of a million
+# invoices (about an hour; never part of a full run; make test runs it at
+# 10,000 invoices);
 # BENCH_ARGS passes more flags (e.g. --memory-invoices 100000
 # --restart-sizes 100000,200000, the defaults).
 BENCH_SMALL ?=
