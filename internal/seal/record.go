@@ -118,14 +118,12 @@ func Records(raw []byte) ([]Record, error) {
 		if len(line) == 0 {
 			continue
 		}
-		var head struct {
-			Kind string `json:"kind"`
-		}
-		if err := json.Unmarshal(line, &head); err != nil {
+		kind, err := kindOf(line)
+		if err != nil {
 			return nil, fmt.Errorf("line %d of the payload: %w", i+1, err)
 		}
 		var obj client.Object
-		switch head.Kind {
+		switch kind {
 		case KindInvoice:
 			obj = &billingv1.Invoice{}
 		case KindCreditNote:
@@ -133,14 +131,36 @@ func Records(raw []byte) ([]Record, error) {
 		case KindPayment:
 			obj = &billingv1.Payment{}
 		default:
-			return nil, fmt.Errorf("line %d of the payload: a seal holds no kind %q", i+1, head.Kind)
+			return nil, fmt.Errorf("line %d of the payload: a seal holds no kind %q", i+1, kind)
 		}
 		if err := json.Unmarshal(line, obj); err != nil {
 			return nil, fmt.Errorf("line %d of the payload: %w", i+1, err)
 		}
-		out = append(out, Record{Kind: head.Kind, Object: obj, Line: line})
+		out = append(out, Record{Kind: kind, Object: obj, Line: line})
 	}
 	return out, nil
+}
+
+// kindPrefix is how a line Line wrote begins, up to its kind.
+var kindPrefix = []byte(`{"apiVersion":"` + billingv1.GroupVersion.String() + `","kind":"`)
+
+// kindOf is a line's kind: read straight after the apiVersion where Line
+// puts it (a seal's lines are read by the million when a process starts,
+// and a second JSON pass over each for one field costs a third of the
+// time), or else from the decoded line.
+func kindOf(line []byte) (string, error) {
+	if rest, ok := bytes.CutPrefix(line, kindPrefix); ok {
+		if kind, _, found := bytes.Cut(rest, []byte{'"'}); found && bytes.IndexByte(kind, '\\') < 0 {
+			return string(kind), nil
+		}
+	}
+	var head struct {
+		Kind string `json:"kind"`
+	}
+	if err := json.Unmarshal(line, &head); err != nil {
+		return "", err
+	}
+	return head.Kind, nil
 }
 
 // Read verifies nothing: it decodes a seal's payload into its records. Use
