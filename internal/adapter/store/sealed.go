@@ -20,6 +20,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -75,6 +76,9 @@ type overlay struct {
 	// names indexes the overlay's objects by set, as the kind's name index
 	// does, for pages that merge them into what the API server answers.
 	names *nameIndex
+	// keys holds one copy of each set key the overlay's entries name: a
+	// million sealed invoices are in a few sets each, the same few.
+	keys map[string]string
 }
 
 type overlayEntry struct {
@@ -89,7 +93,7 @@ type overlayEntry struct {
 }
 
 func newOverlay() *overlay {
-	return &overlay{entries: map[string]overlayEntry{}, names: newNameIndex()}
+	return &overlay{entries: map[string]overlayEntry{}, names: newNameIndex(), keys: map[string]string{}}
 }
 
 // get returns the object the overlay serves as ns/name: a sealed record
@@ -112,6 +116,26 @@ func (o *overlay) get(ns, name string) (client.Object, bool) {
 		return nil, false
 	}
 	return obj, true
+}
+
+// intern returns sets in a slice of their own length, each key the
+// overlay's one copy of it. Called with o.mu held.
+func (o *overlay) intern(sets []string) []string {
+	out := make([]string, len(sets))
+	for i, key := range sets {
+		if strings.Contains(key, "|invoice=") {
+			// One invoice's records: a set of a few, never shared.
+			out[i] = key
+			continue
+		}
+		kept, ok := o.keys[key]
+		if !ok {
+			kept = key
+			o.keys[key] = key
+		}
+		out[i] = kept
+	}
+	return out
 }
 
 // has reports whether the overlay serves ns/name, without decoding it.
@@ -389,7 +413,7 @@ func (s *Store) serveSealed(k *kind, obj client.Object, ref *sealedRef) {
 	} else if live, ok := s.liveObject(k, obj.GetNamespace(), obj.GetName()); ok {
 		from = k.sets(live)
 	}
-	to := k.sets(obj)
+	to := ov.intern(k.sets(obj))
 	ov.entries[key] = overlayEntry{sealed: ref, sets: to}
 	ov.names.move(obj.GetName(), fromOverlay, to)
 	k.names.move(obj.GetName(), from, to)
