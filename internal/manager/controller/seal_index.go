@@ -100,6 +100,9 @@ type sealedWorkspace struct {
 	// broken is the first seal that did not verify: nothing after it is
 	// read, and the workspace is sealed no more.
 	broken error
+	// types holds one copy of each event type: a million sealed events
+	// are of a handful of types.
+	types map[billingv1.EventType]billingv1.EventType
 }
 
 // workspace returns ns's state, refreshed from the cache's seals. The
@@ -177,7 +180,8 @@ func (s *SealedRecords) whole(ctx context.Context, sl *billingv1.LedgerSeal) (*b
 // newSealedWorkspace returns the state of a workspace without seals.
 func newSealedWorkspace() *sealedWorkspace {
 	return &sealedWorkspace{records: map[sealedKey]sealedRecord{}, events: map[int64]sealedEvent{},
-		customers: map[string]int{}, invoices: map[int64]sealedInvoice{}}
+		customers: map[string]int{}, invoices: map[int64]sealedInvoice{},
+		types: map[billingv1.EventType]billingv1.EventType{}}
 }
 
 // add verifies sl, the next seal of ws, and takes in what it holds; a seal
@@ -196,7 +200,12 @@ func (ws *sealedWorkspace) add(sl *billingv1.LedgerSeal) error {
 				ws.records[sealedKey{r.Kind, r.Object.GetName()}] = sealedRecord{seal: sl.Name, uid: r.Object.GetUID()}
 				_, _, events := billing.RecordedEvents(r.Object)
 				for _, e := range events {
-					ws.events[e.Sequence] = sealedEvent{seal: sl.Name, kind: r.Kind, name: r.Object.GetName(), typ: e.Type}
+					typ, ok := ws.types[e.Type]
+					if !ok {
+						typ = e.Type
+						ws.types[typ] = typ
+					}
+					ws.events[e.Sequence] = sealedEvent{seal: sl.Name, kind: r.Kind, name: r.Object.GetName(), typ: typ}
 					info.maxEvent = max(info.maxEvent, e.Sequence)
 				}
 				if inv, ok := r.Object.(*billingv1.Invoice); ok {
