@@ -58,13 +58,13 @@ func (b *bench) fill(ctx context.Context, spaces []string, n int) (created, issu
 		return 0, 0, err
 	}
 	b.created.Add(int64(n))
-	if _, err := w.await(ctx, n, time.Duration(n)*20*time.Millisecond+2*time.Minute); err != nil {
+	if _, err := w.await(ctx, n, time.Duration(n)*40*time.Millisecond+5*time.Minute); err != nil {
 		return 0, 0, err
 	}
 	took := time.Since(start)
 	// The manager's writes after issuing (the status's field ownership
 	// dropped from a queue) end before anything is measured at this size.
-	if err := b.awaitSettled(ctx, time.Duration(n)*20*time.Millisecond+2*time.Minute, spaces...); err != nil {
+	if err := b.awaitSettled(ctx, time.Duration(n)*40*time.Millisecond+5*time.Minute, spaces...); err != nil {
 		return 0, 0, err
 	}
 	b.logf("Filled %d invoices: %.0f created/s, %.0f issued/s", n, res.perSec(), float64(n)/took.Seconds())

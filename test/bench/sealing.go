@@ -139,7 +139,7 @@ func (b *bench) settledFamilies(ctx context.Context, ns string, n int) error {
 	}); err != nil {
 		return err
 	}
-	if _, err := w.await(ctx, n, time.Duration(n)*10*time.Millisecond+2*time.Minute); err != nil {
+	if _, err := w.await(ctx, n, time.Duration(n)*40*time.Millisecond+5*time.Minute); err != nil {
 		return err
 	}
 	if _, err := b.parallel(ctx, n, func(ctx context.Context, i int) error {
@@ -151,7 +151,7 @@ func (b *bench) settledFamilies(ctx context.Context, ns string, n int) error {
 	}); err != nil {
 		return err
 	}
-	return b.awaitSettled(ctx, time.Duration(n)*10*time.Millisecond+2*time.Minute, ns)
+	return b.awaitSettled(ctx, time.Duration(n)*40*time.Millisecond+5*time.Minute, ns)
 }
 
 // payInFull is a payment of the whole total of the benchmark's invoice
