@@ -399,28 +399,20 @@ func (r *SealReconciler) labelSealed(ctx context.Context, sealName string, recor
 	return nil
 }
 
-// deleteSealed deletes the originals of the seal named sealName of ns,
-// of kinds: one DeleteCollection per kind, selecting by the label
-// billing.invoicing.dev/sealed-in=sealName (set only by moveOut, after
-// the seal was verified). The API server deletes them one by one, each
-// through admission (the retention policies admit a labelled record).
-// Only metadata is asked for: the answer lists what was deleted.
+// deleteSealed deletes the originals (records of them, of kinds) of the
+// seal named sealName of ns: DeleteCollections selecting by the label
+// billing.invoicing.dev/sealed-in=sealName (set only by labelSealed,
+// after the seal was verified), deletePage items each, until a list of
+// the label finds none. The API server deletes a collection's items one
+// by one, each through admission (the retention policies admit a
+// labelled record); a page keeps each request well inside the API
+// server's request timeout. Only metadata is asked for.
 func (r *SealReconciler) deleteSealed(ctx context.Context, ns, sealName string, records int, kinds []string) error {
-	// The API server deletes a collection's items one after the other:
-	// the kinds go at once.
+	// The kinds go at once: each is deleted one item after the other.
 	started := time.Now()
 	g, gctx := errgroup.WithContext(ctx)
 	for _, kind := range kinds {
-		g.Go(func() error {
-			obj := &metav1.PartialObjectMetadata{}
-			obj.SetGroupVersionKind(billingv1.GroupVersion.WithKind(kind))
-			err := r.Writer.DeleteAllOf(gctx, obj, client.InNamespace(ns),
-				client.MatchingLabels{billingv1.LabelSealedIn: sealName})
-			if err != nil && !apierrors.IsNotFound(err) {
-				return fmt.Errorf("deleting the %ss of %s sealed in %s: %w", kind, ns, sealName, err)
-			}
-			return nil
-		})
+		g.Go(func() error { return r.deleteSealedKind(gctx, ns, sealName, kind, records) })
 	}
 	if err := g.Wait(); err != nil {
 		return err
@@ -428,6 +420,43 @@ func (r *SealReconciler) deleteSealed(ctx context.Context, ns, sealName string, 
 	logf.FromContext(ctx).Info("Deleted the sealed originals", "namespace", ns, "seal", sealName,
 		"records", records, "seconds", time.Since(started).Seconds())
 	return nil
+}
+
+// deletePage is how many originals one DeleteCollection deletes.
+const deletePage = 500
+
+// deleteLimit is a DeleteAllOf option: the API server deletes at most
+// that many items, one page of its list (client.Limit is for lists only).
+type deleteLimit int64
+
+// ApplyToDeleteAllOf sets the page size of a DeleteCollection.
+func (l deleteLimit) ApplyToDeleteAllOf(o *client.DeleteAllOfOptions) {
+	o.Limit = int64(l)
+}
+
+// deleteSealedKind deletes the originals of kind (at most records of
+// them) that carry the label of the seal named sealName of ns, a page at a
+// time.
+func (r *SealReconciler) deleteSealedKind(ctx context.Context, ns, sealName, kind string, records int) error {
+	gvk := billingv1.GroupVersion.WithKind(kind)
+	selector := client.MatchingLabels{billingv1.LabelSealedIn: sealName}
+	for range records/deletePage + 2 {
+		obj := &metav1.PartialObjectMetadata{}
+		obj.SetGroupVersionKind(gvk)
+		err := r.Writer.DeleteAllOf(ctx, obj, client.InNamespace(ns), selector, deleteLimit(deletePage))
+		if err != nil && !apierrors.IsNotFound(err) {
+			return fmt.Errorf("deleting the %ss of %s sealed in %s: %w", kind, ns, sealName, err)
+		}
+		left := &metav1.PartialObjectMetadataList{}
+		left.SetGroupVersionKind(billingv1.GroupVersion.WithKind(kind + "List"))
+		if err := r.APIReader.List(ctx, left, client.InNamespace(ns), selector, client.Limit(1)); err != nil {
+			return fmt.Errorf("listing the %ss of %s sealed in %s: %w", kind, ns, sealName, err)
+		}
+		if len(left.Items) == 0 {
+			return nil
+		}
+	}
+	return fmt.Errorf("%ss of %s sealed in %s are left after deleting %d", kind, ns, sealName, records)
 }
 
 // sealedKinds returns the kinds (Invoice, CreditNote, Payment) that
