@@ -89,7 +89,7 @@ const sealRequestName = "sealing"
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=ledgerseals,verbs=get;list;watch;create
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=ledgerseals/status,verbs=patch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=periodcloses,verbs=list;watch
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices;creditnotes;payments,verbs=get;list;watch;patch;delete
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices;creditnotes;payments,verbs=get;list;watch;patch;deletecollection
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoicesequences,verbs=get
 
 // errSealBroken says a seal of the workspace did not verify: nothing of the
@@ -117,17 +117,24 @@ func (r *SealReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 	if err != nil || !closed {
 		return ctrl.Result{}, err
 	}
+	// Each seal's originals are deleted in the background while the next
+	// seal is made (moveTails); the reconcile ends once they are gone.
+	tails := &moveTails{}
 	for {
-		made, deferred, err := r.sealNext(ctx, ns, through)
+		made, deferred, err := r.sealNext(ctx, ns, through, tails)
+		if err == nil && made && !deferred {
+			continue
+		}
+		if tailErr := tails.wait(); err == nil {
+			err = tailErr
+		}
 		if err != nil {
 			return ctrl.Result{}, r.stopIfBroken(ctx, err)
 		}
 		if deferred {
 			return ctrl.Result{RequeueAfter: retrySealing}, nil
 		}
-		if !made {
-			return ctrl.Result{}, nil
-		}
+		return ctrl.Result{}, nil
 	}
 }
 

@@ -284,6 +284,33 @@ var _ = Describe("Sealing", func() {
 		}).Should(Succeed())
 	})
 
+	It("finishes a move interrupted between labelling and deleting, and deletes only the seal's originals", func() {
+		inv, pay := paidInvoice(ns)
+		open := builder.Invoice(ns, "inv-open", builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 10_000))
+		create(open)
+		waitForReady(open, billingv1.ReasonIssued)
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(inv), inv)).To(Succeed())
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(pay), pay)).To(Succeed())
+
+		By("writing the seal and labelling one original as a run that stopped while labelling would have")
+		through := metav1.NewTime(time.Now().Truncate(time.Second))
+		s, err := builder.LedgerSeal(ns, 1, billingv1.ZeroHash, through, inv, pay)
+		Expect(err).NotTo(HaveOccurred())
+		create(s)
+		patch := client.RawPatch(types.MergePatchType,
+			[]byte(`{"metadata":{"labels":{"`+billingv1.LabelSealedIn+`":"`+s.Name+`"}}}`))
+		Expect(k8sClient.Patch(ctx, &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: inv.Name}},
+			patch)).To(Succeed())
+		closeBooks(ns)
+
+		By("waiting for the next run to label and delete both originals, one DeleteCollection a kind")
+		expectAllGone(inv, pay)
+		Consistently(func(g Gomega) {
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(open), &billingv1.Invoice{})).To(Succeed())
+			g.Expect(liveSeals(g, ns)).To(HaveLen(1))
+		}).Should(Succeed())
+	})
+
 	It("delivers every event, sealed records' and seals' too, in order to an endpoint made after sealing", func() {
 		create(newSigningSecret(ns))
 		events := payAndCredit(ns)

@@ -19,7 +19,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -56,7 +55,8 @@ type chosenFamily struct {
 // if it has any; made says it did. deferred says a family the cache
 // called sealable was not, read live (or is still named in a journal):
 // the workspace is looked at again shortly.
-func (r *SealReconciler) sealNext(ctx context.Context, ns string, through time.Time) (made, deferred bool, err error) {
+func (r *SealReconciler) sealNext(ctx context.Context, ns string, through time.Time, tails *moveTails) (
+	made, deferred bool, err error) {
 	seals, broken, err := r.Sealed.chain(ctx, ns)
 	if err != nil {
 		return false, false, err
@@ -80,11 +80,21 @@ func (r *SealReconciler) sealNext(ctx context.Context, ns string, through time.T
 		return false, false, err
 	}
 	target := r.payloadBytes()
+	// One live read covers the first candidates, enough for this seal:
+	// a few paged lists, not a GET per record.
+	candidates = candidates[:min(len(candidates), familiesPerRead(target))]
+	started := time.Now()
+	live, err := r.readLive(ctx, ns, candidates)
+	if err != nil {
+		return false, false, err
+	}
+	logf.FromContext(ctx).Info("Read the records to seal", "namespace", ns, "families", len(candidates),
+		"records", len(live), "seconds", time.Since(started).Seconds())
 	var chosen []chosenFamily
 	var lines [][]byte
 	raw, check := 0, target
 	for _, f := range candidates {
-		c, ok, err := r.readFamily(ctx, f, through, reserved)
+		c, ok, err := liveFamily(f, live, through, reserved)
 		if err != nil {
 			return false, false, err
 		}
@@ -115,7 +125,7 @@ func (r *SealReconciler) sealNext(ctx context.Context, ns string, through time.T
 			return false, false, err
 		}
 		if len(enc.Payload) <= seal.MaxEncodedBytes {
-			return true, false, r.move(ctx, ns, seals, chosen, enc, through)
+			return true, false, r.move(ctx, ns, seals, chosen, enc, through, tails)
 		}
 		last := chosen[len(chosen)-1]
 		if len(chosen) == 1 {
@@ -219,63 +229,6 @@ func (r *SealReconciler) creditOf(ctx context.Context, inv *billingv1.Invoice) *
 	return customer.Status.Credit
 }
 
-// readFamily reads f's records live, as the API server stores them, and
-// returns them with their lines; ok is false when the family, read live,
-// is not sealable (or not the one the cache saw, or still named in a
-// numbering journal): it waits for a later run.
-func (r *SealReconciler) readFamily(ctx context.Context, f billing.Family, through time.Time,
-	reserved map[string]bool) (chosenFamily, bool, error) {
-	ns := f.Invoice.Namespace
-	get := func(obj client.Object, name string, uid types.UID) (bool, error) {
-		if err := r.APIReader.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, obj); err != nil {
-			if apierrors.IsNotFound(err) {
-				return false, nil
-			}
-			return false, fmt.Errorf("reading %s/%s to seal it: %w", ns, name, err)
-		}
-		return obj.GetUID() == uid && obj.GetDeletionTimestamp().IsZero() && !reserved[string(uid)], nil
-	}
-	live := billing.Family{Invoice: &billingv1.Invoice{}, Credit: f.Credit}
-	if ok, err := get(live.Invoice, f.Invoice.Name, f.Invoice.UID); !ok || err != nil {
-		return chosenFamily{}, false, err
-	}
-	for _, n := range f.CreditNotes {
-		note := &billingv1.CreditNote{}
-		if ok, err := get(note, n.Name, n.UID); !ok || err != nil {
-			return chosenFamily{}, false, err
-		}
-		live.CreditNotes = append(live.CreditNotes, note)
-	}
-	for _, p := range f.Payments {
-		payment := &billingv1.Payment{}
-		if ok, err := get(payment, p.Name, p.UID); !ok || err != nil {
-			return chosenFamily{}, false, err
-		}
-		live.Payments = append(live.Payments, payment)
-	}
-	if !billing.Sealable(live, through) {
-		return chosenFamily{}, false, nil
-	}
-	slices.SortFunc(live.CreditNotes, func(a, b *billingv1.CreditNote) int { return strings.Compare(a.Name, b.Name) })
-	slices.SortFunc(live.Payments, func(a, b *billingv1.Payment) int { return strings.Compare(a.Name, b.Name) })
-	c := chosenFamily{invoice: live.Invoice, records: []client.Object{live.Invoice}}
-	for _, n := range live.CreditNotes {
-		c.records = append(c.records, n)
-	}
-	for _, p := range live.Payments {
-		c.records = append(c.records, p)
-	}
-	for _, obj := range c.records {
-		line, err := seal.Line(obj)
-		if err != nil {
-			return chosenFamily{}, false, err
-		}
-		c.lines = append(c.lines, line)
-		c.size += len(line) + 1
-	}
-	return c, true, nil
-}
-
 // sealObject returns the seal with sequence n after the seal whose hash
 // is previous, holding chosen (encoded as enc), of a workspace closed
 // through through.
@@ -293,10 +246,11 @@ func sealObject(ns string, n int64, previous string, chosen []chosenFamily, enc 
 
 // move runs the protocol for chosen: create the seal after seals (the
 // workspace's verified chain), read it back from the API server and
-// verify it, then label and delete each original, then record
+// verify it, then label each original; then, in the background while the
+// next seal is made (tails), delete the originals and record
 // ledger.sealed.
 func (r *SealReconciler) move(ctx context.Context, ns string, seals []sealInfo, chosen []chosenFamily,
-	enc seal.Encoded, through time.Time) error {
+	enc seal.Encoded, through time.Time, tails *moveTails) error {
 	n, previous := int64(len(seals))+1, billingv1.ZeroHash
 	if len(seals) > 0 {
 		previous = seals[len(seals)-1].hash
@@ -337,7 +291,7 @@ func (r *SealReconciler) move(ctx context.Context, ns string, seals []sealInfo, 
 	for _, c := range chosen {
 		records = append(records, c.records...)
 	}
-	if err := r.moveOut(ctx, got.Name, records); err != nil {
+	if err := r.labelSealed(ctx, got.Name, records); err != nil {
 		return err
 	}
 	var after int64
@@ -347,7 +301,13 @@ func (r *SealReconciler) move(ctx context.Context, ns string, seals []sealInfo, 
 			after = max(after, e.Sequence)
 		}
 	}
-	return r.recordSealed(ctx, ns, got.Name, after)
+	kinds := sealedKinds(records)
+	return tails.start(func() error {
+		if err := r.deleteSealed(ctx, ns, got.Name, len(records), kinds); err != nil {
+			return err
+		}
+		return r.recordSealed(ctx, ns, got.Name, after)
+	})
 }
 
 // holdsExactly checks that a seal's verified payload raw holds exactly the
@@ -378,15 +338,28 @@ func holdsExactly(raw []byte, chosen []chosenFamily) error {
 }
 
 // moveOut labels each of records (originals that the verified seal named
-// sealName holds) billing.invoicing.dev/sealed-in: sealName, then deletes
-// each, both only while the name still has the record's uid: the label's
-// patch carries the uid (immutable, so another object of that name
-// refuses it) and the deletion a UID precondition. One gone already is
-// done.
+// sealName holds; labelSealed), then deletes them all (deleteSealed).
 func (r *SealReconciler) moveOut(ctx context.Context, sealName string, records []client.Object) error {
-	// Every original is labelled before any is deleted; each step runs
-	// moveWorkers writes at once (the sealing flow schema keeps them
-	// behind issuing), in any order: each record is written on its own.
+	if len(records) == 0 {
+		return nil
+	}
+	if err := r.labelSealed(ctx, sealName, records); err != nil {
+		return err
+	}
+	return r.deleteSealed(ctx, records[0].GetNamespace(), sealName, len(records), sealedKinds(records))
+}
+
+// labelSealed labels each of records (originals that the verified seal
+// named sealName holds) billing.invoicing.dev/sealed-in: sealName. The
+// label's patch carries the record's uid (immutable, so another object
+// of that name refuses it), and only the manager may set the label (the
+// sealed-in-label policy), so the label selects exactly the originals the
+// seal holds: it stands where a UID precondition on each delete stood.
+// One gone already is done.
+func (r *SealReconciler) labelSealed(ctx context.Context, sealName string, records []client.Object) error {
+	// Every original is labelled before any is deleted; the labels go
+	// moveWorkers at once, in any order: each record is written on its
+	// own.
 	label := func(ctx context.Context, obj client.Object) error {
 		patch, err := json.Marshal(map[string]any{"metadata": map[string]any{
 			"uid": obj.GetUID(), "labels": map[string]string{billingv1.LabelSealedIn: sealName}}})
@@ -402,25 +375,92 @@ func (r *SealReconciler) moveOut(ctx context.Context, sealName string, records [
 		}
 		return nil
 	}
-	remove := func(ctx context.Context, obj client.Object) error {
-		uid := obj.GetUID()
-		err := r.Writer.Delete(ctx, emptyRecord(obj), client.Preconditions{UID: &uid})
-		if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("deleting %s %s, sealed in %s: %w", sealKindOf(obj), obj.GetName(), sealName, err)
-		}
+	if len(records) == 0 {
 		return nil
 	}
+	started := time.Now()
 	if err := eachRecord(ctx, records, label); err != nil {
 		return err
 	}
-	return eachRecord(ctx, records, remove)
+	logf.FromContext(ctx).Info("Labelled the sealed originals", "namespace", records[0].GetNamespace(),
+		"seal", sealName, "records", len(records), "seconds", time.Since(started).Seconds())
+	return nil
 }
 
-// moveWorkers is how many writes of a move run at once.
-const moveWorkers = 16
+// deleteSealed deletes the originals (records of them, of kinds) of the
+// seal named sealName of ns: DeleteCollections selecting by the label
+// billing.invoicing.dev/sealed-in=sealName (set only by labelSealed,
+// after the seal was verified), deletePage items each, until a list of
+// the label finds none. The API server deletes a collection's items one
+// by one, each through admission (the retention policies admit a
+// labelled record); a page keeps each request well inside the API
+// server's request timeout. Only metadata is asked for.
+func (r *SealReconciler) deleteSealed(ctx context.Context, ns, sealName string, records int, kinds []string) error {
+	// The kinds go at once: each is deleted one item after the other.
+	started := time.Now()
+	g, gctx := errgroup.WithContext(ctx)
+	for _, kind := range kinds {
+		g.Go(func() error { return r.deleteSealedKind(gctx, ns, sealName, kind, records) })
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	logf.FromContext(ctx).Info("Deleted the sealed originals", "namespace", ns, "seal", sealName,
+		"records", records, "seconds", time.Since(started).Seconds())
+	return nil
+}
+
+// deletePage is how many originals one DeleteCollection deletes.
+const deletePage = 500
+
+// deleteLimit is a DeleteAllOf option: the API server deletes at most
+// that many items, one page of its list (client.Limit is for lists only).
+type deleteLimit int64
+
+// ApplyToDeleteAllOf sets the page size of a DeleteCollection.
+func (l deleteLimit) ApplyToDeleteAllOf(o *client.DeleteAllOfOptions) {
+	o.Limit = int64(l)
+}
+
+// deleteSealedKind deletes the originals of kind (at most records of
+// them) that carry the label of the seal named sealName of ns, a page at a
+// time.
+func (r *SealReconciler) deleteSealedKind(ctx context.Context, ns, sealName, kind string, records int) error {
+	gvk := billingv1.GroupVersion.WithKind(kind)
+	selector := client.MatchingLabels{billingv1.LabelSealedIn: sealName}
+	for range records/deletePage + 2 {
+		obj := &metav1.PartialObjectMetadata{}
+		obj.SetGroupVersionKind(gvk)
+		err := r.Writer.DeleteAllOf(ctx, obj, client.InNamespace(ns), selector, deleteLimit(deletePage))
+		if err != nil && !apierrors.IsNotFound(err) {
+			return fmt.Errorf("deleting the %ss of %s sealed in %s: %w", kind, ns, sealName, err)
+		}
+		left := &metav1.PartialObjectMetadataList{}
+		left.SetGroupVersionKind(billingv1.GroupVersion.WithKind(kind + "List"))
+		if err := r.APIReader.List(ctx, left, client.InNamespace(ns), selector, client.Limit(1)); err != nil {
+			return fmt.Errorf("listing the %ss of %s sealed in %s: %w", kind, ns, sealName, err)
+		}
+		if len(left.Items) == 0 {
+			return nil
+		}
+	}
+	return fmt.Errorf("%ss of %s sealed in %s are left after deleting %d", kind, ns, sealName, records)
+}
+
+// sealedKinds returns the kinds (Invoice, CreditNote, Payment) that
+// records hold, in that order.
+func sealedKinds(records []client.Object) []string {
+	var kinds []string
+	for _, kind := range []string{seal.KindInvoice, seal.KindCreditNote, seal.KindPayment} {
+		if slices.ContainsFunc(records, func(obj client.Object) bool { return sealKindOf(obj) == kind }) {
+			kinds = append(kinds, kind)
+		}
+	}
+	return kinds
+}
+
+// moveWorkers is how many label patches of a move run at once.
+const moveWorkers = 32
 
 // eachRecord runs write on every record, moveWorkers at once, and returns
 // the first error (the others stop at their next record).
