@@ -246,7 +246,10 @@ func (m *millionRun) issueAndSeal(b *bench) func(context.Context, *Report) error
 			return err
 		}
 		b.created.Add(int64(2 * m.plan.round))
-		r.SealRecordsPerSec, r.IssueRatioWhileSealing = s.recordsPerSec, s.ratio
+		// The million's own key: Report's IssueRatioWhileSealing is
+		// measurement 10's.
+		m := &r.Million
+		r.SealRecordsPerSec, m.IssueRatioWhileSealing = s.recordsPerSec, s.ratio
 		d.MillionRates["sealing_created"], d.MillionRates["sealing_issued"] = s.created, s.issued
 		d.MillionSeals += s.seals
 		// What the manager still writes after issuing ends before memory
