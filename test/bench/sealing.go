@@ -96,7 +96,7 @@ func (b *bench) sealWhileIssuing(ctx context.Context, ns string, n, per int) (se
 	sealed := make(chan error, 1)
 	var sealedAfter time.Duration
 	go func() {
-		err := b.awaitLiveInvoices(ctx, ns, others, time.Duration(n)*20*time.Millisecond+5*time.Minute)
+		err := b.awaitLiveInvoices(ctx, ns, others, time.Duration(n)*100*time.Millisecond+10*time.Minute)
 		sealedAfter = time.Since(start)
 		sealed <- err
 	}()
