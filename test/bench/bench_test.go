@@ -34,29 +34,7 @@ import (
 // not a test.
 func TestSmallBenchmarkWritesACompleteReport(t *testing.T) {
 	g := NewWithT(t)
-	assets := testenv.Require(t)
-	root := testenv.ModuleRoot()
-	bins := t.TempDir()
-	g.Expect(binaries.BuildPlain(t.Context(), bins, map[string]string{"manager": "./cmd", "adapter": "./cmd/adapter"})).To(Succeed())
-	out := t.TempDir()
-	report, err := Run(t.Context(), Config{
-		Assets:   assets,
-		CRDs:     filepath.Join(root, "config", "crd", "bases"),
-		Install:  filepath.Join(root, "config", "default"),
-		Manager:  filepath.Join(bins, "manager"),
-		Adapter:  filepath.Join(bins, "adapter"),
-		OutDir:   out,
-		Invoices: 1_000,
-		Workers:  16,
-		Log:      t.Output(),
-	})
-	g.Expect(err).NotTo(HaveOccurred())
-	report.PrintTable(t.Output())
-
-	data, err := os.ReadFile(filepath.Join(out, "report.json"))
-	g.Expect(err).NotTo(HaveOccurred())
-	var got map[string]any
-	g.Expect(json.Unmarshal(data, &got)).To(Succeed())
+	got, data := smokeReport(t, g, func(*Config) {})
 	for _, key := range []string{
 		"create_ratio", "get_ratio", "list_ratio", "controller_ratio",
 		"create_ratio_default_tax", "create_default_tax_p99_ms",
@@ -106,4 +84,35 @@ func TestSmallBenchmarkWritesACompleteReport(t *testing.T) {
 		HaveKeyWithValue("noisy_apf", HaveKey("invoicing-adapter")),
 		HaveKeyWithValue("noisy", Not(HaveKey("invoicing-adapter"))))))
 	g.Expect(got["details"]).To(HaveKeyWithValue("memory_invoices", BeNumerically(">=", 10_000.0)))
+}
+
+// smokeReport runs the benchmark at its smoke size (1,000 invoices, 16
+// workers), with edit applied to its configuration, against freshly built
+// binaries, prints its table, and returns report.json, decoded and as it
+// was written.
+func smokeReport(t *testing.T, g Gomega, edit func(*Config)) (map[string]any, []byte) {
+	assets := testenv.Require(t)
+	root := testenv.ModuleRoot()
+	bins := t.TempDir()
+	g.Expect(binaries.BuildPlain(t.Context(), bins, map[string]string{"manager": "./cmd", "adapter": "./cmd/adapter"})).To(Succeed())
+	c := Config{
+		Assets:   assets,
+		CRDs:     filepath.Join(root, "config", "crd", "bases"),
+		Install:  filepath.Join(root, "config", "default"),
+		Manager:  filepath.Join(bins, "manager"),
+		Adapter:  filepath.Join(bins, "adapter"),
+		OutDir:   t.TempDir(),
+		Invoices: 1_000,
+		Workers:  16,
+		Log:      t.Output(),
+	}
+	edit(&c)
+	report, err := Run(t.Context(), c)
+	g.Expect(err).NotTo(HaveOccurred())
+	report.PrintTable(t.Output())
+	data, err := os.ReadFile(filepath.Join(c.OutDir, "report.json"))
+	g.Expect(err).NotTo(HaveOccurred())
+	var got map[string]any
+	g.Expect(json.Unmarshal(data, &got)).To(Succeed())
+	return got, data
 }

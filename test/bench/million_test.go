@@ -15,16 +15,10 @@
 package main
 
 import (
-	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	. "github.com/onsi/gomega"
-
-	"github.com/invoicing-dev/invoicing/internal/test/binaries"
-	"github.com/invoicing-dev/invoicing/internal/test/testenv"
 )
 
 // millionKeys are the report.json keys of measurement 11 that the issue
@@ -46,31 +40,9 @@ var millionKeys = []string{
 // manager) and write every key. It checks no figure against a target.
 func TestSmallMillionRunWritesEveryKey(t *testing.T) {
 	g := NewWithT(t)
-	assets := testenv.Require(t)
-	root := testenv.ModuleRoot()
-	bins := t.TempDir()
-	g.Expect(binaries.BuildPlain(t.Context(), bins, map[string]string{"manager": "./cmd", "adapter": "./cmd/adapter"})).To(Succeed())
-	out := t.TempDir()
-	report, err := Run(t.Context(), Config{
-		Assets:          assets,
-		CRDs:            filepath.Join(root, "config", "crd", "bases"),
-		Install:         filepath.Join(root, "config", "default"),
-		Manager:         filepath.Join(bins, "manager"),
-		Adapter:         filepath.Join(bins, "adapter"),
-		OutDir:          out,
-		Invoices:        1_000,
-		MillionInvoices: 10_000,
-		Workers:         16,
-		Only:            []string{"million"},
-		Log:             t.Output(),
+	got, data := smokeReport(t, g, func(c *Config) {
+		c.MillionInvoices, c.Only = 10_000, []string{"million"}
 	})
-	g.Expect(err).NotTo(HaveOccurred())
-	report.PrintTable(t.Output())
-
-	data, err := os.ReadFile(filepath.Join(out, "report.json"))
-	g.Expect(err).NotTo(HaveOccurred())
-	var got map[string]any
-	g.Expect(json.Unmarshal(data, &got)).To(Succeed())
 	for _, key := range millionKeys {
 		v, ok := got[key].(float64)
 		g.Expect(ok).To(BeTrue(), "report.json has no number %s: %s", key, data)

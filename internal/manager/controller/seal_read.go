@@ -21,6 +21,8 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -103,20 +105,12 @@ func (r *SealReconciler) readLive(ctx context.Context, ns string, families []bil
 // payments as objects.
 func listItems(list client.ObjectList) []client.Object {
 	var out []client.Object
-	switch l := list.(type) {
-	case *billingv1.InvoiceList:
-		for i := range l.Items {
-			out = append(out, &l.Items[i])
+	_ = meta.EachListItem(list, func(item runtime.Object) error {
+		if obj, ok := item.(client.Object); ok {
+			out = append(out, obj)
 		}
-	case *billingv1.CreditNoteList:
-		for i := range l.Items {
-			out = append(out, &l.Items[i])
-		}
-	case *billingv1.PaymentList:
-		for i := range l.Items {
-			out = append(out, &l.Items[i])
-		}
-	}
+		return nil
+	})
 	return out
 }
 
