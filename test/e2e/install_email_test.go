@@ -22,6 +22,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -82,7 +83,14 @@ func (s *installSuite) sendsEmail() {
 		g.Expect(got.Deliveries[1].SentAt).NotTo(BeNil())
 	}, 30*time.Second).Should(Succeed())
 
-	messages := server.Messages()
+	// Only this story's messages: another story's workspace may send to
+	// the same catcher while this one runs.
+	var messages []smtpserver.Message
+	for _, m := range server.Messages() {
+		if len(m.To) == 1 && strings.HasSuffix(m.To[0], "@hooli.example") {
+			messages = append(messages, m)
+		}
+	}
 	Expect(messages).To(HaveLen(2))
 	Expect(messages[0].To).To(Equal([]string{"ap@hooli.example"}))
 	Expect(messages[1].To).To(Equal([]string{"cfo@hooli.example"}))
