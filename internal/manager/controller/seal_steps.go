@@ -303,12 +303,8 @@ func (r *SealReconciler) move(ctx context.Context, ns string, seals []sealInfo, 
 		}
 	}
 	kinds := sealedKinds(records)
-	return tails.start(func() error {
-		if err := r.deleteSealed(ctx, ns, got.Name, len(records), kinds); err != nil {
-			return err
-		}
-		return r.recordSealed(ctx, ns, got.Name, after)
-	})
+	return tails.start(func() error { return r.deleteSealed(ctx, ns, got.Name, len(records), kinds) },
+		func() error { return r.recordSealed(ctx, ns, got.Name, after) })
 }
 
 // holdsExactly checks that a seal's verified payload raw holds exactly the
@@ -376,15 +372,26 @@ func (r *SealReconciler) labelSealed(ctx context.Context, sealName string, recor
 		}
 		return nil
 	}
-	if len(records) == 0 {
+	// An original that carries the label already (read from the cache by
+	// finishMoves) is not written again: the label is only ever set by
+	// this step. Were it taken off since, the cache shows that soon, the
+	// delete's selector misses the original, and the next run finds it
+	// still held and labels it.
+	var unlabelled []client.Object
+	for _, obj := range records {
+		if obj.GetLabels()[billingv1.LabelSealedIn] != sealName {
+			unlabelled = append(unlabelled, obj)
+		}
+	}
+	if len(unlabelled) == 0 {
 		return nil
 	}
 	started := time.Now()
-	if err := eachRecord(ctx, records, label); err != nil {
+	if err := eachRecord(ctx, unlabelled, label); err != nil {
 		return err
 	}
-	logf.FromContext(ctx).Info("Labelled the sealed originals", "namespace", records[0].GetNamespace(),
-		"seal", sealName, "records", len(records), "seconds", time.Since(started).Seconds())
+	logf.FromContext(ctx).Info("Labelled the sealed originals", "namespace", unlabelled[0].GetNamespace(),
+		"seal", sealName, "records", len(unlabelled), "seconds", time.Since(started).Seconds())
 	return nil
 }
 
@@ -411,8 +418,11 @@ func (r *SealReconciler) deleteSealed(ctx context.Context, ns, sealName string, 
 	return nil
 }
 
-// deletePage is how many originals one DeleteCollection deletes.
-const deletePage = 500
+// deletePage is how many originals one DeleteCollection deletes: a page
+// takes the API server seconds (its items go one by one), well inside its
+// request timeout even while issuing runs, and frees its seat of the
+// sealing priority level for the next request in between.
+const deletePage = 200
 
 // deleteLimit is a DeleteAllOf option: the API server deletes at most
 // that many items, one page of its list (client.Limit is for lists only).

@@ -16,47 +16,82 @@ package controller
 
 import "sync"
 
-// moveTails runs the tail of each move of one reconcile (deleting the
-// seal's labelled originals, then recording ledger.sealed) in the
-// background, one seal after the other, while the next seal is read,
-// written, verified and labelled: the API server deletes a collection's
-// items one at a time, and that need not hold up the next seal. At most
-// one tail runs behind the reconcile: start waits for the one before.
+// tailsAtOnce is how many seals' originals are deleted at once behind a
+// reconcile. The API server deletes a collection's items one after the
+// other (its --delete-collection-workers is 1 by default), each waiting
+// for etcd, so deletes of several seals overlap; each takes a seat of the
+// sealing priority level (about 10, config/apf) per kind, which leaves
+// seats for the next seal's reads and labels.
+const tailsAtOnce = 3
+
+// moveTails runs the tail of each move of one reconcile in the
+// background: deleting the seal's labelled originals, then recording its
+// ledger.sealed. The next seal is read, written, verified and labelled
+// meanwhile. Up to tailsAtOnce tails delete at once, and start waits for a
+// free one; the events are recorded in the order the tails started (seal
+// order), each after the one before, and none after a tail failed.
 //
 // A crash leaves what any interrupted move leaves (labelled originals,
-// a seal without its event), which finishMoves finishes.
+// seals without their events), which finishMoves finishes in seal order.
 type moveTails struct {
-	mu   sync.Mutex
-	err  error
-	done chan struct{} // closed when the last tail started is done; nil: none
+	mu    sync.Mutex
+	err   error
+	slots chan struct{}  // one token per tail running; nil: none started
+	last  chan struct{}  // closed when the last tail started is done; nil: none
+	all   sync.WaitGroup // the tails running
 }
 
-// start waits for the tail started before (and returns its error, if it
-// failed, without starting tail), then runs tail in the background.
-func (t *moveTails) start(tail func() error) error {
-	if err := t.wait(); err != nil {
+// start waits for a free slot and returns the error of a tail that
+// failed, if one did, without starting this one; otherwise it runs del in
+// the background and then, once the tail started before is done and none
+// failed, record.
+func (t *moveTails) start(del, record func() error) error {
+	if t.slots == nil {
+		t.slots = make(chan struct{}, tailsAtOnce)
+	}
+	t.slots <- struct{}{}
+	if err := t.failed(); err != nil {
+		<-t.slots
 		return err
 	}
-	done := make(chan struct{})
-	t.done = done
+	before, done := t.last, make(chan struct{})
+	t.last = done
+	t.all.Add(1)
 	go func() {
+		defer t.all.Done()
 		defer close(done)
-		if err := tail(); err != nil {
-			t.mu.Lock()
-			t.err = err
-			t.mu.Unlock()
+		defer func() { <-t.slots }()
+		err := del()
+		if before != nil {
+			<-before
+		}
+		if err == nil && t.failed() == nil {
+			err = record()
+		}
+		if err != nil {
+			t.fail(err)
 		}
 	}()
 	return nil
 }
 
-// wait waits for the tails started and returns the error of the one that
-// failed, if one did.
+// wait waits for the tails started and returns the first error a tail
+// met, if one did.
 func (t *moveTails) wait() error {
-	if t.done != nil {
-		<-t.done
-	}
+	t.all.Wait()
+	return t.failed()
+}
+
+func (t *moveTails) failed() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.err
+}
+
+func (t *moveTails) fail(err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.err == nil {
+		t.err = err
+	}
 }
