@@ -33,8 +33,9 @@ import (
 
 // This file reads the records of the families chosen for a seal as the
 // API server stores them: a few paged lists of the workspace's invoices,
-// credit notes and payments (one page a request), keeping only the
-// records of those families, instead of one GET per record.
+// credit notes and payments (one page a request, until the families'
+// records are found), keeping only the records of those families,
+// instead of one GET per record.
 
 // liveReadPage is how many records one list request of the live read
 // asks for.
@@ -73,16 +74,28 @@ func wantedRecords(families []billing.Family) map[sealedKey]types.UID {
 // that families hold.
 func (r *SealReconciler) readLive(ctx context.Context, ns string, families []billing.Family) (liveRecords, error) {
 	want := wantedRecords(families)
-	live := liveRecords{}
-	lists := []func() client.ObjectList{
-		func() client.ObjectList { return &billingv1.InvoiceList{} },
-		func() client.ObjectList { return &billingv1.CreditNoteList{} },
-		func() client.ObjectList { return &billingv1.PaymentList{} },
+	wanted := map[string]int{}
+	for key := range want {
+		wanted[key.kind]++
 	}
-	for _, newList := range lists {
-		next := ""
-		for {
-			list := newList()
+	live := liveRecords{}
+	lists := []struct {
+		kind    string
+		newList func() client.ObjectList
+	}{
+		{seal.KindInvoice, func() client.ObjectList { return &billingv1.InvoiceList{} }},
+		{seal.KindCreditNote, func() client.ObjectList { return &billingv1.CreditNoteList{} }},
+		{seal.KindPayment, func() client.ObjectList { return &billingv1.PaymentList{} }},
+	}
+	for _, l := range lists {
+		// A kind's pages stop once every record wanted of it is found:
+		// the families chosen are the oldest, and the names the adapter
+		// makes (billing.NewID, ULIDs) sort by time, so in a large
+		// workspace they are in its first pages. Other names cost at
+		// most the whole list, as before.
+		found, next := 0, ""
+		for found < wanted[l.kind] {
+			list := l.newList()
 			if err := r.APIReader.List(ctx, list, client.InNamespace(ns), client.Limit(liveReadPage),
 				client.Continue(next)); err != nil {
 				return nil, fmt.Errorf("listing the records of %s to seal them: %w", ns, err)
@@ -91,6 +104,7 @@ func (r *SealReconciler) readLive(ctx context.Context, ns string, families []bil
 				key := sealedKey{sealKindOf(obj), obj.GetName()}
 				if _, ok := want[key]; ok {
 					live[key] = obj
+					found++
 				}
 			}
 			if next = list.GetContinue(); next == "" {

@@ -15,11 +15,16 @@
 package controller
 
 import (
+	"context"
+	"fmt"
+	"strconv"
 	"testing"
 	"time"
 
 	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -137,6 +142,76 @@ func TestOneLiveReadCoversAFullSeal(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			NewWithT(t).Expect(familiesPerRead(tc.target)).To(Equal(tc.want))
+		})
+	}
+}
+
+// pagedReader serves a workspace's invoices and payments in pages of
+// liveReadPage, as the API server does, and counts the pages asked for.
+type pagedReader struct {
+	client.Reader
+	items map[string][]client.Object // by list kind
+	pages map[string]int
+}
+
+func (p *pagedReader) List(_ context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	o := (&client.ListOptions{}).ApplyOptions(opts)
+	kind := fmt.Sprintf("%T", list)
+	p.pages[kind]++
+	from, _ := strconv.Atoi(o.Continue)
+	all := p.items[kind]
+	to := min(from+int(o.Limit), len(all))
+	var objs []runtime.Object
+	for _, obj := range all[from:to] {
+		objs = append(objs, obj)
+	}
+	if err := meta.SetList(list, objs); err != nil {
+		return err
+	}
+	if to < len(all) {
+		list.SetContinue(strconv.Itoa(to))
+	}
+	return nil
+}
+
+func TestTheLiveReadStopsPagingAKindOnceItsWantedRecordsAreFound(t *testing.T) {
+	var invoices, payments []client.Object
+	for i := range 3 * liveReadPage {
+		inv := issuedWithSequence("ns", fmt.Sprintf("inv-%05d", i), int64(i+1))
+		inv.UID = types.UID("uid-" + inv.Name)
+		p := builder.Payment("ns", "pay-"+inv.Name, inv.Name, 50)
+		p.UID = types.UID("uid-" + p.Name)
+		invoices, payments = append(invoices, inv), append(payments, p)
+	}
+	family := func(i int) billing.Family {
+		return billing.Family{Invoice: invoices[i].(*billingv1.Invoice),
+			Payments: []*billingv1.Payment{payments[i].(*billingv1.Payment)}}
+	}
+	gone := family(0)
+	gone.Payments = []*billingv1.Payment{builder.Payment("ns", "pay-gone", "inv-00000", 50)}
+	for _, tc := range []struct {
+		name     string
+		families []billing.Family
+		pages    map[string]int
+	}{
+		{"the oldest families are read from the first page of each kind", []billing.Family{family(0), family(1)},
+			map[string]int{"*v1.InvoiceList": 1, "*v1.PaymentList": 1}},
+		{"a family on the second page is read from two", []billing.Family{family(0), family(liveReadPage + 1)},
+			map[string]int{"*v1.InvoiceList": 2, "*v1.PaymentList": 2}},
+		{"a record that is gone makes its kind read to the end", []billing.Family{gone},
+			map[string]int{"*v1.InvoiceList": 1, "*v1.PaymentList": 3}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewWithT(t)
+			reader := &pagedReader{items: map[string][]client.Object{
+				"*v1.InvoiceList": invoices, "*v1.PaymentList": payments}, pages: map[string]int{}}
+			r := &SealReconciler{APIReader: reader}
+			live, err := r.readLive(context.Background(), "ns", tc.families)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(reader.pages).To(Equal(tc.pages))
+			for _, f := range tc.families {
+				g.Expect(live).To(HaveKey(sealedKey{seal.KindInvoice, f.Invoice.Name}))
+			}
 		})
 	}
 }
