@@ -174,6 +174,64 @@ func (x *nameIndex) move(name string, from, to []string) {
 	}
 }
 
+// nameMove is one name's move between sets (nameIndex.move).
+type nameMove struct {
+	name     string
+	from, to []string
+}
+
+// moveAll makes moves at once, as move makes one: a seal's records come
+// in by the thousand, and names inserted one at a time into a set that
+// already holds later names (a restart's live objects, taken in before
+// the seals) shift that set's tail once a name. Here each set takes its
+// new names in one merge from the back.
+func (x *nameIndex) moveAll(moves []nameMove) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	in := map[string][]string{}
+	for _, m := range moves {
+		for _, set := range m.from {
+			if !slices.Contains(m.to, set) {
+				x.delete(m.name, set)
+			}
+		}
+		for _, set := range m.to {
+			if !slices.Contains(m.from, set) {
+				in[set] = append(in[set], m.name)
+			}
+		}
+	}
+	for set, add := range in {
+		x.sets[set] = mergeNames(x.sets[set], add)
+	}
+}
+
+// mergeNames returns sorted names with add (in any order) merged in,
+// each name once, reusing names' array: the new names that sort after
+// names' last are appended, the others merged from the back, so only the
+// tail after the first of them moves, once.
+func mergeNames(names, add []string) []string {
+	slices.Sort(add)
+	add = slices.Compact(add)
+	fresh := add[:0:0]
+	for _, name := range add {
+		if _, found := slices.BinarySearch(names, name); !found {
+			fresh = append(fresh, name)
+		}
+	}
+	n := len(names)
+	names = slices.Grow(names, len(fresh))[:n+len(fresh)]
+	i, j := n-1, len(fresh)-1
+	for k := len(names) - 1; j >= 0; k-- {
+		if i >= 0 && names[i] > fresh[j] {
+			names[k], i = names[i], i-1
+		} else {
+			names[k], j = fresh[j], j-1
+		}
+	}
+	return names
+}
+
 // delete takes name out of each of sets. Called with mu held.
 func (x *nameIndex) delete(name string, sets ...string) {
 	for _, set := range sets {

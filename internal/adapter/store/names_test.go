@@ -16,6 +16,7 @@ package store
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -169,5 +170,81 @@ func BenchmarkNameIndexPage(b *testing.B) {
 			b.Fatal("short page")
 		}
 		i++
+	}
+}
+
+func TestMergeNamesKeepsASetSortedAndEachNameOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		names, add []string
+		want       []string
+	}{
+		{"names after the last are appended", []string{"a", "b"}, []string{"d", "c"}, []string{"a", "b", "c", "d"}},
+		{"older names merge in before later ones", []string{"a", "m", "z"}, []string{"n", "b", "y"},
+			[]string{"a", "b", "m", "n", "y", "z"}},
+		{"a name held already is not added again", []string{"a", "c"}, []string{"c", "b", "b"}, []string{"a", "b", "c"}},
+		{"an empty set takes the names sorted", nil, []string{"b", "a"}, []string{"a", "b"}},
+		{"names all held change nothing", []string{"a", "b"}, []string{"b", "a"}, []string{"a", "b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := mergeNames(tc.names, tc.add); !slices.Equal(got, tc.want) {
+				t.Fatalf("mergeNames(%q, %q) = %q, want %q", tc.names, tc.add, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestMoveAllMovesEveryNameAsMoveDoesOneAtATime(t *testing.T) {
+	seed := func() *nameIndex {
+		x := newNameIndex()
+		x.add("inv-3", "ws", "ws/open")
+		x.add("inv-9", "ws", "ws/open")
+		return x
+	}
+	moves := []nameMove{
+		{name: "inv-3", from: []string{"ws", "ws/open"}, to: []string{"ws", "ws/paid"}}, // a live original
+		{name: "inv-1", to: []string{"ws", "ws/paid"}},                                  // gone already
+		{name: "inv-2", to: []string{"ws", "ws/void"}},
+	}
+	one, all := seed(), seed()
+	for _, m := range moves {
+		one.move(m.name, m.from, m.to)
+	}
+	all.moveAll(moves)
+	for _, set := range []string{"ws", "ws/open", "ws/paid", "ws/void"} {
+		if got, want := all.after(set, "", 10), one.after(set, "", 10); !slices.Equal(got, want) {
+			t.Errorf("set %s holds %q after moveAll, %q after move", set, got, want)
+		}
+	}
+	if got := all.after("ws", "", 10); !slices.Equal(got, []string{"inv-1", "inv-2", "inv-3", "inv-9"}) {
+		t.Errorf("the workspace holds %q", got)
+	}
+}
+
+// BenchmarkTakingASealIntoASetWithLaterNames is a restart's case: the
+// live invoices (the newest names) are in the set before the seals'.
+func BenchmarkTakingASealIntoASetWithLaterNames(b *testing.B) {
+	for _, batched := range []bool{false, true} {
+		b.Run(fmt.Sprintf("batched=%t", batched), func(b *testing.B) {
+			for range b.N {
+				x := newNameIndex()
+				for i := range 10_000 {
+					x.add(fmt.Sprintf("inv-9%06d", i), "ws")
+				}
+				for s := range 20 { // 20 seals of 2,700 older names
+					moves := make([]nameMove, 2_700)
+					for i := range moves {
+						moves[i] = nameMove{name: fmt.Sprintf("inv-1%06d", s*2_700+i), to: []string{"ws"}}
+					}
+					if batched {
+						x.moveAll(moves)
+						continue
+					}
+					for _, m := range moves {
+						x.move(m.name, m.from, m.to)
+					}
+				}
+			}
+		})
 	}
 }

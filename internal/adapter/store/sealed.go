@@ -384,6 +384,8 @@ func (s *Store) takeSeal(ls *billingv1.LedgerSeal) {
 	}
 	ws.hashes[ls.Spec.Sequence] = ls.Spec.Hash
 	taken := takenSeal{uid: ls.UID, records: make([]takenRecord, 0, len(records))}
+	byKind := map[*kind][]sealedTake{}
+	var kinds []*kind
 	for i, r := range records {
 		obj := r.Object
 		if obj.GetNamespace() != ls.Namespace {
@@ -395,36 +397,57 @@ func (s *Store) takeSeal(ls *billingv1.LedgerSeal) {
 			continue
 		}
 		ref := &sealedRef{block: blocks[i], index: i % blockRecords, seal: ls.Name}
-		s.serveSealed(k, obj, ref)
+		if _, ok := byKind[k]; !ok {
+			kinds = append(kinds, k)
+		}
+		byKind[k] = append(byKind[k], sealedTake{obj: obj, ref: ref})
 		taken.records = append(taken.records, takenRecord{k: k, name: obj.GetName(), ref: ref})
+	}
+	for _, k := range kinds {
+		s.serveSealed(k, byKind[k])
 	}
 	ws.taken[ls.Name] = taken
 }
 
-// serveSealed puts a sealed record (obj, decoded from ref) into its kind's
-// overlay and name index, and its sequence and events into theirs.
-func (s *Store) serveSealed(k *kind, obj client.Object, ref *sealedRef) {
+// sealedTake is a sealed record being taken in: decoded, and where its
+// line is kept.
+type sealedTake struct {
+	obj client.Object
+	ref *sealedRef
+}
+
+// serveSealed puts a seal's records of kind k into its overlay and name
+// indexes, and their sequences and events into theirs, under the
+// overlay's lock; each name index takes the seal's names in one step
+// (nameIndex.moveAll), so a page sees all of them or none.
+func (s *Store) serveSealed(k *kind, records []sealedTake) {
 	ov := k.overlay
 	ov.mu.Lock()
-	key := objectKey(obj.GetNamespace(), obj.GetName())
-	var from, fromOverlay []string
-	if e, ok := ov.entries[key]; ok {
-		from, fromOverlay = e.sets, e.sets
-	} else if live, ok := s.liveObject(k, obj.GetNamespace(), obj.GetName()); ok {
-		from = k.sets(live)
+	defer ov.mu.Unlock()
+	overlayMoves, moves := make([]nameMove, 0, len(records)), make([]nameMove, 0, len(records))
+	for _, r := range records {
+		obj := r.obj
+		key := objectKey(obj.GetNamespace(), obj.GetName())
+		var from, fromOverlay []string
+		if e, ok := ov.entries[key]; ok {
+			from, fromOverlay = e.sets, e.sets
+		} else if live, ok := s.liveObject(k, obj.GetNamespace(), obj.GetName()); ok {
+			from = k.sets(live)
+		}
+		to := ov.intern(k.sets(obj))
+		ov.entries[key] = overlayEntry{sealed: r.ref, sets: to}
+		overlayMoves = append(overlayMoves, nameMove{name: obj.GetName(), from: fromOverlay, to: to})
+		moves = append(moves, nameMove{name: obj.GetName(), from: from, to: to})
+		// Under the overlay's lock, as keepHeld's deletes: a delete of the
+		// original that the feed's or the events' handler saw before the
+		// seal is undone here; one it sees after is skipped there.
+		if inv, seq := sequenceOf(obj); seq > 0 {
+			s.sequences.put(inv.Namespace, inv.Name, seq)
+		}
+		s.events.put(obj)
 	}
-	to := ov.intern(k.sets(obj))
-	ov.entries[key] = overlayEntry{sealed: ref, sets: to}
-	ov.names.move(obj.GetName(), fromOverlay, to)
-	k.names.move(obj.GetName(), from, to)
-	// Under the overlay's lock, as keepHeld's deletes: a delete of the
-	// original that the feed's or the events' handler saw before the seal
-	// is undone here; one it sees after is skipped there.
-	if inv, seq := sequenceOf(obj); seq > 0 {
-		s.sequences.put(inv.Namespace, inv.Name, seq)
-	}
-	s.events.put(obj)
-	ov.mu.Unlock()
+	ov.names.moveAll(overlayMoves)
+	k.names.moveAll(moves)
 }
 
 // keepHeld is the invoice feed's or the events' handler of a record
