@@ -21,6 +21,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -204,18 +205,28 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		}
 		b.logf("Measuring %s", s.name)
 		if err := s.run(ctx, r); err != nil {
-			return nil, fmt.Errorf("%s: %w", s.name, err)
+			// What the steps before measured is kept: a long run (the
+			// million's) is not lost to its last step.
+			err = fmt.Errorf("%s: %w", s.name, err)
+			r.Details.Failed = err.Error()
+			return nil, errors.Join(err, r.write(started))
 		}
 	}
-	r.Details.Seconds = time.Since(started).Seconds()
-	out, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(r.path, append(out, '\n'), 0o600); err != nil {
+	if err := r.write(started); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// write writes the report as report.json, with the run's seconds since
+// started.
+func (r *Report) write(started time.Time) error {
+	r.Details.Seconds = time.Since(started).Seconds()
+	out, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(r.path, append(out, '\n'), 0o600)
 }
 
 // directClients makes the clients that use the Kubernetes API as the

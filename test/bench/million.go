@@ -34,6 +34,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -285,7 +286,11 @@ func (m *millionRun) reads(b *bench) func(context.Context, *Report) error {
 	return func(ctx context.Context, r *Report) error {
 		d := &r.Details.MillionDetails
 		d.MillionFeedDepth["full"] = m.plan.feedDepth
-		full, err := b.readLatencies(ctx, m.histories[0], m.plan.feedDepth)
+		var full map[string]result
+		err := b.whileProfiling(ctx, "million-adapter-reads", readsProfileSecs, func() (err error) {
+			full, err = b.readLatencies(ctx, m.histories[0], m.plan.feedDepth)
+			return err
+		})
 		if err != nil {
 			return fmt.Errorf("the reads at full size: %w", err)
 		}
@@ -309,7 +314,15 @@ func (m *millionRun) reads(b *bench) func(context.Context, *Report) error {
 // and reads their resident memory once they are ready.
 func (b *bench) millionRestart(ctx context.Context, r *Report) error {
 	b.stopBinaries()
-	ready, err := b.restartBinaries(ctx, "-million")
+	b.logSuffix = "-million"
+	if err := b.launchBinaries(ctx, b.kubeconfig); err != nil {
+		return err
+	}
+	var ready [3]time.Duration
+	err := b.whileProfiling(ctx, "million-adapter-restart", restartProfileSecs, func() (err error) {
+		ready, err = b.awaitReady(ctx, b.startedAt, millionReadyTimeout)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -342,6 +355,37 @@ func (b *bench) millionEtcd(ctx context.Context, r *Report) error {
 	r.EtcdDBBytes = after.EtcdDB
 	r.Details.MillionPlane["defragmented"] = after
 	return nil
+}
+
+// millionReadyTimeout is how long the million's restart waits for the
+// binaries to be ready: how long they take is a figure of the run
+// (million_*_ready_s), not a reason to end it.
+const millionReadyTimeout = 45 * time.Minute
+
+// The adapter's CPU profiles of the million: the first seconds of its
+// restart, and of the reads at full size.
+const (
+	restartProfileSecs = 60
+	readsProfileSecs   = 30
+)
+
+// whileProfiling runs do while it takes a CPU profile of the adapter for
+// secs seconds as name (when the run takes profiles), from as soon as the
+// adapter serves its profiles, and waits for both.
+func (b *bench) whileProfiling(ctx context.Context, name string, secs int, do func() error) error {
+	if !b.cfg.Profile {
+		return do()
+	}
+	profiled := make(chan error, 1)
+	go func() {
+		if err := b.awaitPprof(ctx, b.adapter); err != nil {
+			profiled <- err
+			return
+		}
+		profiled <- b.profile(ctx, b.adapter, b.cfg.Adapter, name, secs)
+	}()
+	err := do()
+	return errors.Join(err, <-profiled)
 }
 
 // readMillionMemory reads the four processes' resident memory.

@@ -36,11 +36,23 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
-// startBinaries runs the manager and the adapter as the install's
+// startBinaries starts the manager and the adapter against kubeconfig
+// and waits until they are ready (lastReady).
+func (b *bench) startBinaries(ctx context.Context, kubeconfig string) error {
+	if err := b.launchBinaries(ctx, kubeconfig); err != nil {
+		return err
+	}
+	var err error
+	b.lastReady, err = b.awaitReady(ctx, b.startedAt, readyTimeout)
+	return err
+}
+
+// launchBinaries starts the manager and the adapter against kubeconfig,
+// on free addresses, without waiting for them: as the install's
 // ServiceAccount (kubeconfig) and with the GOMAXPROCS their containers'
 // CPU limits give them, the adapter without its per-caller rate limit
 // (the benchmark has one caller).
-func (b *bench) startBinaries(ctx context.Context, kubeconfig string) error {
+func (b *bench) launchBinaries(ctx context.Context, kubeconfig string) error {
 	var err error
 	b.kubeconfig = kubeconfig
 	b.startedAt = time.Now()
@@ -70,8 +82,7 @@ func (b *bench) startBinaries(ctx context.Context, kubeconfig string) error {
 		return err
 	}
 	b.managerReady, b.adapterReady = "http://"+addrs[2]+"/readyz", b.apiURL+"/readyz"
-	b.lastReady, err = b.awaitReady(ctx, b.startedAt, readyTimeout)
-	return err
+	return nil
 }
 
 // readyTimeout is how long the binaries have to become ready after a start.

@@ -188,6 +188,9 @@ type Details struct {
 	ManagerRSS0           int64   `json:"controller_rss_start_bytes"`
 	ManagerRSS            int64   `json:"controller_rss_bytes"`
 	Seconds               float64 `json:"seconds"`
+	// Failed is the error a run ended with; its report holds what the
+	// steps before measured.
+	Failed string `json:"failed,omitempty"`
 	ScaleDetails
 	MillionDetails
 }
