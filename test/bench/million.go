@@ -378,7 +378,9 @@ func (b *bench) whileProfiling(ctx context.Context, name string, secs int, do fu
 	}
 	profiled := make(chan error, 1)
 	go func() {
-		if err := b.awaitPprof(ctx, b.adapter); err != nil {
+		// A process just started opens its profiles' listener first.
+		if _, err := b.awaitProbe(ctx, "http://"+b.adapter.pprof+"/debug/pprof/", time.Now(),
+			time.Now().Add(time.Minute)); err != nil {
 			profiled <- err
 			return
 		}

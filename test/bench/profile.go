@@ -44,31 +44,6 @@ func (b *bench) profile(ctx context.Context, p *process, binary, name string, se
 	return nil
 }
 
-// awaitPprof waits until p serves its profiles (a process just started
-// opens that listener first), for up to a minute.
-func (b *bench) awaitPprof(ctx context.Context, p *process) error {
-	deadline := time.Now().Add(time.Minute)
-	for {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+p.pprof+"/debug/pprof/", nil)
-		if err != nil {
-			return err
-		}
-		resp, err := b.http.Do(req)
-		if err == nil {
-			_ = resp.Body.Close()
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("no profiles served on %s: %w", p.pprof, err)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
-
 // heapProfile saves the process's heap profile as name.pprof and the top
 // entries of its live memory as name.txt.
 func (b *bench) heapProfile(ctx context.Context, p *process, binary, name string) error {

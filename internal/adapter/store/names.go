@@ -162,22 +162,29 @@ func (x *nameIndex) remove(name string, sets ...string) {
 func (x *nameIndex) move(name string, from, to []string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	for _, set := range from {
-		if !slices.Contains(to, set) {
-			x.delete(name, set)
-		}
-	}
-	for _, set := range to {
-		if !slices.Contains(from, set) {
-			x.insert(name, set)
-		}
-	}
+	nameMove{name: name, from: from, to: to}.sets(
+		func(set string) { x.delete(name, set) }, func(set string) { x.insert(name, set) })
 }
 
 // nameMove is one name's move between sets (nameIndex.move).
 type nameMove struct {
 	name     string
 	from, to []string
+}
+
+// sets calls leave with each set of from that is not in to, then enter
+// with each set of to that is not in from.
+func (m nameMove) sets(leave, enter func(set string)) {
+	for _, set := range m.from {
+		if !slices.Contains(m.to, set) {
+			leave(set)
+		}
+	}
+	for _, set := range m.to {
+		if !slices.Contains(m.from, set) {
+			enter(set)
+		}
+	}
 }
 
 // moveAll makes moves at once, as move makes one: a seal's records come
@@ -190,16 +197,7 @@ func (x *nameIndex) moveAll(moves []nameMove) {
 	defer x.mu.Unlock()
 	in := map[string][]string{}
 	for _, m := range moves {
-		for _, set := range m.from {
-			if !slices.Contains(m.to, set) {
-				x.delete(m.name, set)
-			}
-		}
-		for _, set := range m.to {
-			if !slices.Contains(m.from, set) {
-				in[set] = append(in[set], m.name)
-			}
-		}
+		m.sets(func(set string) { x.delete(m.name, set) }, func(set string) { in[set] = append(in[set], m.name) })
 	}
 	for set, add := range in {
 		x.sets[set] = mergeNames(x.sets[set], add)

@@ -216,8 +216,11 @@ func TestMoveAllMovesEveryNameAsMoveDoesOneAtATime(t *testing.T) {
 			t.Errorf("set %s holds %q after moveAll, %q after move", set, got, want)
 		}
 	}
-	if got := all.after("ws", "", 10); !slices.Equal(got, []string{"inv-1", "inv-2", "inv-3", "inv-9"}) {
-		t.Errorf("the workspace holds %q", got)
+	for set, want := range map[string][]string{"ws": {"inv-1", "inv-2", "inv-3", "inv-9"}, "ws/open": {"inv-9"},
+		"ws/paid": {"inv-1", "inv-3"}, "ws/void": {"inv-2"}} {
+		if got := all.after(set, "", 10); !slices.Equal(got, want) {
+			t.Errorf("set %s holds %q, want %q", set, got, want)
+		}
 	}
 }
 

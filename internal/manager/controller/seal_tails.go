@@ -36,9 +36,10 @@ const tailsAtOnce = 3
 type moveTails struct {
 	mu    sync.Mutex
 	err   error
-	slots chan struct{}  // one token per tail running; nil: none started
-	last  chan struct{}  // closed when the last tail started is done; nil: none
-	all   sync.WaitGroup // the tails running
+	slots chan struct{} // one token per tail running; nil: none started
+	// last is closed when the last tail started is done, which is after
+	// every tail before it (each waits for the one before); nil: none.
+	last chan struct{}
 }
 
 // start waits for a free slot and returns the error of a tail that
@@ -56,9 +57,7 @@ func (t *moveTails) start(del, record func() error) error {
 	}
 	before, done := t.last, make(chan struct{})
 	t.last = done
-	t.all.Add(1)
 	go func() {
-		defer t.all.Done()
 		defer close(done)
 		defer func() { <-t.slots }()
 		err := del()
@@ -78,7 +77,9 @@ func (t *moveTails) start(del, record func() error) error {
 // wait waits for the tails started and returns the first error a tail
 // met, if one did.
 func (t *moveTails) wait() error {
-	t.all.Wait()
+	if t.last != nil {
+		<-t.last
+	}
 	return t.failed()
 }
 
