@@ -55,6 +55,30 @@ func LedgerBalance(inv *billingv1.Invoice, now time.Time) (*billingv1.InvoiceBal
 	return balance, nil
 }
 
+// FactUnreachable reports whether an issued invoice that does not carry
+// the event of fact t can never reach it: its ledger only grows (credit
+// notes, payments, applied credit and write-offs are never taken out), so
+// an invoice with something paid or applied is never void again, and one
+// with nothing left to pay is never overdue again. An invoice controller
+// that reserved invoice.voided or invoice.overdue and lost the race to the
+// ledger entry that ends it leaves the reservation behind; the event
+// allocator frees it on this answer instead of holding the workspace's
+// event feed at its sequence. False for every other fact, and while the
+// ledger cannot be read.
+func FactUnreachable(inv *billingv1.Invoice, t billingv1.EventType) bool {
+	if t != billingv1.EventTypeInvoiceVoided && t != billingv1.EventTypeInvoiceOverdue {
+		return false
+	}
+	b, err := LedgerBalance(inv, time.Time{})
+	if err != nil || b == nil {
+		return false
+	}
+	if t == billingv1.EventTypeInvoiceVoided {
+		return b.AmountPaid > 0 || b.AmountApplied > 0
+	}
+	return b.AmountRemaining == 0
+}
+
 // entryAmounts is the amount of each ledger entry.
 func entryAmounts(entries []billingv1.LedgerEntry) []int64 {
 	out := make([]int64, len(entries))

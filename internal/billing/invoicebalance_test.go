@@ -16,6 +16,7 @@ package billing_test
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -135,5 +136,60 @@ func TestALedgerTooLargeHasNoBalance(t *testing.T) {
 		{Name: "a", Amount: 1 << 61}, {Name: "b", Amount: 1 << 61}, {Name: "c", Amount: 1 << 61}}}
 	if _, err := billing.LedgerBalance(inv, time.Now()); !errors.Is(err, billing.ErrBalanceTooLarge) {
 		t.Errorf("LedgerBalance() error = %v, want ErrBalanceTooLarge", err)
+	}
+}
+
+func TestAnInvoiceFactIsUnreachableOnlyOnceItsLedgerHasMovedPastIt(t *testing.T) {
+	entries := func(amounts ...int64) []billingv1.LedgerEntry {
+		out := make([]billingv1.LedgerEntry, 0, len(amounts))
+		for i, a := range amounts {
+			out = append(out, billingv1.LedgerEntry{Name: fmt.Sprintf("r-%d", i), UID: fmt.Sprintf("uid-%d", i), Amount: a})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name   string
+		ledger *billingv1.InvoiceLedger
+		fact   billingv1.EventType
+		want   bool
+	}{
+		{name: "an open invoice can still be voided", fact: billingv1.EventTypeInvoiceVoided},
+		{name: "a fully credited invoice without payments can still be voided",
+			ledger: &billingv1.InvoiceLedger{CreditNotes: entries(4105)}, fact: billingv1.EventTypeInvoiceVoided},
+		{name: "an invoice with a payment is never voided",
+			ledger: &billingv1.InvoiceLedger{Payments: entries(100)}, fact: billingv1.EventTypeInvoiceVoided, want: true},
+		{name: "a fully credited invoice paid later is never voided",
+			ledger: &billingv1.InvoiceLedger{CreditNotes: entries(4105), Payments: entries(700)},
+			fact:   billingv1.EventTypeInvoiceVoided, want: true},
+		{name: "an invoice with applied credit is never voided",
+			ledger: &billingv1.InvoiceLedger{CreditApplications: entries(100)}, fact: billingv1.EventTypeInvoiceVoided, want: true},
+		{name: "an invoice written off in part can still be voided by credit notes",
+			ledger: &billingv1.InvoiceLedger{WriteOffs: entries(100)}, fact: billingv1.EventTypeInvoiceVoided},
+		{name: "an invoice with something left to pay can still become overdue",
+			ledger: &billingv1.InvoiceLedger{Payments: entries(4000)}, fact: billingv1.EventTypeInvoiceOverdue},
+		{name: "a paid invoice is never overdue",
+			ledger: &billingv1.InvoiceLedger{Payments: entries(4000, 105)}, fact: billingv1.EventTypeInvoiceOverdue, want: true},
+		{name: "a voided invoice is never overdue",
+			ledger: &billingv1.InvoiceLedger{CreditNotes: entries(4105)}, fact: billingv1.EventTypeInvoiceOverdue, want: true},
+		{name: "an invoice written off in whole is never overdue",
+			ledger: &billingv1.InvoiceLedger{WriteOffs: entries(4105)}, fact: billingv1.EventTypeInvoiceOverdue, want: true},
+		{name: "a paid invoice can still be paid: invoice.paid is never unreachable",
+			ledger: &billingv1.InvoiceLedger{Payments: entries(4105)}, fact: billingv1.EventTypeInvoicePaid},
+		{name: "a ledger too large to add up answers nothing",
+			ledger: &billingv1.InvoiceLedger{Payments: entries(1<<61, 1<<61, 1<<61)}, fact: billingv1.EventTypeInvoiceVoided},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			inv := issuedInvoice(0)
+			inv.Status.Ledger = tc.ledger
+			if got := billing.FactUnreachable(inv, tc.fact); got != tc.want {
+				t.Errorf("FactUnreachable(%s) = %v, want %v", tc.fact, got, tc.want)
+			}
+		})
+	}
+	pending := issuedInvoice(0)
+	pending.Status.Phase = billingv1.InvoicePending
+	pending.Status.Ledger = &billingv1.InvoiceLedger{Payments: entries(100)}
+	if billing.FactUnreachable(pending, billingv1.EventTypeInvoiceVoided) {
+		t.Error("FactUnreachable() of a pending invoice = true, want false: it has no balance to tell")
 	}
 }

@@ -176,7 +176,10 @@ var _ = Describe("The controller killed during a burst of credit notes and payme
 		// payments entered before it settled the total: invoice.paid comes
 		// after enough of their events to settle it. A credit note issued
 		// on an invoice already paid (it credits lines, not what remains)
-		// comes after invoice.paid, and rightly so.
+		// comes after invoice.paid, and rightly so. The manager killed, an
+		// invoice's credit notes may all enter its ledger before any of its
+		// payments: it is voided first, after credit notes crediting its
+		// whole total, and paid by the payments after (docs/events.md).
 		Eventually(func(g Gomega) {
 			var invs billingv1.InvoiceList
 			g.Expect(k8s.List(ctx, &invs, crclient.InNamespace(ws))).To(Succeed())
@@ -185,12 +188,18 @@ var _ = Describe("The controller killed during a burst of credit notes and payme
 			var all []int64
 			issuedAt := map[string]int64{}
 			for _, inv := range invs.Items {
-				g.Expect(eventTypes(inv.Status.Events)).To(ConsistOf(
-					billingv1.EventTypeInvoiceIssued, billingv1.EventTypeInvoicePaid), "invoice %s", inv.Name)
+				facts := []billingv1.EventType{billingv1.EventTypeInvoiceIssued, billingv1.EventTypeInvoicePaid}
+				if billingv1.FindEvent(inv.Status.Events, billingv1.EventTypeInvoiceVoided) != nil {
+					facts = append(facts, billingv1.EventTypeInvoiceVoided)
+				}
+				g.Expect(eventTypes(inv.Status.Events)).To(ConsistOf(facts), "invoice %s", inv.Name)
 				issuedAt[inv.Name] = billingv1.FindEvent(inv.Status.Events, billingv1.EventTypeInvoiceIssued).Sequence
 				all = append(all, eventSequences(inv.Status.Events)...)
 			}
-			type ledgerEvent struct{ sequence, amount int64 }
+			type ledgerEvent struct {
+				sequence, amount int64
+				credit           bool // a credit note's, not a payment's
+			}
 			ledgerEvents := map[string][]ledgerEvent{} // each invoice's credit notes and payments
 			for _, note := range notes.Items {
 				if note.Status.Phase != billingv1.CreditNoteIssued {
@@ -202,7 +211,7 @@ var _ = Describe("The controller killed during a burst of credit notes and payme
 				seq := note.Status.Events[0].Sequence
 				g.Expect(seq).To(BeNumerically(">", issuedAt[note.Spec.InvoiceRef.Name]), "credit note %s", note.Name)
 				ledgerEvents[note.Spec.InvoiceRef.Name] = append(ledgerEvents[note.Spec.InvoiceRef.Name],
-					ledgerEvent{seq, *note.Status.Total})
+					ledgerEvent{seq, *note.Status.Total, true})
 				all = append(all, seq)
 			}
 			for _, p := range payments.Items {
@@ -210,12 +219,12 @@ var _ = Describe("The controller killed during a burst of credit notes and payme
 				seq := p.Status.Events[0].Sequence
 				g.Expect(seq).To(BeNumerically(">", issuedAt[p.Spec.InvoiceRef.Name]), "payment %s", p.Name)
 				ledgerEvents[p.Spec.InvoiceRef.Name] = append(ledgerEvents[p.Spec.InvoiceRef.Name],
-					ledgerEvent{seq, p.Spec.Amount})
+					ledgerEvent{seq, p.Spec.Amount, false})
 				all = append(all, seq)
 			}
 			for _, inv := range invs.Items {
 				paid := billingv1.FindEvent(inv.Status.Events, billingv1.EventTypeInvoicePaid).Sequence
-				var settledBefore int64
+				var settledBefore, creditedBefore int64
 				for _, e := range ledgerEvents[inv.Name] {
 					if e.sequence < paid {
 						settledBefore += e.amount
@@ -224,6 +233,21 @@ var _ = Describe("The controller killed during a burst of credit notes and payme
 				g.Expect(settledBefore).To(BeNumerically(">=", *inv.Status.Total),
 					"invoice %s paid (event %d) before credit notes and payments settling it: %v",
 					inv.Name, paid, ledgerEvents[inv.Name])
+				voided := billingv1.FindEvent(inv.Status.Events, billingv1.EventTypeInvoiceVoided)
+				if voided == nil {
+					continue
+				}
+				GinkgoWriter.Printf("Invoice %s was voided (event %d) before its payments paid it (event %d)\n",
+					inv.Name, voided.Sequence, paid)
+				for _, e := range ledgerEvents[inv.Name] {
+					if e.credit && e.sequence < voided.Sequence {
+						creditedBefore += e.amount
+					}
+				}
+				g.Expect(creditedBefore).To(BeNumerically(">=", *inv.Status.Total),
+					"invoice %s voided (event %d) before credit notes crediting all of it: %v",
+					inv.Name, voided.Sequence, ledgerEvents[inv.Name])
+				g.Expect(voided.Sequence).To(BeNumerically("<", paid), "invoice %s paid before it was voided", inv.Name)
 			}
 			slices.Sort(all)
 			for i, seq := range all {

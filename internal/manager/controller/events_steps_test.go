@@ -152,6 +152,32 @@ func TestAnInvoicePaidTakesItsEventOnlyAfterEveryPaymentOfItsLedgerHasOne(t *tes
 	g.Expect(eventSequence(paid.Status.Events, billingv1.EventTypeInvoicePaid)).To(Equal(int64(9)))
 }
 
+func TestAnInvoiceVoidedAndPaidLaterTakesInvoicePaidAfterItsVoidedEvent(t *testing.T) {
+	g := NewWithT(t)
+	// invoice.voided took a freed sequence (12) above the payment's (8):
+	// invoice.paid comes after both all the same.
+	inv := issuedInvoice(1_000, now.Add(24*time.Hour), &billingv1.InvoiceLedger{
+		CreditNotes: []billingv1.LedgerEntry{{Name: "cn-1", UID: "uid-cn-1", Amount: 1_000}},
+		Payments:    []billingv1.LedgerEntry{{Name: "pay-1", UID: "uid-pay-1", Amount: 400}}})
+	inv.Status.Events = []billingv1.RecordedEvent{issuedEvent(1),
+		{Type: billingv1.EventTypeInvoiceVoided, Sequence: 12, CreatedAt: metav1.NewTime(now)}}
+	inv.Status.Balance = &billingv1.InvoiceBalance{AmountCredited: 1_000, AmountPaid: 400, AmountOverpaid: 400,
+		PaymentStatus: billingv1.InvoicePaymentPaid}
+	note := builder.CreditNote("ns", "cn-1", "inv-1", builder.WithCreditedAmount(0, 1_000))
+	note.UID = "uid-cn-1"
+	note.Status.Events = []billingv1.RecordedEvent{{Type: billingv1.EventTypeCreditNoteIssued, Sequence: 5}}
+	payment := builder.Payment("ns", "pay-1", "inv-1", 400)
+	payment.UID = "uid-pay-1"
+	payment.Status.Events = []billingv1.RecordedEvent{{Type: billingv1.EventTypePaymentRecorded, Sequence: 8}}
+	events := &countingEvents{next: 13}
+	r := &InvoiceReconciler{Client: ledgerClient(note, payment), Events: events}
+
+	waiting, err := r.recordEvents(context.Background(), inv)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(waiting).To(BeFalse())
+	g.Expect(events.calls).To(Equal([]factCall{{"inv-1", billingv1.EventTypeInvoicePaid, 12}}))
+}
+
 // enteredCreditNote is a credit note of inv-1 entered in its ledger before
 // a crash, and that invoice, issued with invoice.issued at 3.
 func enteredCreditNote() (*billingv1.CreditNote, *billingv1.Invoice) {

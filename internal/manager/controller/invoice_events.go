@@ -28,12 +28,17 @@ import (
 // recordEvents gives each fact the invoice has reached (invoiceFactsDue)
 // its event sequence, on inv.Status.Events, for the caller to patch with
 // the rest of the status. invoice.issued depends on nothing, the others on
-// invoice.issued, and invoice.paid and invoice.voided also on the events
-// of every credit note and payment of the ledger: while one of those has
-// no sequence yet, waiting is true and the facts after it wait.
+// every event the invoice carries already (so an invoice voided and paid
+// later has them in that order, even when one takes a freed sequence),
+// and invoice.paid and invoice.voided also on the events of every credit
+// note and payment of the ledger: while one of those has no sequence yet,
+// waiting is true and the facts after it wait.
 func (r *InvoiceReconciler) recordEvents(ctx context.Context, inv *billingv1.Invoice) (waiting bool, err error) {
 	for _, t := range invoiceFactsDue(&inv.Status) {
-		after := eventSequence(inv.Status.Events, billingv1.EventTypeInvoiceIssued)
+		var after int64
+		for _, e := range inv.Status.Events {
+			after = max(after, e.Sequence)
+		}
 		if dependsOnLedger(t) {
 			ledgerAfter, ready, err := ledgerEvents(ctx, r.Client, inv)
 			if err != nil {

@@ -24,6 +24,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
 // FactLookup tells the allocator of a workspace's event sequence what an
@@ -85,7 +86,7 @@ func (r eventReader) LookupFact(ctx context.Context, key types.NamespacedName, f
 	var sequence int64
 	if e := billingv1.FindEvent(events(), fact); e != nil {
 		sequence = e.Sequence
-	} else if neverRecorded(obj) {
+	} else if neverRecorded(obj, fact) {
 		sequence = neverSequence
 	}
 	return InvoiceState{UID: obj.GetUID(), Sequence: sequence}, true, nil
@@ -96,14 +97,19 @@ func (r eventReader) LookupFact(ctx context.Context, key types.NamespacedName, f
 // entry's fate is gone and its sequence is freed for the next fact.
 const neverSequence = -1
 
-// neverRecorded reports whether obj is final without its fact's event: a
+// neverRecorded reports whether obj is final without the event of fact: a
 // PeriodClose Superseded or Invalid never changes again, and never carries
 // period.closed, even if it was given a sequence before a crash while it
 // was about to close; an Email Failed or Skipped never carries
 // invoice.reminder_sent, even if its reminder was accepted by the SMTP
-// server and given a sequence just before a crash, and failed afterwards.
-func neverRecorded(obj client.Object) bool {
+// server and given a sequence just before a crash, and failed afterwards;
+// an invoice whose ledger has moved past void or overdue (a payment
+// entered after invoice.voided was reserved, the last of it paid after
+// invoice.overdue was) never carries that fact (billing.FactUnreachable).
+func neverRecorded(obj client.Object, fact billingv1.EventType) bool {
 	switch o := obj.(type) {
+	case *billingv1.Invoice:
+		return billing.FactUnreachable(o, fact)
 	case *billingv1.PeriodClose:
 		return o.Status.Phase == billingv1.PeriodCloseSuperseded || o.Status.Phase == billingv1.PeriodCloseInvalid
 	case *billingv1.Email:
