@@ -16,6 +16,7 @@ package store
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 )
 
@@ -57,4 +58,95 @@ func TestALinePastABlocksEndIsAnError(t *testing.T) {
 	if _, err := blocks[0].line(1); err == nil {
 		t.Error("line 1 of a block of one line: no error")
 	}
+}
+
+// testBlocks compresses n blocks of blockRecords lines each and returns the
+// first line's block of each, and the lines.
+func testBlocks(t testing.TB, n int) ([]*sealedBlock, [][]byte) {
+	lines := make([][]byte, n*blockRecords)
+	for i := range lines {
+		lines[i] = fmt.Appendf(nil, `{"kind":"Invoice","metadata":{"name":"inv-%06d"},"spec":{"amount":%d}}`, i, i*100)
+	}
+	perLine, err := compressBlocks(lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := make([]*sealedBlock, n)
+	for i := range blocks {
+		blocks[i] = perLine[i*blockRecords]
+	}
+	return blocks, lines
+}
+
+func TestABlockStaysInflatedUntilRecentBlocksOthersAreRead(t *testing.T) {
+	blocks, lines := testBlocks(t, recentBlocks+1)
+	first := blocks[0]
+	if _, err := first.line(3); err != nil {
+		t.Fatal(err)
+	}
+	kept := first.lines.Load()
+	if kept == nil {
+		t.Fatal("a block just read is not kept inflated")
+	}
+	if _, err := first.line(5); err != nil || first.lines.Load() != kept {
+		t.Fatalf("a kept block was inflated again (err %v)", err)
+	}
+	for _, b := range blocks[1:] {
+		if _, err := b.line(0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if first.lines.Load() != nil {
+		t.Errorf("the block read %d blocks ago is still kept inflated", recentBlocks)
+	}
+	if got, err := first.line(7); err != nil || string(got) != string(lines[7]) {
+		t.Errorf("line 7 of an evicted block = %s, %v; want %s", got, err, lines[7])
+	}
+}
+
+func TestBlocksReadAtOnceGiveBackEachOfTheirLines(t *testing.T) {
+	blocks, lines := testBlocks(t, 2*recentBlocks)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for w := range 8 {
+		wg.Go(func() {
+			for i := range 4 * len(lines) {
+				n := (i*7 + w*131) % len(lines)
+				got, err := blocks[n/blockRecords].line(n % blockRecords)
+				if err == nil && string(got) != string(lines[n]) {
+					err = fmt.Errorf("line %d is %s, want %s", n, got, lines[n])
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// BenchmarkReadingSealedRecords reads a block's every line in turn, as a
+// page in seal order does (the block stays inflated), beside reading each
+// line from a block other than the last recentBlocks (inflated every time).
+func BenchmarkReadingSealedRecords(b *testing.B) {
+	blocks, _ := testBlocks(b, 4*recentBlocks)
+	b.Run("a block's lines in turn", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			if _, err := blocks[(i/blockRecords)%len(blocks)].line(i % blockRecords); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("each line from another block", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			if _, err := blocks[i%len(blocks)].line(i % blockRecords); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
