@@ -292,11 +292,19 @@ var _ = Describe("Sending by e-mail", func() {
 				CustomerRef: &billingv1.CustomerReference{Name: customerID}, ReminderDays: ptr.To[int32](-3)},
 		}
 		Expect(k8s.Create(ctx, reminder)).To(Succeed())
-		reminder.Status = billingv1.EmailStatus{Phase: billingv1.EmailSent, MessageID: "<reminder@invoicing.example>",
+		sent := billingv1.EmailStatus{Phase: billingv1.EmailSent, MessageID: "<reminder@invoicing.example>",
 			To: []string{"ada@example.com"}, Attempts: 1, SentAt: ptr.To(metav1.Now()),
 			Events: []billingv1.RecordedEvent{{Type: billingv1.EventTypeInvoiceReminderSent,
 				Sequence: issued.Sequence + 1, CreatedAt: metav1.Now()}}}
-		Expect(k8s.Status().Update(ctx, reminder)).To(Succeed())
+		// The manager's Email controller may write the Email first (it has
+		// nothing to send with): write the sent status over its latest.
+		Eventually(func() error {
+			if err := k8s.Get(ctx, client.ObjectKeyFromObject(reminder), reminder); err != nil {
+				return err
+			}
+			reminder.Status = sent
+			return k8s.Status().Update(ctx, reminder)
+		}).Should(Succeed())
 
 		var event struct {
 			Sequence int64  `json:"sequence"`
