@@ -53,6 +53,8 @@ func main() {
 	flag.IntVar(&c.Workers, "workers", 16, "Concurrent workers on each side of a pair.")
 	managerArgs := flag.String("manager-args", "", "Extra flags for the manager, separated by spaces.")
 	adapterArgs := flag.String("adapter-args", "", "Extra flags for the adapter, separated by spaces.")
+	watchCache := flag.Bool("watch-cache", true,
+		"Start the kube-apiserver with its watch cache (false: the dedicated control plane's --watch-cache=false).")
 	flag.BoolVar(&c.Profile, "profile", true, "Save CPU profiles of the adapter and the manager under -out.")
 	cpuProfile := flag.String("cpuprofile", "", "Write a CPU profile of the benchmark process itself (its clients) to this file.")
 	only := flag.String("only", "",
@@ -86,6 +88,7 @@ func main() {
 		}
 	}
 	c.ManagerArgs, c.AdapterArgs = strings.Fields(*managerArgs), strings.Fields(*adapterArgs)
+	c.NoWatchCache = !*watchCache
 	c.Log = os.Stdout
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -115,7 +115,9 @@ type Details struct {
 	SealingIssuedPerSec  float64 `json:"sealing_issued_per_s"`
 	Seals                int     `json:"seals"`
 
-	Invoices       int     `json:"invoices"`
+	Invoices int `json:"invoices"`
+	// WatchCache is the kube-apiserver's --watch-cache at the start.
+	WatchCache     bool    `json:"watch_cache"`
 	Workers        int     `json:"workers"`
 	MemoryInvoices int     `json:"memory_invoices"`
 	Workspaces     int     `json:"memory_workspaces"`
