@@ -37,22 +37,27 @@ const settleEvery = 3 * time.Second
 // settleEvery: the manager has issued them all and made its last writes
 // after issuing (such as dropping the status's field ownership); or
 // timeout. It reads metadata only, so that looking costs the API server
-// little.
+// little. A list that fails (the API server resets a list of some 100,000
+// invoices it cannot finish in time while it is loaded: a million run
+// ended so) is looked at again at the next turn until timeout.
 func (b *bench) awaitSettled(ctx context.Context, timeout time.Duration, namespaces ...string) error {
 	deadline := time.Now().Add(timeout)
 	last := ""
 	for {
 		state, err := b.invoiceState(ctx, namespaces)
-		if err != nil {
+		switch {
+		case err != nil && (ctx.Err() != nil || time.Now().After(deadline)):
 			return err
-		}
-		if state == last {
+		case err != nil:
+			b.logf("Listing the invoices of %v failed, looking again: %v", namespaces, err)
+		case state == last:
 			return nil
-		}
-		if time.Now().After(deadline) {
+		case time.Now().After(deadline):
 			return fmt.Errorf("the invoices of %v still changed after %s", namespaces, timeout)
 		}
-		last = state
+		if err == nil {
+			last = state
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
