@@ -155,7 +155,7 @@ spec:
 		env.interrupt()
 	})
 
-	It("deletes a workspace with its customers and issued invoices, as the README cleans one up", func() {
+	It("deletes a workspace with its customers and issued and sealed invoices, as the README cleans one up", func() {
 		env := start()
 		env.kubectl("create", "namespace", "scratch")
 		Eventually(func() string {
@@ -164,6 +164,15 @@ spec:
 		env.kubectlStdin(env.kubeconfig(), workspaceManifests("scratch"), "apply", "-f", "-")
 		env.kubectl("wait", "-n", "scratch", "--for=condition=Ready", "invoice/scratch-001", "--timeout=60s")
 
+		By("sealing a paid invoice of a second customer, whose deletion it then holds")
+		env.sealPaidInvoice("scratch", "customer-2", "scratch-002")
+		env.kubectl("delete", "-n", "scratch", "customer", "customer-2", "--wait=false")
+		Eventually(func() string {
+			return env.kubectl("get", "-n", "scratch", "customer", "customer-2", "-o",
+				"jsonpath={.status.conditions[?(@.type=='Ready')].message}")
+		}, 30*time.Second).Should(Equal("Deletion waits for 1 invoice(s) that reference this customer"))
+
+		By("deleting the namespace, which takes the seals and so lets the customer go")
 		env.kubectl("delete", "namespace", "scratch", "--wait=false")
 		Eventually(func() string {
 			return env.kubectlAllowFailure("get", "namespace", "scratch", "-o", "name")
@@ -243,6 +252,48 @@ spec:
   currency: USD
   items: [{description: Consulting, quantity: 2, amount: 5000}]
 `, namespace)
+}
+
+// sealPaidInvoice creates customer and an invoice named invoice of it in
+// namespace, pays it, and closes the books through the next second: the
+// paid invoice leaves the live set into a LedgerSeal.
+func (e *localenv) sealPaidInvoice(namespace, customer, invoice string) {
+	GinkgoHelper()
+	e.kubectlStdin(e.kubeconfig(), fmt.Sprintf(`apiVersion: billing.invoicing.dev/v1
+kind: Customer
+metadata: {name: %[2]s, namespace: %[1]s}
+spec: {name: Customer Two, email: ap@two.example}
+---
+apiVersion: billing.invoicing.dev/v1
+kind: Invoice
+metadata: {name: %[3]s, namespace: %[1]s}
+spec:
+  customerRef: {name: %[2]s}
+  currency: USD
+  items: [{description: Hosting, quantity: 1, amount: 4000}]
+`, namespace, customer, invoice), "apply", "-f", "-")
+	e.kubectl("wait", "-n", namespace, "--for=condition=Ready", "invoice/"+invoice, "--timeout=60s")
+	total := e.kubectl("get", "-n", namespace, "invoice", invoice, "-o", "jsonpath={.status.total}")
+	e.kubectlStdin(e.kubeconfig(), fmt.Sprintf(`apiVersion: billing.invoicing.dev/v1
+kind: Payment
+metadata: {name: %[2]s-wire, namespace: %[1]s}
+spec: {invoiceRef: {name: %[2]s}, amount: %[3]s, currency: USD, method: bank_transfer}
+`, namespace, invoice, total), "apply", "-f", "-")
+	Eventually(func() string {
+		return e.kubectl("get", "-n", namespace, "invoice", invoice, "-o",
+			"jsonpath={.status.events[?(@.type=='invoice.paid')].type}")
+	}, 30*time.Second).Should(Equal("invoice.paid"))
+	through := time.Now().Add(time.Second).UTC().Truncate(time.Second)
+	time.Sleep(time.Until(through.Add(time.Second)))
+	e.kubectlStdin(e.kubeconfig(), fmt.Sprintf(`apiVersion: billing.invoicing.dev/v1
+kind: PeriodClose
+metadata: {name: close-now, namespace: %s}
+spec: {through: %q}
+`, namespace, through.Format(time.RFC3339)), "apply", "-f", "-")
+	Eventually(func() string {
+		return e.kubectlAllowFailure("get", "-n", namespace, "invoice", invoice, "-o", "name")
+	}, time.Minute).Should(ContainSubstring("NotFound"), "the paid invoice is sealed")
+	Expect(e.kubectl("get", "-n", namespace, "ledgerseals", "-o", "name")).NotTo(BeEmpty())
 }
 
 // kubectl runs the kubectl built with the control plane with make run's

@@ -27,8 +27,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -36,8 +38,10 @@ import (
 )
 
 // CustomerReconciler keeps a finalizer on every Customer and releases it only
-// once no Invoice references the customer any more, so deleting a customer
-// that is still billed waits instead of orphaning its invoices.
+// once no Invoice references the customer any more, live or sealed, so
+// deleting a customer that is still billed waits instead of orphaning its
+// invoices. Sealed invoices hold it until their seals go, which they do
+// only with the namespace: deleting a workspace always finishes.
 type CustomerReconciler struct {
 	client.Client
 	// APIReader reads straight from the API server. Releasing the finalizer
@@ -119,8 +123,11 @@ func (r *CustomerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 
 // countSealedInvoices returns how many sealed invoices bill the customer:
 // they are its invoices as much as live ones, and hold its deletion the
-// same way (DeletionBlocked). Seals are never deleted, so neither is the
-// customer; its finalizer stays.
+// same way (DeletionBlocked) for as long as their seals exist. Nobody
+// deletes a seal but with its namespace (config/policy), so in a live
+// workspace the customer stays; once its namespace is deleted the seals
+// go, SealedRecords forgets them, a seal's deletion brings the customer
+// back here (customersWaitingOnSeals) and its finalizer is released.
 func (r *CustomerReconciler) countSealedInvoices(ctx context.Context, customer *billingv1.Customer) (int, error) {
 	if r.Sealed == nil {
 		return 0, nil
@@ -201,6 +208,37 @@ func customerOfInvoice(_ context.Context, obj client.Object) []reconcile.Request
 	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: inv.Namespace, Name: inv.Spec.CustomerRef.Name}}}
 }
 
+// sealDeleted passes only the deletion of a LedgerSeal: seals never
+// change, and a new one holds no invoice a customer was not held by
+// already.
+var sealDeleted = predicate.Funcs{
+	CreateFunc:  func(event.CreateEvent) bool { return false },
+	UpdateFunc:  func(event.UpdateEvent) bool { return false },
+	DeleteFunc:  func(event.DeleteEvent) bool { return true },
+	GenericFunc: func(event.GenericEvent) bool { return false },
+}
+
+// customersWaitingOnSeals maps a deleted LedgerSeal to the customers of its
+// namespace whose deletion waits (they still carry the finalizer): the
+// sealed invoices it held may have been all that held them.
+func customersWaitingOnSeals(c client.Reader) handler.MapFunc {
+	return func(ctx context.Context, obj client.Object) []reconcile.Request {
+		customers := &billingv1.CustomerList{}
+		if err := c.List(ctx, customers, client.InNamespace(obj.GetNamespace()), client.UnsafeDisableDeepCopy); err != nil {
+			logf.FromContext(ctx).Error(err, "Listing the customers of a deleted seal", "namespace", obj.GetNamespace())
+			return nil
+		}
+		var requests []reconcile.Request
+		for i := range customers.Items {
+			customer := &customers.Items[i]
+			if !customer.DeletionTimestamp.IsZero() && controllerutil.ContainsFinalizer(customer, billingv1.CustomerFinalizer) {
+				requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(customer)})
+			}
+		}
+		return requests
+	}
+}
+
 // SetupWithManager registers the controller, reconciling up to concurrency
 // customers at once (0: the manager's default). The InvoiceCustomer index
 // must be registered with the manager first (index.Setup); Setup does both.
@@ -223,5 +261,9 @@ func (r *CustomerReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int)
 			builder.WithPredicates(gainedEvent)).
 		Watches(&billingv1.CreditApplication{}, handler.EnqueueRequestsFromMapFunc(overpaidRecordsCustomer(r.Client)),
 			builder.WithPredicates(gainedEvent)).
+		// A deleted seal (only ever with its namespace) lets go of the
+		// customers its sealed invoices held.
+		Watches(&billingv1.LedgerSeal{}, handler.EnqueueRequestsFromMapFunc(customersWaitingOnSeals(r.Client)),
+			builder.WithPredicates(sealDeleted)).
 		Complete(CountErrors("customer", r))
 }

@@ -126,6 +126,32 @@ var _ = Describe("Customer controller", func() {
 		Expect(k8sClient.Delete(ctx, second)).To(Succeed())
 		expectGone(customer)
 	})
+
+	It("holds a customer of sealed invoices in a live workspace, and lets it go with its namespace", func() {
+		customer := builder.Customer(ns, "acme")
+		create(customer)
+		waitForFinalizer(customer)
+		inv, payment := paidInvoice(ns)
+		closeBooks(ns)
+		expectAllGone(inv, payment)
+
+		By("deleting the customer, which its sealed invoice holds while the workspace lives")
+		Expect(k8sClient.Delete(ctx, customer)).To(Succeed())
+		Eventually(func(g Gomega) {
+			current := getCustomer(g, customer)
+			g.Expect(current.Status.Conditions).To(haveCondition(
+				billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonDeletionBlocked))
+			g.Expect(current.Status.InvoiceCount).To(BeEquivalentTo(1))
+		}).Should(Succeed())
+		Consistently(func(g Gomega) {
+			g.Expect(getCustomer(g, customer).Finalizers).To(ContainElement(billingv1.CustomerFinalizer))
+		}).Should(Succeed())
+
+		By("deleting the namespace, whose controller deletes the seals (envtest runs none: the spec does it)")
+		Expect(k8sClient.Delete(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})).To(Succeed())
+		Expect(k8sClient.DeleteAllOf(ctx, &billingv1.LedgerSeal{}, client.InNamespace(ns))).To(Succeed())
+		expectGone(customer)
+	})
 })
 
 var _ = Describe("Selecting invoices by customer on the API server", func() {

@@ -20,6 +20,8 @@ import (
 	"slices"
 	"sync"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -83,6 +85,7 @@ type sealedInvoice struct {
 // sealInfo is what is kept of one verified seal.
 type sealInfo struct {
 	name, hash string
+	uid        types.UID
 	// maxEvent is the highest event sequence of its records: its
 	// ledger.sealed comes after it.
 	maxEvent int64
@@ -116,22 +119,22 @@ func (s *SealedRecords) workspace(ctx context.Context, ns string) (*sealedWorksp
 		ws = newSealedWorkspace()
 		s.workspaces[ns] = ws
 	}
-	if ws.broken != nil {
-		return ws, nil
-	}
 	list := &billingv1.LedgerSealList{}
 	if err := s.Reader.List(ctx, list, client.InNamespace(ns), client.UnsafeDisableDeepCopy); err != nil {
 		return nil, fmt.Errorf("listing the seals of %s: %w", ns, err)
 	}
-	if len(ws.seals) > 0 && !slices.ContainsFunc(list.Items, func(sl billingv1.LedgerSeal) bool { return sl.Spec.Sequence == 1 }) {
-		// Seals are deleted only with their namespace: start again from
-		// what is left, so that its customers can go too. (The cache may
-		// lag behind the newest seal, which add took in, never behind
-		// the first.)
+	gone, err := s.chainGone(ctx, ns, ws, list.Items)
+	if err != nil {
+		return nil, err
+	}
+	if gone {
+		// Seals are deleted only with their namespace (or the
+		// LedgerSeal CRD): forget the chain, a broken one too, and start
+		// again from what is left, so that its customers can go too.
 		ws = newSealedWorkspace()
 		s.workspaces[ns] = ws
 	}
-	if len(list.Items) <= len(ws.seals) {
+	if ws.broken != nil || len(list.Items) <= len(ws.seals) {
 		return ws, nil
 	}
 	seals := make([]*billingv1.LedgerSeal, 0, len(list.Items))
@@ -154,6 +157,35 @@ func (s *SealedRecords) workspace(ctx context.Context, ns string) (*sealedWorksp
 		}
 	}
 	return ws, nil
+}
+
+// chainGone tells whether the first seal of ws's chain has been deleted,
+// listed being what the cache holds of ns's seals now. A seal of sequence
+// 1 listed with another uid is a new chain (the namespace was deleted and
+// made again). None listed is either a deleted seal or a cache that has
+// not seen the first seal yet, which add took in just now: the API server
+// tells the two apart. A deleted later seal while the first is still
+// there keeps the chain until the first goes too, which holds more, never
+// less, for that while.
+func (s *SealedRecords) chainGone(ctx context.Context, ns string, ws *sealedWorkspace,
+	listed []billingv1.LedgerSeal) (bool, error) {
+	if len(ws.seals) == 0 {
+		return false, nil
+	}
+	first := ws.seals[0]
+	if i := slices.IndexFunc(listed, func(sl billingv1.LedgerSeal) bool { return sl.Spec.Sequence == 1 }); i >= 0 {
+		return listed[i].UID != first.uid, nil
+	}
+	live := &metav1.PartialObjectMetadata{}
+	live.SetGroupVersionKind(billingv1.GroupVersion.WithKind("LedgerSeal"))
+	err := s.live().Get(ctx, types.NamespacedName{Namespace: ns, Name: first.name}, live)
+	if apierrors.IsNotFound(err) {
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("reading seal %s/%s: %w", ns, first.name, err)
+	}
+	return live.UID != first.uid, nil
 }
 
 // live returns the reader of whole seals.
@@ -195,7 +227,7 @@ func (ws *sealedWorkspace) add(sl *billingv1.LedgerSeal) error {
 	if err == nil {
 		var records []seal.Record
 		if records, err = seal.Records(raw); err == nil {
-			info := sealInfo{name: sl.Name, hash: sl.Spec.Hash}
+			info := sealInfo{name: sl.Name, hash: sl.Spec.Hash, uid: sl.UID}
 			for _, r := range records {
 				ws.records[sealedKey{r.Kind, r.Object.GetName()}] = sealedRecord{seal: sl.Name, uid: r.Object.GetUID()}
 				_, _, events := billing.RecordedEvents(r.Object)
