@@ -19,8 +19,9 @@ import (
 )
 
 // CustomerFinalizer holds the deletion of a Customer while any Invoice in its
-// namespace still references it, so a careless `kubectl delete customer`
-// cannot orphan issued invoices.
+// namespace still references it, live or held by a LedgerSeal, so a careless
+// `kubectl delete customer` cannot orphan issued invoices. Deleting the
+// namespace deletes both, and so lets the customer go.
 const CustomerFinalizer = "billing.invoicing.dev/referenced-by-invoices"
 
 // CustomerSpec is who gets billed.
