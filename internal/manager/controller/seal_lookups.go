@@ -33,7 +33,7 @@ import (
 // object), the period.closed
 // events of PeriodCloses and the ledger.sealed events of LedgerSeals.
 //
-// The objects of these events are rendered by apiobject.EventObject, the
+// The objects of these events are rendered by apiobject.EventDataOf, the
 // /v1 JSON's one writer: a PeriodClose as a period_close object and a
 // LedgerSeal as a seal object (the HTTP adapter's area adds both; until it
 // does, their events carry no object).
