@@ -70,18 +70,7 @@ func TestEveryInvoiceEventCarriesTheInvoice(t *testing.T) {
 	for _, tc := range cases {
 		covered = append(covered, tc.typ)
 		t.Run(tc.name, func(t *testing.T) {
-			body, err := delivery.EventBody(fakeWorkspace, 9, tc.typ, at, tc.obj, func(name string) *billingv1.Invoice {
-				if name != "inv-1" {
-					return nil
-				}
-				return inv
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := c.checkWebhookEvent(body); err != nil {
-				t.Fatalf("the event does not match openapi.json: %v", err)
-			}
+			body := webhookBody(t, c, tc.typ, at, tc.obj, inv)
 			var ev struct {
 				Data map[string]json.RawMessage `json:"data"`
 			}
@@ -108,4 +97,25 @@ func TestEveryInvoiceEventCarriesTheInvoice(t *testing.T) {
 	if !slices.Equal(slices.Compact(covered), want) {
 		t.Errorf("the cases cover %v, want every invoice.* event type %v", covered, want)
 	}
+}
+
+// webhookBody is the body of a webhook of the event of type typ at at,
+// sequence 7, about obj, as the manager makes it (delivery.EventBody),
+// which can read one invoice, inv (inv-1). It fails t unless the body
+// matches the document's Event.
+func webhookBody(t *testing.T, c *contract, typ billingv1.EventType, at time.Time, obj any, inv *billingv1.Invoice) []byte {
+	t.Helper()
+	body, err := delivery.EventBody(fakeWorkspace, 7, typ, at, obj, func(name string) *billingv1.Invoice {
+		if name != "inv-1" {
+			return nil
+		}
+		return inv
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.checkWebhookEvent(body); err != nil {
+		t.Fatalf("the webhook event does not match openapi.json: %v\n%s", err, body)
+	}
+	return body
 }

@@ -27,7 +27,6 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
-	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
 )
 
 // Credit applications, refunds and write-offs as the adapter renders them
@@ -200,18 +199,7 @@ func TestTheEventsOfMoneyOnAccountMatchTheDocument(t *testing.T) {
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			body, err := delivery.EventBody(fakeWorkspace, 7, tc.typ, at, tc.obj, func(name string) *billingv1.Invoice {
-				if name != "inv-1" {
-					return nil
-				}
-				return written
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := c.checkWebhookEvent(body); err != nil {
-				t.Fatalf("the webhook event does not match openapi.json: %v", err)
-			}
+			body := webhookBody(t, c, tc.typ, at, tc.obj, written)
 			for _, want := range append(tc.want, `"type":"`+string(tc.typ)+`"`) {
 				if !strings.Contains(string(body), want) {
 					t.Errorf("%s does not hold %s", body, want)
