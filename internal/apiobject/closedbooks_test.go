@@ -137,7 +137,7 @@ func TestTheEventsOfClosedBooksCarryTheirObjects(t *testing.T) {
 		Spec: billingv1.PeriodCloseSpec{Through: "2026-10"},
 		Status: billingv1.PeriodCloseStatus{Phase: billingv1.PeriodCloseClosed,
 			ClosedThrough: &metav1.Time{Time: oct}}}
-	closed, ok := apiobject.EventObject(pc, nil).(apiobject.PeriodClose)
+	closed, ok := apiobject.EventDataOf(pc, nil).Object.(apiobject.PeriodClose)
 	if !ok || ptr.Deref(closed.ClosedThrough, "") != "2026-10-31T23:59:59Z" ||
 		ptr.Deref(closed.WorkspaceClosedThrough, "") != "2026-10-31T23:59:59Z" {
 		t.Errorf("period.closed carries %+v, want the close through 2026-10-31T23:59:59Z", closed)
@@ -146,7 +146,7 @@ func TestTheEventsOfClosedBooksCarryTheirObjects(t *testing.T) {
 		Spec: billingv1.LedgerSealSpec{Sequence: 7, Hash: strings.Repeat("a", 64), PreviousHash: strings.Repeat("b", 64),
 			PayloadSHA256: strings.Repeat("c", 64), Payload: "H4sI", Counts: billingv1.SealCounts{Invoices: 2, Payments: 1},
 			ClosedThrough: metav1.NewTime(oct)}}
-	got, ok := apiobject.EventObject(s, nil).(apiobject.Seal)
+	got, ok := apiobject.EventDataOf(s, nil).Object.(apiobject.Seal)
 	if !ok || got.ID != "seal-000007" || got.Sequence != 7 || got.Hash != s.Spec.Hash || got.Counts.Invoices != 2 {
 		t.Errorf("ledger.sealed carries %+v", got)
 	}

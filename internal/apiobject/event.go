@@ -34,15 +34,20 @@ type Event struct {
 	Data      EventData `json:"data"`
 }
 
-// EventData holds the object the event is about (an Invoice, CreditNote,
-// Payment, PeriodClose, LedgerSeal, CreditApplication, Refund or
-// WriteOff), as GET answers it, and for invoice.reminder_sent the
-// reminder.
+// EventData holds the object the event is about, as GET answers it: an
+// Invoice (every invoice.* event), CreditNote, Payment, PeriodClose,
+// LedgerSeal, CreditApplication or Refund; beside it, for
+// invoice.reminder_sent the reminder and for invoice.marked_uncollectible
+// the write-off.
 type EventData struct {
 	Object any `json:"object"`
 	// Reminder is the reminder an invoice.reminder_sent event is about
 	// (its object is the invoice reminded of); absent from other events.
 	Reminder *EventReminder `json:"reminder,omitempty"`
+	// WriteOff is the write-off an invoice.marked_uncollectible event is
+	// about (its object is the invoice written off); absent from other
+	// events.
+	WriteOff *WriteOff `json:"write_off,omitempty"`
 }
 
 // EventReminder is the payment reminder of an invoice.reminder_sent event:
@@ -53,21 +58,9 @@ type EventReminder struct {
 	MessageID string `json:"message_id"`
 }
 
-// reminderObject is what EventObject renders of a reminder's Email: the
-// invoice reminded of and the reminder, which EventOf puts in data.object
-// and data.reminder.
-type reminderObject struct {
-	invoice  any
-	reminder EventReminder
-}
-
 // EventOf returns the event of sequence and type t of workspace, created
-// at createdAt, about object (already rendered, by EventObject).
-func EventOf(workspace string, sequence int64, t string, createdAt time.Time, object any) Event {
-	data := EventData{Object: object}
-	if r, ok := object.(reminderObject); ok {
-		data = EventData{Object: r.invoice, Reminder: &r.reminder}
-	}
+// at createdAt, with data (rendered by EventDataOf).
+func EventOf(workspace string, sequence int64, t string, createdAt time.Time, data EventData) Event {
 	return Event{
 		ID: fmt.Sprintf("evt-%s-%d", workspace, sequence), Object: "event", Sequence: sequence, Type: t,
 		CreatedAt: timestamp(createdAt), Data: data,
@@ -78,21 +71,38 @@ func EventOf(workspace string, sequence int64, t string, createdAt time.Time, ob
 // cannot be read; rendering a credit note or payment may need it.
 type InvoiceReader func(name string) *billingv1.Invoice
 
-// EventObject renders the object an event is about (a *Invoice, *CreditNote,
-// *Payment, *PeriodClose, *LedgerSeal, *CreditApplication, *Refund,
-// *WriteOff or *Email of api/v1) as GET answers it; nil for another kind.
-// invoice.reminder_sent is the event of a reminder's Email: it renders as
-// the invoice reminded of (read with invoice, live or sealed; nil when it
-// cannot be read) with the reminder beside it (EventOf). A period
-// close (period.closed) shows as workspace_closed_through the moment the
-// event closed the books through, its own closed_through; a seal
-// (ledger.sealed) its name, sequence and hashes; invoice.marked_uncollectible
-// is about the write-off that made the invoice uncollectible. invoice is
-// asked only when the object's own status lacks what its representation
+// EventDataOf renders the data of the event about obj (a *Invoice,
+// *CreditNote, *Payment, *PeriodClose, *LedgerSeal, *CreditApplication,
+// *Refund, *WriteOff or *Email of api/v1), its object as GET answers it;
+// no object for another kind. Every invoice.* event has the invoice as
+// its object, as GET /v1/invoices/{id} answers it now: those recorded on
+// the invoice, and the two recorded on another object, which comes beside
+// it. invoice.reminder_sent is the event of a reminder's Email: the
+// invoice reminded of, with the reminder (data.reminder);
+// invoice.marked_uncollectible the event of a WriteOff: the invoice
+// written off, with the write-off (data.write_off). Their invoice is read
+// with invoice (live or sealed; no object when it cannot be read). A
+// period close (period.closed) shows as workspace_closed_through the
+// moment the event closed the books through, its own closed_through; a
+// seal (ledger.sealed) its name, sequence and hashes. Other records ask
+// invoice only when their own status lacks what their representation
 // needs (billing.CreditNoteNeedsInvoice, billing.PaymentNeedsInvoice,
-// CreditApplicationNeedsInvoice, WriteOffNeedsInvoice). The adapter's
-// /v1/events and the manager's webhooks both render events with it.
-func EventObject(obj any, invoice InvoiceReader) any {
+// CreditApplicationNeedsInvoice). The adapter's /v1/events and the
+// manager's webhooks both render events with it.
+func EventDataOf(obj any, invoice InvoiceReader) EventData {
+	switch o := obj.(type) {
+	case *billingv1.WriteOff:
+		return writeOffData(o, invoice)
+	case *billingv1.Email:
+		return reminderData(o, invoice)
+	default:
+		return EventData{Object: recordObject(obj, invoice)}
+	}
+}
+
+// recordObject renders obj, the record an event is about that is its
+// data.object itself; nil for another kind.
+func recordObject(obj any, invoice InvoiceReader) any {
 	switch o := obj.(type) {
 	case *billingv1.Invoice:
 		return InvoiceOf(o)
@@ -120,30 +130,35 @@ func EventObject(obj any, invoice InvoiceReader) any {
 		return CreditApplicationOf(o, inv)
 	case *billingv1.Refund:
 		return RefundOf(o)
-	case *billingv1.WriteOff:
-		var inv *billingv1.Invoice
-		if WriteOffNeedsInvoice(o) {
-			inv = invoice(o.Spec.InvoiceRef.Name)
-		}
-		return WriteOffOf(o, inv)
-	case *billingv1.Email:
-		return reminderOf(o, invoice)
 	default:
 		return nil
 	}
 }
 
-// reminderOf renders the event of e, a reminder's Email: the invoice it
-// reminds of and the reminder.
-func reminderOf(e *billingv1.Email, invoice InvoiceReader) any {
-	r := reminderObject{reminder: EventReminder{MessageID: e.Status.MessageID}}
-	if e.Spec.ReminderDays != nil {
-		r.reminder.Days = *e.Spec.ReminderDays
+// writeOffData renders the event of wo, invoice.marked_uncollectible: the
+// invoice written off and the write-off.
+func writeOffData(wo *billingv1.WriteOff, invoice InvoiceReader) EventData {
+	inv := invoice(wo.Spec.InvoiceRef.Name)
+	w := WriteOffOf(wo, inv)
+	data := EventData{WriteOff: &w}
+	if inv != nil {
+		data.Object = InvoiceOf(inv)
 	}
+	return data
+}
+
+// reminderData renders the event of e, a reminder's Email,
+// invoice.reminder_sent: the invoice it reminds of and the reminder.
+func reminderData(e *billingv1.Email, invoice InvoiceReader) EventData {
+	r := EventReminder{MessageID: e.Status.MessageID}
+	if e.Spec.ReminderDays != nil {
+		r.Days = *e.Spec.ReminderDays
+	}
+	data := EventData{Reminder: &r}
 	if e.Spec.InvoiceRef != nil {
 		if inv := invoice(e.Spec.InvoiceRef.Name); inv != nil {
-			r.invoice = InvoiceOf(inv)
+			data.Object = InvoiceOf(inv)
 		}
 	}
-	return r
+	return data
 }

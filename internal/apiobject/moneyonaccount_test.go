@@ -16,7 +16,6 @@ package apiobject_test
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 	"time"
 
@@ -243,30 +242,48 @@ func TestTheEventsOfMoneyOnAccountCarryTheirRecords(t *testing.T) {
 	applied := pendingApp.DeepCopy()
 	applied.Status = billingv1.CreditApplicationStatus{Phase: billingv1.CreditApplicationApplied, CustomerName: "acme",
 		Currency: "EUR"}
-	recorded := &billingv1.WriteOff{Status: billingv1.WriteOffStatus{Phase: billingv1.WriteOffRecorded,
-		CustomerName: "acme", Currency: "EUR", Amount: ptr.To[int64](5)}}
+	recorded := &billingv1.WriteOff{Spec: billingv1.WriteOffSpec{InvoiceRef: billingv1.InvoiceReference{Name: "inv-a"}},
+		Status: billingv1.WriteOffStatus{Phase: billingv1.WriteOffRecorded, CustomerName: "acme", Currency: "EUR",
+			Amount: ptr.To[int64](5)}}
 	cases := []struct {
 		name      string
 		obj       any
 		object    string
+		writeOff  bool
 		wantReads int
 	}{
 		{name: "a credit application entered needs no invoice", obj: applied, object: "credit_application"},
 		{name: "a credit application not yet entered reads its invoice", obj: pendingApp, object: "credit_application",
 			wantReads: 1},
 		{name: "a refund never reads an invoice", obj: &billingv1.Refund{}, object: "refund"},
-		{name: "a write-off entered needs no invoice", obj: recorded, object: "write_off"},
-		{name: "a write-off not yet entered reads its invoice", obj: &billingv1.WriteOff{}, object: "write_off", wantReads: 1},
+		{name: "a write-off's event carries the invoice written off, the write-off beside it", obj: recorded,
+			object: "invoice", writeOff: true, wantReads: 1},
+		{name: "a write-off not yet entered reads its invoice once, for both", obj: &billingv1.WriteOff{},
+			object: "invoice", writeOff: true, wantReads: 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			reads = 0
-			b, err := json.Marshal(apiobject.EventObject(tc.obj, read))
+			b, err := json.Marshal(apiobject.EventDataOf(tc.obj, read))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(string(b), `"object":"`+tc.object+`"`) || reads != tc.wantReads {
+			var got struct {
+				Object   struct{ Object string } `json:"object"`
+				WriteOff *struct {
+					Object     string
+					CustomerID string `json:"customer_id"`
+				} `json:"write_off"`
+			}
+			if err := json.Unmarshal(b, &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.Object.Object != tc.object || reads != tc.wantReads {
 				t.Errorf("rendered %s with %d reads of the invoice, want a %s with %d", b, reads, tc.object, tc.wantReads)
+			}
+			if (got.WriteOff != nil) != tc.writeOff ||
+				got.WriteOff != nil && (got.WriteOff.Object != "write_off" || got.WriteOff.CustomerID != "acme") {
+				t.Errorf("rendered %s, want a write_off of acme beside the object: %t", b, tc.writeOff)
 			}
 		})
 	}

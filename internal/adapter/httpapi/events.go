@@ -138,8 +138,8 @@ func (a *Adapter) listEvents(w http.ResponseWriter, r *http.Request, c *call) *E
 }
 
 // eventOf is the event object of ev, as the list and the stream answer it
-// and webhooks deliver it (apiobject.EventOf, apiobject.EventObject).
+// and webhooks deliver it (apiobject.EventOf, apiobject.EventDataOf).
 func (a *Adapter) eventOf(r *http.Request, ns string, ev store.Event) apiobject.Event {
 	return apiobject.EventOf(ns, ev.Sequence, string(ev.Type), ev.CreatedAt,
-		apiobject.EventObject(ev.Object, a.readInvoice(r, ns)))
+		apiobject.EventDataOf(ev.Object, a.readInvoice(r, ns)))
 }

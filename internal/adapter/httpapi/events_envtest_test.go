@@ -45,6 +45,12 @@ type eventJSON struct {
 			Object    string `json:"object"`
 			InvoiceID string `json:"invoice_id"`
 		} `json:"object"`
+		// WriteOff is the write-off of an invoice.marked_uncollectible.
+		WriteOff *struct {
+			ID        string `json:"id"`
+			Object    string `json:"object"`
+			InvoiceID string `json:"invoice_id"`
+		} `json:"write_off"`
 	} `json:"data"`
 }
 

@@ -390,19 +390,7 @@ func TestTheReminderEventMatchesTheDocument(t *testing.T) {
 			Events: []billingv1.RecordedEvent{{Type: billingv1.EventTypeInvoiceReminderSent, Sequence: 7,
 				CreatedAt: metav1.NewTime(at)}}},
 	}
-	body, err := delivery.EventBody(fakeWorkspace, 7, billingv1.EventTypeInvoiceReminderSent, at, reminder,
-		func(name string) *billingv1.Invoice {
-			if name != "inv-1" {
-				return nil
-			}
-			return inv
-		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.checkWebhookEvent(body); err != nil {
-		t.Fatalf("the reminder event does not match openapi.json: %v\n%s", err, body)
-	}
+	body := webhookBody(t, c, billingv1.EventTypeInvoiceReminderSent, at, reminder, inv)
 	var ev struct {
 		Type string `json:"type"`
 		Data struct {

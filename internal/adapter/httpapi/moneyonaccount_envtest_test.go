@@ -270,15 +270,19 @@ var _ = Describe("Money on account", func() {
 		Expect(ids("/v1/write_offs?invoice_id=" + id)).To(Equal([]string{wo.ID}))
 		Eventually(func() []string { return ids("/v1/write_offs?customer_id=" + customerID) }).Should(Equal([]string{wo.ID}))
 
-		By("recording an invoice.marked_uncollectible event with the write-off")
+		By("recording an invoice.marked_uncollectible event with the invoice, the write-off beside it")
 		Eventually(func(g Gomega) {
 			events := eventsOf(g, "invoice.marked_uncollectible")
 			g.Expect(events).To(HaveLen(1))
-			g.Expect(events[0].Data.Object.Object).To(Equal("write_off"))
-			g.Expect(events[0].Data.Object.InvoiceID).To(Equal(id))
+			g.Expect(events[0].Data.Object.Object).To(Equal("invoice"))
+			g.Expect(events[0].Data.Object.ID).To(Equal(id))
+			g.Expect(events[0].Data.WriteOff).NotTo(BeNil())
+			g.Expect(events[0].Data.WriteOff.ID).To(Equal(wo.ID))
+			g.Expect(events[0].Data.WriteOff.Object).To(Equal("write_off"))
+			g.Expect(events[0].Data.WriteOff.InvoiceID).To(Equal(id))
 		}).Should(Succeed())
 
-		By("streaming the event with the write-off as its data")
+		By("streaming the event with the invoice and the write-off")
 		stream, _, err := apiClient(mainURL).With(v1client.Token(reader), v1client.Workspace(ns)).
 			StreamEvents(ctx, "?type=invoice.marked_uncollectible")
 		Expect(err).NotTo(HaveOccurred())
@@ -287,7 +291,8 @@ var _ = Describe("Money on account", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(streamed.Type).To(Equal("invoice.marked_uncollectible"))
 		Expect(apiContract.checkStreamEvent(streamed.Data)).To(Succeed())
-		Expect(string(streamed.Data)).To(ContainSubstring(`"object":"write_off"`))
+		Expect(string(streamed.Data)).To(ContainSubstring(`"data":{"object":{"id":%q,"object":"invoice"`, id))
+		Expect(string(streamed.Data)).To(ContainSubstring(`"write_off":{"id":%q,"object":"write_off"`, wo.ID))
 
 		By("refusing a second write-off: nothing remains")
 		again := post("/v1/write_offs", fmt.Sprintf(`{"invoice_id":%q,"reason":"again"}`, id))

@@ -23,6 +23,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
+	"github.com/invoicing-dev/invoicing/internal/seal"
 )
 
 // What webhook delivery finds beyond the live Invoices, CreditNotes and
@@ -33,7 +34,7 @@ import (
 // object), the period.closed
 // events of PeriodCloses and the ledger.sealed events of LedgerSeals.
 //
-// The objects of these events are rendered by apiobject.EventObject, the
+// The objects of these events are rendered by apiobject.EventDataOf, the
 // /v1 JSON's one writer: a PeriodClose as a period_close object and a
 // LedgerSeal as a seal object (the HTTP adapter's area adds both; until it
 // does, their events carry no object).
@@ -129,6 +130,22 @@ func (m *sealMemo) objects(ctx context.Context, sealed *SealedRecords, namespace
 	}
 	m.names, m.records = append(m.names, name), append(m.records, objs)
 	return objs, nil
+}
+
+// readSealedInvoice returns the invoice of namespace named name as the seal
+// that holds it does (memo keeps the seals decoded), or nil when no seal
+// holds it or its seal cannot be read.
+func readSealedInvoice(ctx context.Context, sealed *SealedRecords, memo *sealMemo, namespace, name string) *billingv1.Invoice {
+	sealName, _, err := sealed.SealOf(ctx, namespace, seal.KindInvoice, name)
+	if err != nil || sealName == "" {
+		return nil
+	}
+	objs, err := memo.objects(ctx, sealed, namespace, sealName)
+	if err != nil {
+		return nil
+	}
+	inv, _ := objs[sealedKey{seal.KindInvoice, name}].(*billingv1.Invoice)
+	return inv
 }
 
 // addSealedEvents adds to events (block's, of namespace) the events of the

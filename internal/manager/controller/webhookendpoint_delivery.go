@@ -112,6 +112,7 @@ func (r *WebhookEndpointReconciler) walk(ctx context.Context, endpoint *billingv
 		batch = DefaultWebhookBatch
 	}
 	events := sealedEventBlocks(r.Client, r.Sealed, endpoint.Namespace)
+	invoices := r.invoiceReader(ctx, endpoint.Namespace)
 	deadline := r.Clock.Now().Add(webhookBatchTime)
 	for {
 		if run.accepted >= batch || run.walked >= batch*webhookScanFactor || !r.Clock.Now().Before(deadline) {
@@ -130,8 +131,7 @@ func (r *WebhookEndpointReconciler) walk(ctx context.Context, endpoint *billingv
 			run.walked++
 			continue
 		}
-		body, err := delivery.EventBody(endpoint.Namespace, ev.sequence, ev.typ, ev.createdAt, ev.object,
-			r.invoiceReader(ctx, endpoint.Namespace))
+		body, err := delivery.EventBody(endpoint.Namespace, ev.sequence, ev.typ, ev.createdAt, ev.object, invoices)
 		if err != nil {
 			return fmt.Errorf("encoding event %d: %w", ev.sequence, err)
 		}

@@ -215,17 +215,26 @@ func loadEventBlock(ctx context.Context, reader client.Reader, namespace,
 	return events, nil
 }
 
-// invoiceReader reads a workspace's invoices from the cache for the
-// renderers of credit notes and payments (the webhook body's, package
-// delivery); an invoice that cannot be read is nil, and the object shows
-// less.
+// invoiceReader reads a workspace's invoices for the webhook body's
+// renderers (package delivery): from the cache, or once sealed from the
+// seal that holds it (readSealedInvoice; the seals it decodes are kept
+// for the reader's next reads), so that the invoice.* events recorded on a
+// write-off or a reminder carry their invoice after it was sealed, as
+// /v1/events does. An invoice that cannot be read is nil, and the event
+// shows less.
 func (r *WebhookEndpointReconciler) invoiceReader(ctx context.Context, namespace string) func(name string) *billingv1.Invoice {
+	memo := &sealMemo{}
 	return func(name string) *billingv1.Invoice {
 		inv := &billingv1.Invoice{}
-		if err := r.Get(ctx, types.NamespacedName{Namespace: namespace, Name: name}, inv); err != nil {
+		err := r.Get(ctx, types.NamespacedName{Namespace: namespace, Name: name}, inv)
+		switch {
+		case err == nil:
+			return inv
+		case apierrors.IsNotFound(err) && r.Sealed != nil:
+			return readSealedInvoice(ctx, r.Sealed, memo, namespace, name)
+		default:
 			return nil
 		}
-		return inv
 	}
 }
 

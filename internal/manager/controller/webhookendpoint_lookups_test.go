@@ -101,3 +101,39 @@ func TestEventBlocksFindEachEventOnTheObjectThatCarriesIt(t *testing.T) {
 		})
 	}
 }
+
+// The invoice.* events recorded on a write-off or a reminder carry their
+// invoice, which the webhook body reads: live from the cache, or once
+// sealed from its seal, labelled with it, as /v1/events serves it.
+func TestTheWebhookInvoiceReaderReadsASealedInvoiceFromItsSeal(t *testing.T) {
+	_, _, _, seals := sealedWorld(t)
+	live := issuedWithSequence("ns", "inv-3", 3)
+	c := fake.NewClientBuilder().WithScheme(testScheme).WithObjects(seals[0], seals[1], live).Build()
+	for _, tc := range []struct {
+		name     string
+		sealed   *SealedRecords
+		invoice  string
+		wantSeal string // "" for a live invoice
+		wantNil  bool
+	}{
+		{name: "a live invoice is read from the cache", sealed: &SealedRecords{Reader: c}, invoice: "inv-3"},
+		{name: "a sealed invoice is read from its seal, labelled with it", sealed: &SealedRecords{Reader: c},
+			invoice: "inv-2", wantSeal: "seal-000002"},
+		{name: "an invoice neither live nor sealed is nil", sealed: &SealedRecords{Reader: c}, invoice: "inv-9",
+			wantNil: true},
+		{name: "without a SealedRecords a sealed invoice is nil", invoice: "inv-2", wantNil: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewWithT(t)
+			r := &WebhookEndpointReconciler{Client: c, Sealed: tc.sealed}
+			inv := r.invoiceReader(context.Background(), "ns")(tc.invoice)
+			if tc.wantNil {
+				g.Expect(inv).To(BeNil())
+				return
+			}
+			g.Expect(inv).NotTo(BeNil())
+			g.Expect(inv.Name).To(Equal(tc.invoice))
+			g.Expect(inv.Labels[billingv1.LabelSealedIn]).To(Equal(tc.wantSeal))
+		})
+	}
+}

@@ -24,13 +24,14 @@ import (
 
 // EventBody is the body of a delivery: the workspace's event of sequence
 // and type t, created at createdAt, about object (an *Invoice, *CreditNote,
-// *Payment, *PeriodClose, *LedgerSeal, *CreditApplication, *Refund or
-// *WriteOff of api/v1), exactly as GET /v1/events answers it
-// (apiobject.EventOf, apiobject.EventObject). Its id,
+// *Payment, *PeriodClose, *LedgerSeal, *CreditApplication, *Refund,
+// *WriteOff or *Email of api/v1), exactly as GET /v1/events answers it
+// (apiobject.EventOf, apiobject.EventDataOf). Its id,
 // "evt-<workspace>-<sequence>", is the same on every attempt and for every
 // endpoint, so a receiver drops a repeat by it. invoice reads the invoice
-// of a credit note or payment, when its representation needs it.
+// of a record, when its representation needs it, and the invoice of a
+// write-off or reminder, which is the event's object.
 func EventBody(workspace string, sequence int64, t billingv1.EventType, createdAt time.Time, object any,
 	invoice apiobject.InvoiceReader) ([]byte, error) {
-	return json.Marshal(apiobject.EventOf(workspace, sequence, string(t), createdAt, apiobject.EventObject(object, invoice)))
+	return json.Marshal(apiobject.EventOf(workspace, sequence, string(t), createdAt, apiobject.EventDataOf(object, invoice)))
 }
