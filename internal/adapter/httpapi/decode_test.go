@@ -420,6 +420,39 @@ func TestDecodeCustomerPreferredLocale(t *testing.T) {
 	}
 }
 
+func TestDecodeInvoiceSupplyDate(t *testing.T) {
+	body := func(extra string) string {
+		return `{"customer_id":"c","items":[{"description":"x","quantity":1,"amount":2}],` + extra + `}`
+	}
+	with := func(day string) *InvoiceParams {
+		return &InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{Description: "x", Quantity: 1, Amount: 2}},
+			Subtotal: 2, SupplyDate: day}
+	}
+	cases := []struct {
+		name   string
+		body   string
+		want   *InvoiceParams
+		status int
+		code   string
+		param  string
+	}{
+		{"a day is kept as written", body(`"supply_date":"2026-03-31"`), with("2026-03-31"), 0, "", ""},
+		{"a leap day is a day", body(`"supply_date":"2028-02-29"`), with("2028-02-29"), 0, "", ""},
+		{"null is absent", body(`"supply_date":null`), with(""), 0, "", ""},
+		{"a number is the wrong type", body(`"supply_date":20260331`), nil, 400, CodeParameterInvalid, "supply_date"},
+		{"a day that is not in the calendar is invalid", body(`"supply_date":"2026-02-30"`), nil, 422, CodeParameterInvalid, "supply_date"},
+		{"a timestamp is not a day", body(`"supply_date":"2026-03-31T00:00:00Z"`), nil, 422, CodeParameterInvalid, "supply_date"},
+		{"a day written the other way round is invalid", body(`"supply_date":"31.03.2026"`), nil, 422, CodeParameterInvalid, "supply_date"},
+		{"an empty day is invalid", body(`"supply_date":""`), nil, 422, CodeParameterInvalid, "supply_date"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, e := DecodeInvoice([]byte(tc.body))
+			checkDecoded(t, got, tc.want, e, tc.status, tc.code, tc.param)
+		})
+	}
+}
+
 func TestDecodeInvoiceBuyerReferenceAndPurchaseOrder(t *testing.T) {
 	body := func(extra string) string {
 		return `{"customer_id":"c","items":[{"description":"x","quantity":1,"amount":2}],` + extra + `}`
