@@ -211,7 +211,9 @@ func TestAnInvoiceAsIssuedOwesItsTotalWhateverItsLedgerHoldsSince(t *testing.T) 
 					AmountWrittenOff: 2500, PaymentStatus: billingv1.InvoicePaymentUncollectible}
 			}, open},
 		{"an overdue invoice was not overdue when it was issued",
-			func(inv *billingv1.Invoice) { inv.Status.Balance = &billingv1.InvoiceBalance{AmountRemaining: 4105, Overdue: true} }, open},
+			func(inv *billingv1.Invoice) {
+				inv.Status.Balance = &billingv1.InvoiceBalance{AmountRemaining: 4105, Overdue: true}
+			}, open},
 		{"an invoice that is not issued has no balance",
 			func(inv *billingv1.Invoice) { inv.Status.Phase = billingv1.InvoiceInvalid }, nil},
 	} {
