@@ -35,11 +35,11 @@ func TestEveryInvoiceStatesItsDateOfSupplyInItsLanguage(t *testing.T) {
 	}{
 		{"en", "Date of supply", "Nov 20, 2026", "the invoice date"},
 		{"de", "Leistungsdatum", "20.11.2026", "entspricht dem Rechnungsdatum"},
-		{"fr", "Date de livraison ou de prestation", "20 nov. 2026", "la date de la facture"},
+		{"fr", "Date de livraison/prestation", "20 nov. 2026", "la date de la facture"},
 		{"es", "Fecha de la operación", "20 nov. 2026", "la fecha de la factura"},
-		{"it", "Data di effettuazione dell'operazione", "20 nov 2026", "la data della fattura"},
+		{"it", "Data dell'operazione", "20 nov 2026", "la data della fattura"},
 		{"nl", "Leveringsdatum", "20 nov. 2026", "de factuurdatum"},
-		{"pl", "Data dostawy lub wykonania usługi", "20 lis 2026", "data wystawienia faktury"},
+		{"pl", "Data dostawy/wykonania usługi", "20 lis 2026", "data wystawienia faktury"},
 		{"pt", "Data do fornecimento", "20 de nov. de 2026", "a data da fatura"},
 	} {
 		tag := language.MustParse(tc.tag)
