@@ -116,6 +116,16 @@ type InvoiceSpec struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=200
 	PurchaseOrder string `json:"purchaseOrder,omitempty"`
+
+	// supplyDate is the day the goods or services were supplied (BT-72,
+	// the "date of supply" of EU VAT Directive art. 226(7), the
+	// "Leistungsdatum" of §14(4) UStG), YYYY-MM-DD. Absent, the documents
+	// state that the date of supply is the invoice date.
+	// +optional
+	// +kubebuilder:validation:MaxLength=10
+	// +kubebuilder:validation:Format=date
+	// +kubebuilder:validation:Pattern=`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
+	SupplyDate string `json:"supplyDate,omitempty"`
 }
 
 // BillTo is the customer's name, e-mail, address and tax id as they were when

@@ -157,6 +157,9 @@ type Invoice struct {
 	// invoice was created without them.
 	BuyerReference *string `json:"buyer_reference"`
 	PurchaseOrder  *string `json:"purchase_order"`
+	// SupplyDate is the date of supply (BT-72), YYYY-MM-DD; null when the
+	// invoice was created without one (its date of supply is its date).
+	SupplyDate *string `json:"supply_date"`
 	// Subtotal, TaxTotal and Total are null only for an invoice made
 	// outside the API (kubectl) whose amounts exceed 2^53-1 or whose taxes
 	// break a rule; the controller marks it invalid. TaxBreakdown is then
@@ -346,6 +349,7 @@ func InvoiceOf(inv *billingv1.Invoice) Invoice {
 		Items:          items,
 		BuyerReference: optional(inv.Spec.BuyerReference),
 		PurchaseOrder:  optional(inv.Spec.PurchaseOrder),
+		SupplyDate:     optional(inv.Spec.SupplyDate),
 		Subtotal:       amounts.Subtotal,
 		TaxBreakdown:   amounts.TaxBreakdown,
 		TaxTotal:       amounts.TaxTotal,

@@ -97,6 +97,37 @@ func InvoiceBalanceOf(inv *billingv1.Invoice) *billingv1.InvoiceBalance {
 	return BalanceOf(inv, total)
 }
 
+// IssuedBalance is issued invoice inv's balance when it was issued:
+// nothing credited, paid, applied or written off, its total (TotalsOf) the
+// amount due, open and not overdue. It is nil for an invoice that is not
+// issued or whose total cannot be computed.
+func IssuedBalance(inv *billingv1.Invoice) *billingv1.InvoiceBalance {
+	if inv.EffectivePhase() != billingv1.InvoiceIssued {
+		return nil
+	}
+	t, ok := TotalsOf(inv, ItemTaxes(inv))
+	if !ok {
+		return nil
+	}
+	b, err := ComputeLedgerBalance(t.Total, LedgerAmounts{})
+	if err != nil {
+		return nil
+	}
+	return &billingv1.InvoiceBalance{AmountRemaining: b.Remaining, PaymentStatus: billingv1.InvoicePaymentStatus(b.Status)}
+}
+
+// AsIssued is inv as it was issued: a copy whose ledger is empty and whose
+// balance is IssuedBalance, so that no payment, credit note, credit
+// application or write-off entered since shows on what is rendered of it.
+// Its frozen amounts, parties and dates are inv's own. The copy shares
+// memory with inv: read it, never change it.
+func AsIssued(inv *billingv1.Invoice) *billingv1.Invoice {
+	c := *inv
+	c.Status.Ledger = nil
+	c.Status.Balance = IssuedBalance(inv)
+	return &c
+}
+
 // BalanceOf returns inv's balance as the API shows it, total being its
 // total (TotalsOf; nil when it cannot be computed): the controller's
 // (status.balance) once it has computed it; for an issued invoice it has

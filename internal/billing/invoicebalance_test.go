@@ -193,3 +193,44 @@ func TestAnInvoiceFactIsUnreachableOnlyOnceItsLedgerHasMovedPastIt(t *testing.T)
 		t.Error("FactUnreachable() of a pending invoice = true, want false: it has no balance to tell")
 	}
 }
+
+func TestAnInvoiceAsIssuedOwesItsTotalWhateverItsLedgerHoldsSince(t *testing.T) {
+	open := &billingv1.InvoiceBalance{AmountRemaining: 4105, PaymentStatus: billingv1.InvoicePaymentOpen}
+	entry := func(a int64) []billingv1.LedgerEntry { return []billingv1.LedgerEntry{{Name: "x", Amount: a}} }
+	for _, tc := range []struct {
+		name   string
+		change func(*billingv1.Invoice)
+		want   *billingv1.InvoiceBalance
+	}{
+		{"an invoice nothing has touched owes its total", func(*billingv1.Invoice) {}, open},
+		{"a payment, a credit note, applied credit and a write-off since are not there",
+			func(inv *billingv1.Invoice) {
+				inv.Status.Ledger = &billingv1.InvoiceLedger{Payments: entry(1000), CreditNotes: entry(105),
+					CreditApplications: entry(500), WriteOffs: entry(2500)}
+				inv.Status.Balance = &billingv1.InvoiceBalance{AmountPaid: 1000, AmountCredited: 105, AmountApplied: 500,
+					AmountWrittenOff: 2500, PaymentStatus: billingv1.InvoicePaymentUncollectible}
+			}, open},
+		{"an overdue invoice was not overdue when it was issued",
+			func(inv *billingv1.Invoice) {
+				inv.Status.Balance = &billingv1.InvoiceBalance{AmountRemaining: 4105, Overdue: true}
+			}, open},
+		{"an invoice that is not issued has no balance",
+			func(inv *billingv1.Invoice) { inv.Status.Phase = billingv1.InvoiceInvalid }, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			inv := issuedInvoice(0)
+			tc.change(inv)
+			before := inv.DeepCopy()
+			got := billing.AsIssued(inv)
+			if !reflect.DeepEqual(got.Status.Balance, tc.want) || got.Status.Ledger != nil {
+				t.Errorf("AsIssued() balance %+v, ledger %+v, want %+v and no ledger", got.Status.Balance, got.Status.Ledger, tc.want)
+			}
+			if !reflect.DeepEqual(inv, before) {
+				t.Error("AsIssued changed the invoice it was given")
+			}
+			if *got.Status.Total != 4105 || got.Status.Number != inv.Status.Number {
+				t.Error("AsIssued lost the frozen total or number")
+			}
+		})
+	}
+}

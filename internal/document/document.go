@@ -48,6 +48,19 @@ type Options struct {
 	// customer's preferred locale, else the billing profile's (package
 	// locale resolves it). The zero Tag is English.
 	Locale language.Tag
+	// AsIssued renders an invoice as it was issued (billing.AsIssued):
+	// without any payment, credit note, credit application or write-off
+	// entered since, so that it gives the same bytes at any later time.
+	AsIssued bool
+}
+
+// subject is what inv's document shows with opts: inv, or inv as it was
+// issued when opts asks for that.
+func subject(inv *billingv1.Invoice, opts Options) *billingv1.Invoice {
+	if opts.AsIssued {
+		return billing.AsIssued(inv)
+	}
+	return inv
 }
 
 // isoDay is how a day is written for machines: ISO 8601, in the
@@ -66,7 +79,8 @@ type view struct {
 	// Title is "Invoice" or "Credit note", translated.
 	Title  string
 	Number string
-	// Meta are rows shown under the dates: what a credit note credits.
+	// Meta are rows shown under the dates: an invoice's date of supply and
+	// the buyer's references, what a credit note credits.
 	Meta [][2]string
 	// IssuedAt and DueAt are days as the locale writes them, IssuedISO
 	// and DueISO the same days in ISO 8601.
@@ -153,7 +167,7 @@ func newView(inv *billingv1.Invoice, p *locale.Printer, footer string) (*view, e
 	if st.DueAt != nil {
 		v.DueAt, v.DueISO = p.Date(st.DueAt.UTC()), st.DueAt.UTC().Format(isoDay)
 	}
-	v.Meta = referenceRows(p, &inv.Spec)
+	v.Meta = append([][2]string{supplyRow(p, &inv.Spec)}, referenceRows(p, &inv.Spec)...)
 	v.Payment = paymentRows(p, st.PaymentAccount, st.Number)
 	taxes := billing.ItemTaxes(inv)
 	for i, it := range inv.Spec.Items {
@@ -222,6 +236,17 @@ func settlementRows(p *locale.Printer, code string, b *billingv1.InvoiceBalance)
 		}
 	}
 	return append(rows, settlementRow{p.T("settlement.remaining"), p.Money(code, b.AmountRemaining), "remaining"})
+}
+
+// supplyRow is the date of supply an invoice states (EU VAT Directive art.
+// 226(7)): its supplyDate as the locale writes days, else that it is the
+// invoice date. An invoicing period (BG-14), when invoices have one, is
+// stated here in the date's stead.
+func supplyRow(p *locale.Printer, spec *billingv1.InvoiceSpec) [2]string {
+	if day, err := billing.ParseDay(spec.SupplyDate, time.UTC); err == nil {
+		return [2]string{p.T("meta.supplyDate"), p.Date(day)}
+	}
+	return [2]string{p.T("meta.supplyDate"), p.T("meta.supplyDate.invoiceDate")}
 }
 
 // referenceRows are the buyer's references an invoice quotes, shown under

@@ -33,9 +33,10 @@ var htmlTemplate = template.Must(template.New("invoice").Parse(htmlSource))
 // HTML renders an issued invoice as a complete UTF-8 HTML page, with print
 // CSS whose content fits both A4 and US Letter, in the language and
 // formats of opts.Locale, with opts.Footer. It returns ErrNotIssued for an
-// invoice that is not issued.
+// invoice that is not issued. With opts.AsIssued it shows the invoice as
+// it was issued.
 func HTML(inv *billingv1.Invoice, opts Options) ([]byte, error) {
-	v, err := newView(inv, locale.New(opts.Locale), opts.Footer)
+	v, err := newView(subject(inv, opts), locale.New(opts.Locale), opts.Footer)
 	if err != nil {
 		return nil, err
 	}

@@ -61,9 +61,12 @@ const (
 // Letter paper when the issuer is in the United States or Canada, on A4
 // otherwise, in the language and formats of opts.Locale, with
 // opts.Footer. It returns ErrNotIssued for an invoice that is not issued.
+// With opts.AsIssued it shows the invoice as it was issued. Its bytes
+// depend only on what it shows: gopdf writes no creation date and an
+// empty /ID.
 func PDF(inv *billingv1.Invoice, opts Options) ([]byte, error) {
 	p := pdfPrinter(opts.Locale)
-	v, err := newView(inv, p, opts.Footer)
+	v, err := newView(subject(inv, opts), p, opts.Footer)
 	if err != nil {
 		return nil, err
 	}

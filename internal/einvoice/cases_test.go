@@ -89,7 +89,8 @@ type taxCase struct {
 }
 
 // taxCases are an invoice for each tax case: S at 19% and 7%, Z, E with
-// its exemption reason, AE reverse charge, K, G, O, JPY and 500 lines.
+// its exemption reason, AE reverse charge, K, S and K with a date of
+// supply, G, O, JPY and 500 lines.
 func taxCases() []taxCase {
 	many := make([]billingv1.LineItem, 500)
 	for i := range many {
@@ -112,6 +113,10 @@ func taxCases() []taxCase {
 			item("Construction work", 1, 500_000, tax(billingv1.TaxReverseCharge, "0", "Reverse charge")))},
 		{"K intra-community supply", issued("EUR",
 			item("Machine parts", 10, 4_999, tax(billingv1.TaxIntraCommunity, "0", "Intra-community supply")))},
+		{"S 19% supplied on a day of its own", suppliedOn("2026-02-27", issued("EUR",
+			item("Consulting, February", 2, 12_345, tax(billingv1.TaxStandard, "19", ""))))},
+		{"K supplied on a day of its own", suppliedOn("2026-02-20", issued("EUR",
+			item("Machine parts", 10, 4_999, tax(billingv1.TaxIntraCommunity, "0", "Intra-community supply"))))},
 		{"G export outside the EU", issued("USD",
 			item("Machine", 1, 1_250_000, tax(billingv1.TaxExport, "0", "Export outside the EU")))},
 		{"O not subject to tax", issued("EUR",
@@ -121,6 +126,12 @@ func taxCases() []taxCase {
 			item("Food", 7, 999, tax(billingv1.TaxStandard, "8", "")))},
 		{"500 lines", issued("EUR", many...)},
 	}
+}
+
+// suppliedOn is inv with the date of supply day (BT-72).
+func suppliedOn(day string, inv *billingv1.Invoice) *billingv1.Invoice {
+	inv.Spec.SupplyDate = day
+	return inv
 }
 
 // stripped is a copy of inv without what only Peppol and XRechnung need,

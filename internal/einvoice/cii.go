@@ -286,7 +286,9 @@ func cii(d *document) ([]byte, error) {
 		tr.Agreement.BuyerOrder = &ciiOrderReference{IssuerAssignedID: d.PurchaseOrder}
 	}
 	if d.Delivery != nil {
-		tr.Delivery.ShipTo = &ciiShipTo{Address: ciiAddressOf(&d.Delivery.Address)}
+		if a := d.Delivery.Address; a != nil {
+			tr.Delivery.ShipTo = &ciiShipTo{Address: ciiAddressOf(a)}
+		}
 		tr.Delivery.Event = &ciiEvent{Occurrence: ciiDate(d.Delivery.Date)}
 	}
 	st := &tr.Settlement

@@ -157,6 +157,57 @@ func TestAnIssuerTaxIDThatIsNotAVATNumberIdentifiesTheSellerAndIsItsTaxRegistrat
 	}
 }
 
+func TestTheDateOfSupplyIsTheActualDeliveryDateInSchemaOrder(t *testing.T) {
+	s19 := item("Consulting", 1, 10_000, tax(billingv1.TaxStandard, "19", ""))
+	k := item("Machine parts", 1, 10_000, tax(billingv1.TaxIntraCommunity, "0", "Intra-community supply"))
+	cases := []struct {
+		name   string
+		inv    *billingv1.Invoice
+		format einvoice.Format
+		want   []string // in document order
+		absent []string
+	}{
+		{"a UBL invoice carries its date of supply before the payment means", suppliedOn("2026-02-27", issued("EUR", s19)),
+			einvoice.UBL, []string{"</cac:AccountingCustomerParty>",
+				"<cac:Delivery>\n    <cbc:ActualDeliveryDate>2026-02-27</cbc:ActualDeliveryDate>\n  </cac:Delivery>",
+				"<cac:PaymentMeans>"}, []string{"<cac:DeliveryLocation>"}},
+		{"a CII invoice carries its date of supply as the delivery event", suppliedOn("2026-02-27", issued("EUR", s19)),
+			einvoice.CII, []string{"<ram:ApplicableHeaderTradeDelivery>", "<ram:ActualDeliverySupplyChainEvent>",
+				"<ram:OccurrenceDateTime>",
+				`<udt:DateTimeString format="102">20260227</udt:DateTimeString>`,
+				"<ram:ApplicableHeaderTradeSettlement>"}, []string{"<ram:ShipToTradeParty>"}},
+		{"a UBL invoice without a date of supply has no delivery", issued("EUR", s19),
+			einvoice.UBL, nil, []string{"<cac:Delivery>"}},
+		{"a CII invoice without a date of supply has no delivery event", issued("EUR", s19),
+			einvoice.CII, nil, []string{"<ram:ActualDeliverySupplyChainEvent>"}},
+		{"an intra-community supply is delivered on its date of supply, to the buyer", suppliedOn("2026-02-20", issued("EUR", k)),
+			einvoice.UBL, []string{"<cbc:ActualDeliveryDate>2026-02-20</cbc:ActualDeliveryDate>", "<cac:DeliveryLocation>"}, nil},
+		{"an intra-community supply without a date of supply is delivered on the issue date", issued("EUR", k),
+			einvoice.CII, []string{"<ram:ShipToTradeParty>", `<udt:DateTimeString format="102">20260301</udt:DateTimeString>`}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := einvoice.Invoice(tc.inv, tc.format, einvoice.EN16931)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, at := string(b), 0
+			for _, want := range tc.want {
+				i := strings.Index(s[at:], want)
+				if i < 0 {
+					t.Fatalf("no %s after offset %d in\n%s", want, at, s)
+				}
+				at += i + len(want)
+			}
+			for _, absent := range tc.absent {
+				if strings.Contains(s, absent) {
+					t.Errorf("%s in\n%s", absent, s)
+				}
+			}
+		})
+	}
+}
+
 func TestOnlyTheProfilesAndFormatsWrittenAreSupported(t *testing.T) {
 	if !einvoice.EN16931.Supported() || !einvoice.UBL.Supported() {
 		t.Error("en16931 in UBL is not supported")

@@ -65,9 +65,11 @@ type document struct {
 	// with payment means code 58, BG-17); nil without one.
 	Payment *billingv1.PaymentAccount
 	// Delivery is the actual delivery date (BT-72) and the deliver-to
-	// address (BG-15), set for an intra-community supply (category K),
-	// which needs them (BR-IC-11, BR-IC-12): the issue date and the
-	// buyer's address.
+	// address (BG-15): the invoice's date of supply when it has one; for
+	// an intra-community supply (category K), which needs both (BR-IC-11,
+	// BR-IC-12), that date or else the issue date, and the buyer's
+	// address. A future invoicing period (BG-14) would satisfy BR-IC-11
+	// in the date's stead.
 	Delivery *delivery
 	// Preceding is the invoice a credit note credits (BG-3).
 	Preceding *reference
@@ -101,9 +103,11 @@ type party struct {
 	TaxRegistrationID string
 }
 
+// delivery is the date of delivery and, when the document names one, the
+// deliver-to address (nil otherwise).
 type delivery struct {
 	Date    string
-	Address billingv1.Address
+	Address *billingv1.Address
 }
 
 type reference struct {
@@ -164,6 +168,9 @@ func fromInvoice(inv *billingv1.Invoice, profile Profile) (*document, error) {
 	d.Subtotal, d.TaxTotal, d.Total = a.Subtotal, a.TaxTotal, a.Total
 	d.Breakdown = groups(a.TaxBreakdown)
 	d.BuyerReference, d.PurchaseOrder = inv.Spec.BuyerReference, inv.Spec.PurchaseOrder
+	if day := inv.Spec.SupplyDate; day != "" {
+		d.Delivery = &delivery{Date: day}
+	}
 	d.Payment = st.PaymentAccount
 	return finish(d, st.Issuer, st.BillTo, lack)
 }
@@ -266,7 +273,10 @@ func finish(d *document, issuer *billingv1.Issuer, billTo *billingv1.BillTo, lac
 	}
 	d.Seller, d.Buyer = parties(issuer, billTo, categories, &lack)
 	if categories[billingv1.TaxIntraCommunity] {
-		d.Delivery = &delivery{Date: d.IssueDate, Address: d.Buyer.Address}
+		if d.Delivery == nil {
+			d.Delivery = &delivery{Date: d.IssueDate}
+		}
+		d.Delivery.Address = &d.Buyer.Address
 	}
 	if d.Payment != nil && !billing.ValidIBAN(d.Payment.IBAN) {
 		lack.add("a valid IBAN in the billing profile's spec.payment.iban when the invoice was issued (%q fails its check digits)",

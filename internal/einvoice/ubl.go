@@ -166,8 +166,8 @@ type ublFinancialAccount struct {
 }
 
 type ublDelivery struct {
-	ActualDeliveryDate string              `xml:"cbc:ActualDeliveryDate"`
-	Location           ublDeliveryLocation `xml:"cac:DeliveryLocation"`
+	ActualDeliveryDate string               `xml:"cbc:ActualDeliveryDate"`
+	Location           *ublDeliveryLocation `xml:"cac:DeliveryLocation,omitempty"`
 }
 
 type ublDeliveryLocation struct {
@@ -286,9 +286,9 @@ func ublInvoiceOf(d *document) *ublInvoice {
 		doc.BillingReference = &ublBillingRef{InvoiceDocumentReference: ublDocumentRef{ID: p.Number, IssueDate: p.IssueDate}}
 	}
 	if d.Delivery != nil {
-		doc.Delivery = &ublDelivery{
-			ActualDeliveryDate: d.Delivery.Date,
-			Location:           ublDeliveryLocation{Address: ublAddressOf(&d.Delivery.Address)},
+		doc.Delivery = &ublDelivery{ActualDeliveryDate: d.Delivery.Date}
+		if a := d.Delivery.Address; a != nil {
+			doc.Delivery.Location = &ublDeliveryLocation{Address: ublAddressOf(a)}
 		}
 	}
 	for _, g := range d.Breakdown {

@@ -19,8 +19,11 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
 // The field readers of parsed bodies: each checks one member of an object
@@ -81,6 +84,22 @@ func optionalString(fields map[string]*node, path, name string, maxLen int) (str
 		return "", nil
 	}
 	return requiredString(fields, path, name, maxLen)
+}
+
+// optionalDay returns the day field name of fields, "" when absent: a
+// string YYYY-MM-DD naming a day of the calendar (billing.ParseDay), else
+// 422 parameter_invalid.
+func optionalDay(fields map[string]*node, path, name string) (string, *Error) {
+	if fields[name] == nil {
+		return "", nil
+	}
+	s := fields[name].s
+	if _, err := billing.ParseDay(s, time.UTC); err != nil {
+		p := join(path, name)
+		return "", errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, p,
+			"%s must be a day written YYYY-MM-DD, such as 2026-03-31.", p)
+	}
+	return s, nil
 }
 
 // hasControl reports whether s has a control character (Unicode category

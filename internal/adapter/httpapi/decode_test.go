@@ -420,13 +420,18 @@ func TestDecodeCustomerPreferredLocale(t *testing.T) {
 	}
 }
 
-func TestDecodeInvoiceBuyerReferenceAndPurchaseOrder(t *testing.T) {
+func TestDecodeInvoiceBuyerReferencePurchaseOrderAndSupplyDate(t *testing.T) {
 	body := func(extra string) string {
 		return `{"customer_id":"c","items":[{"description":"x","quantity":1,"amount":2}],` + extra + `}`
 	}
 	with := func(ref, po string) *InvoiceParams {
 		return &InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{Description: "x", Quantity: 1, Amount: 2}},
 			Subtotal: 2, BuyerReference: ref, PurchaseOrder: po}
+	}
+	supplied := func(day string) *InvoiceParams {
+		p := with("", "")
+		p.SupplyDate = day
+		return p
 	}
 	cases := []struct {
 		name   string
@@ -447,6 +452,14 @@ func TestDecodeInvoiceBuyerReferenceAndPurchaseOrder(t *testing.T) {
 		{"a purchase order of 201 characters", body(`"purchase_order":"` + strings.Repeat("a", 201) + `"`),
 			nil, 422, CodeParameterInvalid, "purchase_order"},
 		{"a NUL in the purchase order", body(`"purchase_order":"a\u0000"`), nil, 422, CodeParameterInvalid, "purchase_order"},
+		{"a day of supply is kept as written", body(`"supply_date":"2026-03-31"`), supplied("2026-03-31"), 0, "", ""},
+		{"a leap day is a day of supply", body(`"supply_date":"2028-02-29"`), supplied("2028-02-29"), 0, "", ""},
+		{"a null day of supply is absent", body(`"supply_date":null`), supplied(""), 0, "", ""},
+		{"a numeric day of supply", body(`"supply_date":20260331`), nil, 400, CodeParameterInvalid, "supply_date"},
+		{"a day of supply not in the calendar", body(`"supply_date":"2026-02-30"`), nil, 422, CodeParameterInvalid, "supply_date"},
+		{"a timestamp as the day of supply", body(`"supply_date":"2026-03-31T00:00:00Z"`), nil, 422, CodeParameterInvalid, "supply_date"},
+		{"a day of supply written day first", body(`"supply_date":"31.03.2026"`), nil, 422, CodeParameterInvalid, "supply_date"},
+		{"an empty day of supply", body(`"supply_date":""`), nil, 422, CodeParameterInvalid, "supply_date"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -39,8 +39,10 @@ const (
 // header prefers application/pdf, or as a Factur-X (a PDF/A-3 with its CII
 // e-invoice inside) when it asks for application/pdf; profile=factur-x;
 // format=html, pdf or facturx chooses without it,
-// format=ubl an EN 16931 e-invoice under profile (package einvoice). It is
-// authorized as a get of the invoice.
+// format=ubl an EN 16931 e-invoice under profile (package einvoice). With
+// as_issued=true the HTML, PDF and Factur-X show the invoice as it was
+// issued, without any payment, credit or write-off entered since (an
+// e-invoice never shows them). It is authorized as a get of the invoice.
 // An invoice that is not issued has no document yet: 409.
 func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *call) *Error {
 	inv, e := a.pathInvoice(r, c)
@@ -52,6 +54,10 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 			"Invoice %q is %s; it has a document once it is issued.", c.id, apiobject.Status(inv.Status.Phase))
 	}
 	df, e := parseDocumentFormat(c.query)
+	if e != nil {
+		return e
+	}
+	asIssued, e := parseAsIssued(c.query)
 	if e != nil {
 		return e
 	}
@@ -67,6 +73,7 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to read the billing profile or the customer")
 	}
+	opts.AsIssued = asIssued
 	media, ext, render := mediaHTML+"; charset=utf-8", "html", document.HTML
 	switch chooseDocument(df, r.Header.Values("Accept")) {
 	case formatPDF:

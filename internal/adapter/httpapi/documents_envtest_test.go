@@ -165,6 +165,75 @@ var _ = Describe("Invoice documents", func() {
 		Expect(resp.Status).To(Equal(http.StatusForbidden))
 	})
 
+	It("renders an invoice as issued the same before and after a payment, and as it stands with the payment", func() {
+		withProfile("Thank you for your business.")
+		inv := issuedInvoice("USD", v1client.Item{Description: "Consulting", Quantity: 2, Amount: 34025})
+		type rendering struct{ name, accept string }
+		renderings := []rendering{{"HTML", "text/html"}, {"PDF", "application/pdf"}}
+		before := map[string][]byte{}
+		for _, r := range renderings {
+			resp, err := api.InvoiceDocumentAsIssued(ctx, inv.ID, "true", r.accept)
+			Expect(err).NotTo(HaveOccurred())
+			before[r.name] = resp.Body
+		}
+
+		_, resp, err := api.CreatePayment(ctx, v1client.PaymentParams{InvoiceID: inv.ID, Amount: 20000})
+		Expect(err).NotTo(HaveOccurred(), "body: %v", resp)
+		Eventually(func(g Gomega) {
+			got, _, err := api.GetInvoice(ctx, inv.ID)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(got.PaymentStatus).To(HaveValue(Equal("partially_paid")))
+		}).Should(Succeed())
+
+		for _, r := range renderings {
+			By("the " + r.name + " as issued is the same bytes")
+			resp, err := api.InvoiceDocumentAsIssued(ctx, inv.ID, "true", r.accept)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(resp.Body).To(Equal(before[r.name]))
+		}
+		By("without as_issued, or with as_issued=false, the document shows the payment")
+		html, err := api.InvoiceDocument(ctx, inv.ID, "")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(html.Body)).To(And(ContainSubstring("Amount paid"), ContainSubstring("$200.00"), ContainSubstring("$480.50")))
+		Expect(string(before["HTML"])).NotTo(ContainSubstring("Amount paid"))
+		pdfNow, err := api.InvoiceDocumentAsIssued(ctx, inv.ID, "false", "application/pdf")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(pdfText(pdfNow.Body)).To(ContainSubstring("Amount paid"))
+
+		By("an as_issued other than true or false is 422 parameter_invalid")
+		bad, err := api.InvoiceDocumentAsIssued(ctx, inv.ID, "yes", "")
+		Expect(err).To(HaveOccurred())
+		Expect(bad.Status).To(Equal(http.StatusUnprocessableEntity))
+		Expect(bad.Err().Code).To(Equal(CodeParameterInvalid))
+		Expect(bad.Err().Param).To(Equal("as_issued"))
+	})
+
+	It("creates an invoice with a date of supply, shows it, prints it and refuses a day not in the calendar", func() {
+		cust := createCustomer(v1client.Workspace(ns))
+		items := []v1client.Item{{Description: "x", Quantity: 1, Amount: 1}}
+		_, resp, err := api.CreateInvoice(ctx, v1client.InvoiceParams{CustomerID: cust.ID, Items: items, SupplyDate: "2026-02-30"})
+		Expect(err).To(HaveOccurred())
+		Expect(resp.Status).To(Equal(http.StatusUnprocessableEntity))
+		Expect(resp.Err().Code).To(Equal(CodeParameterInvalid))
+		Expect(resp.Err().Param).To(Equal("supply_date"))
+		var invoices billingv1.InvoiceList
+		Expect(k8s.List(ctx, &invoices, client.InNamespace(ns))).To(Succeed())
+		Expect(invoices.Items).To(BeEmpty())
+
+		inv, resp, err := api.CreateInvoice(ctx, v1client.InvoiceParams{CustomerID: cust.ID, Items: items, SupplyDate: "2026-02-27"})
+		Expect(err).NotTo(HaveOccurred(), "body: %v", resp)
+		Expect(inv.SupplyDate).To(HaveValue(Equal("2026-02-27")))
+		Eventually(func(g Gomega) {
+			inv, _, err = api.GetInvoice(ctx, inv.ID)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(inv.Status).To(Equal("issued"))
+		}).Should(Succeed())
+		Expect(inv.SupplyDate).To(HaveValue(Equal("2026-02-27")))
+		page, err := api.InvoiceDocument(ctx, inv.ID, "")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(page.Body)).To(And(ContainSubstring("Date of supply"), ContainSubstring("Feb 27, 2026")))
+	})
+
 	It("refuses currency XYZ on create with 422 parameter_invalid on currency, and creates nothing", func() {
 		cust := createCustomer(v1client.Workspace(ns))
 		_, resp, err := api.CreateInvoice(ctx, v1client.InvoiceParams{

@@ -26,10 +26,31 @@ import (
 const (
 	queryFormat  = "format"
 	queryProfile = "profile"
+	// queryAsIssued asks for an invoice's document as it was issued.
+	queryAsIssued = "as_issued"
 )
 
 // documentQuery are the query parameters of a document's route.
 var documentQuery = []string{queryFormat, queryProfile}
+
+// invoiceDocumentQuery are those of an invoice's document: as_issued too.
+var invoiceDocumentQuery = []string{queryFormat, queryProfile, queryAsIssued}
+
+// parseAsIssued reads as_issued: true or false, false when absent; any
+// other value is 422 parameter_invalid.
+func parseAsIssued(q url.Values) (bool, *Error) {
+	if !q.Has(queryAsIssued) {
+		return false, nil
+	}
+	switch q.Get(queryAsIssued) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, queryAsIssued,
+		"as_issued must be true or false.")
+}
 
 // mediaXML is the media type of an e-invoice.
 const mediaXML = "application/xml"

@@ -57,3 +57,36 @@ func TestParseDocumentFormatReadsFormatAndProfile(t *testing.T) {
 		}
 	}
 }
+
+func TestParseAsIssuedReadsTrueOrFalse(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		query string
+		want  bool
+		fails bool
+	}{
+		{"absent is false", "", false, false},
+		{"true is true", "as_issued=true", true, false},
+		{"false is false", "as_issued=false", false, false},
+		{"an empty value is invalid", "as_issued=", false, true},
+		{"1 is invalid", "as_issued=1", false, true},
+		{"upper case is invalid", "as_issued=TRUE", false, true},
+		{"yes is invalid", "as_issued=yes", false, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			q, err := url.ParseQuery(c.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, e := parseAsIssued(q)
+			switch {
+			case c.fails:
+				if e == nil || e.Status != 422 || e.Code != CodeParameterInvalid || e.Param != queryAsIssued {
+					t.Errorf("got %v, want 422 %s with param %s", e, CodeParameterInvalid, queryAsIssued)
+				}
+			case e != nil || got != c.want:
+				t.Errorf("got %v, %v, want %v", got, e, c.want)
+			}
+		})
+	}
+}

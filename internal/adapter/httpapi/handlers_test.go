@@ -212,4 +212,14 @@ func TestGetInvoice(t *testing.T) {
 		w := serve(fakeAdapter(t, newFakeStore(pendingInvoice()), &fakeClaims{}), http.MethodGet, "/v1/invoices/inv-1/document", "")
 		wantError(t, w, http.StatusConflict, CodeInvoiceNotIssued, "invoice_id")
 	})
+	t.Run("a get of a document with as_issued other than true or false answers 422 parameter_invalid", func(t *testing.T) {
+		w := serve(fakeAdapter(t, newFakeStore(issuedFakeInvoice(nil, 0)), &fakeClaims{}), http.MethodGet,
+			"/v1/invoices/inv-1/document?as_issued=yes", "")
+		wantError(t, w, http.StatusUnprocessableEntity, CodeParameterInvalid, "as_issued")
+	})
+	t.Run("a credit note's document has no as_issued", func(t *testing.T) {
+		w := serve(fakeAdapter(t, newFakeStore(), &fakeClaims{}), http.MethodGet,
+			"/v1/credit_notes/cn-1/document?as_issued=true", "")
+		wantError(t, w, http.StatusBadRequest, CodeParameterUnknown, "as_issued")
+	})
 }

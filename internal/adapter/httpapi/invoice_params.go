@@ -47,6 +47,9 @@ type InvoiceParams struct {
 	// request hash when absent.
 	BuyerReference string `json:"buyer_reference,omitempty"`
 	PurchaseOrder  string `json:"purchase_order,omitempty"`
+	// SupplyDate (BT-72), YYYY-MM-DD, is left out of the request hash
+	// when absent.
+	SupplyDate string `json:"supply_date,omitempty"`
 	// Subtotal is the items' sum before tax, computed by billing.Total; it
 	// is not part of the body.
 	Subtotal int64 `json:"-"`
@@ -79,7 +82,7 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 	}
 	fields, e := checkObject(root, "", map[string]kind{
 		"customer_id": kindString, fieldCurrency: kindString, "items": kindArray,
-		"buyer_reference": kindString, "purchase_order": kindString,
+		"buyer_reference": kindString, "purchase_order": kindString, "supply_date": kindString,
 	})
 	if e != nil {
 		return nil, e
@@ -122,6 +125,9 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 		return nil, e
 	}
 	if p.PurchaseOrder, e = optionalString(fields, "", "purchase_order", maxReferenceLength); e != nil {
+		return nil, e
+	}
+	if p.SupplyDate, e = optionalDay(fields, "", "supply_date"); e != nil {
 		return nil, e
 	}
 	subtotal, err := billing.Total(lines)

@@ -81,6 +81,7 @@ func (p *InvoiceParams) invoice(items []billingv1.LineItem) *billingv1.Invoice {
 		DefaultTaxFrom: billingv1.DefaultTaxNone,
 		BuyerReference: p.BuyerReference,
 		PurchaseOrder:  p.PurchaseOrder,
+		SupplyDate:     p.SupplyDate,
 	}}
 }
 

@@ -73,7 +73,7 @@ func (a *Adapter) routes() *http.ServeMux {
 			queryAfterSequence}, a.listInvoices))
 	mux.Handle("GET /v1/invoices/{invoice_id}", a.api("get", resourceInvoices, "invoice_id", nil, a.getInvoice))
 	mux.Handle("GET /v1/invoices/{invoice_id}/document",
-		a.api("get", resourceInvoices, "invoice_id", documentQuery, a.getInvoiceDocument))
+		a.api("get", resourceInvoices, "invoice_id", invoiceDocumentQuery, a.getInvoiceDocument))
 	mux.Handle("POST /v1/invoices/{invoice_id}/send", a.api("create", resourceEmails, "", nil, a.sendInvoice))
 
 	mux.Handle("POST /v1/credit_notes", a.api("create", resourceCreditNotes, "", nil, a.createCreditNote))

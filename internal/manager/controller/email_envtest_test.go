@@ -224,6 +224,31 @@ var _ = Describe("Sending by e-mail", func() {
 		}).Should(Succeed())
 	})
 
+	It("attaches the invoice as issued, the same PDF on issue and when sent again after a payment", func() {
+		server := startSMTP()
+		create(mailProfile(ns, server, func(s *billingv1.EmailSettings) { s.SendOnIssue = true }))
+		inv := issueFor(ns, "inv-1", 10_000, "USD")
+		waitForEmail(ns, "inv-1"+onIssueEmailSuffix, billingv1.EmailSent)
+		payment := builder.Payment(ns, "pay-1", "inv-1", 4_000)
+		create(payment)
+		waitForPayment(payment)
+		waitForPaymentStatus(inv, billingv1.InvoicePaymentPartiallyPaid)
+		create(sendInvoice(ns, "inv-1-again", "inv-1"))
+		waitForEmail(ns, "inv-1-again", billingv1.EmailSent)
+
+		messages := accepted(server)
+		Expect(messages).To(HaveLen(2))
+		var pdfs [][]byte
+		for _, m := range messages {
+			attachments, err := m.Attachments()
+			Expect(err).NotTo(HaveOccurred())
+			Expect(attachments).To(HaveLen(1))
+			pdfs = append(pdfs, attachments[0].Body)
+		}
+		Expect(pdfs[1]).To(Equal(pdfs[0]), "the invoice sent again is the one issued")
+		Expect(pdfText(pdfs[1])).NotTo(ContainSubstring("Amount paid"))
+	})
+
 	It("sends each reminder once at -3, 0 and +7 days, and none after the invoice is paid", func() {
 		server := startSMTP()
 		profile := mailProfile(ns, server)

@@ -86,7 +86,7 @@ func (r *EmailReconciler) compose(ctx context.Context, em *billingv1.Email, prof
 	switch em.Spec.Purpose {
 	case billingv1.EmailPurposeInvoice:
 		msg.Subject, msg.Text = document.InvoiceEmail(s.invoice, opts.Locale)
-		note, err = attach(msg, invoiceDocument(s.invoice, opts), settings.AttachEInvoice)
+		note, err = attach(msg, invoiceDocument(s.invoice, asIssued(opts)), settings.AttachEInvoice)
 	case billingv1.EmailPurposeReminder:
 		msg.Subject, msg.Text = document.ReminderEmail(s.invoice, now, opts.Locale)
 		note, err = attach(msg, invoiceDocument(s.invoice, opts), "")
@@ -249,6 +249,15 @@ func invoiceDocument(inv *billingv1.Invoice, opts document.Options) issuedDocume
 		einvoice: func(p einvoice.Profile) ([]byte, error) { return einvoice.Invoice(inv, einvoice.UBL, p) },
 		facturx:  func() ([]byte, error) { return document.FacturX(inv, opts) },
 	}
+}
+
+// asIssued is opts rendering an invoice as it was issued: the invoice an
+// e-mail sends (on issue, or again) is the document the customer was
+// issued, the same bytes each time; a reminder attaches the invoice as it
+// stands, with what was paid since.
+func asIssued(opts document.Options) document.Options {
+	opts.AsIssued = true
+	return opts
 }
 
 // creditNoteDocument is cn rendered as opts asks.

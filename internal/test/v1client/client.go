@@ -250,6 +250,16 @@ func (c *Client) InvoiceDocument(ctx context.Context, id, accept string, opts ..
 	return c.raw(ctx, "/v1/invoices/"+url.PathEscape(id)+"/document", opts)
 }
 
+// InvoiceDocumentAsIssued sends GET
+// /v1/invoices/{id}/document?as_issued=asIssued, as InvoiceDocument does.
+func (c *Client) InvoiceDocumentAsIssued(ctx context.Context, id, asIssued, accept string, opts ...Option) (*Response, error) {
+	if accept != "" {
+		opts = append([]Option{Header("Accept", accept)}, opts...)
+	}
+	q := url.Values{"as_issued": {asIssued}}
+	return c.raw(ctx, "/v1/invoices/"+url.PathEscape(id)+"/document?"+q.Encode(), opts)
+}
+
 // ListInvoices sends GET /v1/invoices.
 func (c *Client) ListInvoices(ctx context.Context, p ListParams, opts ...Option) (*List[Invoice], *Response, error) {
 	return call[List[Invoice]](ctx, c, http.MethodGet, "/v1/invoices"+p.query(), nil, opts)

@@ -57,9 +57,10 @@ type InvoiceParams struct {
 	CustomerID string `json:"customer_id"`
 	Currency   string `json:"currency,omitempty"`
 	Items      []Item `json:"items"`
-	// BuyerReference and PurchaseOrder are left out when empty.
+	// BuyerReference, PurchaseOrder and SupplyDate are left out when empty.
 	BuyerReference string `json:"buyer_reference,omitempty"`
 	PurchaseOrder  string `json:"purchase_order,omitempty"`
+	SupplyDate     string `json:"supply_date,omitempty"`
 }
 
 // Item is a line item. Tax is its effective tax in a response, nil when it
@@ -235,9 +236,10 @@ type Invoice struct {
 	CustomerID string `json:"customer_id"`
 	Currency   string `json:"currency"`
 	Items      []Item `json:"items"`
-	// BuyerReference and PurchaseOrder are nil when absent.
+	// BuyerReference, PurchaseOrder and SupplyDate are nil when absent.
 	BuyerReference *string             `json:"buyer_reference"`
 	PurchaseOrder  *string             `json:"purchase_order"`
+	SupplyDate     *string             `json:"supply_date"`
 	Subtotal       *int64              `json:"subtotal"`
 	TaxBreakdown   []TaxBreakdownEntry `json:"tax_breakdown"`
 	TaxTotal       *int64              `json:"tax_total"`
