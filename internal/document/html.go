@@ -35,7 +35,7 @@ var htmlTemplate = template.Must(template.New("invoice").Parse(htmlSource))
 // formats of opts.Locale, with opts.Footer. It returns ErrNotIssued for an
 // invoice that is not issued.
 func HTML(inv *billingv1.Invoice, opts Options) ([]byte, error) {
-	v, err := newView(inv, locale.New(opts.Locale), opts.Footer)
+	v, err := newView(inv, locale.New(opts.Locale), opts)
 	if err != nil {
 		return nil, err
 	}

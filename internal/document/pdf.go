@@ -63,7 +63,7 @@ const (
 // opts.Footer. It returns ErrNotIssued for an invoice that is not issued.
 func PDF(inv *billingv1.Invoice, opts Options) ([]byte, error) {
 	p := pdfPrinter(opts.Locale)
-	v, err := newView(inv, p, opts.Footer)
+	v, err := newView(inv, p, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -95,7 +95,7 @@ func (r *EmailReconciler) compose(ctx context.Context, em *billingv1.Email, prof
 		note, err = attach(msg, creditNoteDocument(s.note, opts), settings.AttachEInvoice)
 	case billingv1.EmailPurposeStatement:
 		period := em.Spec.Statement
-		msg.Subject, msg.Text = document.StatementEmail(s.customer, issuer, period.From, period.To, opts.Locale)
+		msg.Subject, msg.Text = document.StatementEmail(issuer, period.From, period.To, opts.Locale)
 		err = r.attachStatement(ctx, msg, em, s.customer, profile)
 	}
 	return msg, note, err
