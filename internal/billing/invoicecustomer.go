@@ -55,14 +55,14 @@ type CreditedBy struct {
 // were entered, each with its number as notes (the invoice's credit
 // notes, matched by uid) gives it; one notes lacks (deleted, or not yet
 // numbered) is named by its metadata.name.
-func CreditNotesOf(inv *billingv1.Invoice, notes []billingv1.CreditNote) []CreditedBy {
+func CreditNotesOf(inv *billingv1.Invoice, notes []*billingv1.CreditNote) []CreditedBy {
 	if inv.Status.Ledger == nil {
 		return nil
 	}
 	numbers := make(map[string]string, len(notes))
-	for i := range notes {
-		if n := notes[i].Status.Number; n != "" {
-			numbers[string(notes[i].UID)] = n
+	for _, cn := range notes {
+		if cn != nil && cn.Status.Number != "" {
+			numbers[string(cn.UID)] = cn.Status.Number
 		}
 	}
 	out := make([]CreditedBy, 0, len(inv.Status.Ledger.CreditNotes))

@@ -55,8 +55,8 @@ func TestWhatTheCustomerIsToldRemainsLeavesWriteOffsOut(t *testing.T) {
 }
 
 func TestTheCreditNotesOfAnInvoiceAreNamedByTheirNumbers(t *testing.T) {
-	note := func(name, uid, number string) billingv1.CreditNote {
-		cn := billingv1.CreditNote{}
+	note := func(name, uid, number string) *billingv1.CreditNote {
+		cn := &billingv1.CreditNote{}
 		cn.Name, cn.UID, cn.Status.Number = name, types.UID(uid), number
 		return cn
 	}
@@ -66,15 +66,15 @@ func TestTheCreditNotesOfAnInvoiceAreNamedByTheirNumbers(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		inv   *billingv1.Invoice
-		notes []billingv1.CreditNote
+		notes []*billingv1.CreditNote
 		out   []billing.CreditedBy
 	}{
 		{"an invoice without a ledger lists none", &billingv1.Invoice{}, nil, nil},
 		{"the notes are in the ledger's order with their numbers", inv,
-			[]billingv1.CreditNote{note("cn-a", "u1", "CN-0001"), note("cn-b", "u2", "CN-0002")},
+			[]*billingv1.CreditNote{note("cn-a", "u1", "CN-0001"), note("cn-b", "u2", "CN-0002")},
 			[]billing.CreditedBy{{Number: "CN-0002", Amount: 500}, {Number: "CN-0001", Amount: 700}}},
 		{"a note not found, or another of the same name, is named by its name", inv,
-			[]billingv1.CreditNote{note("cn-b", "other", "CN-0009")},
+			[]*billingv1.CreditNote{note("cn-b", "other", "CN-0009")},
 			[]billing.CreditedBy{{Number: "cn-b", Amount: 500}, {Number: "cn-a", Amount: 700}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

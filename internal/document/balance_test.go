@@ -87,12 +87,12 @@ func TestTheDocumentsShowCreditNotesAndCreditAppliedButNeverAWriteOff(t *testing
 		inv.Status.Balance = &billingv1.InvoiceBalance{AmountCredited: 20000, AmountPaid: 48050,
 			PaymentStatus: billingv1.InvoicePaymentPaid}
 	}
-	note := func(name, uid, number string) billingv1.CreditNote {
-		cn := billingv1.CreditNote{}
+	note := func(name, uid, number string) *billingv1.CreditNote {
+		cn := &billingv1.CreditNote{}
 		cn.Name, cn.UID, cn.Status.Number = name, types.UID(uid), number
 		return cn
 	}
-	numbered := Options{CreditNotes: []billingv1.CreditNote{note("cn-2", "uid-2", "CN-000008"),
+	numbered := Options{CreditNotes: []*billingv1.CreditNote{note("cn-2", "uid-2", "CN-000008"),
 		note("cn-1", "uid-1", "CN-000007")}}
 	cases := []struct {
 		name          string

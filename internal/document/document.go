@@ -51,7 +51,7 @@ type Options struct {
 	// CreditNotes are the invoice's credit notes, which name the credit
 	// notes of its ledger by their numbers (billing.CreditNotesOf); one
 	// they lack is named by its metadata.name. Unused for a credit note.
-	CreditNotes []billingv1.CreditNote
+	CreditNotes []*billingv1.CreditNote
 }
 
 // isoDay is how a day is written for machines: ISO 8601, in the
