@@ -129,16 +129,8 @@ func TestComputeStatement(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st, err := billing.ComputeStatement(&tc.recs, cus, billing.StartOfDay(tc.from, berlin),
-				billing.StartOfDay(tc.to, berlin), berlin)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(st.Currencies) != 1 {
-				t.Fatalf("currencies = %+v, want EUR alone", st.Currencies)
-			}
-			cs := st.Currencies[0]
-			checkAddsUp(t, cs)
+			cs := soleCurrency(t)(billing.ComputeStatement(&tc.recs, cus, billing.StartOfDay(tc.from, berlin),
+				billing.StartOfDay(tc.to, berlin), berlin))
 			if cs.Opening != tc.opening || cs.Closing != tc.closing {
 				t.Errorf("opening, closing = %d, %d, want %d, %d", cs.Opening, cs.Closing, tc.opening, tc.closing)
 			}
@@ -153,6 +145,24 @@ func TestComputeStatement(t *testing.T) {
 				t.Errorf("aging = %+v, credit %d, want %+v, credit %d", cs.Aging, cs.UnappliedCredit, tc.aging, tc.credit)
 			}
 		})
+	}
+}
+
+// soleCurrency returns a function that fails t unless a statement was
+// computed, in one currency, that adds up (checkAddsUp), and returns that
+// currency's statement.
+func soleCurrency(t *testing.T) func(billing.Statement, error) billing.CurrencyStatement {
+	t.Helper()
+	return func(st billing.Statement, err error) billing.CurrencyStatement {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(st.Currencies) != 1 {
+			t.Fatalf("currencies = %+v, want EUR alone", st.Currencies)
+		}
+		checkAddsUp(t, st.Currencies[0])
+		return st.Currencies[0]
 	}
 }
 
@@ -268,15 +278,7 @@ func TestTheCustomersStatementLeavesWriteOffsOut(t *testing.T) {
 			6_000, []billing.EntryType{billing.EntryInvoice, billing.EntryPayment}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st, err := billing.CustomerStatement(&tc.recs, cus, day(0), day(50), time.UTC)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(st.Currencies) != 1 {
-				t.Fatalf("currencies = %+v, want EUR alone", st.Currencies)
-			}
-			cs := st.Currencies[0]
-			checkAddsUp(t, cs)
+			cs := soleCurrency(t)(billing.CustomerStatement(&tc.recs, cus, day(0), day(50), time.UTC))
 			if cs.Closing != tc.closing {
 				t.Errorf("closing = %d, want %d", cs.Closing, tc.closing)
 			}
