@@ -170,6 +170,18 @@ func ComputeStatement(recs *Records, customer string, from, to time.Time, loc *t
 	return st, nil
 }
 
+// CustomerStatement is customer's statement as the customer receives it,
+// as a document or attached to an e-mail: ComputeStatement over recs
+// without its write-offs. A write-off is the issuer's own decision to stop
+// collecting, internal to its books (OwedByCustomer); to the customer,
+// what it wrote off is still owed, so neither its rows nor its reversals
+// are listed and the balances and the aging count it as open.
+func CustomerStatement(recs *Records, customer string, from, to time.Time, loc *time.Location) (Statement, error) {
+	without := *recs
+	without.WriteOffs = nil
+	return ComputeStatement(&without, customer, from, to, loc)
+}
+
 // rowOf is the row of type typ of entry e.
 func rowOf(e entry, typ EntryType, recordAmount, amount int64) StatementRow {
 	row := StatementRow{Type: typ, ID: e.name, Number: e.number, At: e.at, RecordAmount: recordAmount, Amount: amount}

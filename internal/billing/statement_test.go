@@ -129,16 +129,8 @@ func TestComputeStatement(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st, err := billing.ComputeStatement(&tc.recs, cus, billing.StartOfDay(tc.from, berlin),
-				billing.StartOfDay(tc.to, berlin), berlin)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(st.Currencies) != 1 {
-				t.Fatalf("currencies = %+v, want EUR alone", st.Currencies)
-			}
-			cs := st.Currencies[0]
-			checkAddsUp(t, cs)
+			cs := soleCurrency(t)(billing.ComputeStatement(&tc.recs, cus, billing.StartOfDay(tc.from, berlin),
+				billing.StartOfDay(tc.to, berlin), berlin))
 			if cs.Opening != tc.opening || cs.Closing != tc.closing {
 				t.Errorf("opening, closing = %d, %d, want %d, %d", cs.Opening, cs.Closing, tc.opening, tc.closing)
 			}
@@ -153,6 +145,24 @@ func TestComputeStatement(t *testing.T) {
 				t.Errorf("aging = %+v, credit %d, want %+v, credit %d", cs.Aging, cs.UnappliedCredit, tc.aging, tc.credit)
 			}
 		})
+	}
+}
+
+// soleCurrency returns a function that fails t unless a statement was
+// computed, in one currency, that adds up (checkAddsUp), and returns that
+// currency's statement.
+func soleCurrency(t *testing.T) func(billing.Statement, error) billing.CurrencyStatement {
+	t.Helper()
+	return func(st billing.Statement, err error) billing.CurrencyStatement {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(st.Currencies) != 1 {
+			t.Fatalf("currencies = %+v, want EUR alone", st.Currencies)
+		}
+		checkAddsUp(t, st.Currencies[0])
+		return st.Currencies[0]
 	}
 }
 
@@ -245,4 +255,43 @@ func randomAccount(rng *rand.Rand) *billing.Records {
 			int64(1+rng.IntN(1_000)), at()))
 	}
 	return recs
+}
+
+func TestTheCustomersStatementLeavesWriteOffsOut(t *testing.T) {
+	const cus = "cus-a"
+	day := func(n int) time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, n) }
+	for _, tc := range []struct {
+		name    string
+		recs    billing.Records
+		closing int64
+		rows    []billing.EntryType
+	}{
+		{"what a write-off wrote off is still owed, and the write-off is not listed",
+			billing.Records{Invoices: []*billingv1.Invoice{accountInvoice("inv-1", cus, "EUR", 10_000, day(1), 30)},
+				Payments:  []*billingv1.Payment{recordedPayment("pay-1", "inv-1", 4_000, day(2))},
+				WriteOffs: []*billingv1.WriteOff{recordedWriteOff("wo-1", "inv-1", 6_000, day(40))}},
+			6_000, []billing.EntryType{billing.EntryInvoice, billing.EntryPayment}},
+		{"a payment after a write-off subtracts its amount, with no reversal row",
+			billing.Records{Invoices: []*billingv1.Invoice{accountInvoice("inv-1", cus, "EUR", 10_000, day(1), 30)},
+				WriteOffs: []*billingv1.WriteOff{recordedWriteOff("wo-1", "inv-1", 10_000, day(40))},
+				Payments:  []*billingv1.Payment{recordedPayment("pay-1", "inv-1", 4_000, day(45))}},
+			6_000, []billing.EntryType{billing.EntryInvoice, billing.EntryPayment}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cs := soleCurrency(t)(billing.CustomerStatement(&tc.recs, cus, day(0), day(50), time.UTC))
+			if cs.Closing != tc.closing {
+				t.Errorf("closing = %d, want %d", cs.Closing, tc.closing)
+			}
+			var got []billing.EntryType
+			for _, r := range cs.Rows {
+				got = append(got, r.Type)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.rows) {
+				t.Errorf("rows = %v, want %v", got, tc.rows)
+			}
+			if len(tc.recs.WriteOffs) != 1 {
+				t.Error("the records given were changed")
+			}
+		})
+	}
 }

@@ -48,6 +48,10 @@ type Options struct {
 	// customer's preferred locale, else the billing profile's (package
 	// locale resolves it). The zero Tag is English.
 	Locale language.Tag
+	// CreditNotes are the invoice's credit notes, which name the credit
+	// notes of its ledger by their numbers (billing.CreditNotesOf); one
+	// they lack is named by its metadata.name. Unused for a credit note.
+	CreditNotes []*billingv1.CreditNote
 	// AsIssued renders an invoice as it was issued (billing.AsIssued):
 	// without any payment, credit note, credit application or write-off
 	// entered since, so that it gives the same bytes at any later time.
@@ -99,14 +103,16 @@ type view struct {
 	Subtotal  string
 	TaxTotal  string
 	Total     string
-	// Settlement are the rows under the total once something settled part
-	// of the invoice (status.balance): the amount paid, the credit applied
-	// and the amount written off, each when there is any, then what
-	// remains; empty before.
+	// Settlement are the rows under the total once something the customer
+	// is told of settled part of the invoice (status.balance): each credit
+	// note by its number, the amount paid and the credit applied, each when
+	// there is any, then what remains as the customer owes it; empty
+	// before. A write-off is internal and never shown
+	// (billing.OwedByCustomer).
 	Settlement []settlementRow
 	// Payment are the rows of the bank transfer block (the account frozen
 	// at issue, status.paymentAccount): label and value; empty without an
-	// account, and on a credit note.
+	// account, once nothing remains to pay, and on a credit note.
 	Payment [][2]string
 	Footer  string
 }
@@ -156,19 +162,22 @@ func headView(p *locale.Printer, title, number string, issuedAt time.Time, code 
 }
 
 // newView checks that inv is issued and formats what its document shows
-// with p, the billing profile's footer under it.
-func newView(inv *billingv1.Invoice, p *locale.Printer, footer string) (*view, error) {
+// with p and opts: the billing profile's footer under it, its credit notes
+// by their numbers.
+func newView(inv *billingv1.Invoice, p *locale.Printer, opts Options) (*view, error) {
 	st := &inv.Status
 	if st.Phase != billingv1.InvoiceIssued || st.Number == "" || st.BillTo == nil || st.IssuedAt == nil {
 		return nil, ErrNotIssued
 	}
 	code := billing.InvoiceCurrency(inv)
-	v := headView(p, "title.invoice", st.Number, st.IssuedAt.Time, code, st.BillTo, st.Issuer, footer)
+	v := headView(p, "title.invoice", st.Number, st.IssuedAt.Time, code, st.BillTo, st.Issuer, opts.Footer)
 	if st.DueAt != nil {
 		v.DueAt, v.DueISO = p.Date(st.DueAt.UTC()), st.DueAt.UTC().Format(isoDay)
 	}
 	v.Meta = append([][2]string{supplyRow(p, &inv.Spec)}, referenceRows(p, &inv.Spec)...)
-	v.Payment = paymentRows(p, st.PaymentAccount, st.Number)
+	if st.Balance == nil || billing.OwedByCustomer(st.Balance) > 0 {
+		v.Payment = paymentRows(p, st.PaymentAccount, st.Number)
+	}
 	taxes := billing.ItemTaxes(inv)
 	for i, it := range inv.Spec.Items {
 		// The CRD's bounds keep quantity × amount below 2^63.
@@ -194,7 +203,7 @@ func newView(inv *billingv1.Invoice, p *locale.Printer, footer string) (*view, e
 	v.Subtotal = p.Money(code, a.Subtotal)
 	v.TaxTotal = p.Money(code, a.TaxTotal)
 	v.Total = p.Money(code, a.Total)
-	v.Settlement = settlementRows(p, code, st.Balance)
+	v.Settlement = settlementRows(p, code, st.Balance, billing.CreditNotesOf(inv, opts.CreditNotes))
 	return v, nil
 }
 
@@ -215,27 +224,33 @@ type settlementRow struct {
 }
 
 // settlementRows are the rows under the total of an invoice of currency
-// code with balance b: what was paid, applied from the customer's credit
-// and written off, each when there is any, then what remains; none when
-// nothing is.
-func settlementRows(p *locale.Printer, code string, b *billingv1.InvoiceBalance) []settlementRow {
-	if b == nil || b.AmountPaid+b.AmountApplied+b.AmountWrittenOff == 0 {
+// code with balance b and credit notes notes: each credit note by its
+// number, what was paid and what was applied from the customer's credit,
+// each when there is any, then what remains as the customer owes it; none
+// while nothing the customer is told of settled any of it. What a
+// write-off wrote off is not shown: it still remains, to the customer.
+func settlementRows(p *locale.Printer, code string, b *billingv1.InvoiceBalance,
+	notes []billing.CreditedBy) []settlementRow {
+	if !billing.SettledForCustomer(b) {
 		return nil
 	}
-	var rows []settlementRow
+	rows := make([]settlementRow, 0, len(notes)+3)
+	for _, n := range notes {
+		rows = append(rows, settlementRow{p.T("settlement.creditNote", n.Number), p.Money(code, n.Amount), "credited"})
+	}
 	for _, r := range []struct {
 		label, class string
 		amount       int64
 	}{
 		{"settlement.paid", "paid", b.AmountPaid},
 		{"settlement.applied", "applied", b.AmountApplied},
-		{"settlement.writtenOff", "written-off", b.AmountWrittenOff},
 	} {
 		if r.amount > 0 {
 			rows = append(rows, settlementRow{p.T(r.label), p.Money(code, r.amount), r.class})
 		}
 	}
-	return append(rows, settlementRow{p.T("settlement.remaining"), p.Money(code, b.AmountRemaining), "remaining"})
+	return append(rows, settlementRow{p.T("settlement.remaining"), p.Money(code, billing.OwedByCustomer(b)),
+		"remaining"})
 }
 
 // supplyRow is the date of supply an invoice states (EU VAT Directive art.

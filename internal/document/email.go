@@ -31,16 +31,27 @@ import (
 // as the documents format them.
 
 // InvoiceEmail is the subject and text of the message that sends an issued
-// invoice: both name its number, its total and its due date.
+// invoice: both name its number, its total and its due date. Sent again
+// once a credit note, a payment or applied credit settled part of it, the
+// text also says what remains as the customer owes it, or that nothing
+// does (billing.OwedByCustomer: never a write-off).
 func InvoiceEmail(inv *billingv1.Invoice, tag language.Tag) (subject, text string) {
 	p := locale.New(tag)
 	st := &inv.Status
-	total := p.Money(billing.InvoiceCurrency(inv), deref(st.Total))
+	code := billing.InvoiceCurrency(inv)
+	total := p.Money(code, deref(st.Total))
 	due := day(p, st.DueAt)
 	subject = p.T("email.invoice.subject", st.Number, total, due)
 	var b strings.Builder
-	greet(p, &b, st.BillTo)
+	greet(p, &b)
 	paragraph(&b, p.T("email.invoice.body", st.Number, day(p, st.IssuedAt), total, due))
+	if billing.SettledForCustomer(st.Balance) {
+		if owed := billing.OwedByCustomer(st.Balance); owed > 0 {
+			paragraph(&b, p.T("email.invoice.remaining", p.Money(code, owed)))
+		} else {
+			paragraph(&b, p.T("email.invoice.settled"))
+		}
+	}
 	sign(p, &b, st.Issuer)
 	return subject, b.String()
 }
@@ -53,7 +64,7 @@ func CreditNoteEmail(cn *billingv1.CreditNote, tag language.Tag) (subject, text 
 	total := p.Money(st.Currency, deref(st.Total))
 	subject = p.T("email.creditNote.subject", st.Number, st.InvoiceNumber, total)
 	var b strings.Builder
-	greet(p, &b, st.BillTo)
+	greet(p, &b)
 	paragraph(&b, p.T("email.creditNote.body", st.Number, day(p, st.IssuedAt), total, st.InvoiceNumber))
 	sign(p, &b, st.Issuer)
 	return subject, b.String()
@@ -65,11 +76,7 @@ func CreditNoteEmail(cn *billingv1.CreditNote, tag language.Tag) (subject, text 
 func ReminderEmail(inv *billingv1.Invoice, now time.Time, tag language.Tag) (subject, text string) {
 	p := locale.New(tag)
 	st := &inv.Status
-	remaining := int64(0)
-	if st.Balance != nil {
-		remaining = st.Balance.AmountRemaining
-	}
-	amount := p.Money(billing.InvoiceCurrency(inv), remaining)
+	amount := p.Money(billing.InvoiceCurrency(inv), billing.OwedByCustomer(st.Balance))
 	due, issued := day(p, st.DueAt), day(p, st.IssuedAt)
 	var body string
 	if st.DueAt != nil && now.After(st.DueAt.Time) {
@@ -81,7 +88,7 @@ func ReminderEmail(inv *billingv1.Invoice, now time.Time, tag language.Tag) (sub
 		body = p.T("email.reminder.body.due", amount, st.Number, issued, due)
 	}
 	var b strings.Builder
-	greet(p, &b, st.BillTo)
+	greet(p, &b)
 	paragraph(&b, body)
 	paragraph(&b, p.T("email.reminder.paid"))
 	sign(p, &b, st.Issuer)
@@ -92,24 +99,23 @@ func ReminderEmail(inv *billingv1.Invoice, now time.Time, tag language.Tag) (sub
 // customer's statement of account for the days from and to (ISO 8601, as
 // the period's query names them; a day that does not parse is written as
 // it is).
-func StatementEmail(customer *billingv1.Customer, issuer *billingv1.Issuer, from, to string, tag language.Tag) (subject, text string) {
+func StatementEmail(issuer *billingv1.Issuer, from, to string, tag language.Tag) (subject, text string) {
 	p := locale.New(tag)
 	from, to = isoDayIn(p, from), isoDayIn(p, to)
 	subject = p.T("email.statement.subject", from, to)
 	var b strings.Builder
-	greet(p, &b, &billingv1.BillTo{Name: customer.Spec.Name})
+	greet(p, &b)
 	paragraph(&b, p.T("email.statement.body", from, to))
 	sign(p, &b, issuer)
 	return subject, b.String()
 }
 
-// greet opens a message to the customer.
-func greet(p *locale.Printer, b *strings.Builder, to *billingv1.BillTo) {
-	if to != nil && to.Name != "" {
-		paragraph(b, p.T("email.greeting", to.Name))
-		return
-	}
-	paragraph(b, p.T("email.hello"))
+// greet opens a message to the customer with the language's formal
+// greeting ("Dear Sir or Madam,", "Sehr geehrte Damen und Herren,"): a
+// customer is a company or a person whose name is not a contact's, and
+// "Dear ACME GmbH," greets nobody.
+func greet(p *locale.Printer, b *strings.Builder) {
+	paragraph(b, p.T("email.greeting.formal"))
 }
 
 // paragraph writes s and an empty line after it.

@@ -36,7 +36,7 @@ var htmlTemplate = template.Must(template.New("invoice").Parse(htmlSource))
 // invoice that is not issued. With opts.AsIssued it shows the invoice as
 // it was issued.
 func HTML(inv *billingv1.Invoice, opts Options) ([]byte, error) {
-	v, err := newView(subject(inv, opts), locale.New(opts.Locale), opts.Footer)
+	v, err := newView(subject(inv, opts), locale.New(opts.Locale), opts)
 	if err != nil {
 		return nil, err
 	}

@@ -224,17 +224,16 @@ func TestTheMessagesAreWrittenInTheCustomersLanguage(t *testing.T) {
 	overdue := func(inv *billingv1.Invoice) {
 		inv.Status.Balance = &billingv1.InvoiceBalance{AmountRemaining: 18050}
 	}
-	acme := &billingv1.Customer{Spec: billingv1.CustomerSpec{Name: "Acme Corporation"}}
 	for _, tc := range []struct {
 		name  string
 		write func() (string, string)
 		want  []string
 	}{
 		{"a German invoice message", func() (string, string) { return InvoiceEmail(issued(), language.German) },
-			[]string{"Rechnung DEMO-000001: 680,50\u00a0$ fällig am 07.12.2026", "Guten Tag Acme Corporation,",
+			[]string{"Rechnung DEMO-000001: 680,50\u00a0$ fällig am 07.12.2026", "Sehr geehrte Damen und Herren,",
 				"vom 23.11.2026", "Mit freundlichen Grüßen"}},
 		{"a French credit note message", func() (string, string) { return CreditNoteEmail(issuedCreditNote(), language.French) },
-			[]string{"Avoir CN-000007 sur la facture DEMO-000001\u00a0: 200,00\u00a0$US", "Bonjour Acme Corporation,", "Cordialement,"}},
+			[]string{"Avoir CN-000007 sur la facture DEMO-000001\u00a0: 200,00\u00a0$US", "Madame, Monsieur,", "Cordialement,"}},
 		{"a Polish reminder a week late", func() (string, string) {
 			return ReminderEmail(issued(overdue), due.AddDate(0, 0, 7), language.Polish)
 		}, []string{"Przypomnienie: faktura DEMO-000001", "180,50\u00a0$", "7 dni temu", "7 gru 2026"}},
@@ -242,8 +241,8 @@ func TestTheMessagesAreWrittenInTheCustomersLanguage(t *testing.T) {
 			return ReminderEmail(issued(overdue), due.AddDate(0, 0, 1), language.Spanish)
 		}, []string{"Recordatorio: factura DEMO-000001", "hace 1 día", "7 dic. 2026"}},
 		{"an Italian statement message", func() (string, string) {
-			return StatementEmail(acme, issued().Status.Issuer, "2026-09-01", "2026-11-30", language.Italian)
-		}, []string{"Estratto conto dal 1 set 2026 al 30 nov 2026", "Gentile Acme Corporation,"}},
+			return StatementEmail(issued().Status.Issuer, "2026-09-01", "2026-11-30", language.Italian)
+		}, []string{"Estratto conto dal 1 set 2026 al 30 nov 2026", "Gentili Signore e Signori,"}},
 		{"a Swiss German message falls back to German texts", func() (string, string) {
 			return InvoiceEmail(issued(), language.MustParse("de-CH"))
 		}, []string{"Rechnung DEMO-000001: $\u00a0680.50 fällig am 07.12.2026"}},

@@ -66,7 +66,7 @@ const (
 // empty /ID.
 func PDF(inv *billingv1.Invoice, opts Options) ([]byte, error) {
 	p := pdfPrinter(opts.Locale)
-	v, err := newView(subject(inv, opts), p, opts.Footer)
+	v, err := newView(subject(inv, opts), p, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -31,7 +31,6 @@ const (
 	headAmount      = "column.amount"
 	headNetAmount   = "column.netAmount"
 	headCategory    = "column.taxCategory"
-	headRate        = "column.rate"
 	headTaxable     = "column.taxableAmount"
 	headTaxAmount   = "column.taxAmount"
 )
@@ -91,7 +90,7 @@ func (r *pdfWriter) columns(v *view, width float64) {
 	head := func(key string) float64 { return r.measure(r.head(key)) + 2*cellPad }
 	r.qtyW = max(minQtyW, head(headQuantity))
 	r.unitW = max(minAmountW, head(headUnitAmount))
-	r.taxW = max(minTaxW, head(headTax), head(headRate))
+	r.taxW = max(minTaxW, head(headTax))
 	r.amountW = max(minAmountW, head(headAmount), head(headNetAmount), head(headTaxable), head(headTaxAmount))
 	r.font(fontRegular, fontSize)
 	for _, l := range v.Lines {
@@ -103,7 +102,6 @@ func (r *pdfWriter) columns(v *view, width float64) {
 		}
 	}
 	for _, t := range v.Breakdown {
-		r.taxW = max(r.taxW, r.measure(t.Rate)+2*cellPad)
 		r.amountW = max(r.amountW, r.measure(t.Taxable)+2*cellPad, r.measure(t.Tax)+2*cellPad)
 	}
 	r.amountW = max(r.amountW, r.measure(v.Subtotal)+2*cellPad, r.measure(v.TaxTotal)+2*cellPad)
@@ -143,17 +141,16 @@ func (r *pdfWriter) lineTable(v *view) {
 	r.table(cols, rows)
 }
 
-// breakdown writes the tax breakdown: one row per category and rate, with
-// its exemption reason under the category.
+// breakdown writes the tax breakdown: one row per category and rate, named
+// by groupLabel, with its exemption reason under the name.
 func (r *pdfWriter) breakdown(v *view) {
-	first := r.pageW - 2*margin - r.taxW - 2*r.amountW
-	cols := []pdfColumn{{r.head(headCategory), first}, {r.head(headRate), r.taxW}, {r.head(headTaxable), r.amountW},
-		{r.head(headTaxAmount), r.amountW}}
+	first := r.pageW - 2*margin - 2*r.amountW
+	cols := []pdfColumn{{r.head(headCategory), first}, {r.head(headTaxable), r.amountW}, {r.head(headTaxAmount), r.amountW}}
 	rows := make([]pdfRow, 0, len(v.Breakdown))
 	for _, t := range v.Breakdown {
 		var row pdfRow
 		r.font(fontRegular, fontSize)
-		for _, s := range r.wrap(t.Category, first-2*cellPad) {
+		for _, s := range r.wrap(t.Label, first-2*cellPad) {
 			row.lines = append(row.lines, pdfLine{s: s})
 		}
 		if t.Reason != "" {
@@ -162,7 +159,7 @@ func (r *pdfWriter) breakdown(v *view) {
 				row.lines = append(row.lines, pdfLine{s: s, note: true})
 			}
 		}
-		row.cells = []string{t.Rate, t.Taxable, t.Tax}
+		row.cells = []string{t.Taxable, t.Tax}
 		rows = append(rows, row)
 	}
 	r.table(cols, rows)

@@ -32,24 +32,29 @@ const noRate = "—"
 
 // taxRow is one group of the tax breakdown, formatted.
 type taxRow struct {
-	// Category is the code and name, "S – Standard rate".
-	Category string
-	// Rate is "19%" ("19 %" in de), or noRate for category O.
-	Rate    string
+	// Label names the group as an accountant reads it (groupLabel): "VAT
+	// 19%", "Umsatzsteuer 7 %", "Reverse charge".
+	Label   string
 	Taxable string
 	Tax     string
 	// Reason is the group's exemption reason, "" for S and Z.
 	Reason string
 }
 
-// categoryLabel is the code of category and its name in p's language,
-// "AE – Reverse charge"; the code alone for a code that is not a category
-// (billing.TaxCategoryName).
-func categoryLabel(p *locale.Printer, category billingv1.TaxCategory) string {
-	if billing.TaxCategoryName(category) == "" {
+// groupLabel names a group of the tax breakdown in p's language: the
+// standard rate by the tax and its rate as p's locale writes percents
+// ("VAT 19%", "Umsatzsteuer 7 %", "TVA 5,5 %"), every other category by
+// its meaning ("Reverse charge", "Exempt"), whose rate is 0 or none. A
+// code that is not a category (billing.TaxCategoryName; the API refuses
+// such) is printed as it is.
+func groupLabel(p *locale.Printer, category billingv1.TaxCategory, rate *string) string {
+	switch {
+	case category == billingv1.TaxStandard:
+		return p.T("tax.group.S", rateLabel(p, rate))
+	case billing.TaxCategoryName(category) == "":
 		return string(category)
 	}
-	return string(category) + " – " + p.T("tax.category."+string(category))
+	return p.T("tax.category." + string(category))
 }
 
 // rateLabel writes a rate in percent in its shortest form in p's locale,
@@ -63,20 +68,14 @@ func rateLabel(p *locale.Printer, rate *string) string {
 	return p.Percent(*rate)
 }
 
-// lineTaxLabel is what a line's tax column shows: the rate alone for the
-// standard rate ("19%"), the rate and the category for the others, so that
-// the line is found in the breakdown ("0% AE", "0% Z"), noRate for category
-// O and "none" in p's language for a line without tax.
+// lineTaxLabel is what a line's tax column shows: its rate ("19%", "0%"),
+// noRate for category O and "none" in p's language for a line without
+// tax. The breakdown names what the rate is (groupLabel).
 func lineTaxLabel(p *locale.Printer, tax *billingv1.Tax) string {
-	switch {
-	case tax == nil:
+	if tax == nil {
 		return p.T("tax.none")
-	case tax.Category == billingv1.TaxNotSubject && tax.Rate == nil:
-		return noRate
-	case tax.Category == billingv1.TaxStandard:
-		return rateLabel(p, tax.Rate)
 	}
-	return rateLabel(p, tax.Rate) + " " + string(tax.Category)
+	return rateLabel(p, tax.Rate)
 }
 
 // taxRows formats the tax breakdown of an invoice of currency code.
@@ -84,11 +83,10 @@ func taxRows(p *locale.Printer, code string, breakdown []billingv1.TaxBreakdownE
 	rows := make([]taxRow, 0, len(breakdown))
 	for _, e := range breakdown {
 		rows = append(rows, taxRow{
-			Category: categoryLabel(p, e.Category),
-			Rate:     rateLabel(p, e.Rate),
-			Taxable:  p.Money(code, e.TaxableAmount),
-			Tax:      p.Money(code, e.TaxAmount),
-			Reason:   e.ExemptionReason,
+			Label:   groupLabel(p, e.Category, e.Rate),
+			Taxable: p.Money(code, e.TaxableAmount),
+			Tax:     p.Money(code, e.TaxAmount),
+			Reason:  e.ExemptionReason,
 		})
 	}
 	return rows

@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/document"
 	"github.com/invoicing-dev/invoicing/internal/einvoice"
@@ -74,6 +75,11 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 		return apiError(r.Context(), err, "Unable to read the billing profile or the customer")
 	}
 	opts.AsIssued = asIssued
+	if !asIssued { // as issued, the invoice has no credit note yet
+		if opts.CreditNotes, err = a.ledgerCreditNotes(r.Context(), c.ns, inv); err != nil {
+			return apiError(r.Context(), err, "Unable to read the invoice's credit notes")
+		}
+	}
 	media, ext, render := mediaHTML+"; charset=utf-8", "html", document.HTML
 	switch chooseDocument(df, r.Header.Values("Accept")) {
 	case formatPDF:
@@ -132,6 +138,17 @@ func (a *Adapter) getCreditNoteDocument(w http.ResponseWriter, r *http.Request, 
 	}
 	writeDocument(w, r, media, document.CreditNoteFilename(cn, ext), body)
 	return nil
+}
+
+// ledgerCreditNotes are the credit notes of inv, which its document names
+// by their numbers; none are read while its ledger holds none. One that is
+// gone (sealed, or deleted) is named by its name (billing.CreditNotesOf).
+func (a *Adapter) ledgerCreditNotes(ctx context.Context, ns string, inv *billingv1.Invoice) ([]*billingv1.CreditNote,
+	error) {
+	if inv.Status.Ledger == nil || len(inv.Status.Ledger.CreditNotes) == 0 {
+		return nil, nil
+	}
+	return readAll(ctx, store.Selection{Namespace: ns, InvoiceID: inv.Name}, a.store.CreditNotes)
 }
 
 // documentOptions are what the documents of workspace ns's customer

@@ -189,12 +189,14 @@ var _ = Describe("Credit notes and payments", func() {
 		Expect(got.status).To(Equal(http.StatusCreated), "body: %s", got.body)
 		var cn apiobject.CreditNote
 		Expect(json.Unmarshal(got.body, &cn)).To(Succeed())
+		var number string
 		Eventually(func(g Gomega) {
 			var read apiobject.CreditNote
 			g.Expect(json.Unmarshal(send(http.MethodGet, "/v1/credit_notes/"+cn.ID, inWorkspace(ns)).body, &read)).To(Succeed())
 			g.Expect(read.Status).To(Equal("issued"))
 			g.Expect(read.Number).NotTo(BeNil())
 			g.Expect(*read.Total).To(Equal(int64(4105)))
+			number = *read.Number
 		}).Should(Succeed())
 		doc := send(http.MethodGet, "/v1/credit_notes/"+cn.ID+"/document", inWorkspace(ns), withHeader("Accept", "application/pdf"))
 		Expect(doc.status).To(Equal(http.StatusOK))
@@ -203,6 +205,11 @@ var _ = Describe("Credit notes and payments", func() {
 			inv := send(http.MethodGet, "/v1/invoices/"+invoiceID, inWorkspace(ns)).invoice()
 			g.Expect(*inv.PaymentStatus).To(Equal("void"))
 		}).Should(Succeed())
+		By("the invoice's document lists the credit note by its number, and nothing remains")
+		page := send(http.MethodGet, "/v1/invoices/"+invoiceID+"/document", inWorkspace(ns), withHeader("Accept", "text/html"))
+		Expect(page.status).To(Equal(http.StatusOK))
+		Expect(string(page.body)).To(And(ContainSubstring("Credit note "+number), ContainSubstring("Amount remaining")))
+		Expect(string(page.body)).NotTo(ContainSubstring("Payment by bank transfer"))
 		again := creditNote(fmt.Sprintf(`{"invoice_id":%q,"reason":"other","lines":[{"invoice_line":0,"amount":1}]}`, invoiceID))
 		Expect(again.status).To(Equal(http.StatusConflict), "body: %s", again.body)
 		Expect(again.apiErr().Code).To(Equal(CodeInvoiceFullyCredited))

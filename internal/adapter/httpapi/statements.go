@@ -68,12 +68,18 @@ func (a *Adapter) getStatement(w http.ResponseWriter, r *http.Request, c *call) 
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to read the customer's records")
 	}
-	st, err := billing.ComputeStatement(recs, c.id, from, to, loc)
+	// The JSON is the issuer's view, write-offs included; the HTML and
+	// PDF are what the customer receives, without them.
+	media := statementMedia(r.Header.Values("Accept"))
+	compute := billing.CustomerStatement
+	if media == mediaJSON {
+		compute = billing.ComputeStatement
+	}
+	st, err := compute(recs, c.id, from, to, loc)
 	if err != nil {
 		logFrom(r.Context()).Error(err, "Unable to compute a statement", "customer", c.id)
 		return internalError()
 	}
-	media := statementMedia(r.Header.Values("Accept"))
 	if media == mediaJSON {
 		w.Header().Add("Vary", "Accept")
 		writeJSON(w, r, http.StatusOK, apiobject.StatementOf(&st, cus.Spec.Name, loc))

@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"net/mail"
 	"strings"
 	"time"
 
@@ -164,6 +165,10 @@ var _ = Describe("Sending by e-mail", func() {
 		Expect(messages).To(HaveLen(1))
 		m := messages[0]
 		Expect(m.From).To(Equal("billing@example.com"))
+		from, err := m.Header.AddressList("From")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(from).To(Equal([]*mail.Address{{Name: "Example GmbH", Address: "billing@example.com"}}),
+			"the issuer's name is the From header's display name")
 		Expect(m.To).To(ConsistOf("ap@acme.example", "books@example.com"))
 		Expect(m.Header.Get("To")).NotTo(ContainSubstring("books@"), "a blind copy is named in no header")
 		Expect(m.Header.Get("Reply-To")).To(Equal("accounts@example.com"))

@@ -31,6 +31,7 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/document"
 	"github.com/invoicing-dev/invoicing/internal/einvoice"
 	"github.com/invoicing-dev/invoicing/internal/locale"
+	"github.com/invoicing-dev/invoicing/internal/manager/index"
 	"github.com/invoicing-dev/invoicing/internal/manager/mail"
 )
 
@@ -75,13 +76,16 @@ func (r *EmailReconciler) compose(ctx context.Context, em *billingv1.Email, prof
 	if err != nil {
 		return nil, "", err
 	}
-	msg = &mail.Message{From: settings.From, ReplyTo: settings.ReplyTo, BCC: settings.BCC, Date: now,
-		MessageID: billing.MessageID(string(em.UID), settings.From)}
+	msg = &mail.Message{From: settings.From, FromName: issuerName(issuer), ReplyTo: settings.ReplyTo, BCC: settings.BCC,
+		Date: now, MessageID: billing.MessageID(string(em.UID), settings.From)}
 	opts := document.Options{Footer: profile.Spec.Footer, Locale: locale.Resolve(s.preferredLocale(), profile.Spec.Locale)}
 	msg.To = billing.Recipients(em.Spec.To, s.customerEmail(), s.issuedTo())
 	if len(msg.To) == 0 {
 		return nil, "", stalled(billingv1.ReasonNoRecipient,
 			"The message names no recipient, and neither its customer nor what it sends has an e-mail address.")
+	}
+	if opts.CreditNotes, err = r.ledgerCreditNotes(ctx, s.invoice); err != nil {
+		return nil, "", err
 	}
 	switch em.Spec.Purpose {
 	case billingv1.EmailPurposeInvoice:
@@ -95,10 +99,40 @@ func (r *EmailReconciler) compose(ctx context.Context, em *billingv1.Email, prof
 		note, err = attach(msg, creditNoteDocument(s.note, opts), settings.AttachEInvoice)
 	case billingv1.EmailPurposeStatement:
 		period := em.Spec.Statement
-		msg.Subject, msg.Text = document.StatementEmail(s.customer, issuer, period.From, period.To, opts.Locale)
+		msg.Subject, msg.Text = document.StatementEmail(issuer, period.From, period.To, opts.Locale)
 		err = r.attachStatement(ctx, msg, em, s.customer, profile)
 	}
 	return msg, note, err
+}
+
+// issuerName is the name the messages are sent under, the From header's
+// display name: the billing profile's issuer's, "" without one.
+func issuerName(issuer *billingv1.Issuer) string {
+	if issuer == nil {
+		return ""
+	}
+	return issuer.Name
+}
+
+// ledgerCreditNotes are the credit notes of inv (from the cache), which
+// its document names by their numbers; none for a message about no
+// invoice, nor while its ledger holds none. One the cache lacks (sealed,
+// or not seen yet) is named by its name (billing.CreditNotesOf).
+func (r *EmailReconciler) ledgerCreditNotes(ctx context.Context, inv *billingv1.Invoice) ([]*billingv1.CreditNote,
+	error) {
+	if inv == nil || inv.Status.Ledger == nil || len(inv.Status.Ledger.CreditNotes) == 0 {
+		return nil, nil
+	}
+	notes := &billingv1.CreditNoteList{}
+	if err := r.List(ctx, notes, client.InNamespace(inv.Namespace),
+		client.MatchingFields{index.CreditNoteInvoice: inv.Name}); err != nil {
+		return nil, fmt.Errorf("listing the credit notes of invoice %s: %w", inv.Name, err)
+	}
+	out := make([]*billingv1.CreditNote, len(notes.Items))
+	for i := range notes.Items {
+		out[i] = &notes.Items[i]
+	}
+	return out, nil
 }
 
 // customerEmail is the e-mail of the customer, "" when it was not read.

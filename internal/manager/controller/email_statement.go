@@ -29,8 +29,9 @@ import (
 )
 
 // attachStatement attaches the customer's statement of em's period as PDF:
-// the statement the adapter answers (billing.ComputeStatement over the
-// customer's records, live and sealed), in the same rendering.
+// the statement document the adapter answers (billing.CustomerStatement
+// over the customer's records, live and sealed: no write-offs), in the
+// same rendering.
 func (r *EmailReconciler) attachStatement(ctx context.Context, msg *mail.Message, em *billingv1.Email,
 	customer *billingv1.Customer, profile *billingv1.BillingProfile) error {
 	loc, err := billing.TimeZone(profile)
@@ -47,7 +48,7 @@ func (r *EmailReconciler) attachStatement(ctx context.Context, msg *mail.Message
 	if err != nil {
 		return err
 	}
-	st, err := billing.ComputeStatement(recs, customer.Name, from, to, loc)
+	st, err := billing.CustomerStatement(recs, customer.Name, from, to, loc)
 	if err != nil {
 		return fmt.Errorf("computing the statement of %s: %w", customer.Name, err)
 	}

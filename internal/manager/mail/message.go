@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"mime"
 	"mime/multipart"
+	netmail "net/mail"
 	"net/textproto"
 	"strings"
 	"time"
@@ -46,6 +47,9 @@ type Attachment struct {
 type Message struct {
 	// From is the sender's address; ReplyTo, when set, where answers go.
 	From, ReplyTo string
+	// FromName is the sender's name, the From header's display name (the
+	// issuer's name); "" for the address alone.
+	FromName string
 	// To are the recipients named in the To header; BCC receive a copy
 	// without being named.
 	To, BCC []string
@@ -73,7 +77,7 @@ func (m *Message) Bytes() ([]byte, error) {
 	var b bytes.Buffer
 	w := multipart.NewWriter(&b)
 	header := func(k, v string) { fmt.Fprintf(&b, "%s: %s\r\n", k, v) }
-	header("From", m.From)
+	header("From", m.fromHeader())
 	header("To", strings.Join(m.To, ", "))
 	if m.ReplyTo != "" {
 		header("Reply-To", m.ReplyTo)
@@ -103,6 +107,17 @@ func (m *Message) Bytes() ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// fromHeader is the From header: the address, with FromName as its
+// display name, quoted or RFC 2047-encoded as net/mail formats it
+// ("\"Example Invoicing GmbH\" <billing@example.com>",
+// "=?utf-8?q?M=C3=BCller_GmbH?= <billing@example.com>").
+func (m *Message) fromHeader() string {
+	if m.FromName == "" {
+		return m.From
+	}
+	return (&netmail.Address{Name: m.FromName, Address: m.From}).String()
 }
 
 // part writes one MIME part with data in base64, 76 characters a line.
