@@ -28,7 +28,6 @@
 package main
 
 import (
-	"bytes"
 	"crypto/hmac"
 	"encoding/json"
 	"errors"
@@ -56,7 +55,7 @@ const maxSkew = 5 * time.Minute
 func main() {
 	addr := flag.String("addr", "127.0.0.1:9090", "Address to listen on.")
 	secretFile := flag.String("secret-file", "",
-		"File holding the signing secret, the value of the Secret the WebhookEndpoint names.")
+		"File holding the signing secret, byte for byte the value of the Secret the WebhookEndpoint names.")
 	flag.Parse()
 	secret, err := os.ReadFile(*secretFile)
 	if err != nil {
@@ -64,7 +63,7 @@ func main() {
 		os.Exit(2)
 	}
 	fmt.Fprintf(os.Stderr, "webhookreceiver: listening on http://%s/hooks\n", *addr)
-	server := &http.Server{Addr: *addr, Handler: newReceiver(bytes.TrimSpace(secret), os.Stdout, time.Now),
+	server := &http.Server{Addr: *addr, Handler: newReceiver(secret, os.Stdout, time.Now),
 		ReadHeaderTimeout: 10 * time.Second}
 	if err := server.ListenAndServe(); err != nil {
 		fmt.Fprintf(os.Stderr, "webhookreceiver: %v\n", err)
