@@ -80,7 +80,8 @@ func Issued(path, number string, sequence int64, at time.Time) (Sample, error) {
 		return s, fmt.Errorf("config/samples/%s: %w", path, err)
 	}
 	st, spec := &s.Invoice.Status, s.Profile.Spec
-	issuedAt, dueAt := metav1.NewTime(at), metav1.NewTime(at.AddDate(0, 0, int(ptr.Deref(spec.PaymentTermsDays, billingv1.DefaultPaymentTermsDays))))
+	terms := ptr.Deref(spec.PaymentTermsDays, billingv1.DefaultPaymentTermsDays)
+	issuedAt, dueAt := metav1.NewTime(at), metav1.NewTime(at.AddDate(0, 0, int(terms)))
 	st.Phase, st.Number, st.Sequence, st.IssuedAt, st.DueAt = billingv1.InvoiceIssued, number, &sequence, &issuedAt, &dueAt
 	st.Issuer, st.PaymentAccount = spec.Issuer.DeepCopy(), spec.Payment.DeepCopy()
 	c := s.Customer.Spec
