@@ -16,8 +16,6 @@ package einvoice_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -32,11 +30,7 @@ import (
 // the profile's own, so those commands answer a document, not an error.
 func TestTheSampleInvoicesAreValidEInvoices(t *testing.T) {
 	tools := schematron.Require(t)
-	dir := t.TempDir()
-	bySchema := map[schematron.Schema][]schematron.Document{}
-	byStylesheet := map[string][]schematron.Document{}
-	var stylesheets []string
-	n := 0
+	docs := newBatch(t)
 	for _, c := range []struct {
 		sample   string
 		profiles []einvoice.Profile
@@ -59,26 +53,9 @@ func TestTheSampleInvoicesAreValidEInvoices(t *testing.T) {
 					t.Errorf("%s: %v", name, err)
 					continue
 				}
-				n++
-				path := filepath.Join(dir, fmt.Sprintf("%d.xml", n))
-				if err := os.WriteFile(path, b, 0o600); err != nil {
-					t.Fatal(err)
-				}
-				doc := schematron.Document{Name: name, Path: path}
-				bySchema[schema] = append(bySchema[schema], doc)
-				for _, st := range schematron.Stylesheets(string(profile), string(format)) {
-					if byStylesheet[st] == nil {
-						stylesheets = append(stylesheets, st)
-					}
-					byStylesheet[st] = append(byStylesheet[st], doc)
-				}
+				docs.add(t, schema, profile, format, name, b)
 			}
 		}
 	}
-	for schema, docs := range bySchema {
-		tools.CheckSchema(t, schema, docs)
-	}
-	for _, st := range stylesheets {
-		tools.CheckRules(t, st, byStylesheet[st])
-	}
+	docs.check(t, tools)
 }
