@@ -18,7 +18,8 @@
 // checks each one's Invoicing-Signature with the endpoint's signing secret
 // and prints one line for it:
 //
-//	go run ./cmd/webhookreceiver -secret-file .local/webhook-secret
+//	go build -o .local/webhookreceiver ./cmd/webhookreceiver
+//	.local/webhookreceiver -secret-file .local/webhook-secret
 //	evt-demo-1 invoice.issued acme-2026-002 DEMO-000001 signature ok
 //
 // It answers 204 to a delivery whose signature holds and 401 to one whose
@@ -34,6 +35,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"strconv"
@@ -62,10 +64,14 @@ func main() {
 		fmt.Fprintf(os.Stderr, "webhookreceiver: reading the signing secret (-secret-file): %v\n", err)
 		os.Exit(2)
 	}
-	fmt.Fprintf(os.Stderr, "webhookreceiver: listening on http://%s/hooks\n", *addr)
-	server := &http.Server{Addr: *addr, Handler: newReceiver(secret, os.Stdout, time.Now),
-		ReadHeaderTimeout: 10 * time.Second}
-	if err := server.ListenAndServe(); err != nil {
+	listener, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "webhookreceiver: %v\n", err)
+		os.Exit(1)
+	}
+	fmt.Fprintf(os.Stderr, "webhookreceiver: listening on http://%s/hooks\n", listener.Addr())
+	server := &http.Server{Handler: newReceiver(secret, os.Stdout, time.Now), ReadHeaderTimeout: 10 * time.Second}
+	if err := server.Serve(listener); err != nil {
 		fmt.Fprintf(os.Stderr, "webhookreceiver: %v\n", err)
 		os.Exit(1)
 	}
