@@ -131,22 +131,25 @@ bench: envtest-binaries ## Measure adapter and controller against the Kubernetes
 bench-micro: envtest-binaries ## Run the Go micro-benchmarks of the hot paths, with allocations.
 	KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" go test -p 1 -run '^$$' -bench . -benchmem ./...
 
-# invoice-images renders the sample invoices of internal/document
-# (samples_test.go) as the pictures in docs/: each PDF's page with pdftoppm
-# (poppler-utils) and each HTML page with headless Chromium, which runs
-# without its sandbox so that it also works as root; it opens only the
-# pages just written. CHROMIUM names another binary (chromium-browser).
+# invoice-images renders the invoices of config/samples, issued as the
+# controller issues them (internal/document/pictures_test.go), as the
+# pictures in docs/: each PDF's page with pdftoppm (poppler-utils) and each
+# HTML page with headless Chromium, which runs without its sandbox so that
+# it also works as root; it opens only the pages just written. It records
+# what they were drawn from in docs/invoice-images.sum, which a unit test
+# holds to config/samples. CHROMIUM names another binary (chromium-browser).
 CHROMIUM ?= chromium
 INVOICE_IMAGES = invoice invoice-tax invoice-reverse-charge invoice-de invoice-fr
 .PHONY: invoice-images
 invoice-images: ## Render the sample invoices as the PDF and HTML pictures in docs/ (needs pdftoppm and chromium).
 	dir=$$(mktemp -d) && trap 'rm -rf "$$dir"' EXIT; \
-	DOCUMENT_SAMPLES_DIR="$$dir" go test -count=1 -run '^TestWriteTheSampleDocuments$$' ./internal/document/; \
+	DOCUMENT_SAMPLES_DIR="$$dir" go test -count=1 -run '^TestWriteTheSampleDocuments$$' ./internal/document/ && \
 	for f in $(INVOICE_IMAGES); do \
-		pdftoppm -png -r 110 -singlefile "$$dir/$$f.pdf" "docs/$$f-pdf"; \
+		pdftoppm -png -r 110 -singlefile "$$dir/$$f.pdf" "docs/$$f-pdf" && \
 		"$(CHROMIUM)" --headless --no-sandbox --hide-scrollbars --window-size=900,1000 \
-			--screenshot="$(CURDIR)/docs/$$f-html.png" "file://$$dir/$$f.html" 2>/dev/null; \
-	done
+			--screenshot="$(CURDIR)/docs/$$f-html.png" "file://$$dir/$$f.html" 2>/dev/null || exit 1; \
+	done && \
+	cp "$$dir/invoice-images.sum" docs/invoice-images.sum
 
 ##@ Build
 

@@ -18,21 +18,18 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ledongthuc/pdf"
-	"golang.org/x/text/language"
-	"k8s.io/utils/ptr"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/samples"
 )
 
-// This file holds the invoices with tax the tests render, and the sample
-// documents that docs/ shows as pictures.
+// This file holds the invoices with tax the tests render; the pictures of
+// docs/ are of config/samples (pictures_test.go).
 
 // reverseChargeReason is the exemption reason of the reverse-charge
 // sample: the text a German issuer prints for a service to a business in
@@ -51,27 +48,13 @@ func sampleAccount(inv *billingv1.Invoice) {
 	}
 }
 
-// freezeTax issues inv's taxes and amounts as the controller does: each
-// line's effective tax (its own, else defaultTax) in status.items (absent
-// when no line has tax), and the subtotal, the breakdown, the tax total and
-// the total.
+// freezeTax issues inv's taxes and amounts as the controller does
+// (samples.Freeze).
 func freezeTax(defaultTax *billingv1.Tax) func(*billingv1.Invoice) {
 	return func(inv *billingv1.Invoice) {
-		taxes := billing.NormalizedTaxes(billing.EffectiveTaxes(inv.Spec.Items, defaultTax))
-		a, err := billing.InvoiceAmounts(inv.Spec.Items, taxes)
-		if err != nil {
+		if err := samples.Freeze(inv, defaultTax); err != nil {
 			panic(err)
 		}
-		st := &inv.Status
-		st.Items = nil
-		if slices.ContainsFunc(taxes, func(tax *billingv1.Tax) bool { return tax != nil }) {
-			st.Items = make([]billingv1.InvoiceItemStatus, len(taxes))
-			for i, tax := range taxes {
-				st.Items[i].Tax = tax
-			}
-		}
-		st.Subtotal, st.TaxTotal, st.Total = ptr.To(a.Subtotal), ptr.To(a.TaxTotal), ptr.To(a.Total)
-		st.TaxBreakdown = billing.Breakdown(a.TaxBreakdown)
 	}
 }
 
@@ -118,41 +101,6 @@ func plain() *billingv1.Invoice {
 		inv.Status.Issuer.Address.Line1 = "Friedrichstrasse 1"
 		inv.Status.BillTo.Address.Line1 = "1 Acme Way"
 	}, freezeTax(nil))
-}
-
-// TestWriteTheSampleDocuments writes the sample invoices (two of them in
-// German and French too), as HTML and PDF,
-// to the directory DOCUMENT_SAMPLES_DIR names (skipped without it); `make
-// invoice-images` renders them as the pictures in docs/.
-func TestWriteTheSampleDocuments(t *testing.T) {
-	dir := os.Getenv("DOCUMENT_SAMPLES_DIR")
-	if dir == "" {
-		t.Skip("DOCUMENT_SAMPLES_DIR is not set")
-	}
-	for name, sample := range map[string]struct {
-		inv    *billingv1.Invoice
-		locale language.Tag
-	}{
-		"invoice":                {plain(), language.English},
-		"invoice-tax":            {twoRates(), language.English},
-		"invoice-reverse-charge": {reverseCharge(), language.English},
-		// The invoice at 19% and 7% to a German customer, and the
-		// reverse-charge one to a French customer, in their languages.
-		"invoice-de": {twoRates(), language.German},
-		"invoice-fr": {reverseCharge(), language.French},
-	} {
-		inv, opts := sample.inv, Options{Footer: sampleFooter, Locale: sample.locale}
-		html, err := HTML(inv, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := PDF(inv, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeOut(t, dir, name+".html", html)
-		writeOut(t, dir, name+".pdf", doc)
-	}
 }
 
 // pdfText is the text of every page of doc, each text run on its own line.

@@ -36,27 +36,9 @@ import (
 // HTTP.
 func TestEveryTaxCaseAndCreditNoteIsAValidDocumentOfEachProfile(t *testing.T) {
 	tools := schematron.Require(t)
-	dir := t.TempDir()
-	// One validator run per schema and per stylesheet, over the documents
-	// of every profile that it applies to.
-	bySchema := map[schematron.Schema][]schematron.Document{}
-	byStylesheet := map[string][]schematron.Document{}
-	var stylesheets []string
-	n := 0
+	docs := newBatch(t)
 	add := func(schema schematron.Schema, profile einvoice.Profile, format einvoice.Format, name string, b []byte) {
-		n++
-		path := filepath.Join(dir, fmt.Sprintf("%d.xml", n))
-		if err := os.WriteFile(path, b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		doc := schematron.Document{Name: name, Path: path}
-		bySchema[schema] = append(bySchema[schema], doc)
-		for _, s := range schematron.Stylesheets(string(profile), string(format)) {
-			if byStylesheet[s] == nil {
-				stylesheets = append(stylesheets, s)
-			}
-			byStylesheet[s] = append(byStylesheet[s], doc)
-		}
+		docs.add(t, schema, profile, format, name, b)
 	}
 	for _, profile := range einvoice.Profiles {
 		for _, f := range []struct {
@@ -84,11 +66,52 @@ func TestEveryTaxCaseAndCreditNoteIsAValidDocumentOfEachProfile(t *testing.T) {
 			}
 		}
 	}
-	for schema, docs := range bySchema {
+	docs.check(t, tools)
+}
+
+// batch gathers documents for one validator run per schema and per
+// stylesheet, over the documents of every profile that it applies to.
+type batch struct {
+	dir          string
+	n            int
+	bySchema     map[schematron.Schema][]schematron.Document
+	byStylesheet map[string][]schematron.Document
+	stylesheets  []string
+}
+
+func newBatch(t *testing.T) *batch {
+	return &batch{dir: t.TempDir(), bySchema: map[schematron.Schema][]schematron.Document{},
+		byStylesheet: map[string][]schematron.Document{}}
+}
+
+// add writes document b, named name, to be checked against schema and the
+// stylesheets of profile in format.
+func (d *batch) add(t *testing.T, schema schematron.Schema, profile einvoice.Profile, format einvoice.Format,
+	name string, b []byte) {
+	t.Helper()
+	d.n++
+	path := filepath.Join(d.dir, fmt.Sprintf("%d.xml", d.n))
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	doc := schematron.Document{Name: name, Path: path}
+	d.bySchema[schema] = append(d.bySchema[schema], doc)
+	for _, s := range schematron.Stylesheets(string(profile), string(format)) {
+		if d.byStylesheet[s] == nil {
+			d.stylesheets = append(d.stylesheets, s)
+		}
+		d.byStylesheet[s] = append(d.byStylesheet[s], doc)
+	}
+}
+
+// check runs the validators over every document added.
+func (d *batch) check(t *testing.T, tools *schematron.Tools) {
+	t.Helper()
+	for schema, docs := range d.bySchema {
 		tools.CheckSchema(t, schema, docs)
 	}
-	for _, s := range stylesheets {
-		tools.CheckRules(t, s, byStylesheet[s])
+	for _, s := range d.stylesheets {
+		tools.CheckRules(t, s, d.byStylesheet[s])
 	}
 }
 
