@@ -82,6 +82,11 @@ func TestEveryPortMakeRunBindsIsAMakeVariable(t *testing.T) {
 		}
 	}
 	variable := regexp.MustCompile(`^"\$\(([A-Z_]+)\)"$`)
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "development.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
 	fs := flag.NewFlagSet("localenv", flag.ContinueOnError)
 	defineFlags(fs, &options{})
 	n := 0
@@ -102,6 +107,9 @@ func TestEveryPortMakeRunBindsIsAMakeVariable(t *testing.T) {
 		}
 		if !strings.Contains(makefile, "\n"+m[1]+" ?= ") {
 			t.Errorf("--%s takes $(%s), which the Makefile gives no default (%s ?= ...)", f.Name, m[1], m[1])
+		}
+		if !strings.Contains(doc, "| `"+m[1]+"` |") {
+			t.Errorf("docs/development.md#make-run has no row for %s (--%s)", m[1], f.Name)
 		}
 	})
 	if n < 7 {
