@@ -19,6 +19,10 @@ import (
 	"net"
 )
 
+// kubeconfigFlag is how every Kubernetes client localenv starts is given
+// its kubeconfig.
+const kubeconfigFlag = "--kubeconfig"
+
 // metricsOff is the metrics address that serves no metrics endpoint, as
 // the manager's and the adapter's --metrics-bind-address take it.
 const metricsOff = "0"
@@ -34,6 +38,30 @@ func onLoopback(flag, addr string) error {
 		return fmt.Errorf("%s %q: it is served without authentication, on loopback only (127.0.0.1, ::1, localhost)", flag, addr)
 	}
 	return nil
+}
+
+// operatorArgs are the arguments of the manager and of the adapter, which
+// authenticate with kubeconfig and listen where o says, after checking
+// every address o binds without authentication (the mail catcher's too)
+// for loopback.
+func (o options) operatorArgs(kubeconfig string) (manager, adapter []string, err error) {
+	if err := o.mail.check(); err != nil {
+		return nil, nil, err
+	}
+	managerMetrics, err := metricsArgs("--manager-metrics-addr", o.managerMetricsAddr)
+	if err != nil {
+		return nil, nil, err
+	}
+	adapterMetrics, err := metricsArgs("--adapter-metrics-addr", o.adapterMetricsAddr)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Webhook receivers on a developer's machine listen on loopback, often
+	// over plain http: allowed here, never in config/.
+	manager = append([]string{kubeconfigFlag, kubeconfig, "--health-probe-bind-address", o.probeAddr,
+		"--webhook-allow-insecure-loopback"}, managerMetrics...)
+	adapter = append([]string{kubeconfigFlag, kubeconfig, "--listen-address", o.apiAddr}, adapterMetrics...)
+	return manager, adapter, nil
 }
 
 // metricsArgs are the manager's or the adapter's metrics flags for addr:

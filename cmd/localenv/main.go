@@ -109,22 +109,22 @@ func main() {
 	}
 }
 
-func run(o options) error {
+// stopContext is cancelled on Ctrl-C or SIGTERM and, with --stop-with-make,
+// when make stops.
+func (o options) stopContext() (context.Context, context.CancelFunc) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	if !o.stopWithMake {
+		return ctx, stop
+	}
+	ctx, stopped := stopWithParent(ctx)
+	return ctx, func() { stopped(); stop() }
+}
+
+func run(o options) error {
+	ctx, stop := o.stopContext()
 	defer stop()
-	if o.stopWithMake {
-		var stopped context.CancelFunc
-		ctx, stopped = stopWithParent(ctx)
-		defer stopped()
-	}
-	if err := o.mail.check(); err != nil {
-		return err
-	}
-	managerMetrics, err := metricsArgs("--manager-metrics-addr", o.managerMetricsAddr)
-	if err != nil {
-		return err
-	}
-	adapterMetrics, err := metricsArgs("--adapter-metrics-addr", o.adapterMetricsAddr)
+	operatorKubeconfig := filepath.Join(o.stateDir, "operator.kubeconfig")
+	managerArgs, adapterArgs, err := o.operatorArgs(operatorKubeconfig)
 	if err != nil {
 		return err
 	}
@@ -154,16 +154,8 @@ func run(o options) error {
 		}
 	}()
 
-	admin, err := env.AddUser(envtest.User{Name: "admin", Groups: []string{"system:masters"}}, nil)
+	kubeconfigPath, err := writeAdminKubeconfig(env, o.stateDir)
 	if err != nil {
-		return fmt.Errorf("adding the admin user: %w", err)
-	}
-	adminKubeconfig, err := admin.KubeConfig()
-	if err != nil {
-		return err
-	}
-	kubeconfigPath := filepath.Join(o.stateDir, "kubeconfig")
-	if err := os.WriteFile(kubeconfigPath, adminKubeconfig, 0o600); err != nil {
 		return err
 	}
 
@@ -201,7 +193,6 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	operatorKubeconfig := filepath.Join(o.stateDir, "operator.kubeconfig")
 	if err := writeTokenKubeconfig(operatorKubeconfig, cfg, operatorToken); err != nil {
 		return err
 	}
@@ -210,14 +201,10 @@ func run(o options) error {
 		return err
 	}
 
-	// Webhook receivers on a developer's machine listen on loopback, often
-	// over plain http: allowed here, never in config/.
-	if err := procs.start(os.Stdout, o.manager, append([]string{"--kubeconfig", operatorKubeconfig,
-		"--health-probe-bind-address", o.probeAddr, "--webhook-allow-insecure-loopback"}, managerMetrics...)...); err != nil {
+	if err := procs.start(os.Stdout, o.manager, managerArgs...); err != nil {
 		return err
 	}
-	if err := procs.start(os.Stdout, o.adapter, append([]string{"--kubeconfig", operatorKubeconfig,
-		"--listen-address", o.apiAddr}, adapterMetrics...)...); err != nil {
+	if err := procs.start(os.Stdout, o.adapter, adapterArgs...); err != nil {
 		return err
 	}
 	samples, err := demoSamples(o.stateDir, o.samples, o.mail)
@@ -233,6 +220,21 @@ func run(o options) error {
 	case err := <-procs.exited:
 		return err
 	}
+}
+
+// writeAdminKubeconfig adds an admin (system:masters) to the control plane
+// and writes its kubeconfig into stateDir, for kubectl; it returns the path.
+func writeAdminKubeconfig(env *envtest.Environment, stateDir string) (string, error) {
+	admin, err := env.AddUser(envtest.User{Name: "admin", Groups: []string{"system:masters"}}, nil)
+	if err != nil {
+		return "", fmt.Errorf("adding the admin user: %w", err)
+	}
+	adminKubeconfig, err := admin.KubeConfig()
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(stateDir, "kubeconfig")
+	return path, os.WriteFile(path, adminKubeconfig, 0o600)
 }
 
 // writeTokenKubeconfig writes a kubeconfig that authenticates with a bearer token.

@@ -116,8 +116,12 @@ func TestASignalToMakeAloneStopsLocalenv(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait() }()
+			var waited error
+			exited := make(chan struct{})
+			go func() {
+				waited = cmd.Wait()
+				close(exited)
+			}()
 			t.Cleanup(func() {
 				_ = cmd.Process.Kill()
 				<-exited
@@ -147,11 +151,10 @@ func TestASignalToMakeAloneStopsLocalenv(t *testing.T) {
 				return
 			}
 			select {
-			case err := <-exited:
-				if err == nil || !strings.Contains(err.Error(), "signal") {
-					t.Errorf("make ended with %v, want it killed by the signal once its child is gone", err)
+			case <-exited:
+				if waited == nil || !strings.Contains(waited.Error(), "signal") {
+					t.Errorf("make ended with %v, want it killed by the signal once its child is gone", waited)
 				}
-				exited <- err
 			case <-time.After(10 * time.Second):
 				t.Error("make still waits after its child stopped")
 			}

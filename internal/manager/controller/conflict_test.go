@@ -29,7 +29,7 @@ import (
 type logged struct{ lines []string }
 
 func (l *logged) logger(v int) context.Context {
-	return ctrl.LoggerInto(context.Background(), funcr.New(func(prefix, args string) {
+	return ctrl.LoggerInto(context.Background(), funcr.New(func(_, args string) {
 		l.lines = append(l.lines, args)
 	}, funcr.Options{Verbosity: v}))
 }
