@@ -155,27 +155,39 @@ invoice-images: ## Render the sample invoices as the PDF and HTML pictures in do
 
 .PHONY: build
 build: manifests generate ## Build the manager and adapter binaries.
-	go build -o bin/manager ./cmd
-	go build -o bin/adapter ./cmd/adapter
+	go build -o "$(LOCALBIN)/manager" ./cmd
+	go build -o "$(LOCALBIN)/adapter" ./cmd/adapter
 
 # run starts a local control plane (the same kube-apiserver, etcd and
-# kube-controller-manager the tests use, data kept under .local/), applies
+# kube-controller-manager the tests use, data kept under STATE_DIR), applies
 # config/local (CRDs and RBAC), then runs the controller manager, the HTTP
 # adapter and Mailpit (the mail catcher: SMTP on MAIL_SMTP_ADDR, its web view
-# on MAIL_WEB_ADDR, messages kept until it stops) until Ctrl-C.
+# on MAIL_WEB_ADDR, messages kept until it stops) until Ctrl-C. Every port it
+# binds is one of the variables below (the API server and etcd take free
+# ports of their own), so a second make run with other values and another
+# STATE_DIR runs beside the first (docs/development.md#make-run). The recipe
+# execs localenv, so that make's SIGTERM reaches it; make passes SIGINT on to
+# no one, so localenv watches make (--stop-with-make).
 API_ADDR ?= 127.0.0.1:8080
+MANAGER_PROBE_ADDR ?= 127.0.0.1:8081
+MANAGER_METRICS_ADDR ?= 0
+ADAPTER_METRICS_ADDR ?= 0
 MAIL_SMTP_ADDR ?= 127.0.0.1:1025
 MAIL_WEB_ADDR ?= 127.0.0.1:8025
+STATE_DIR ?= .local
 .PHONY: run
 run: envtest-binaries build mailpit ## Run the controller, the adapter and a mail catcher on a local control plane (no cluster needed).
-	go build -o bin/localenv ./cmd/localenv
-	bin/localenv --assets "$(ENVTEST_ASSETS)" --state-dir .local --install config/local \
-		--manager bin/manager --adapter bin/adapter --api-addr "$(API_ADDR)" \
+	go build -o "$(LOCALBIN)/localenv" ./cmd/localenv
+	exec "$(LOCALBIN)/localenv" --stop-with-make --assets "$(ENVTEST_ASSETS)" --state-dir "$(STATE_DIR)" \
+		--install config/local --samples config/samples \
+		--manager "$(LOCALBIN)/manager" --adapter "$(LOCALBIN)/adapter" --api-addr "$(API_ADDR)" \
+		--probe-addr "$(MANAGER_PROBE_ADDR)" --manager-metrics-addr "$(MANAGER_METRICS_ADDR)" \
+		--adapter-metrics-addr "$(ADAPTER_METRICS_ADDR)" \
 		--mailpit "$(MAILPIT)" --mail-smtp-addr "$(MAIL_SMTP_ADDR)" --mail-web-addr "$(MAIL_WEB_ADDR)"
 
 # Verifies every workspace's chain of LedgerSeals in the cluster kubectl
 # points at, from the seals' YAML alone (cmd/verifyseals, docs/ledger.md#checking-the-chain).
-# Against make run: make verify-seals KUBECONFIG=.local/kubeconfig
+# Against make run: make verify-seals KUBECONFIG=.local/kubeconfig (STATE_DIR/kubeconfig)
 .PHONY: verify-seals
 verify-seals: ## Verify the hash chain of every workspace's seals (kubectl get seals -A -o yaml | cmd/verifyseals).
 	"$(KUBECTL)" get seals -A -o yaml > "$${TMPDIR:-/tmp}/invoicing-seals.yaml"

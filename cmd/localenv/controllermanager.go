@@ -47,7 +47,7 @@ var clusterControllers = []string{
 // and, alone, needs no leader election.
 func controllerManagerArgs(kubeconfig, certDir string) []string {
 	return []string{
-		"--kubeconfig", kubeconfig,
+		kubeconfigFlag, kubeconfig,
 		"--controllers", strings.Join(clusterControllers, ","),
 		"--service-account-private-key-file", filepath.Join(certDir, "sa-signer.key"),
 		"--leader-elect=false",

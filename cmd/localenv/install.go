@@ -54,7 +54,7 @@ func install(ctx context.Context, kubectl, kubeconfig, dir string) error {
 		{"wait", "--for", "condition=Established", "--all", "customresourcedefinitions", "--timeout", crdWait.String()},
 	}
 	for _, args := range steps {
-		cmd := exec.CommandContext(ctx, kubectl, append([]string{"--kubeconfig", kubeconfig}, args...)...) //nolint:gosec // kubectl of the assets
+		cmd := exec.CommandContext(ctx, kubectl, append([]string{kubeconfigFlag, kubeconfig}, args...)...) //nolint:gosec // kubectl of the assets
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("kubectl %s: %w\n%s", strings.Join(args, " "), err, out)
 		}

@@ -45,12 +45,8 @@ func (m mailCatcher) check() error {
 		return nil
 	}
 	for _, a := range []struct{ flag, addr string }{{"--mail-smtp-addr", m.smtpAddr}, {"--mail-web-addr", m.webAddr}} {
-		host, _, err := net.SplitHostPort(a.addr)
-		if err != nil {
-			return fmt.Errorf("%s %q: %w", a.flag, a.addr, err)
-		}
-		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-			return fmt.Errorf("%s %q: the mail catcher listens on loopback only (127.0.0.1, ::1, localhost)", a.flag, a.addr)
+		if err := onLoopback(a.flag, a.addr); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -101,25 +97,16 @@ func (m mailCatcher) waitReady(ctx context.Context) error {
 	}
 }
 
-// sampleSMTPAddr is where the demo workspace's billing profile
-// (config/samples/billing_v1_billingprofile.yaml, spec.email.smtp) sends.
-const sampleSMTPAddr = "127.0.0.1:1025"
-
 // banner tells where the mail goes and where to read it; nothing without
-// a mail catcher.
-func (m mailCatcher) banner() string {
+// a mail catcher. samples is what demoSamples returned.
+func (m mailCatcher) banner(samples string) string {
 	if !m.enabled() {
 		return ""
 	}
-	b := fmt.Sprintf(`  Mail: Mailpit catches every message the manager sends (kept until Ctrl-C). Read it at
+	return fmt.Sprintf(`  Mail: Mailpit catches every message the manager sends (kept until Ctrl-C). Read it at
     http://%s/
-  It takes SMTP on %s, without TLS and with any credentials.
-`, m.webAddr, m.smtpAddr)
-	if m.smtpAddr == sampleSMTPAddr {
-		b += "  The demo billing profile (config/samples) sends there.\n"
-	} else {
-		b += fmt.Sprintf("  The demo billing profile (config/samples) sends to %s: set its spec.email.smtp to %s.\n",
-			sampleSMTPAddr, m.smtpAddr)
-	}
-	return b + "\n"
+  It takes SMTP on %s, without TLS and with any credentials; the demo billing profile
+  (kubectl apply -k %s) sends there.
+
+`, m.webAddr, m.smtpAddr, samples)
 }

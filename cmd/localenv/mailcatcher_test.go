@@ -42,15 +42,15 @@ func TestTheMailCatcherListensOnLoopbackOnly(t *testing.T) {
 }
 
 func TestTheBannerTellsWhereTheDemoProfileSends(t *testing.T) {
-	if b := (mailCatcher{}).banner(); b != "" {
+	if b := (mailCatcher{}).banner("config/samples"); b != "" {
 		t.Errorf("banner without a mail catcher: %q", b)
 	}
-	m := mailCatcher{binary: "mailpit", smtpAddr: sampleSMTPAddr, webAddr: "127.0.0.1:8025"}
-	if b := m.banner(); !strings.Contains(b, "http://127.0.0.1:8025/") || !strings.Contains(b, "sends there") {
-		t.Errorf("banner: %q", b)
-	}
-	m.smtpAddr = "127.0.0.1:2525"
-	if b := m.banner(); !strings.Contains(b, "set its spec.email.smtp to 127.0.0.1:2525") {
-		t.Errorf("banner after moving the SMTP port: %q", b)
+	m := mailCatcher{binary: "mailpit", smtpAddr: "127.0.0.1:2525", webAddr: "127.0.0.1:8125"}
+	b := strings.Join(strings.Fields(m.banner(".local2/samples")), " ")
+	for _, want := range []string{"http://127.0.0.1:8125/", "SMTP on 127.0.0.1:2525",
+		"the demo billing profile (kubectl apply -k .local2/samples) sends there"} {
+		if !strings.Contains(b, want) {
+			t.Errorf("banner %q lacks %q", b, want)
+		}
 	}
 }

@@ -23,8 +23,11 @@
 // ServiceAccount and its token, then runs the controller manager and the
 // HTTP adapter as child processes, each with the ServiceAccount and
 // permissions it has in a real cluster, and, with --mailpit, Mailpit: a mail
-// catcher on loopback that the demo workspace's mail goes to. Ctrl-C or
-// SIGTERM stops them all, children first, and leaves no process behind.
+// catcher on loopback that the demo workspace's mail goes to. Every address
+// it binds is a flag (make run's variables), so two runs with their own
+// addresses and state directories run side by side. Ctrl-C or SIGTERM
+// stops them all, children first, and leaves no process behind; so does a
+// SIGINT sent to make alone, with --stop-with-make.
 //
 // It is a development tool; the container image does not contain it.
 package main
@@ -49,32 +52,51 @@ import (
 )
 
 type options struct {
-	assets    string
-	stateDir  string
-	install   string
-	manager   string
-	adapter   string
-	apiAddr   string
-	probeAddr string
-	workspace string
-	mail      mailCatcher
+	assets             string
+	stateDir           string
+	install            string
+	samples            string
+	manager            string
+	adapter            string
+	apiAddr            string
+	probeAddr          string
+	managerMetricsAddr string
+	adapterMetricsAddr string
+	workspace          string
+	mail               mailCatcher
+	stopWithMake       bool
+}
+
+// defineFlags defines localenv's flags on fs, into o.
+func defineFlags(fs *flag.FlagSet, o *options) {
+	fs.StringVar(&o.assets, "assets", "", "Directory holding the kube-apiserver, etcd, kube-controller-manager and kubectl binaries.")
+	fs.StringVar(&o.stateDir, "state-dir", ".local",
+		"Directory for etcd data, kubeconfigs, the client token and the kube-controller-manager log.")
+	fs.StringVar(&o.install, "install", "config/local",
+		"Kustomization to apply (server-side) at every start: the CRDs, the RBAC and whatever else it lists.")
+	fs.StringVar(&o.samples, "samples", "config/samples",
+		"The samples' kustomization. When the mail catcher listens elsewhere than its demo billing profile sends, "+
+			"the banner names an overlay of it in --state-dir that sends to the catcher.")
+	fs.StringVar(&o.manager, "manager", "bin/manager", "The controller manager binary.")
+	fs.StringVar(&o.adapter, "adapter", "bin/adapter", "The HTTP adapter binary.")
+	fs.StringVar(&o.apiAddr, "api-addr", "127.0.0.1:8080", "Address the HTTP adapter listens on (its /v1 API and its probes).")
+	fs.StringVar(&o.probeAddr, "probe-addr", "127.0.0.1:8081", "Address of the controller manager's health probes.")
+	fs.StringVar(&o.managerMetricsAddr, "manager-metrics-addr", metricsOff,
+		"Address (loopback) of the controller manager's metrics, over plain HTTP; 0 serves none.")
+	fs.StringVar(&o.adapterMetricsAddr, "adapter-metrics-addr", metricsOff,
+		"Address (loopback) of the HTTP adapter's metrics, over plain HTTP; 0 serves none.")
+	fs.StringVar(&o.workspace, "workspace", "demo", "The workspace (namespace) to create, with a client ServiceAccount.")
+	fs.StringVar(&o.mail.binary, "mailpit", "", "The Mailpit binary to run as the mail catcher; none when empty.")
+	fs.StringVar(&o.mail.smtpAddr, "mail-smtp-addr", "127.0.0.1:1025", "Address (loopback) of the mail catcher's SMTP server.")
+	fs.StringVar(&o.mail.webAddr, "mail-web-addr", "127.0.0.1:8025", "Address (loopback) of the mail catcher's web view.")
+	fs.BoolVar(&o.stopWithMake, "stop-with-make", false,
+		"Stop, as on SIGINT, when the parent process (make, whose recipe execs localenv) is told to stop or exits: "+
+			"make does not pass SIGINT on to its children.")
 }
 
 func main() {
 	var o options
-	flag.StringVar(&o.assets, "assets", "", "Directory holding the kube-apiserver, etcd, kube-controller-manager and kubectl binaries.")
-	flag.StringVar(&o.stateDir, "state-dir", ".local",
-		"Directory for etcd data, kubeconfigs, the client token and the kube-controller-manager log.")
-	flag.StringVar(&o.install, "install", "config/local",
-		"Kustomization to apply (server-side) at every start: the CRDs, the RBAC and whatever else it lists.")
-	flag.StringVar(&o.manager, "manager", "bin/manager", "The controller manager binary.")
-	flag.StringVar(&o.adapter, "adapter", "bin/adapter", "The HTTP adapter binary.")
-	flag.StringVar(&o.apiAddr, "api-addr", "127.0.0.1:8080", "Address the HTTP adapter listens on.")
-	flag.StringVar(&o.probeAddr, "probe-addr", "127.0.0.1:8081", "Address of the controller manager's health probes.")
-	flag.StringVar(&o.workspace, "workspace", "demo", "The workspace (namespace) to create, with a client ServiceAccount.")
-	flag.StringVar(&o.mail.binary, "mailpit", "", "The Mailpit binary to run as the mail catcher; none when empty.")
-	flag.StringVar(&o.mail.smtpAddr, "mail-smtp-addr", "127.0.0.1:1025", "Address (loopback) of the mail catcher's SMTP server.")
-	flag.StringVar(&o.mail.webAddr, "mail-web-addr", "127.0.0.1:8025", "Address (loopback) of the mail catcher's web view.")
+	defineFlags(flag.CommandLine, &o)
 	// Human-readable logs; the control plane's debug chatter stays hidden.
 	zapOpts := zap.Options{Development: true, Level: zapcore.InfoLevel}
 	zapOpts.BindFlags(flag.CommandLine)
@@ -87,10 +109,23 @@ func main() {
 	}
 }
 
-func run(o options) error {
+// stopContext is cancelled on Ctrl-C or SIGTERM and, with --stop-with-make,
+// when make stops.
+func (o options) stopContext() (context.Context, context.CancelFunc) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	if !o.stopWithMake {
+		return ctx, stop
+	}
+	ctx, stopped := stopWithParent(ctx)
+	return ctx, func() { stopped(); stop() }
+}
+
+func run(o options) error {
+	ctx, stop := o.stopContext()
 	defer stop()
-	if err := o.mail.check(); err != nil {
+	operatorKubeconfig := filepath.Join(o.stateDir, "operator.kubeconfig")
+	managerArgs, adapterArgs, err := o.operatorArgs(operatorKubeconfig)
+	if err != nil {
 		return err
 	}
 	// With its terminal or pipe gone, a write to stdout must not kill us
@@ -119,16 +154,8 @@ func run(o options) error {
 		}
 	}()
 
-	admin, err := env.AddUser(envtest.User{Name: "admin", Groups: []string{"system:masters"}}, nil)
+	kubeconfigPath, err := writeAdminKubeconfig(env, o.stateDir)
 	if err != nil {
-		return fmt.Errorf("adding the admin user: %w", err)
-	}
-	adminKubeconfig, err := admin.KubeConfig()
-	if err != nil {
-		return err
-	}
-	kubeconfigPath := filepath.Join(o.stateDir, "kubeconfig")
-	if err := os.WriteFile(kubeconfigPath, adminKubeconfig, 0o600); err != nil {
 		return err
 	}
 
@@ -166,7 +193,6 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	operatorKubeconfig := filepath.Join(o.stateDir, "operator.kubeconfig")
 	if err := writeTokenKubeconfig(operatorKubeconfig, cfg, operatorToken); err != nil {
 		return err
 	}
@@ -175,17 +201,17 @@ func run(o options) error {
 		return err
 	}
 
-	// Webhook receivers on a developer's machine listen on loopback, often
-	// over plain http: allowed here, never in config/.
-	if err := procs.start(os.Stdout, o.manager, "--kubeconfig", operatorKubeconfig,
-		"--health-probe-bind-address", o.probeAddr, "--metrics-bind-address", "0",
-		"--webhook-allow-insecure-loopback"); err != nil {
+	if err := procs.start(os.Stdout, o.manager, managerArgs...); err != nil {
 		return err
 	}
-	if err := procs.start(os.Stdout, o.adapter, "--kubeconfig", operatorKubeconfig, "--listen-address", o.apiAddr); err != nil {
+	if err := procs.start(os.Stdout, o.adapter, adapterArgs...); err != nil {
 		return err
 	}
-	printBanner(o, kubeconfigPath, tokenPath)
+	samples, err := demoSamples(o.stateDir, o.samples, o.mail)
+	if err != nil {
+		return err
+	}
+	printBanner(o, kubeconfigPath, tokenPath, samples)
 
 	select {
 	case <-ctx.Done():
@@ -194,6 +220,21 @@ func run(o options) error {
 	case err := <-procs.exited:
 		return err
 	}
+}
+
+// writeAdminKubeconfig adds an admin (system:masters) to the control plane
+// and writes its kubeconfig into stateDir, for kubectl; it returns the path.
+func writeAdminKubeconfig(env *envtest.Environment, stateDir string) (string, error) {
+	admin, err := env.AddUser(envtest.User{Name: "admin", Groups: []string{"system:masters"}}, nil)
+	if err != nil {
+		return "", fmt.Errorf("adding the admin user: %w", err)
+	}
+	adminKubeconfig, err := admin.KubeConfig()
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(stateDir, "kubeconfig")
+	return path, os.WriteFile(path, adminKubeconfig, 0o600)
 }
 
 // writeTokenKubeconfig writes a kubeconfig that authenticates with a bearer token.
@@ -206,7 +247,7 @@ func writeTokenKubeconfig(path string, cfg *rest.Config, token string) error {
 	return clientcmd.WriteToFile(*kc, path)
 }
 
-func printBanner(o options, kubeconfigPath, tokenPath string) {
+func printBanner(o options, kubeconfigPath, tokenPath, samples string) {
 	kubectl := kubectlIn(o.assets)
 	if abs, err := filepath.Abs(kubeconfigPath); err == nil {
 		kubeconfigPath = abs
@@ -216,7 +257,7 @@ Invoicing is running on a local control plane. Press Ctrl-C to stop it.
 
   kubectl (built with the control plane; any recent kubectl works):
     alias kubectl='%[1]s --kubeconfig %[2]s'
-    kubectl apply -k config/samples/
+    kubectl apply -k %[8]s
     kubectl get customers,invoices -n %[5]s
 
   HTTP API on http://%[3]s, as ServiceAccount %[5]s/%[6]s (token in %[4]s, valid %[7]d hours):
@@ -227,7 +268,8 @@ Invoicing is running on a local control plane. Press Ctrl-C to stop it.
     curl -s -H "Authorization: Bearer $(cat %[4]s)" -H 'Accept: application/pdf' -o invoice.pdf \
       http://%[3]s/v1/invoices/acme-2026-001/document
 
-`, kubectl, kubeconfigPath, o.apiAddr, tokenPath, o.workspace, clientAccount, int(tokenLifetime.Hours()))
-	fmt.Print(o.mail.banner())
+`, kubectl, kubeconfigPath, o.apiAddr, tokenPath, o.workspace, clientAccount, int(tokenLifetime.Hours()), samples)
+	fmt.Print(o.mail.banner(samples))
+	fmt.Print(metricsBanner(o))
 	fmt.Printf("  Data is kept in %s between runs; delete that directory to start afresh.\n\n", o.stateDir)
 }

@@ -244,5 +244,5 @@ func (r *EmailReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) er
 		part{r.Events == nil, errNoEmailEvents}); err != nil {
 		return err
 	}
-	return newController(mgr, "email", concurrency, &billingv1.Email{}).Complete(r)
+	return newController(mgr, "email", concurrency, &billingv1.Email{}).Complete(CountErrors("email", r))
 }

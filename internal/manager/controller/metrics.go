@@ -208,13 +208,15 @@ func observeIssued(before, after *billingv1.Invoice) {
 
 // CountErrors wraps a reconciler so that each error it returns is counted in
 // invoicing_reconcile_errors_total under controller and the error's reason.
+// A conflict is counted too (reason Conflict) but retried quietly, as a
+// requeue without an error (requeueConflict).
 func CountErrors(controller string, r reconcile.Reconciler) reconcile.Reconciler {
 	return reconcile.Func(func(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 		res, err := r.Reconcile(ctx, req)
 		if err != nil {
 			reconcileErrors.WithLabelValues(controller, errorReason(err)).Inc()
 		}
-		return res, err
+		return requeueConflict(ctx, res, err)
 	})
 }
 

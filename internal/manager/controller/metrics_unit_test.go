@@ -151,24 +151,43 @@ func TestErrorReason(t *testing.T) {
 func TestCountErrorsCountsEachErrorByControllerAndReason(t *testing.T) {
 	gr := schema.GroupResource{Group: billingv1.GroupVersion.Group, Resource: "customers"}
 	conflict := apierrors.NewConflict(gr, "a", errors.New("stale"))
-	var fail bool
-	r := CountErrors("test-counting", reconcile.Func(func(context.Context, ctrl.Request) (ctrl.Result, error) {
-		if fail {
-			return ctrl.Result{}, conflict
-		}
-		return ctrl.Result{}, nil
-	}))
-	counter := reconcileErrors.WithLabelValues("test-counting", "Conflict")
-	before := testutil.ToFloat64(counter)
-	if _, err := r.Reconcile(context.Background(), ctrl.Request{}); err != nil {
-		t.Fatal(err)
+	timeout := apierrors.NewTimeoutError("slow", 1)
+	tests := []struct {
+		name      string
+		err       error
+		reason    string
+		passes    bool // the error reaches controller-runtime (and its log)
+		requeued  bool // a requeue without an error
+		wantCount float64
+	}{
+		{name: "a reconcile without an error counts nothing", reason: "Conflict"},
+		{name: "a timeout is counted under Timeout and passed on",
+			err: timeout, reason: "Timeout", passes: true, wantCount: 1},
+		{name: "a conflict is counted under Conflict and retried without an error",
+			err: conflict, reason: "Conflict", requeued: true, wantCount: 1},
+		{name: "a wrapped conflict is counted and retried the same",
+			err: fmt.Errorf("patching the status: %w", conflict), reason: "Conflict", requeued: true, wantCount: 1},
+		{name: "a terminal conflict is counted and passed on, as it is not retried",
+			err: reconcile.TerminalError(conflict), reason: "Conflict", passes: true, wantCount: 1},
 	}
-	fail = true
-	if _, err := r.Reconcile(context.Background(), ctrl.Request{}); !errors.Is(err, conflict) {
-		t.Fatalf("the wrapped error must pass through, got %v", err)
-	}
-	if got := testutil.ToFloat64(counter) - before; got != 1 {
-		t.Errorf("counted %v errors, want 1", got)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := CountErrors("test-counting", reconcile.Func(func(context.Context, ctrl.Request) (ctrl.Result, error) {
+				return ctrl.Result{}, tt.err
+			}))
+			counter := reconcileErrors.WithLabelValues("test-counting", tt.reason)
+			before := testutil.ToFloat64(counter)
+			res, err := r.Reconcile(context.Background(), ctrl.Request{})
+			if tt.passes != (err != nil) || (tt.passes && !errors.Is(err, tt.err)) {
+				t.Errorf("returned error %v, want it passed on: %v", err, tt.passes)
+			}
+			if got := res.Requeue; got != tt.requeued { //nolint:staticcheck // what controller-runtime reads
+				t.Errorf("requeued %v, want %v", got, tt.requeued)
+			}
+			if got := testutil.ToFloat64(counter) - before; got != tt.wantCount {
+				t.Errorf("counted %v errors, want %v", got, tt.wantCount)
+			}
+		})
 	}
 }
 

@@ -124,5 +124,5 @@ func (r *ReminderReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int)
 	}
 	return newController(mgr, "reminder", concurrency, &billingv1.Invoice{}).
 		Watches(&billingv1.BillingProfile{}, handler.EnqueueRequestsFromMapFunc(r.invoicesOfProfile)).
-		Complete(r)
+		Complete(CountErrors("reminder", r))
 }
