@@ -108,4 +108,40 @@ var _ = Describe("kubectl", func() {
 		Expect(exitErr.ExitCode()).NotTo(BeZero())
 		Expect(out).To(ContainSubstring("timed out"))
 	})
+
+	It("shows every money column in its currency and major units, and a close's instant", func() {
+		create(builder.Customer(ns, "acme"))
+		usd := builder.Invoice(ns, "inv-usd", builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 68_050))
+		jpy := builder.Invoice(ns, "inv-jpy", builder.WithCustomer("acme"), builder.WithCurrency("JPY"),
+			builder.WithItem("Consulting", 1, 500))
+		kwd := builder.Invoice(ns, "inv-kwd", builder.WithCustomer("acme"), builder.WithCurrency("KWD"),
+			builder.WithItem("Consulting", 1, 1_250))
+		create(usd, jpy, kwd)
+		for _, inv := range []*billingv1.Invoice{usd, jpy, kwd} {
+			waitForReady(inv, billingv1.ReasonIssued)
+		}
+		pay := builder.Payment(ns, "pay-1", "inv-usd", 50_000)
+		note := builder.CreditNote(ns, "cn-1", "inv-jpy", builder.WithFullCredit())
+		closing := builder.PeriodClose(ns, "close-2020", "2020-12")
+		create(pay, note, closing)
+		waitForPayment(pay)
+		waitForCreditNote(note, billingv1.CreditNoteIssued)
+		waitForClose(closing, billingv1.PeriodCloseClosed)
+
+		Eventually(func(g Gomega) {
+			out, err := kubectl("get", "inv", "-n", ns)
+			g.Expect(err).NotTo(HaveOccurred(), out)
+			text := normalizeSpace(out)
+			g.Expect(text).To(ContainSubstring("NAME NUMBER CUSTOMER TOTAL PHASE PAYMENT REMAINING AGE"))
+			g.Expect(text).To(MatchRegexp(`inv-usd INV-\d+ acme USD 680\.50 Issued partially_paid USD 180\.50 `))
+			g.Expect(text).To(MatchRegexp(`inv-jpy INV-\d+ acme JPY 500 Issued \S+ JPY 0 `))
+			g.Expect(text).To(MatchRegexp(`inv-kwd INV-\d+ acme KWD 1\.250 Issued unpaid KWD 1\.250 `))
+		}).Should(Succeed())
+		out, err := kubectl("get", "pay,cn,pclose", "-n", ns)
+		Expect(err).NotTo(HaveOccurred(), out)
+		text := normalizeSpace(out)
+		Expect(text).To(MatchRegexp(`pay-1 inv-usd USD 500\.00 \S+ Recorded `))
+		Expect(text).To(MatchRegexp(`cn-1 \S+ inv-jpy JPY 500 Issued `))
+		Expect(text).To(ContainSubstring("close-2020 2020-12 2020-12-31T23:59:59Z Closed"))
+	})
 })
