@@ -19,6 +19,7 @@ import (
 
 	. "github.com/onsi/gomega"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
@@ -112,6 +113,70 @@ func TestRecordsShowTheirAmountForPeople(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			NewWithT(t).Expect(tc.status()).To(Equal(&billingv1.AmountDisplay{Amount: tc.want}))
+		})
+	}
+}
+
+func TestSettledDisplay(t *testing.T) {
+	shown := &billingv1.AmountDisplay{Amount: "EUR 1.00"}
+	for _, tc := range []struct {
+		name string
+		obj  client.Object
+		want any
+	}{{
+		name: "a credit note issued before status.display shows its total",
+		obj: &billingv1.CreditNote{Status: billingv1.CreditNoteStatus{
+			Currency: "KWD", Total: ptr.To(int64(1_250))}},
+		want: &billingv1.CreditNoteDisplay{Total: "KWD 1.250"},
+	}, {
+		name: "a payment recorded before status.display shows its amount",
+		obj: &billingv1.Payment{Spec: billingv1.PaymentSpec{Amount: 50_000},
+			Status: billingv1.PaymentStatus{Currency: "USD"}},
+		want: &billingv1.AmountDisplay{Amount: "USD 500.00"},
+	}, {
+		name: "a credit application applied before status.display shows its amount",
+		obj: &billingv1.CreditApplication{Spec: billingv1.CreditApplicationSpec{Amount: 500},
+			Status: billingv1.CreditApplicationStatus{Currency: "JPY"}},
+		want: &billingv1.AmountDisplay{Amount: "JPY 500"},
+	}, {
+		name: "a refund recorded before status.display shows its amount",
+		obj: &billingv1.Refund{Spec: billingv1.RefundSpec{Amount: 250},
+			Status: billingv1.RefundStatus{Currency: "EUR"}},
+		want: &billingv1.AmountDisplay{Amount: "EUR 2.50"},
+	}, {
+		name: "a write-off recorded before status.display shows the amount written off",
+		obj:  &billingv1.WriteOff{Status: billingv1.WriteOffStatus{Currency: "USD", Amount: ptr.To(int64(18_050))}},
+		want: &billingv1.AmountDisplay{Amount: "USD 180.50"},
+	}, {
+		name: "a write-off without an amount shows none",
+		obj:  &billingv1.WriteOff{Status: billingv1.WriteOffStatus{Currency: "USD"}},
+		want: (*billingv1.AmountDisplay)(nil),
+	}, {
+		name: "a record without a currency shows none",
+		obj:  &billingv1.Payment{Spec: billingv1.PaymentSpec{Amount: 50_000}},
+		want: (*billingv1.AmountDisplay)(nil),
+	}, {
+		name: "a record that shows its amount already keeps it",
+		obj: &billingv1.Payment{Spec: billingv1.PaymentSpec{Amount: 50_000},
+			Status: billingv1.PaymentStatus{Currency: "USD", Display: shown}},
+		want: shown,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			settledDisplay(tc.obj)
+			var got any
+			switch o := tc.obj.(type) {
+			case *billingv1.CreditNote:
+				got = o.Status.Display
+			case *billingv1.Payment:
+				got = o.Status.Display
+			case *billingv1.CreditApplication:
+				got = o.Status.Display
+			case *billingv1.Refund:
+				got = o.Status.Display
+			case *billingv1.WriteOff:
+				got = o.Status.Display
+			}
+			NewWithT(t).Expect(got).To(Equal(tc.want))
 		})
 	}
 }

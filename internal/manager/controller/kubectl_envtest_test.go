@@ -25,6 +25,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
@@ -143,5 +144,41 @@ var _ = Describe("kubectl", func() {
 		Expect(text).To(MatchRegexp(`pay-1 inv-usd USD 500\.00 \S+ Recorded `))
 		Expect(text).To(MatchRegexp(`cn-1 \S+ inv-jpy JPY 500 Issued `))
 		Expect(text).To(ContainSubstring("close-2020 2020-12 2020-12-31T23:59:59Z Closed"))
+	})
+
+	It("writes the money columns of an invoice and a payment settled before they had them", func() {
+		create(builder.Customer(ns, "acme"))
+		inv := builder.Invoice(ns, "inv-1", builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 68_050))
+		create(inv)
+		waitForReady(inv, billingv1.ReasonIssued)
+		pay := builder.Payment(ns, "pay-1", "inv-1", 50_000)
+		create(pay)
+		waitForPayment(pay)
+
+		By("removing their status.display, as a manager before it left them")
+		Eventually(func(g Gomega) {
+			current := getInvoice(g, inv)
+			g.Expect(current.Status.Display).NotTo(BeNil())
+			before := current.DeepCopy()
+			current.Status.Display = nil
+			g.Expect(k8sClient.Status().Patch(ctx, current, client.MergeFromWithOptions(before,
+				client.MergeFromWithOptimisticLock{}))).To(Succeed())
+		}).Should(Succeed())
+		Eventually(func(g Gomega) {
+			current := &billingv1.Payment{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(pay), current)).To(Succeed())
+			before := current.DeepCopy()
+			current.Status.Display = nil
+			g.Expect(k8sClient.Status().Patch(ctx, current, client.MergeFromWithOptions(before,
+				client.MergeFromWithOptimisticLock{}))).To(Succeed())
+		}).Should(Succeed())
+
+		Eventually(func(g Gomega) {
+			out, err := kubectl("get", "inv,pay", "-n", ns)
+			g.Expect(err).NotTo(HaveOccurred(), out)
+			text := normalizeSpace(out)
+			g.Expect(text).To(MatchRegexp(`inv-1 INV-\d+ acme USD 680\.50 Issued partially_paid USD 180\.50 `))
+			g.Expect(text).To(MatchRegexp(`pay-1 inv-1 USD 500\.00 \S+ Recorded `))
+		}).Should(Succeed())
 	})
 })
