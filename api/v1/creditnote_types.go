@@ -275,9 +275,10 @@ type CreditNoteStatus struct {
 	// +kubebuilder:validation:MaxItems=20
 	Deliveries []Delivery `json:"deliveries,omitempty"`
 
-	// display is its total for people, in the currency and its major
-	// units ("USD 680.50"), as `kubectl get` shows it. Derived by the
-	// controller from the amounts in minor units, never set by hand.
+	// display is the credit note's total for people, in the currency
+	// and its major units ("USD 680.50"), as `kubectl get` shows it.
+	// Derived by the controller from the amounts in minor units, never
+	// set by hand; not part of the HTTP API's answers.
 	// +optional
 	Display *CreditNoteDisplay `json:"display,omitempty"`
 

@@ -284,9 +284,10 @@ type InvoiceStatus struct {
 	// +kubebuilder:validation:MaxItems=20
 	Deliveries []Delivery `json:"deliveries,omitempty"`
 
-	// display is its total and amount remaining for people, in the currency and its major
-	// units ("USD 680.50"), as `kubectl get` shows it. Derived by the
-	// controller from the amounts in minor units, never set by hand.
+	// display is the invoice's total and what is left to pay for people, in the currency
+	// and its major units ("USD 680.50"), as `kubectl get` shows it.
+	// Derived by the controller from the amounts in minor units, never
+	// set by hand; not part of the HTTP API's answers.
 	// +optional
 	Display *InvoiceDisplay `json:"display,omitempty"`
 

@@ -94,9 +94,10 @@ type WriteOffStatus struct {
 	// +kubebuilder:validation:MaxItems=1
 	Events []RecordedEvent `json:"events,omitempty"`
 
-	// display is its amount for people, in the currency and its major
-	// units ("USD 680.50"), as `kubectl get` shows it. Derived by the
-	// controller from the amounts in minor units, never set by hand.
+	// display is the amount written off for people, in the currency
+	// and its major units ("USD 680.50"), as `kubectl get` shows it.
+	// Derived by the controller from the amounts in minor units, never
+	// set by hand; not part of the HTTP API's answers.
 	// +optional
 	Display *AmountDisplay `json:"display,omitempty"`
 

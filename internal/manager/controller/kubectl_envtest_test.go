@@ -92,6 +92,18 @@ var _ = Describe("kubectl", func() {
 		}).Should(Succeed())
 	})
 
+	It("explains the money of an invoice for people", func() {
+		Eventually(func(g Gomega) {
+			out, err := kubectl("explain", "invoice.status.display")
+			g.Expect(err).NotTo(HaveOccurred(), out)
+			text := normalizeSpace(out)
+			g.Expect(text).To(ContainSubstring(
+				"display is the invoice's total and what is left to pay for people, in the currency and its major units (\"USD 680.50\")"))
+			g.Expect(text).To(ContainSubstring("amountRemaining <string>"))
+			g.Expect(text).To(ContainSubstring("total <string>"))
+		}).Should(Succeed())
+	})
+
 	It("waits for an issued invoice to be Ready, and times out on one that is not", func() {
 		create(builder.Customer(ns, "acme"))
 		issued := builder.Invoice(ns, "issued", builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 100))
