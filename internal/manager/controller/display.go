@@ -69,20 +69,21 @@ func settledDisplay(obj client.Object) {
 			o.Status.Display = creditNoteDisplay(o.Status.Currency, o.Status.Total)
 		}
 	case *billingv1.Payment:
-		if o.Status.Display == nil && o.Status.Currency != "" {
-			o.Status.Display = amountDisplay(o.Status.Currency, o.Spec.Amount)
-		}
+		o.Status.Display = keptAmount(o.Status.Display, o.Status.Currency, &o.Spec.Amount)
 	case *billingv1.CreditApplication:
-		if o.Status.Display == nil && o.Status.Currency != "" {
-			o.Status.Display = amountDisplay(o.Status.Currency, o.Spec.Amount)
-		}
+		o.Status.Display = keptAmount(o.Status.Display, o.Status.Currency, &o.Spec.Amount)
 	case *billingv1.Refund:
-		if o.Status.Display == nil && o.Status.Currency != "" {
-			o.Status.Display = amountDisplay(o.Status.Currency, o.Spec.Amount)
-		}
+		o.Status.Display = keptAmount(o.Status.Display, o.Status.Currency, &o.Spec.Amount)
 	case *billingv1.WriteOff:
-		if o.Status.Display == nil && o.Status.Currency != "" && o.Status.Amount != nil {
-			o.Status.Display = amountDisplay(o.Status.Currency, *o.Status.Amount)
-		}
+		o.Status.Display = keptAmount(o.Status.Display, o.Status.Currency, o.Status.Amount)
 	}
+}
+
+// keptAmount is display when a record has one, else amount in currency;
+// nil without a currency or an amount.
+func keptAmount(display *billingv1.AmountDisplay, currency string, amount *int64) *billingv1.AmountDisplay {
+	if display != nil || currency == "" || amount == nil {
+		return display
+	}
+	return amountDisplay(currency, *amount)
 }
