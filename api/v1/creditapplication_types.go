@@ -95,6 +95,13 @@ type CreditApplicationStatus struct {
 	// +kubebuilder:validation:MaxItems=1
 	Events []RecordedEvent `json:"events,omitempty"`
 
+	// display is the credit applied for people, in the currency
+	// and its major units ("USD 680.50"), as `kubectl get` shows it.
+	// Derived by the controller from the amounts in minor units, never
+	// set by hand; not part of the HTTP API's answers.
+	// +optional
+	Display *AmountDisplay `json:"display,omitempty"`
+
 	// observedGeneration is the metadata.generation this status was computed for.
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
@@ -109,8 +116,7 @@ type CreditApplicationStatus struct {
 // +kubebuilder:selectablefield:JSONPath=`.spec.invoiceRef.name`
 // +kubebuilder:printcolumn:name="Invoice",type=string,JSONPath=`.spec.invoiceRef.name`
 // +kubebuilder:printcolumn:name="Customer",type=string,JSONPath=`.status.customerName`
-// +kubebuilder:printcolumn:name="Amount",type=integer,JSONPath=`.spec.amount`
-// +kubebuilder:printcolumn:name="Currency",type=string,JSONPath=`.status.currency`
+// +kubebuilder:printcolumn:name="Amount",type=string,JSONPath=`.status.display.amount`,description="The credit applied, in its currency"
 // +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 type CreditApplication struct {

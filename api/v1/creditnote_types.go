@@ -275,6 +275,13 @@ type CreditNoteStatus struct {
 	// +kubebuilder:validation:MaxItems=20
 	Deliveries []Delivery `json:"deliveries,omitempty"`
 
+	// display is the credit note's total for people, in the currency
+	// and its major units ("USD 680.50"), as `kubectl get` shows it.
+	// Derived by the controller from the amounts in minor units, never
+	// set by hand; not part of the HTTP API's answers.
+	// +optional
+	Display *CreditNoteDisplay `json:"display,omitempty"`
+
 	// observedGeneration is the metadata.generation this status was computed for.
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
@@ -290,8 +297,7 @@ type CreditNoteStatus struct {
 // +kubebuilder:selectablefield:JSONPath=`.spec.invoiceRef.name`
 // +kubebuilder:printcolumn:name="Number",type=string,JSONPath=`.status.number`
 // +kubebuilder:printcolumn:name="Invoice",type=string,JSONPath=`.spec.invoiceRef.name`
-// +kubebuilder:printcolumn:name="Total",type=integer,JSONPath=`.status.total`
-// +kubebuilder:printcolumn:name="Currency",type=string,JSONPath=`.status.currency`
+// +kubebuilder:printcolumn:name="Total",type=string,JSONPath=`.status.display.total`,description="The credit note's total, in its currency"
 // +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 type CreditNote struct {

@@ -294,6 +294,13 @@ type InvoiceStatus struct {
 	// +kubebuilder:validation:MaxItems=20
 	Deliveries []Delivery `json:"deliveries,omitempty"`
 
+	// display is the invoice's total and what is left to pay for people, in the currency
+	// and its major units ("USD 680.50"), as `kubectl get` shows it.
+	// Derived by the controller from the amounts in minor units, never
+	// set by hand; not part of the HTTP API's answers.
+	// +optional
+	Display *InvoiceDisplay `json:"display,omitempty"`
+
 	// observedGeneration is the metadata.generation this status was computed for.
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
@@ -307,11 +314,10 @@ type InvoiceStatus struct {
 // +kubebuilder:selectablefield:JSONPath=`.spec.customerRef.name`
 // +kubebuilder:printcolumn:name="Number",type=string,JSONPath=`.status.number`
 // +kubebuilder:printcolumn:name="Customer",type=string,JSONPath=`.spec.customerRef.name`
-// +kubebuilder:printcolumn:name="Total",type=integer,JSONPath=`.status.total`
-// +kubebuilder:printcolumn:name="Currency",type=string,JSONPath=`.spec.currency`
+// +kubebuilder:printcolumn:name="Total",type=string,JSONPath=`.status.display.total`,description="The invoice's total, in its currency"
 // +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
 // +kubebuilder:printcolumn:name="Payment",type=string,JSONPath=`.status.balance.paymentStatus`
-// +kubebuilder:printcolumn:name="Remaining",type=integer,JSONPath=`.status.balance.amountRemaining`
+// +kubebuilder:printcolumn:name="Remaining",type=string,JSONPath=`.status.display.amountRemaining`,description="What is left to pay, in the invoice's currency"
 // +kubebuilder:printcolumn:name="Overdue",type=boolean,JSONPath=`.status.balance.overdue`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 type Invoice struct {

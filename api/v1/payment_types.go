@@ -131,6 +131,13 @@ type PaymentStatus struct {
 	// +kubebuilder:validation:MaxItems=1
 	Events []RecordedEvent `json:"events,omitempty"`
 
+	// display is the payment's amount for people, in the currency
+	// and its major units ("USD 680.50"), as `kubectl get` shows it.
+	// Derived by the controller from the amounts in minor units, never
+	// set by hand; not part of the HTTP API's answers.
+	// +optional
+	Display *AmountDisplay `json:"display,omitempty"`
+
 	// observedGeneration is the metadata.generation this status was computed for.
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
@@ -144,8 +151,7 @@ type PaymentStatus struct {
 // +kubebuilder:resource:shortName=pay,categories=invoicing
 // +kubebuilder:selectablefield:JSONPath=`.spec.invoiceRef.name`
 // +kubebuilder:printcolumn:name="Invoice",type=string,JSONPath=`.spec.invoiceRef.name`
-// +kubebuilder:printcolumn:name="Amount",type=integer,JSONPath=`.spec.amount`
-// +kubebuilder:printcolumn:name="Currency",type=string,JSONPath=`.status.currency`
+// +kubebuilder:printcolumn:name="Amount",type=string,JSONPath=`.status.display.amount`,description="The amount recorded, in its currency"
 // +kubebuilder:printcolumn:name="Method",type=string,JSONPath=`.spec.method`
 // +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`

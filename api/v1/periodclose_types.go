@@ -98,7 +98,7 @@ type PeriodCloseStatus struct {
 // +kubebuilder:subresource:status
 // +kubebuilder:resource:shortName=pclose,categories=invoicing
 // +kubebuilder:printcolumn:name="Through",type=string,JSONPath=`.spec.through`
-// +kubebuilder:printcolumn:name="Closed-Through",type=date,JSONPath=`.status.closedThrough`
+// +kubebuilder:printcolumn:name="Closed-Through",type=string,JSONPath=`.status.closedThrough`,description="The instant the books are closed through"
 // +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 type PeriodClose struct {

@@ -94,6 +94,13 @@ type WriteOffStatus struct {
 	// +kubebuilder:validation:MaxItems=1
 	Events []RecordedEvent `json:"events,omitempty"`
 
+	// display is the amount written off for people, in the currency
+	// and its major units ("USD 680.50"), as `kubectl get` shows it.
+	// Derived by the controller from the amounts in minor units, never
+	// set by hand; not part of the HTTP API's answers.
+	// +optional
+	Display *AmountDisplay `json:"display,omitempty"`
+
 	// observedGeneration is the metadata.generation this status was computed for.
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
@@ -108,8 +115,7 @@ type WriteOffStatus struct {
 // +kubebuilder:resource:shortName=wo,categories=invoicing
 // +kubebuilder:selectablefield:JSONPath=`.spec.invoiceRef.name`
 // +kubebuilder:printcolumn:name="Invoice",type=string,JSONPath=`.spec.invoiceRef.name`
-// +kubebuilder:printcolumn:name="Amount",type=integer,JSONPath=`.status.amount`
-// +kubebuilder:printcolumn:name="Currency",type=string,JSONPath=`.status.currency`
+// +kubebuilder:printcolumn:name="Amount",type=string,JSONPath=`.status.display.amount`,description="The amount written off, in its currency"
 // +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 type WriteOff struct {

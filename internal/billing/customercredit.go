@@ -15,7 +15,6 @@
 package billing
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -66,30 +65,9 @@ func AvailableCredit(customer *billingv1.Customer, currency string) int64 {
 func CreditSummary(balance []billingv1.CurrencyAmount) string {
 	parts := make([]string, 0, len(balance))
 	for _, b := range balance {
-		parts = append(parts, b.Currency+" "+MajorUnits(b.Currency, b.Amount))
+		parts = append(parts, Money(b.Currency, b.Amount))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// MajorUnits writes amount, in minor units of currency, in major units with
-// the currency's number of decimals ("1500" EUR is "15.00").
-func MajorUnits(currency string, amount int64) string {
-	digits := 2
-	if c, err := ParseCurrency(currency); err == nil {
-		digits = c.Digits
-	}
-	sign := ""
-	if amount < 0 {
-		sign, amount = "-", -amount
-	}
-	if digits == 0 {
-		return fmt.Sprintf("%s%d", sign, amount)
-	}
-	scale := int64(1)
-	for range digits {
-		scale *= 10
-	}
-	return fmt.Sprintf("%s%d.%0*d", sign, amount/scale, digits, amount%scale)
 }
 
 // withDerived returns credit with its balance and summary computed afresh.

@@ -105,17 +105,3 @@ func TestAHoldGivenBackLeavesTheCreditAsItWas(t *testing.T) {
 		t.Errorf("AvailableCredit(EUR) = %d", got)
 	}
 }
-
-func TestMajorUnitsWritesTheCurrencysDecimals(t *testing.T) {
-	for _, tc := range []struct {
-		currency string
-		amount   int64
-		want     string
-	}{
-		{"USD", 1_500, "15.00"}, {"USD", 5, "0.05"}, {"JPY", 1_500, "1500"}, {"BHD", 1_500, "1.500"}, {"USD", -250, "-2.50"},
-	} {
-		if got := billing.MajorUnits(tc.currency, tc.amount); got != tc.want {
-			t.Errorf("MajorUnits(%s, %d) = %q, want %q", tc.currency, tc.amount, got, tc.want)
-		}
-	}
-}

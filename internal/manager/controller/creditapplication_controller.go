@@ -177,6 +177,7 @@ func appliedCreditApplication(capp *billingv1.CreditApplication, inv *billingv1.
 	status.Phase = billingv1.CreditApplicationApplied
 	status.CustomerName = inv.Spec.CustomerRef.Name
 	status.Currency = billing.InvoiceCurrency(inv)
+	status.Display = amountDisplay(status.Currency, capp.Spec.Amount)
 	if status.AppliedAt == nil {
 		at := metav1.NewTime(now)
 		status.AppliedAt = &at

@@ -65,6 +65,7 @@ func computedCreditNote(note *billingv1.CreditNote, inv *billingv1.Invoice,
 	if len(totals.TaxBreakdown) > 0 {
 		status.TaxBreakdown = totals.TaxBreakdown
 	}
+	status.Display = creditNoteDisplay(billing.InvoiceCurrency(inv), status.Total)
 	status.ObservedGeneration = note.Generation
 	return status
 }

@@ -65,23 +65,27 @@ func TestCreditNoteAmountsAndVerdicts(t *testing.T) {
 		ledger  *billingv1.InvoiceLedger
 		note    *billingv1.CreditNote
 		total   int64
+		display string
 		reason  string
 		credits []billingv1.CreditedLine
 	}{{
 		name:    "a quantity of a taxed line credits its net and its share of the tax",
 		note:    builder.CreditNote("ns", "cn", "inv-1", builder.WithCreditedQuantity(0, 1)),
 		total:   11_900,
+		display: "USD 119.00",
 		credits: []billingv1.CreditedLine{{Quantity: 1, Net: 10_000}, {}},
 	}, {
 		name:    "an amount of a line credits that net and its tax",
 		note:    builder.CreditNote("ns", "cn", "inv-1", builder.WithCreditedAmount(1, 1_000)),
 		total:   1_190,
+		display: "USD 11.90",
 		credits: []billingv1.CreditedLine{{}, {Net: 1_000}},
 	}, {
 		name:    "a full credit credits all that is left, tax included",
 		ledger:  &billingv1.InvoiceLedger{CreditedLines: []billingv1.CreditedLine{{Quantity: 1, Net: 10_000}, {}}},
 		note:    builder.CreditNote("ns", "cn", "inv-1", builder.WithFullCredit()),
 		total:   41_650 - 11_900,
+		display: "USD 297.50",
 		credits: []billingv1.CreditedLine{{Quantity: 1, Net: 30_000}, {Net: 5_000}},
 	}, {
 		name:   "more units than are left are ExceedsCreditable",
@@ -112,6 +116,7 @@ func TestCreditNoteAmountsAndVerdicts(t *testing.T) {
 			status := computedCreditNote(tc.note, inv, lines, amounts)
 			g.Expect(status.Phase).To(Equal(billingv1.CreditNotePending))
 			g.Expect(status.Total).To(HaveValue(Equal(tc.total)))
+			g.Expect(status.Display).To(Equal(&billingv1.CreditNoteDisplay{Total: tc.display}))
 			g.Expect(status.Lines[0].Tax).To(Equal(builder.StandardTax("19")))
 
 			tc.note.UID = "uid-1"

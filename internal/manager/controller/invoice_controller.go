@@ -134,6 +134,7 @@ func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		return ctrl.Result{}, err
 	}
 	inv.Status.Balance = balance
+	inv.Status.Display = invoiceDisplay(inv)
 	result := ctrl.Result{RequeueAfter: untilOverdue(inv, balance, now)}
 	// The facts the invoice has reached take their events, in the same
 	// patch: an invoice is never seen numbered without its invoice.issued.

@@ -53,7 +53,7 @@ var _ = Describe("Invoice controller, with tax", func() {
 
 		out, err := kubectl("get", "invoices", "--namespace", ns)
 		Expect(err).NotTo(HaveOccurred(), out)
-		Expect(normalizeSpace(out)).To(ContainSubstring("inv-1 INV-000001 acme 58793 USD Issued"))
+		Expect(normalizeSpace(out)).To(ContainSubstring("inv-1 INV-000001 acme USD 587.93 Issued"))
 	})
 
 	It("freezes the profile's default tax at issue: a later change of the default alters nothing", func() {

@@ -146,11 +146,15 @@ func (k *ledgerKind[O]) reconcile(ctx context.Context, p LedgerParts, key types.
 
 // retrying runs once, unless the record named key is settled or gone in
 // the cache, again after each conflict (another record entered first), at
-// most maxLedgerAttempts times: once starts from fresh live reads.
-func (k *ledgerKind[O]) retrying(ctx context.Context, cache client.Reader, key types.NamespacedName,
+// most maxLedgerAttempts times: once starts from fresh live reads. A
+// settled record settled before status.display existed gains it instead.
+func (k *ledgerKind[O]) retrying(ctx context.Context, cache client.Client, key types.NamespacedName,
 	once func() (ctrl.Result, error)) (ctrl.Result, error) {
-	if _, pending, err := k.get(ctx, cache, key); !pending || err != nil {
-		return ctrl.Result{}, err
+	if obj, pending, err := k.get(ctx, cache, key); !pending || err != nil {
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		return ctrl.Result{}, k.showSettled(ctx, cache, obj)
 	}
 	for attempt := 1; ; attempt++ {
 		result, err := once()
@@ -224,6 +228,16 @@ func (k *ledgerKind[O]) done(obj O) bool {
 	rejected := k.phases.rejected != "" && *f.phase == k.phases.rejected
 	invalid := k.phases.invalid != "" && *f.phase == k.phases.invalid
 	return settled || rejected || invalid || !obj.GetDeletionTimestamp().IsZero()
+}
+
+// showSettled patches the status.display of obj, settled before its kind
+// had one (settledDisplay), read from the cache; a record that is not
+// settled, or being deleted, is left as it is.
+func (k *ledgerKind[O]) showSettled(ctx context.Context, c client.Client, obj O) error {
+	if *k.fields(obj).phase != k.phases.settled || !obj.GetDeletionTimestamp().IsZero() {
+		return nil
+	}
+	return k.patch(ctx, c, obj, func() { settledDisplay(obj) })
 }
 
 // wait patches obj Pending and not Ready for why; also is Reconciling (it

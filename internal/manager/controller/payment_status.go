@@ -20,6 +20,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
 // paymentSplit splits a payment entered in inv's ledger into what it
@@ -60,6 +61,7 @@ func recordedPayment(payment *billingv1.Payment, inv *billingv1.Invoice, now tim
 	status.AppliedAmount, status.OverpaidAmount = &applied, &overpaid
 	status.CustomerName = inv.Spec.CustomerRef.Name
 	status.Currency = inv.Spec.Currency
+	status.Display = amountDisplay(billing.InvoiceCurrency(inv), payment.Spec.Amount)
 	if status.RecordedAt == nil {
 		recordedAt := metav1.NewTime(now)
 		status.RecordedAt = &recordedAt

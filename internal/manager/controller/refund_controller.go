@@ -126,6 +126,7 @@ func recordedRefund(rf *billingv1.Refund, now time.Time) billingv1.RefundStatus 
 	status := *rf.Status.DeepCopy()
 	status.Phase = billingv1.RefundRecorded
 	status.Currency = rf.Spec.Currency
+	status.Display = amountDisplay(status.Currency, rf.Spec.Amount)
 	if status.RecordedAt == nil {
 		at := metav1.NewTime(now)
 		status.RecordedAt = &at

@@ -108,6 +108,7 @@ func recordedWriteOff(wo *billingv1.WriteOff, inv *billingv1.Invoice, now time.T
 		if e.Name == wo.Name && e.UID == string(wo.UID) {
 			amount := e.Amount
 			status.Amount = &amount
+			status.Display = amountDisplay(status.Currency, amount)
 		}
 	}
 	if status.RecordedAt == nil {
