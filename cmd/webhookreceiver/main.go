@@ -29,6 +29,7 @@
 package main
 
 import (
+	"context"
 	"crypto/hmac"
 	"encoding/json"
 	"errors"
@@ -64,7 +65,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "webhookreceiver: reading the signing secret (-secret-file): %v\n", err)
 		os.Exit(2)
 	}
-	listener, err := net.Listen("tcp", *addr)
+	listener, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "webhookreceiver: %v\n", err)
 		os.Exit(1)
