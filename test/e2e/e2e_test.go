@@ -64,29 +64,7 @@ var _ = Describe("make run", Ordered, func() {
 		stateDir = GinkgoT().TempDir()
 	})
 
-	start := func() *localenv {
-		env := &localenv{stateDir: stateDir, apiAddr: netutil.MustFreeAddr(GinkgoT())}
-		cmd := exec.Command(filepath.Join(bins, "localenv"),
-			"--assets", assets,
-			"--state-dir", stateDir,
-			"--install", filepath.Join(repoRoot, "config", "local"),
-			"--manager", filepath.Join(bins, "manager"),
-			"--adapter", filepath.Join(bins, "adapter"),
-			"--api-addr", env.apiAddr,
-			"--probe-addr", netutil.MustFreeAddr(GinkgoT()),
-		)
-		// The manager and adapter inherit GOCOVERDIR from localenv.
-		cmd.Env = binaries.CoverEnv(os.Environ())
-		var err error
-		env.session, err = gexec.Start(cmd, GinkgoWriter, GinkgoWriter)
-		Expect(err).NotTo(HaveOccurred())
-		// A failed spec skips its interrupt(): stop the run anyway (a no-op
-		// when it has already exited).
-		DeferCleanup(func() { env.session.Interrupt().Wait(time.Minute) })
-		Eventually(env.session.Out, 2*time.Minute).Should(gbytes.Say("Invoicing is running"))
-		Eventually(func() (int, error) { return env.get("/readyz", "") }, time.Minute).Should(Equal(http.StatusOK))
-		return env
-	}
+	start := func() *localenv { return startLocalenv(assets, stateDir) }
 
 	It("serves the samples through kubectl and HTTP, holds a referenced customer, and stops cleanly", func() {
 		env := start()
@@ -294,6 +272,32 @@ spec: {through: %q}
 		return e.kubectlAllowFailure("get", "-n", namespace, "invoice", invoice, "-o", "name")
 	}, time.Minute).Should(ContainSubstring("NotFound"), "the paid invoice is sealed")
 	Expect(e.kubectl("get", "-n", namespace, "ledgerseals", "-o", "name")).NotTo(BeEmpty())
+}
+
+// startLocalenv starts the localenv program as make run does, with its
+// state in stateDir and free ports, and waits until it serves.
+func startLocalenv(assets, stateDir string) *localenv {
+	env := &localenv{stateDir: stateDir, apiAddr: netutil.MustFreeAddr(GinkgoT())}
+	cmd := exec.Command(filepath.Join(bins, "localenv"),
+		"--assets", assets,
+		"--state-dir", stateDir,
+		"--install", filepath.Join(repoRoot, "config", "local"),
+		"--manager", filepath.Join(bins, "manager"),
+		"--adapter", filepath.Join(bins, "adapter"),
+		"--api-addr", env.apiAddr,
+		"--probe-addr", netutil.MustFreeAddr(GinkgoT()),
+	)
+	// The manager and adapter inherit GOCOVERDIR from localenv.
+	cmd.Env = binaries.CoverEnv(os.Environ())
+	var err error
+	env.session, err = gexec.Start(cmd, GinkgoWriter, GinkgoWriter)
+	Expect(err).NotTo(HaveOccurred())
+	// A failed spec skips its interrupt(): stop the run anyway (a no-op
+	// when it has already exited).
+	DeferCleanup(func() { env.session.Interrupt().Wait(time.Minute) })
+	Eventually(env.session.Out, 2*time.Minute).Should(gbytes.Say("Invoicing is running"))
+	Eventually(func() (int, error) { return env.get("/readyz", "") }, time.Minute).Should(Equal(http.StatusOK))
+	return env
 }
 
 // kubectl runs the kubectl built with the control plane with make run's
