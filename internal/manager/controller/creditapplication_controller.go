@@ -46,6 +46,9 @@ var creditApplications = &ledgerKind[*billingv1.CreditApplication]{
 		s := &a.Status
 		return recordFields{a.Spec.InvoiceRef.Name, (*string)(&s.Phase), &s.ObservedGeneration, &s.Conditions, s.Events}
 	},
+	display: func(a *billingv1.CreditApplication) {
+		a.Status.Display = keptAmount(a.Status.Display, a.Status.Currency, &a.Spec.Amount)
+	},
 }
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=creditapplications,verbs=get;list;watch;create

@@ -48,6 +48,11 @@ var creditNotes = &ledgerKind[*billingv1.CreditNote]{
 		s := &n.Status
 		return recordFields{n.Spec.InvoiceRef.Name, (*string)(&s.Phase), &s.ObservedGeneration, &s.Conditions, s.Events}
 	},
+	display: func(n *billingv1.CreditNote) {
+		if n.Status.Display == nil && n.Status.Currency != "" {
+			n.Status.Display = creditNoteDisplay(n.Status.Currency, n.Status.Total)
+		}
+	},
 }
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=creditnotes,verbs=get;list;watch

@@ -15,8 +15,6 @@
 package controller
 
 import (
-	"sigs.k8s.io/controller-runtime/pkg/client"
-
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
@@ -56,27 +54,6 @@ func creditNoteDisplay(currency string, total *int64) *billingv1.CreditNoteDispl
 // write-off, in currency, for people.
 func amountDisplay(currency string, amount int64) *billingv1.AmountDisplay {
 	return &billingv1.AmountDisplay{Amount: billing.Money(currency, amount)}
-}
-
-// settledDisplay sets the status.display of a settled record that has none,
-// recorded before status.display existed, from the record alone: the
-// currency its status holds and its amount. A record of another kind, or
-// without a currency yet, is left as it is.
-func settledDisplay(obj client.Object) {
-	switch o := obj.(type) {
-	case *billingv1.CreditNote:
-		if o.Status.Display == nil && o.Status.Currency != "" {
-			o.Status.Display = creditNoteDisplay(o.Status.Currency, o.Status.Total)
-		}
-	case *billingv1.Payment:
-		o.Status.Display = keptAmount(o.Status.Display, o.Status.Currency, &o.Spec.Amount)
-	case *billingv1.CreditApplication:
-		o.Status.Display = keptAmount(o.Status.Display, o.Status.Currency, &o.Spec.Amount)
-	case *billingv1.Refund:
-		o.Status.Display = keptAmount(o.Status.Display, o.Status.Currency, &o.Spec.Amount)
-	case *billingv1.WriteOff:
-		o.Status.Display = keptAmount(o.Status.Display, o.Status.Currency, o.Status.Amount)
-	}
 }
 
 // keptAmount is display when a record has one, else amount in currency;

@@ -162,7 +162,7 @@ func TestSettledDisplay(t *testing.T) {
 		want: shown,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			settledDisplay(tc.obj)
+			fillSettledDisplay(tc.obj)
 			var got any
 			switch o := tc.obj.(type) {
 			case *billingv1.CreditNote:
@@ -178,5 +178,21 @@ func TestSettledDisplay(t *testing.T) {
 			}
 			NewWithT(t).Expect(got).To(Equal(tc.want))
 		})
+	}
+}
+
+// fillSettledDisplay runs the display of obj's ledger kind.
+func fillSettledDisplay(obj client.Object) {
+	switch o := obj.(type) {
+	case *billingv1.CreditNote:
+		creditNotes.display(o)
+	case *billingv1.Payment:
+		payments.display(o)
+	case *billingv1.CreditApplication:
+		creditApplications.display(o)
+	case *billingv1.Refund:
+		refunds.display(o)
+	case *billingv1.WriteOff:
+		writeOffs.display(o)
 	}
 }

@@ -90,6 +90,9 @@ type ledgerKind[O client.Object] struct {
 	entries func(*billingv1.InvoiceLedger) *[]billingv1.LedgerEntry
 	// fields points at the fields every kind of record has.
 	fields func(O) recordFields
+	// display fills the status.display of a settled record that has none,
+	// settled before its kind had one, from the record alone.
+	display func(O)
 }
 
 // recordPhases are a kind's phases: pending while it waits, settled when
@@ -231,13 +234,13 @@ func (k *ledgerKind[O]) done(obj O) bool {
 }
 
 // showSettled patches the status.display of obj, settled before its kind
-// had one (settledDisplay), read from the cache; a record that is not
+// had one (the kind's display), read from the cache; a record that is not
 // settled, or being deleted, is left as it is.
 func (k *ledgerKind[O]) showSettled(ctx context.Context, c client.Client, obj O) error {
 	if *k.fields(obj).phase != k.phases.settled || !obj.GetDeletionTimestamp().IsZero() {
 		return nil
 	}
-	return k.patch(ctx, c, obj, func() { settledDisplay(obj) })
+	return k.patch(ctx, c, obj, func() { k.display(obj) })
 }
 
 // wait patches obj Pending and not Ready for why; also is Reconciling (it

@@ -45,6 +45,9 @@ var payments = &ledgerKind[*billingv1.Payment]{
 		return recordFields{p.Spec.InvoiceRef.Name, (*string)(&p.Status.Phase), &p.Status.ObservedGeneration,
 			&p.Status.Conditions, p.Status.Events}
 	},
+	display: func(p *billingv1.Payment) {
+		p.Status.Display = keptAmount(p.Status.Display, p.Status.Currency, &p.Spec.Amount)
+	},
 }
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=payments,verbs=get;list;watch

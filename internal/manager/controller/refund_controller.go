@@ -45,6 +45,9 @@ var refunds = &ledgerKind[*billingv1.Refund]{
 		s := &rf.Status
 		return recordFields{"", (*string)(&s.Phase), &s.ObservedGeneration, &s.Conditions, s.Events}
 	},
+	display: func(rf *billingv1.Refund) {
+		rf.Status.Display = keptAmount(rf.Status.Display, rf.Status.Currency, &rf.Spec.Amount)
+	},
 }
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=refunds,verbs=get;list;watch

@@ -45,6 +45,9 @@ var writeOffs = &ledgerKind[*billingv1.WriteOff]{
 		s := &w.Status
 		return recordFields{w.Spec.InvoiceRef.Name, (*string)(&s.Phase), &s.ObservedGeneration, &s.Conditions, s.Events}
 	},
+	display: func(w *billingv1.WriteOff) {
+		w.Status.Display = keptAmount(w.Status.Display, w.Status.Currency, w.Status.Amount)
+	},
 }
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=writeoffs,verbs=get;list;watch
