@@ -27,7 +27,7 @@ help: ## Display this help.
 .PHONY: manifests
 manifests: controller-gen kustomize ## Generate ClusterRole and CustomResourceDefinition objects.
 	"$(CONTROLLER_GEN)" crd paths="./api/..." output:crd:artifacts:config=config/crd/bases
-	"$(CONTROLLER_GEN)" rbac:roleName=manager-role paths="./internal/manager/controller/...;./internal/adapter/httpapi/..." output:rbac:artifacts:config=config/rbac
+	"$(CONTROLLER_GEN)" rbac:roleName=manager-role paths="./internal/manager/...;./internal/adapter/httpapi/..." output:rbac:artifacts:config=config/rbac
 	"$(KUSTOMIZE)" build config/default | go run ./hack/chartcrds dist/chart/templates/crd
 
 .PHONY: generate

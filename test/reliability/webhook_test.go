@@ -25,7 +25,7 @@ import (
 	crclient "sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/manager/controller"
+	"github.com/invoicing-dev/invoicing/internal/manager/webhooks"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/webhookreceiver"
 )
@@ -109,7 +109,7 @@ var _ = Describe("The manager killed while it delivers webhooks", func() {
 		}
 		repeats := m - j + 1
 		GinkgoWriter.Printf("Repeated %d deliveries after the kill\n", repeats)
-		Expect(repeats).To(BeNumerically("<=", controller.DefaultWebhookBatch),
+		Expect(repeats).To(BeNumerically("<=", webhooks.DefaultWebhookBatch),
 			"more than one batch was delivered again")
 		for _, a := range receiver.Attempts() {
 			Expect(a.SignatureValid).To(BeTrue(), "attempt for event %d has an invalid signature", a.EventSequence)

@@ -22,6 +22,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
+	"github.com/invoicing-dev/invoicing/internal/manager/sealing"
 )
 
 // BillingProfileReconciler reports on each BillingProfile whether it applies
@@ -52,10 +54,10 @@ func (r *BillingProfileReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 	now := r.Clock.Now()
 	before := profile.DeepCopy()
 	profile.Status = billingProfileStatus(profile, now)
-	if _, err := patchStatus(ctx, r.Client, before, profile); err != nil {
+	if _, err := reconciler.PatchStatus(ctx, r.Client, before, profile); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	wait, err := autoClose(ctx, r.Client, profile, now)
+	wait, err := sealing.AutoClose(ctx, r.Client, profile, now)
 	return ctrl.Result{RequeueAfter: wait}, err
 }
 
@@ -63,8 +65,8 @@ func (r *BillingProfileReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 // profiles at once (0: the manager's default).
 func (r *BillingProfileReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) error {
 	if r.Clock == nil {
-		return errNoClock
+		return reconciler.ErrNoClock
 	}
-	return newController(mgr, "billingprofile", concurrency, &billingv1.BillingProfile{}).
-		Complete(CountErrors("billingprofile", r))
+	return reconciler.NewController(mgr, "billingprofile", concurrency, &billingv1.BillingProfile{}).
+		Complete(reconciler.CountErrors("billingprofile", r))
 }

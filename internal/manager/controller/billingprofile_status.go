@@ -22,6 +22,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
 )
 
 // billingProfileStatus returns the status of profile: Ready True with reason
@@ -40,7 +41,7 @@ func billingProfileStatus(profile *billingv1.BillingProfile, now time.Time) bill
 		ObservedGeneration: profile.Generation,
 	}
 	if profile.Name == billingv1.DefaultBillingProfileName {
-		setCondition(&status.Conditions, condition, now)
+		reconciler.SetCondition(&status.Conditions, condition, now)
 		meta.RemoveStatusCondition(&status.Conditions, billingv1.ConditionStalled)
 		return status
 	}
@@ -50,9 +51,9 @@ func billingProfileStatus(profile *billingv1.BillingProfile, now time.Time) bill
 	condition.Reason = billingv1.ReasonNotDefault
 	condition.Message = fmt.Sprintf("Only the profile named %q applies to the workspace's invoices; this one applies to none",
 		billingv1.DefaultBillingProfileName)
-	setCondition(&status.Conditions, condition, now)
+	reconciler.SetCondition(&status.Conditions, condition, now)
 	condition.Type = billingv1.ConditionStalled
 	condition.Status = metav1.ConditionTrue
-	setCondition(&status.Conditions, condition, now)
+	reconciler.SetCondition(&status.Conditions, condition, now)
 	return status
 }

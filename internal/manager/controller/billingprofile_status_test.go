@@ -24,6 +24,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/managertest"
 )
 
 func TestBillingProfileStatus(t *testing.T) {
@@ -38,12 +39,12 @@ func TestBillingProfileStatus(t *testing.T) {
 		return p
 	}
 	applies := func(at time.Time) metav1.Condition {
-		return condition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonDefault, defaultMessage, at)
+		return managertest.Condition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonDefault, defaultMessage, at)
 	}
 	appliesToNothing := func(at time.Time) []metav1.Condition {
 		return []metav1.Condition{
-			condition(billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonNotDefault, notDefaultMessage, at),
-			condition(billingv1.ConditionStalled, metav1.ConditionTrue, billingv1.ReasonNotDefault, notDefaultMessage, at),
+			managertest.Condition(billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonNotDefault, notDefaultMessage, at),
+			managertest.Condition(billingv1.ConditionStalled, metav1.ConditionTrue, billingv1.ReasonNotDefault, notDefaultMessage, at),
 		}
 	}
 
@@ -55,33 +56,33 @@ func TestBillingProfileStatus(t *testing.T) {
 		{
 			name:    "the profile named default applies, since now",
 			profile: profile(billingv1.DefaultBillingProfileName),
-			want:    billingv1.BillingProfileStatus{ObservedGeneration: 2, Conditions: []metav1.Condition{applies(now)}},
+			want:    billingv1.BillingProfileStatus{ObservedGeneration: 2, Conditions: []metav1.Condition{applies(managertest.Now)}},
 		},
 		{
 			name:    "a profile of another name applies to nothing and is Stalled, since now",
 			profile: profile("acme"),
-			want:    billingv1.BillingProfileStatus{ObservedGeneration: 2, Conditions: appliesToNothing(now)},
+			want:    billingv1.BillingProfileStatus{ObservedGeneration: 2, Conditions: appliesToNothing(managertest.Now)},
 		},
 		{
 			name:    "a name that only starts with default is another name",
 			profile: profile("default-2"),
-			want:    billingv1.BillingProfileStatus{ObservedGeneration: 2, Conditions: appliesToNothing(now)},
+			want:    billingv1.BillingProfileStatus{ObservedGeneration: 2, Conditions: appliesToNothing(managertest.Now)},
 		},
 		{
 			name:    "an edited default profile follows its generation and keeps its transition time",
-			profile: profile(billingv1.DefaultBillingProfileName, applies(earlier)),
-			want:    billingv1.BillingProfileStatus{ObservedGeneration: 2, Conditions: []metav1.Condition{applies(earlier)}},
+			profile: profile(billingv1.DefaultBillingProfileName, applies(managertest.Earlier)),
+			want:    billingv1.BillingProfileStatus{ObservedGeneration: 2, Conditions: []metav1.Condition{applies(managertest.Earlier)}},
 		},
 		{
 			name:    "an edited profile of another name keeps its transition times",
-			profile: profile("acme", appliesToNothing(earlier)...),
-			want:    billingv1.BillingProfileStatus{ObservedGeneration: 2, Conditions: appliesToNothing(earlier)},
+			profile: profile("acme", appliesToNothing(managertest.Earlier)...),
+			want:    billingv1.BillingProfileStatus{ObservedGeneration: 2, Conditions: appliesToNothing(managertest.Earlier)},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
 			before := tc.profile.DeepCopy()
-			g.Expect(billingProfileStatus(tc.profile, now)).To(Equal(tc.want))
+			g.Expect(billingProfileStatus(tc.profile, managertest.Now)).To(Equal(tc.want))
 			g.Expect(tc.profile).To(Equal(before), "billingProfileStatus changed its argument")
 		})
 	}

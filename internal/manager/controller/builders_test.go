@@ -21,8 +21,6 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"github.com/onsi/gomega/gstruct"
-	"github.com/onsi/gomega/types"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -71,19 +69,4 @@ func getCustomer(g Gomega, c *billingv1.Customer) *billingv1.Customer {
 	current := &billingv1.Customer{}
 	g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(c), current)).To(Succeed())
 	return current
-}
-
-// haveCondition matches a list of conditions holding one of type
-// conditionType with the given status and reason.
-func haveCondition(conditionType string, status metav1.ConditionStatus, reason string) types.GomegaMatcher {
-	return ContainElement(gstruct.MatchFields(gstruct.IgnoreExtras, gstruct.Fields{
-		"Type":   Equal(conditionType),
-		"Status": Equal(status),
-		"Reason": Equal(reason),
-	}))
-}
-
-// haveNoCondition matches a list of conditions without one of type conditionType.
-func haveNoCondition(conditionType string) types.GomegaMatcher {
-	return Not(ContainElement(HaveField("Type", conditionType)))
 }

@@ -35,6 +35,9 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
+	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
+	"github.com/invoicing-dev/invoicing/internal/manager/sealing"
+	"github.com/invoicing-dev/invoicing/internal/manager/webhooks"
 )
 
 // CustomerReconciler keeps a finalizer on every Customer and releases it only
@@ -53,7 +56,7 @@ type CustomerReconciler struct {
 	Clock clock.PassiveClock
 	// Sealed knows the workspace's sealed invoices: a customer with sealed
 	// invoices is never deleted, as one with live invoices (nil: none are).
-	Sealed *SealedRecords
+	Sealed *sealing.SealedRecords
 }
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers,verbs=list;watch;patch
@@ -114,7 +117,7 @@ func (r *CustomerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 		// overwrite their uses.
 		customer.Status.Credit, lock = credited, []client.MergeFromOption{client.MergeFromWithOptimisticLock{}}
 	}
-	changed, err := patchStatus(ctx, r.Client, before, customer, lock...)
+	changed, err := reconciler.PatchStatus(ctx, r.Client, before, customer, lock...)
 	if changed {
 		r.recordTransition(ctx, before, customer, invoices)
 	}
@@ -244,26 +247,26 @@ func customersWaitingOnSeals(c client.Reader) handler.MapFunc {
 // must be registered with the manager first (index.Setup); Setup does both.
 func (r *CustomerReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) error {
 	if r.Recorder == nil {
-		return errNoRecorder
+		return reconciler.ErrNoRecorder
 	}
 	if r.Clock == nil {
-		return errNoClock
+		return reconciler.ErrNoClock
 	}
-	return newController(mgr, "customer", concurrency, &billingv1.Customer{}).
+	return reconciler.NewController(mgr, "customer", concurrency, &billingv1.Customer{}).
 		// An invoice's customer changes when it is created or deleted; its
 		// spec is immutable, so updates never move it to another customer.
 		Watches(&billingv1.Invoice{},
 			handler.EnqueueRequestsFromMapFunc(customerOfInvoice),
 			builder.WithPredicates(overpaidInvoiceChanged)).
 		Watches(&billingv1.CreditNote{}, handler.EnqueueRequestsFromMapFunc(overpaidRecordsCustomer(r.Client)),
-			builder.WithPredicates(gainedEvent)).
+			builder.WithPredicates(webhooks.GainedEvent)).
 		Watches(&billingv1.Payment{}, handler.EnqueueRequestsFromMapFunc(overpaidRecordsCustomer(r.Client)),
-			builder.WithPredicates(gainedEvent)).
+			builder.WithPredicates(webhooks.GainedEvent)).
 		Watches(&billingv1.CreditApplication{}, handler.EnqueueRequestsFromMapFunc(overpaidRecordsCustomer(r.Client)),
-			builder.WithPredicates(gainedEvent)).
+			builder.WithPredicates(webhooks.GainedEvent)).
 		// A deleted seal (only ever with its namespace) lets go of the
 		// customers its sealed invoices held.
 		Watches(&billingv1.LedgerSeal{}, handler.EnqueueRequestsFromMapFunc(customersWaitingOnSeals(r.Client)),
 			builder.WithPredicates(sealDeleted)).
-		Complete(CountErrors("customer", r))
+		Complete(reconciler.CountErrors("customer", r))
 }

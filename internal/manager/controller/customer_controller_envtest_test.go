@@ -29,6 +29,7 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/managertest"
 )
 
 // invoicesResource is the Invoice CRD's REST resource.
@@ -66,7 +67,7 @@ var _ = Describe("Customer controller", func() {
 		Eventually(func(g Gomega) {
 			current := getCustomer(g, customer)
 			g.Expect(current.Status.ObservedGeneration).To(Equal(current.Generation))
-			g.Expect(current.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonActive))
+			g.Expect(current.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonActive))
 			g.Expect(current.Status.InvoiceCount).To(BeZero())
 		}).Should(Succeed())
 	})
@@ -98,7 +99,7 @@ var _ = Describe("Customer controller", func() {
 		Eventually(func(g Gomega) {
 			current := getCustomer(g, customer)
 			g.Expect(current.DeletionTimestamp).NotTo(BeNil())
-			g.Expect(current.Status.Conditions).To(haveCondition(
+			g.Expect(current.Status.Conditions).To(managertest.HaveCondition(
 				billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonDeletionBlocked))
 			g.Expect(current.Status.InvoiceCount).To(BeEquivalentTo(2))
 		}).Should(Succeed())
@@ -139,7 +140,7 @@ var _ = Describe("Customer controller", func() {
 		Expect(k8sClient.Delete(ctx, customer)).To(Succeed())
 		Eventually(func(g Gomega) {
 			current := getCustomer(g, customer)
-			g.Expect(current.Status.Conditions).To(haveCondition(
+			g.Expect(current.Status.Conditions).To(managertest.HaveCondition(
 				billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonDeletionBlocked))
 			g.Expect(current.Status.InvoiceCount).To(BeEquivalentTo(1))
 		}).Should(Succeed())

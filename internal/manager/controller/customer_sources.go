@@ -25,6 +25,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/manager/ledger"
 )
 
 // The sources of a customer's credit: its overpaid invoices, entered in
@@ -47,7 +48,7 @@ func creditWithSources(ctx context.Context, c client.Reader, credit *billingv1.C
 			billing.CreditHolds(credit, inv, inv.Status.Balance.AmountOverpaid) {
 			continue // nothing to enter: its records need not be read
 		}
-		after, ready, err := ledgerEvents(ctx, c, inv)
+		after, ready, err := ledger.LatestEvent(ctx, c, inv)
 		if err != nil {
 			return nil, err
 		}

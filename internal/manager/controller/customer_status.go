@@ -21,6 +21,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
 )
 
 // customerStatus computes a customer's status afresh from the customer and
@@ -46,6 +47,6 @@ func customerStatus(customer *billingv1.Customer, invoices int, now time.Time) b
 		ready.Reason = billingv1.ReasonDeletionBlocked
 		ready.Message = fmt.Sprintf("Deletion waits for %d invoice(s) that reference this customer", invoices)
 	}
-	setCondition(&status.Conditions, ready, now)
+	reconciler.SetCondition(&status.Conditions, ready, now)
 	return status
 }

@@ -23,12 +23,13 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/managertest"
 )
 
 func TestCustomerStatus(t *testing.T) {
 	const activeMessage = "The customer can be billed"
 	active := func(at metav1.Time) metav1.Condition {
-		return condition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonActive, activeMessage, at.Time)
+		return managertest.Condition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonActive, activeMessage, at.Time)
 	}
 	// customer returns customer acme at generation 2 with the given status,
 	// being deleted when deleting.
@@ -37,13 +38,13 @@ func TestCustomerStatus(t *testing.T) {
 		c.Generation = 2
 		c.Status = status
 		if deleting {
-			c.DeletionTimestamp = &metav1.Time{Time: now}
+			c.DeletionTimestamp = &metav1.Time{Time: managertest.Now}
 			c.Finalizers = []string{billingv1.CustomerFinalizer}
 		}
 		return c
 	}
 	activeEarlier := billingv1.CustomerStatus{
-		ObservedGeneration: 1, InvoiceCount: 1, Conditions: []metav1.Condition{active(metav1.NewTime(earlier))},
+		ObservedGeneration: 1, InvoiceCount: 1, Conditions: []metav1.Condition{active(metav1.NewTime(managertest.Earlier))},
 	}
 
 	for _, tc := range []struct {
@@ -56,7 +57,7 @@ func TestCustomerStatus(t *testing.T) {
 			name:     "a new customer is Ready and Active, with no invoices",
 			customer: customer(billingv1.CustomerStatus{}, false),
 			want: billingv1.CustomerStatus{
-				ObservedGeneration: 2, Conditions: []metav1.Condition{active(metav1.NewTime(now))},
+				ObservedGeneration: 2, Conditions: []metav1.Condition{active(metav1.NewTime(managertest.Now))},
 			},
 		},
 		{
@@ -64,7 +65,7 @@ func TestCustomerStatus(t *testing.T) {
 			customer: customer(activeEarlier, false),
 			invoices: 3,
 			want: billingv1.CustomerStatus{
-				ObservedGeneration: 2, InvoiceCount: 3, Conditions: []metav1.Condition{active(metav1.NewTime(earlier))},
+				ObservedGeneration: 2, InvoiceCount: 3, Conditions: []metav1.Condition{active(metav1.NewTime(managertest.Earlier))},
 			},
 		},
 		{
@@ -73,8 +74,8 @@ func TestCustomerStatus(t *testing.T) {
 			invoices: 2,
 			want: billingv1.CustomerStatus{
 				ObservedGeneration: 2, InvoiceCount: 2, Conditions: []metav1.Condition{
-					condition(billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonDeletionBlocked,
-						"Deletion waits for 2 invoice(s) that reference this customer", now),
+					managertest.Condition(billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonDeletionBlocked,
+						"Deletion waits for 2 invoice(s) that reference this customer", managertest.Now),
 				},
 			},
 		},
@@ -83,14 +84,14 @@ func TestCustomerStatus(t *testing.T) {
 			customer: customer(billingv1.CustomerStatus{}, false),
 			invoices: math.MaxInt32 + 1,
 			want: billingv1.CustomerStatus{
-				ObservedGeneration: 2, InvoiceCount: math.MaxInt32, Conditions: []metav1.Condition{active(metav1.NewTime(now))},
+				ObservedGeneration: 2, InvoiceCount: math.MaxInt32, Conditions: []metav1.Condition{active(metav1.NewTime(managertest.Now))},
 			},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
 			unchanged := tc.customer.DeepCopy()
-			g.Expect(customerStatus(tc.customer, tc.invoices, now)).To(Equal(tc.want))
+			g.Expect(customerStatus(tc.customer, tc.invoices, managertest.Now)).To(Equal(tc.want))
 			g.Expect(tc.customer).To(Equal(unchanged), "customerStatus changed its input")
 		})
 	}

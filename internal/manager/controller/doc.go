@@ -12,23 +12,29 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-// Package controller holds the controller manager's seven reconcilers, one
-// file a kind: Invoice (issues it: total, gapless number, frozen parties,
-// due date, and keeps its balance), CreditNote and Payment (enter them in
-// their invoice's ledger, deciding races on what is left to credit; the
-// protocol is written on CreditNoteReconciler.Reconcile), Customer (its
-// readiness, and the finalizer that keeps a customer with invoices),
-// BillingProfile (the workspace's issuer and numbering settings),
-// IdempotencyKey (expires the adapter's claims) and WebhookEndpoint (pushes
-// the workspace's events of the types it subscribes to, in event-sequence
-// order, through internal/manager/delivery).
+// Package controller puts the controller manager together: Setup registers
+// the field indexes, the number allocators and the fourteen reconcilers of
+// the packages beside it with a manager, each with its own event recorder.
+// cmd/main.go and every envtest suite call it, so tests run the wiring
+// production runs; the envtest stories here are the black-box suite of
+// Setup. It also holds the reconcilers of the workspace that fit no other
+// concern: CustomerReconciler (its readiness, its credit's sources, and the
+// finalizer that keeps a customer with invoices), BillingProfileReconciler
+// (the workspace's issuer and numbering settings, and the automatic period
+// close) and IdempotencyKeyReconciler (expires the adapter's claims); the
+// manager's business metrics (RegisterMetrics) and its readiness check
+// (CachesSynced).
+//
+// The other reconcilers live by concern: internal/manager/ledger (the
+// invoice and the records entered in its ledger), internal/manager/sealing
+// (seals and period closes), internal/manager/mailing (e-mails and
+// reminders) and internal/manager/webhooks (webhook endpoints), on the base
+// of internal/manager/reconciler.
 //
 // Each Reconcile is short, in the shape of cluster-api and Flux: get the
 // object, handle the finalizer, compute the status fresh with a pure
 // function of what was read (the *_status.go files, table-tested), and patch
 // once. A transient error is returned; waiting is a watch or RequeueAfter;
 // a user's mistake sets a condition (reasons in api/v1) and does not
-// hot-loop. Setup wires every reconciler, its indexes and its metrics into a
-// manager: cmd/main.go and every envtest suite call it, so tests run the
-// wiring production runs.
+// hot-loop.
 package controller

@@ -35,6 +35,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/manager/mailing"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/pdfcheck"
 	"github.com/invoicing-dev/invoicing/internal/test/smtpserver"
@@ -219,8 +220,8 @@ var _ = Describe("Sending by e-mail", func() {
 		Eventually(func() []string { return subjects(accepted(server)) }).Should(ConsistOf(
 			HavePrefix("Invoice "+inv.Status.Number),
 			And(HavePrefix("Credit note "), ContainSubstring(inv.Status.Number), ContainSubstring("$29.75"))))
-		waitForEmail(ns, "inv-1"+onIssueEmailSuffix, billingv1.EmailSent)
-		sentNote := waitForEmail(ns, "cn-1"+onIssueEmailSuffix, billingv1.EmailSent)
+		waitForEmail(ns, "inv-1"+mailing.OnIssueEmailSuffix, billingv1.EmailSent)
+		sentNote := waitForEmail(ns, "cn-1"+mailing.OnIssueEmailSuffix, billingv1.EmailSent)
 		Expect(sentNote.Spec.CreditNoteRef.Name).To(Equal("cn-1"))
 		Eventually(func(g Gomega) {
 			current := &billingv1.CreditNote{}
@@ -233,7 +234,7 @@ var _ = Describe("Sending by e-mail", func() {
 		server := startSMTP()
 		create(mailProfile(ns, server, func(s *billingv1.EmailSettings) { s.SendOnIssue = true }))
 		inv := issueFor(ns, "inv-1", 10_000, "USD")
-		waitForEmail(ns, "inv-1"+onIssueEmailSuffix, billingv1.EmailSent)
+		waitForEmail(ns, "inv-1"+mailing.OnIssueEmailSuffix, billingv1.EmailSent)
 		payment := builder.Payment(ns, "pay-1", "inv-1", 4_000)
 		create(payment)
 		waitForPayment(payment)
@@ -262,7 +263,7 @@ var _ = Describe("Sending by e-mail", func() {
 		inv := issueFor(ns, "inv-1", 10_000, "USD")
 		due := inv.Status.DueAt.Time
 		clock := clocktesting.NewFakePassiveClock(inv.Status.IssuedAt.Time)
-		reminders := &ReminderReconciler{Client: k8sClient, Clock: clock}
+		reminders := &mailing.ReminderReconciler{Client: k8sClient, Clock: clock}
 		remind := func(at time.Time) time.Duration {
 			GinkgoHelper()
 			clock.SetTime(at)
@@ -302,7 +303,7 @@ var _ = Describe("Sending by e-mail", func() {
 		inv := issueFor(ns, "inv-1", 10_000, "USD")
 		create(builder.Payment(ns, "inv-1-pay", "inv-1", 11_900))
 		waitForPaymentStatus(inv, billingv1.InvoicePaymentPaid)
-		reminder := reminderEmail(inv, 0)
+		reminder := mailing.ReminderEmail(inv, 0)
 		create(reminder)
 		em := waitForEmail(ns, reminder.Name, billingv1.EmailSkipped)
 		Expect(meta.FindStatusCondition(em.Status.Conditions, billingv1.ConditionReady).Reason).To(Equal(billingv1.ReasonSettled))
@@ -366,7 +367,7 @@ var _ = Describe("Sending by e-mail", func() {
 		server := startSMTP(smtpserver.FailingFirst(100, smtpserver.Refuse(smtpserver.AtMail, 451)))
 		create(mailProfile(ns, server, func(s *billingv1.EmailSettings) { s.SendOnIssue = true }))
 		issueFor(ns, "inv-1", 10_000, "USD")
-		em := waitForEmail(ns, "inv-1"+onIssueEmailSuffix, billingv1.EmailFailed)
+		em := waitForEmail(ns, "inv-1"+mailing.OnIssueEmailSuffix, billingv1.EmailFailed)
 		Expect(em.Status.Attempts).To(Equal(int32(billingv1.EmailMaxAttempts)))
 		Expect(em.Status.LastError).To(ContainSubstring("451"))
 		failing := meta.FindStatusCondition(em.Status.Conditions, billingv1.ConditionDeliveryFailing)

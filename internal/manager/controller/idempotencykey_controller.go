@@ -24,6 +24,7 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
 )
 
 // IdempotencyKeyReconciler deletes the HTTP adapter's idempotency records
@@ -58,8 +59,8 @@ func (r *IdempotencyKeyReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 // keys at once (0: the manager's default).
 func (r *IdempotencyKeyReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) error {
 	if r.Clock == nil {
-		return errNoClock
+		return reconciler.ErrNoClock
 	}
-	return newController(mgr, "idempotencykey", concurrency, &billingv1.IdempotencyKey{}).
-		Complete(CountErrors("idempotencykey", r))
+	return reconciler.NewController(mgr, "idempotencykey", concurrency, &billingv1.IdempotencyKey{}).
+		Complete(reconciler.CountErrors("idempotencykey", r))
 }

@@ -32,7 +32,9 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/manager/ledger"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/managertest"
 )
 
 // waitForReady waits until the invoice's Ready condition has the given
@@ -94,11 +96,11 @@ var _ = Describe("Invoice controller", func() {
 		Expect(issued.Status.IssuedAt.Time).To(BeTemporally("<=", time.Now()))
 		Expect(issued.Generation).To(BeNumerically(">", 0))
 		Expect(issued.Status.ObservedGeneration).To(Equal(issued.Generation))
-		Expect(issued.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonIssued))
+		Expect(issued.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonIssued))
 		Expect(meta.FindStatusCondition(issued.Status.Conditions, billingv1.ConditionReady).ObservedGeneration).
 			To(Equal(issued.Generation))
-		Expect(issued.Status.Conditions).To(haveNoCondition(billingv1.ConditionReconciling))
-		Expect(issued.Status.Conditions).To(haveNoCondition(billingv1.ConditionStalled))
+		Expect(issued.Status.Conditions).To(managertest.HaveNoCondition(billingv1.ConditionReconciling))
+		Expect(issued.Status.Conditions).To(managertest.HaveNoCondition(billingv1.ConditionStalled))
 
 		By("recording no Event: issuing is the normal course, said by the Ready condition")
 		Consistently(func(g Gomega) {
@@ -114,9 +116,9 @@ var _ = Describe("Invoice controller", func() {
 
 		waiting := waitForReady(inv, billingv1.ReasonCustomerNotFound)
 		Expect(waiting.Status.Phase).To(Equal(billingv1.InvoiceInvalid))
-		Expect(waiting.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonCustomerNotFound))
-		Expect(waiting.Status.Conditions).To(haveCondition(billingv1.ConditionReconciling, metav1.ConditionTrue, billingv1.ReasonCustomerNotFound))
-		Expect(waiting.Status.Conditions).To(haveNoCondition(billingv1.ConditionStalled))
+		Expect(waiting.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonCustomerNotFound))
+		Expect(waiting.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReconciling, metav1.ConditionTrue, billingv1.ReasonCustomerNotFound))
+		Expect(waiting.Status.Conditions).To(managertest.HaveNoCondition(billingv1.ConditionStalled))
 		Expect(waiting.Status.BillTo).To(BeNil())
 		Expect(waiting.Status.IssuedAt).To(BeNil())
 		Expect(waiting.Status.ObservedGeneration).To(Equal(waiting.Generation))
@@ -132,8 +134,8 @@ var _ = Describe("Invoice controller", func() {
 		Expect(issued.Status.Total).To(HaveValue(Equal(int64(2_500))))
 		Expect(issued.Status.BillTo).To(Equal(&billingv1.BillTo{Name: "Globex", Email: "ap@globex.example"}))
 		Expect(issued.Status.IssuedAt).NotTo(BeNil())
-		Expect(issued.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonIssued))
-		Expect(issued.Status.Conditions).To(haveNoCondition(billingv1.ConditionReconciling))
+		Expect(issued.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonIssued))
+		Expect(issued.Status.Conditions).To(managertest.HaveNoCondition(billingv1.ConditionReconciling))
 		Expect(issued.Generation).To(Equal(waiting.Generation))
 	})
 
@@ -160,8 +162,8 @@ var _ = Describe("Invoice controller", func() {
 		}).Should(Succeed())
 
 		By("reconciling the invoice directly, with nothing cached")
-		reconciler := &InvoiceReconciler{Client: k8sClient, Recorder: events.NewFakeRecorder(10), Clock: clock.RealClock{},
-			Numbers: &fixedNumbers{}, Events: &countingEvents{}}
+		reconciler := &ledger.InvoiceReconciler{Client: k8sClient, Recorder: events.NewFakeRecorder(10), Clock: clock.RealClock{},
+			Numbers: &managertest.FixedNumbers{}, Events: &managertest.CountingEvents{}}
 		_, err := reconciler.Reconcile(ctx, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(inv)})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(getInvoice(Default, inv).Status).To(Equal(issued.Status))
@@ -197,9 +199,9 @@ var _ = Describe("Invoice controller", func() {
 			Expect(invalid.Status.Total).To(BeNil())
 			Expect(invalid.Status.BillTo).To(BeNil())
 			Expect(invalid.Status.IssuedAt).To(BeNil())
-			Expect(invalid.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonTotalTooLarge))
-			Expect(invalid.Status.Conditions).To(haveCondition(billingv1.ConditionStalled, metav1.ConditionTrue, billingv1.ReasonTotalTooLarge))
-			Expect(invalid.Status.Conditions).To(haveNoCondition(billingv1.ConditionReconciling))
+			Expect(invalid.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonTotalTooLarge))
+			Expect(invalid.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionStalled, metav1.ConditionTrue, billingv1.ReasonTotalTooLarge))
+			Expect(invalid.Status.Conditions).To(managertest.HaveNoCondition(billingv1.ConditionReconciling))
 			expectEvent(invalid, "Invoice", And(
 				HaveField("Type", corev1.EventTypeWarning),
 				HaveField("Reason", billingv1.ReasonTotalTooLarge),
@@ -213,7 +215,7 @@ var _ = Describe("Invoice controller", func() {
 			invalid := waitForReady(inv, billingv1.ReasonTotalTooLarge)
 			Expect(invalid.Status.Phase).To(Equal(billingv1.InvoiceInvalid))
 			Expect(invalid.Status.Total).To(BeNil())
-			Expect(invalid.Status.Conditions).To(haveCondition(billingv1.ConditionStalled, metav1.ConditionTrue, billingv1.ReasonTotalTooLarge))
+			Expect(invalid.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionStalled, metav1.ConditionTrue, billingv1.ReasonTotalTooLarge))
 
 			next := builder.Invoice(ns, "small", builder.WithCustomer("acme"), builder.WithItem("Consulting", 1, 100))
 			create(next)

@@ -29,6 +29,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/managertest"
 )
 
 // newDefaultProfile returns the billing profile that applies to the
@@ -141,7 +142,7 @@ var _ = Describe("Invoice numbers", func() {
 		Eventually(func(g Gomega) {
 			current := &billingv1.BillingProfile{}
 			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(profile), current)).To(Succeed())
-			g.Expect(current.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonDefault))
+			g.Expect(current.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonDefault))
 		}).Should(Succeed())
 
 		first := builder.Invoice(ns, "first", builder.WithCustomer("initech"), builder.WithItem("Consulting", 1, 100))

@@ -25,6 +25,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/managertest"
 )
 
 var _ = Describe("Invoice controller, with tax", func() {
@@ -44,12 +45,12 @@ var _ = Describe("Invoice controller, with tax", func() {
 		issued := waitForReady(inv, billingv1.ReasonIssued)
 		Expect(issued.Status.Subtotal).To(HaveValue(Equal(int64(49_900))))
 		Expect(issued.Status.TaxBreakdown).To(Equal([]billingv1.TaxBreakdownEntry{
-			group(billingv1.TaxStandard, "19", 45_000, 8_550, ""),
-			group(billingv1.TaxStandard, "7", 4_900, 343, ""),
+			managertest.Group(billingv1.TaxStandard, "19", 45_000, 8_550, ""),
+			managertest.Group(billingv1.TaxStandard, "7", 4_900, 343, ""),
 		}))
 		Expect(issued.Status.TaxTotal).To(HaveValue(Equal(int64(8_893))))
 		Expect(issued.Status.Total).To(HaveValue(Equal(int64(58_793))))
-		Expect(issued.Status.Items).To(Equal(itemTaxes(builder.StandardTax("19"), builder.StandardTax("7"))))
+		Expect(issued.Status.Items).To(Equal(managertest.ItemTaxes(builder.StandardTax("19"), builder.StandardTax("7"))))
 
 		out, err := kubectl("get", "invoices", "--namespace", ns)
 		Expect(err).NotTo(HaveOccurred(), out)
@@ -64,7 +65,7 @@ var _ = Describe("Invoice controller, with tax", func() {
 
 		issued := waitForReady(inv, billingv1.ReasonIssued)
 		Expect(issued.Status.Total).To(HaveValue(Equal(int64(11_900))))
-		Expect(issued.Status.Items).To(Equal(itemTaxes(builder.StandardTax("19"))))
+		Expect(issued.Status.Items).To(Equal(managertest.ItemTaxes(builder.StandardTax("19"))))
 		Expect(issued.Spec.Items[0].Tax).To(BeNil(), "the default is frozen in the status, the spec is the user's")
 
 		By("changing the profile's default to 20%")
@@ -94,7 +95,7 @@ var _ = Describe("Invoice controller, with tax", func() {
 
 		waiting := waitForReady(inv, billingv1.ReasonTaxIDRequired)
 		Expect(waiting.Status.Phase).To(Equal(billingv1.InvoiceInvalid))
-		Expect(waiting.Status.Conditions).To(haveCondition(billingv1.ConditionReconciling, metav1.ConditionTrue, billingv1.ReasonTaxIDRequired))
+		Expect(waiting.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReconciling, metav1.ConditionTrue, billingv1.ReasonTaxIDRequired))
 		Expect(waiting.Status.Sequence).To(BeNil(), "an invoice waiting for tax ids takes no number")
 		expectEvent(inv, "Invoice", HaveField("Reason", billingv1.ReasonTaxIDRequired))
 
@@ -107,7 +108,7 @@ var _ = Describe("Invoice controller, with tax", func() {
 		issued := waitForReady(inv, billingv1.ReasonIssued)
 		Expect(issued.Status.BillTo.TaxID).To(Equal("FR40303265045"))
 		Expect(issued.Status.Issuer.TaxID).To(Equal("DE123456789"))
-		Expect(issued.Status.Conditions).To(haveNoCondition(billingv1.ConditionReconciling))
+		Expect(issued.Status.Conditions).To(managertest.HaveNoCondition(billingv1.ConditionReconciling))
 		Expect(issued.Status.Total).To(HaveValue(Equal(int64(10_000))))
 	})
 

@@ -26,6 +26,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/managertest"
 )
 
 // waitForCreditNote waits until note is in phase and returns it.
@@ -99,7 +100,7 @@ var _ = Describe("Credit note and payment controllers", func() {
 		Expect(issued.Status.CustomerName).To(Equal("acme"))
 		Expect(issued.Status.Lines).To(HaveLen(1))
 		Expect(issued.Status.Lines[0].Description).To(Equal("Consulting"))
-		Expect(issued.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonIssued))
+		Expect(issued.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonIssued))
 
 		byAmount := builder.CreditNote(ns, "cn-2", "inv-1", builder.WithCreditedAmount(0, 5_000))
 		create(byAmount)
@@ -148,7 +149,7 @@ var _ = Describe("Credit note and payment controllers", func() {
 		create(late)
 		rejected := waitForCreditNote(late, billingv1.CreditNoteRejected)
 		Expect(rejected.Status.Number).To(BeEmpty())
-		Expect(rejected.Status.Conditions).To(haveCondition(billingv1.ConditionStalled, metav1.ConditionTrue,
+		Expect(rejected.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionStalled, metav1.ConditionTrue,
 			billingv1.ReasonExceedsCreditable))
 	})
 
@@ -248,7 +249,7 @@ var _ = Describe("Credit note and payment controllers", func() {
 		Eventually(func(g Gomega) {
 			current := &billingv1.Payment{}
 			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(payment), current)).To(Succeed())
-			g.Expect(current.Status.Conditions).To(haveCondition(billingv1.ConditionStalled, metav1.ConditionTrue,
+			g.Expect(current.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionStalled, metav1.ConditionTrue,
 				billingv1.ReasonCurrencyMismatch))
 		}).Should(Succeed())
 	})

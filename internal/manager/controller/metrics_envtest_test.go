@@ -22,6 +22,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
@@ -31,7 +32,7 @@ var _ = Describe("The business metrics", func() {
 	BeforeEach(func() {
 		reg = prometheus.NewRegistry()
 		// The manager's reader, as cmd/main.go registers the cache.
-		Expect(RegisterMetrics(reg, apiReader)).To(Succeed())
+		Expect(reconciler.RegisterMetrics(reg, apiReader)).To(Succeed())
 	})
 
 	It("count invoices by phase and reason, time the issue, and age the oldest invalid invoice", func() {
@@ -58,7 +59,7 @@ var _ = Describe("The business metrics", func() {
 		created := getInvoice(Default, waiting).CreationTimestamp
 		Expect(gaugeValue(reg, "invoicing_invoice_oldest_unissued_age_seconds", map[string]string{"phase": "Invalid"})).
 			To(BeNumerically(">=", metav1.Now().Sub(created.Time).Seconds()-1))
-		Expect(len(series(reg, "invoicing_workspace_invoices"))).To(BeNumerically("<=", (TopWorkspaces+1)*3),
+		Expect(len(series(reg, "invoicing_workspace_invoices"))).To(BeNumerically("<=", (reconciler.TopWorkspaces+1)*3),
 			"one series per phase for at most the top workspaces and _other")
 	})
 })

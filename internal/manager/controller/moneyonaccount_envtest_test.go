@@ -25,6 +25,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/managertest"
 )
 
 // waitForCredit waits until the customer acme in ns has exactly want as
@@ -132,7 +133,7 @@ var _ = Describe("Money on account", func() {
 		applied := waitForCreditApplication(capp, billingv1.CreditApplicationApplied)
 		Expect(applied.Status.CustomerName).To(Equal("acme"))
 		Expect(applied.Status.Currency).To(Equal("USD"))
-		Expect(applied.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionTrue,
+		Expect(applied.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionTrue,
 			billingv1.ReasonApplied))
 		By("its credit.applied event coming after the payment that gave the credit")
 		Expect(applied.Status.Events[0].Type).To(Equal(billingv1.EventTypeCreditApplied))
@@ -163,8 +164,8 @@ var _ = Describe("Money on account", func() {
 		} {
 			create(tc.capp)
 			rejected := waitForCreditApplication(tc.capp, billingv1.CreditApplicationRejected)
-			Expect(rejected.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionFalse, tc.reason))
-			Expect(rejected.Status.Conditions).To(haveCondition(billingv1.ConditionStalled, metav1.ConditionTrue, tc.reason))
+			Expect(rejected.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionFalse, tc.reason))
+			Expect(rejected.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionStalled, metav1.ConditionTrue, tc.reason))
 		}
 		customer := waitForCredit(ns, usd(5_000))
 		Expect(customer.Status.Credit.Uses).To(BeEmpty())
@@ -220,7 +221,7 @@ var _ = Describe("Money on account", func() {
 		tooMuch := builder.Refund(ns, "rf-2", "acme", 3_001, "USD")
 		create(tooMuch)
 		rejected := waitForRefund(tooMuch, billingv1.RefundRejected)
-		Expect(rejected.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionFalse,
+		Expect(rejected.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionFalse,
 			billingv1.ReasonExceedsCredit))
 		otherCurrency := builder.Refund(ns, "rf-eur", "acme", 1, "EUR")
 		create(otherCurrency)
@@ -301,7 +302,7 @@ var _ = Describe("Money on account", func() {
 		again := builder.WriteOff(ns, "wo-2", "inv-1", "Twice")
 		create(again)
 		rejected := waitForWriteOff(again, billingv1.WriteOffRejected)
-		Expect(rejected.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionFalse,
+		Expect(rejected.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionFalse,
 			billingv1.ReasonNothingRemaining))
 
 		By("a late payment reducing what is written off first")
@@ -334,7 +335,7 @@ var _ = Describe("Money on account", func() {
 		rf := builder.Refund(ns, "rf-old", "acme", 1_000, "USD", builder.WithRefundedAt(past))
 		create(rf)
 		rejected := waitForRefund(rf, billingv1.RefundRejected)
-		Expect(rejected.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionFalse,
+		Expect(rejected.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionFalse,
 			billingv1.ReasonPeriodClosed))
 		waitForCredit(ns, usd(5_000))
 	})

@@ -23,7 +23,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/manager/sealing"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/managertest"
 )
 
 // waitForClose waits until pc is in phase and returns it.
@@ -63,7 +65,7 @@ var _ = Describe("PeriodClose controller", func() {
 		closed := waitForClose(pc, billingv1.PeriodCloseClosed)
 		Expect(closed.Status.ClosedThrough.Time).To(BeTemporally("==", through))
 		Expect(closed.Status.ClosedAt).NotTo(BeNil())
-		Expect(closed.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonClosed))
+		Expect(closed.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonClosed))
 		Expect(closed.Status.Events).To(ConsistOf(And(
 			HaveField("Type", billingv1.EventTypePeriodClosed), HaveField("Sequence", int64(2)))))
 	})
@@ -94,7 +96,7 @@ var _ = Describe("PeriodClose controller", func() {
 		pending := waitForClose(pc, billingv1.PeriodClosePending)
 		Eventually(func(g Gomega) {
 			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(pc), pending)).To(Succeed())
-			g.Expect(pending.Status.Conditions).To(haveCondition(billingv1.ConditionReconciling, metav1.ConditionTrue,
+			g.Expect(pending.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReconciling, metav1.ConditionTrue,
 				billingv1.ReasonPeriodNotEnded))
 		}).Should(Succeed())
 		Expect(pending.Status.Events).To(BeEmpty())
@@ -112,13 +114,13 @@ var _ = Describe("PeriodClose controller", func() {
 		bad := builder.PeriodClose(ns, "bad", "2020-13")
 		create(sep, bad)
 		superseded := waitForClose(sep, billingv1.PeriodCloseSuperseded)
-		Expect(superseded.Status.Conditions).To(haveCondition(billingv1.ConditionStalled, metav1.ConditionTrue,
+		Expect(superseded.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionStalled, metav1.ConditionTrue,
 			billingv1.ReasonAlreadyClosed))
 		Expect(superseded.Status.Conditions).To(ContainElement(HaveField("Message", ContainSubstring(`PeriodClose "oct"`))))
 		Expect(superseded.Status.ClosedThrough).To(BeNil())
 		Expect(superseded.Status.Events).To(BeEmpty())
 		invalid := waitForClose(bad, billingv1.PeriodCloseInvalid)
-		Expect(invalid.Status.Conditions).To(haveCondition(billingv1.ConditionStalled, metav1.ConditionTrue,
+		Expect(invalid.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionStalled, metav1.ConditionTrue,
 			billingv1.ReasonInvalidThrough))
 
 		By("a close of a later moment still moving the books forward")
@@ -152,7 +154,7 @@ var _ = Describe("PeriodClose controller", func() {
 			current := &billingv1.Payment{}
 			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(late), current)).To(Succeed())
 			g.Expect(current.Status.Phase).To(Equal(billingv1.PaymentInvalid))
-			g.Expect(current.Status.Conditions).To(haveCondition(billingv1.ConditionStalled, metav1.ConditionTrue,
+			g.Expect(current.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionStalled, metav1.ConditionTrue,
 				billingv1.ReasonPeriodClosed))
 			g.Expect(current.Status.Conditions).To(ContainElement(HaveField("Message",
 				ContainSubstring("closed_through "+through.Format(time.RFC3339)))))
@@ -175,7 +177,7 @@ var _ = Describe("PeriodClose controller", func() {
 
 	It("closes the latest due month automatically as auto-YYYY-MM", func() {
 		create(builder.BillingProfile(ns, billingv1.DefaultBillingProfileName, builder.WithCloseMonthsAfterDays(1)))
-		month, _ := autoCloseDue(1, time.UTC, time.Now())
+		month, _ := sealing.AutoCloseDue(1, time.UTC, time.Now())
 		auto := builder.PeriodClose(ns, "auto-"+month.Format("2006-01"), "")
 		closed := waitForClose(auto, billingv1.PeriodCloseClosed)
 		Expect(closed.Spec.Through).To(Equal(month.Format("2006-01")))

@@ -27,6 +27,7 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/seal"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/managertest"
 	"github.com/invoicing-dev/invoicing/internal/test/webhookreceiver"
 )
 
@@ -179,7 +180,7 @@ var _ = Describe("Sealing", func() {
 		Expect(k8sClient.Delete(ctx, customer)).To(Succeed())
 		Eventually(func(g Gomega) {
 			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(customer), customer)).To(Succeed())
-			g.Expect(customer.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionFalse,
+			g.Expect(customer.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionFalse,
 				billingv1.ReasonDeletionBlocked))
 		}).Should(Succeed())
 		Consistently(func() error {
@@ -205,7 +206,7 @@ var _ = Describe("Sealing", func() {
 		current := waitForReady(again, billingv1.ReasonAlreadySealed)
 		Expect(current.Status.Phase).To(Equal(billingv1.InvoiceInvalid))
 		Expect(current.Status.Number).To(BeEmpty())
-		Expect(current.Status.Conditions).To(haveCondition(billingv1.ConditionStalled, metav1.ConditionTrue,
+		Expect(current.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionStalled, metav1.ConditionTrue,
 			billingv1.ReasonAlreadySealed))
 		Expect(meta.FindStatusCondition(current.Status.Conditions, billingv1.ConditionReady).Message).
 			To(ContainSubstring("seal-000001"))
@@ -213,7 +214,7 @@ var _ = Describe("Sealing", func() {
 			p := &billingv1.Payment{}
 			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(payAgain), p)).To(Succeed())
 			g.Expect(p.Status.Phase).To(Equal(billingv1.PaymentInvalid))
-			g.Expect(p.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionFalse,
+			g.Expect(p.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionFalse,
 				billingv1.ReasonAlreadySealed))
 		}).Should(Succeed())
 
@@ -238,13 +239,13 @@ var _ = Describe("Sealing", func() {
 			p := &billingv1.Payment{}
 			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(late), p)).To(Succeed())
 			g.Expect(p.Status.Phase).To(Equal(billingv1.PaymentInvalid))
-			g.Expect(p.Status.Conditions).To(haveCondition(billingv1.ConditionStalled, metav1.ConditionTrue,
+			g.Expect(p.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionStalled, metav1.ConditionTrue,
 				billingv1.ReasonInvoiceSealed))
 			cn := &billingv1.CreditNote{}
 			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(note), cn)).To(Succeed())
 			g.Expect(cn.Status.Phase).To(Equal(billingv1.CreditNoteRejected))
 			g.Expect(cn.Status.Number).To(BeEmpty())
-			g.Expect(cn.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionFalse,
+			g.Expect(cn.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionFalse,
 				billingv1.ReasonInvoiceSealed))
 			g.Expect(meta.FindStatusCondition(cn.Status.Conditions, billingv1.ConditionReady).Message).
 				To(ContainSubstring("seal-000001"))

@@ -21,15 +21,18 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
+	"github.com/invoicing-dev/invoicing/internal/manager/ledger"
+	"github.com/invoicing-dev/invoicing/internal/manager/mailing"
 	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
+	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
+	"github.com/invoicing-dev/invoicing/internal/manager/sealing"
 	"github.com/invoicing-dev/invoicing/internal/manager/trim"
+	"github.com/invoicing-dev/invoicing/internal/manager/webhooks"
 )
 
 // The status ownership queue (trim.DropStatusOwnership) patches the
@@ -57,7 +60,7 @@ type Options struct {
 	WebhookWorkers int
 
 	// WebhookBatch is how many events one reconcile sends before it
-	// records progress; 0 means DefaultWebhookBatch.
+	// records progress; 0 means webhooks.DefaultWebhookBatch.
 	WebhookBatch int
 
 	// KeepStatusManagedFields keeps the API server's record of the manager
@@ -76,7 +79,7 @@ type Options struct {
 	SealPayloadBytes int
 
 	// Mail is how the Email reconciler reaches SMTP servers.
-	Mail MailOptions
+	Mail mailing.MailOptions
 }
 
 // DefaultWebhookWorkers is how many endpoints receive deliveries at once by
@@ -116,16 +119,16 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	}
 	// The reconcilers that write the statuses of invoices, credit notes and
 	// payments drop the status's field ownership after each status patch.
-	ledger := mgr.GetClient()
+	ledgerClient := mgr.GetClient()
 	if !opts.KeepStatusManagedFields {
-		if ledger, err = trim.DropStatusOwnership(mgr, ledger, opts.ManagedFieldsDropRate); err != nil {
+		if ledgerClient, err = trim.DropStatusOwnership(mgr, ledgerClient, opts.ManagedFieldsDropRate); err != nil {
 			return err
 		}
 	}
 	// What the workspaces' seals hold, decoded once per seal, for every
 	// controller that must know a sealed record.
-	sealed := &SealedRecords{Reader: mgr.GetClient(), APIReader: mgr.GetAPIReader()}
-	ledgerParts := LedgerParts{Client: ledger, APIReader: mgr.GetAPIReader(), Clock: opts.Clock, Events: eventNumbers,
+	sealed := &sealing.SealedRecords{Reader: mgr.GetClient(), APIReader: mgr.GetAPIReader()}
+	ledgerParts := ledger.Parts{Client: ledgerClient, APIReader: mgr.GetAPIReader(), Clock: opts.Clock, Events: eventNumbers,
 		Sealed: sealed}
 	for _, c := range []struct {
 		kind       string
@@ -133,19 +136,19 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			SetupWithManager(mgr ctrl.Manager, concurrency int) error
 		}
 	}{
-		{"Invoice", &InvoiceReconciler{
-			Client:   ledger,
+		{"Invoice", &ledger.InvoiceReconciler{
+			Client:   ledgerClient,
 			Recorder: mgr.GetEventRecorder("invoice-controller"),
 			Clock:    opts.Clock,
 			Numbers:  numbers,
 			Events:   eventNumbers,
 			Sealed:   sealed,
 		}},
-		{"CreditNote", &CreditNoteReconciler{LedgerParts: ledgerParts, Numbers: creditNumbers}},
-		{"Payment", &PaymentReconciler{LedgerParts: ledgerParts}},
-		{"CreditApplication", &CreditApplicationReconciler{LedgerParts: ledgerParts}},
-		{"Refund", &RefundReconciler{LedgerParts: ledgerParts}},
-		{"WriteOff", &WriteOffReconciler{LedgerParts: ledgerParts}},
+		{"CreditNote", &ledger.CreditNoteReconciler{Parts: ledgerParts, Numbers: creditNumbers}},
+		{"Payment", &ledger.PaymentReconciler{Parts: ledgerParts}},
+		{"CreditApplication", &ledger.CreditApplicationReconciler{Parts: ledgerParts}},
+		{"Refund", &ledger.RefundReconciler{Parts: ledgerParts}},
+		{"WriteOff", &ledger.WriteOffReconciler{Parts: ledgerParts}},
 		{"Customer", &CustomerReconciler{
 			Client:    mgr.GetClient(),
 			APIReader: mgr.GetAPIReader(),
@@ -157,7 +160,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			Client: mgr.GetClient(),
 			Clock:  opts.Clock,
 		}},
-		{"Email", &EmailReconciler{
+		{"Email", &mailing.EmailReconciler{
 			Client:    mgr.GetClient(),
 			APIReader: mgr.GetAPIReader(),
 			Recorder:  mgr.GetEventRecorder("email-controller"),
@@ -166,12 +169,12 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			Sealed:    sealed,
 			Mail:      opts.Mail,
 		}},
-		{"Reminder", &ReminderReconciler{Client: mgr.GetClient(), Clock: opts.Clock}},
+		{"Reminder", &mailing.ReminderReconciler{Client: mgr.GetClient(), Clock: opts.Clock}},
 		{"IdempotencyKey", &IdempotencyKeyReconciler{
 			Client: mgr.GetClient(),
 			Clock:  opts.Clock,
 		}},
-		{"PeriodClose", &PeriodCloseReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Clock: opts.Clock,
+		{"PeriodClose", &sealing.PeriodCloseReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Clock: opts.Clock,
 			Events: eventNumbers}},
 	} {
 		if err := c.reconciler.SetupWithManager(mgr, opts.MaxConcurrentReconciles); err != nil {
@@ -182,7 +185,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if workers <= 0 {
 		workers = DefaultWebhookWorkers
 	}
-	webhooks := &WebhookEndpointReconciler{
+	endpoints := &webhooks.WebhookEndpointReconciler{
 		Client:    mgr.GetClient(),
 		APIReader: mgr.GetAPIReader(),
 		Recorder:  mgr.GetEventRecorder("webhookendpoint-controller"),
@@ -191,10 +194,10 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		Batch:     opts.WebhookBatch,
 		Sealed:    sealed,
 	}
-	if err := webhooks.SetupWithManager(mgr, workers); err != nil {
+	if err := endpoints.SetupWithManager(mgr, workers); err != nil {
 		return fmt.Errorf("setting up the WebhookEndpoint controller: %w", err)
 	}
-	return setupSealing(mgr, opts, eventNumbers, sealed, []JournalTrimmer{numbers, creditNumbers, eventNumbers})
+	return setupSealing(mgr, opts, eventNumbers, sealed, []sealing.JournalTrimmer{numbers, creditNumbers, eventNumbers})
 }
 
 // setupSealing registers the sealing controller with a client of its own
@@ -202,15 +205,15 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 // (config/apf) puts the writes it makes (seals, and deleting the sealed
 // originals) at a low priority level, so issuing keeps its pace while a
 // month is sealed.
-func setupSealing(mgr ctrl.Manager, opts Options, events EventNumberer, sealed *SealedRecords,
-	journals []JournalTrimmer) error {
+func setupSealing(mgr ctrl.Manager, opts Options, events reconciler.EventNumberer, sealed *sealing.SealedRecords,
+	journals []sealing.JournalTrimmer) error {
 	cfg := rest.CopyConfig(mgr.GetConfig())
 	cfg.UserAgent = "invoicing-manager/sealing"
 	writer, err := client.New(cfg, client.Options{Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper()})
 	if err != nil {
 		return fmt.Errorf("creating the sealing client: %w", err)
 	}
-	sealing := &SealReconciler{
+	sealer := &sealing.SealReconciler{
 		Client:       mgr.GetClient(),
 		Writer:       writer,
 		APIReader:    mgr.GetAPIReader(),
@@ -220,20 +223,10 @@ func setupSealing(mgr ctrl.Manager, opts Options, events EventNumberer, sealed *
 		PayloadBytes: opts.SealPayloadBytes,
 		Journals:     journals,
 	}
-	if err := sealing.SetupWithManager(mgr, opts.MaxConcurrentReconciles); err != nil {
+	if err := sealer.SetupWithManager(mgr, opts.MaxConcurrentReconciles); err != nil {
 		return fmt.Errorf("setting up the sealing controller: %w", err)
 	}
 	return nil
-}
-
-// newController starts the builder of the controller named name, which
-// reconciles obj's kind (watched with opts), up to concurrency objects at
-// once (0: the manager's default).
-func newController(mgr ctrl.Manager, name string, concurrency int, obj client.Object,
-	opts ...builder.ForOption) *builder.Builder {
-	return ctrl.NewControllerManagedBy(mgr).Named(name).
-		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency}).
-		For(obj, opts...)
 }
 
 // addAllocator creates the allocator of the series named sequence, which
@@ -265,22 +258,4 @@ func sequenceOf(inv *billingv1.Invoice) int64 {
 		return 0
 	}
 	return *inv.Status.Sequence
-}
-
-// part is one thing a reconciler needs before it is registered: missing
-// when it was not given, err saying so.
-type part struct {
-	missing bool
-	err     error
-}
-
-// firstMissing returns the error of the first part that is missing, or
-// nil: the check every SetupWithManager makes of its parts.
-func firstMissing(parts ...part) error {
-	for _, p := range parts {
-		if p.missing {
-			return p.err
-		}
-	}
-	return nil
 }

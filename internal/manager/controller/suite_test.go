@@ -31,6 +31,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
+	"github.com/invoicing-dev/invoicing/internal/manager/mailing"
 	"github.com/invoicing-dev/invoicing/internal/manager/trim"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/testca"
@@ -112,7 +113,7 @@ var _ = BeforeSuite(func() {
 	Expect(Setup(managerCtx, mgr, Options{
 		// Short retries and timeouts, so that a spec sees the attempts run
 		// out in seconds.
-		Mail:         MailOptions{RootCAs: smtpCA.Pool(), Timeout: 2 * time.Second, FirstRetry: 50 * time.Millisecond},
+		Mail:         mailing.MailOptions{RootCAs: smtpCA.Pool(), Timeout: 2 * time.Second, FirstRetry: 50 * time.Millisecond},
 		Webhooks:     delivery.SenderOptions{Policy: delivery.Policy{AllowInsecureLoopback: true}},
 		WebhookBatch: 4,
 		// Several workers per controller, as in production, so racing

@@ -29,6 +29,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/managertest"
 	"github.com/invoicing-dev/invoicing/internal/test/webhookreceiver"
 )
 
@@ -130,8 +131,8 @@ var _ = Describe("Webhook endpoints", func() {
 			g.Expect(e.Status.LastError).To(BeEmpty())
 			g.Expect(e.Status.LastAttempt).NotTo(BeNil())
 			g.Expect(e.Status.ObservedGeneration).To(Equal(e.Generation))
-			g.Expect(e.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonDelivered))
-			g.Expect(e.Status.Conditions).To(haveNoCondition(billingv1.ConditionStalled))
+			g.Expect(e.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonDelivered))
+			g.Expect(e.Status.Conditions).To(managertest.HaveNoCondition(billingv1.ConditionStalled))
 		}).Should(Succeed())
 	})
 
@@ -150,7 +151,7 @@ var _ = Describe("Webhook endpoints", func() {
 			g.Expect(k8sClient.Update(ctx, e)).To(Succeed())
 		}).Should(Succeed())
 		Eventually(func(g Gomega) {
-			g.Expect(getEndpoint(g, endpoint).Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonPaused))
+			g.Expect(getEndpoint(g, endpoint).Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonPaused))
 		}).Should(Succeed())
 		createInvoices(ns, 4, 3)
 		issuedInvoices(ns, 6)
@@ -187,8 +188,8 @@ var _ = Describe("Webhook endpoints", func() {
 		Eventually(func(g Gomega) {
 			e := getEndpoint(g, endpoint)
 			g.Expect(e.Status.Conditions).To(And(
-				haveCondition(billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonURLNotAllowed),
-				haveCondition(billingv1.ConditionStalled, metav1.ConditionTrue, billingv1.ReasonURLNotAllowed)))
+				managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonURLNotAllowed),
+				managertest.HaveCondition(billingv1.ConditionStalled, metav1.ConditionTrue, billingv1.ReasonURLNotAllowed)))
 			g.Expect(e.Status.LastError).To(ContainSubstring("link-local"))
 			g.Expect(e.Status.DeliveredSequence).To(HaveValue(BeZero()))
 		}).Should(Succeed())
@@ -202,7 +203,7 @@ var _ = Describe("Webhook endpoints", func() {
 		create(endpoint)
 		createInvoices(ns, 1, 2)
 		Eventually(func(g Gomega) {
-			g.Expect(getEndpoint(g, endpoint).Status.Conditions).To(haveCondition(billingv1.ConditionStalled, metav1.ConditionTrue, billingv1.ReasonSecretNotFound))
+			g.Expect(getEndpoint(g, endpoint).Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionStalled, metav1.ConditionTrue, billingv1.ReasonSecretNotFound))
 		}).Should(Succeed())
 		Expect(receiver.Attempts()).To(BeEmpty())
 
@@ -211,7 +212,7 @@ var _ = Describe("Webhook endpoints", func() {
 		create(secret)
 		Eventually(acceptedInvoices(receiver)).Should(Equal(sequences(2)))
 		Eventually(func(g Gomega) {
-			g.Expect(getEndpoint(g, endpoint).Status.Conditions).To(haveNoCondition(billingv1.ConditionStalled))
+			g.Expect(getEndpoint(g, endpoint).Status.Conditions).To(managertest.HaveNoCondition(billingv1.ConditionStalled))
 		}).Should(Succeed())
 	})
 

@@ -25,6 +25,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
+	"github.com/invoicing-dev/invoicing/internal/test/managertest"
 	"github.com/invoicing-dev/invoicing/internal/test/webhookreceiver"
 )
 
@@ -140,7 +141,7 @@ var _ = Describe("Webhook endpoints on the event sequence", func() {
 			e := getEndpoint(g, endpoint)
 			g.Expect(e.Status.DeliveredEventSequence).To(HaveValue(BeEquivalentTo(8)), "the skipped events move the cursor too")
 			g.Expect(e.Status.DeliveredSequence).To(HaveValue(BeEquivalentTo(3)), "invoices it does not subscribe to are done with")
-			g.Expect(e.Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonDelivered))
+			g.Expect(e.Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionTrue, billingv1.ReasonDelivered))
 		}).Should(Succeed())
 	})
 
@@ -164,7 +165,7 @@ var _ = Describe("Webhook endpoints on the event sequence", func() {
 		endpoint.Spec.Paused = true
 		create(endpoint)
 		Eventually(func(g Gomega) {
-			g.Expect(getEndpoint(g, endpoint).Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonPaused))
+			g.Expect(getEndpoint(g, endpoint).Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonPaused))
 		}).Should(Succeed())
 
 		By("giving it the status an endpoint of the previous version has: invoices 1..3 delivered, no event cursor")
@@ -215,7 +216,7 @@ var _ = Describe("Webhook endpoints on the event sequence", func() {
 		create(endpoint)
 		events := payAndCredit(ns)
 		Eventually(func(g Gomega) {
-			g.Expect(getEndpoint(g, endpoint).Status.Conditions).To(haveCondition(billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonPaused))
+			g.Expect(getEndpoint(g, endpoint).Status.Conditions).To(managertest.HaveCondition(billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonPaused))
 		}).Should(Succeed())
 		Expect(receiver.Attempts()).To(BeEmpty())
 

@@ -97,7 +97,7 @@ func InvoiceCacheTransform() toolscache.TransformFunc {
 
 // LedgerSealCacheTransform is the cache transform of LedgerSeals: it strips
 // managedFields and spec.payload, up to a MiB each, which the manager reads
-// once per seal straight from the API server (controller.SealedRecords
+// once per seal straight from the API server (sealing.SealedRecords
 // decodes it into small maps) and again only when webhook delivery needs a
 // sealed record. The cache keeps the rest: the sequence, the hashes, the
 // counts and status.events.

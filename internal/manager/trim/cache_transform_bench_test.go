@@ -34,7 +34,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/manager/controller"
+	"github.com/invoicing-dev/invoicing/internal/manager/ledger"
 	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
 	"github.com/invoicing-dev/invoicing/internal/manager/trim"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
@@ -89,7 +89,7 @@ func issuedInvoiceJSON(b *testing.B, lines int, label, lastApplied, credited boo
 	}))
 	c := fake.NewClientBuilder().WithScheme(testScheme).WithObjects(inv, customer, profile).
 		WithStatusSubresource(&billingv1.Invoice{}).Build()
-	r := &controller.InvoiceReconciler{Client: c, Recorder: events.NewFakeRecorder(10), Clock: clocktesting.NewFakePassiveClock(now),
+	r := &ledger.InvoiceReconciler{Client: c, Recorder: events.NewFakeRecorder(10), Clock: clocktesting.NewFakePassiveClock(now),
 		Numbers: fixedAssignment{Sequence: 42, IssuedAt: now}, Events: fixedAssignment{Sequence: 97, IssuedAt: now}}
 	reconcile := func() {
 		if _, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(inv)}); err != nil {
@@ -101,12 +101,12 @@ func issuedInvoiceJSON(b *testing.B, lines int, label, lastApplied, credited boo
 	}
 	reconcile()
 	if credited {
-		ledger := &billingv1.InvoiceLedger{CreditNotes: []billingv1.LedgerEntry{{Name: "cn-1", UID: "u-cn-1", Amount: *inv.Status.Total / 2}}}
+		invLedger := &billingv1.InvoiceLedger{CreditNotes: []billingv1.LedgerEntry{{Name: "cn-1", UID: "u-cn-1", Amount: *inv.Status.Total / 2}}}
 		for range lines {
-			ledger.CreditedLines = append(ledger.CreditedLines, billingv1.CreditedLine{Quantity: 1, Net: 12500})
+			invLedger.CreditedLines = append(invLedger.CreditedLines, billingv1.CreditedLine{Quantity: 1, Net: 12500})
 		}
-		ledger.CreditedGroups = []billingv1.CreditedGroup{{TaxableAmount: int64(lines) * 12500, TaxAmount: int64(lines) * 2375}}
-		inv.Status.Ledger = ledger
+		invLedger.CreditedGroups = []billingv1.CreditedGroup{{TaxableAmount: int64(lines) * 12500, TaxAmount: int64(lines) * 2375}}
+		inv.Status.Ledger = invLedger
 		if err := c.Status().Update(ctx, inv); err != nil {
 			b.Fatal(err)
 		}

@@ -34,8 +34,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/manager/controller"
 	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
+	"github.com/invoicing-dev/invoicing/internal/manager/ledger"
 	"github.com/invoicing-dev/invoicing/internal/manager/trim"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
@@ -257,7 +257,7 @@ var _ = Describe("A manager whose cache trims issued invoices", func() {
 		By("reconciling every invoice once more, reading it whole from the API server: nothing to patch")
 		var patches []string
 		numbers, facts := &countingNumbers{}, &countingNumbers{}
-		whole := &controller.InvoiceReconciler{Client: patchRecorder{Client: k8sClient, patches: &patches},
+		whole := &ledger.InvoiceReconciler{Client: patchRecorder{Client: k8sClient, patches: &patches},
 			Recorder: events.NewFakeRecorder(10), Clock: clock.RealClock{}, Numbers: numbers, Events: facts}
 		for _, inv := range invoices {
 			_, err := whole.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(inv)})

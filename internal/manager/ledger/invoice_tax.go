@@ -1,0 +1,118 @@
+// Copyright 2026 The Invoicing Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package ledger
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
+)
+
+// effectiveTaxes returns the tax of each of inv's items: its own, or else
+// the profile's defaultTax, unless spec.defaultTaxFrom is None (the HTTP
+// API resolved the default at create time) or there is no profile or no
+// default. A nil entry is an item without tax.
+func effectiveTaxes(inv *billingv1.Invoice, profile *billingv1.BillingProfile) []*billingv1.Tax {
+	var defaultTax *billingv1.Tax
+	if inv.Spec.DefaultTaxFrom != billingv1.DefaultTaxNone && profile != nil {
+		defaultTax = profile.Spec.DefaultTax
+	}
+	return billing.EffectiveTaxes(inv.Spec.Items, defaultTax)
+}
+
+// invoiceAmounts computes the amounts of inv's items with taxes, its
+// effective taxes, or says why they cannot be: TotalTooLarge (Stalled), or
+// InvalidTax, Stalled when the items' own taxes break a rule (the spec is
+// immutable) and Reconciling when only the profile's default does (a new
+// default issues the invoice).
+func invoiceAmounts(inv *billingv1.Invoice, taxes []*billingv1.Tax) (billing.Amounts, *reconciler.Verdict) {
+	amounts, err := billing.InvoiceAmounts(inv.Spec.Items, taxes)
+	if err == nil {
+		return amounts, nil
+	}
+	if errors.Is(err, billing.ErrTotalTooLarge) {
+		return amounts, &reconciler.Verdict{Reason: billingv1.ReasonTotalTooLarge, Message: err.Error(), Also: billingv1.ConditionStalled}
+	}
+	own := make([]*billingv1.Tax, len(inv.Spec.Items))
+	for i := range inv.Spec.Items {
+		own[i] = inv.Spec.Items[i].Tax
+	}
+	if _, ownErr := billing.InvoiceAmounts(inv.Spec.Items, own); ownErr != nil && !errors.Is(ownErr, billing.ErrTotalTooLarge) {
+		return amounts, &reconciler.Verdict{Reason: billingv1.ReasonInvalidTax,
+			Message: fmt.Sprintf("The items' taxes break a rule: %v; create a new invoice", ownErr), Also: billingv1.ConditionStalled}
+	}
+	return amounts, &reconciler.Verdict{Reason: billingv1.ReasonInvalidTax,
+		Message: fmt.Sprintf("With the BillingProfile's defaultTax the items' taxes break a rule: %v; "+
+			"the invoice is issued when the default no longer does", err), Also: billingv1.ConditionReconciling}
+}
+
+// missingTaxIDs names the tax ids that an invoice with taxes needs and
+// lacks: a line of category AE (reverse charge) or K (intra-community
+// supply) needs the issuer's (the profile's spec.issuer.taxId) and the
+// customer's (spec.taxId). It returns nil when none is missing.
+func missingTaxIDs(taxes []*billingv1.Tax, profile *billingv1.BillingProfile, customer *billingv1.Customer) []string {
+	needs := false
+	for _, t := range taxes {
+		if t != nil && billing.RequiresTaxIDs(t.Category) {
+			needs = true
+			break
+		}
+	}
+	if !needs {
+		return nil
+	}
+	var missing []string
+	if profile == nil || profile.Spec.Issuer == nil || profile.Spec.Issuer.TaxID == "" {
+		missing = append(missing, fmt.Sprintf("the BillingProfile %q's spec.issuer.taxId", billingv1.DefaultBillingProfileName))
+	}
+	if customer.Spec.TaxID == "" {
+		missing = append(missing, fmt.Sprintf("Customer %q's spec.taxId", customer.Name))
+	}
+	return missing
+}
+
+// taxIDsMessage is the message of TaxIDRequired for the missing ids.
+func taxIDsMessage(missing []string) string {
+	return fmt.Sprintf("A line of tax category AE (reverse charge) or K (intra-community supply) needs "+
+		"the issuer's and the customer's tax ids; missing: %s. The invoice is issued as soon as they are set",
+		strings.Join(missing, " and "))
+}
+
+// setAmounts writes amounts and the effective taxes into status; the
+// breakdown and items are left out when no item has tax.
+func setAmounts(status *billingv1.InvoiceStatus, amounts billing.Amounts, taxes []*billingv1.Tax) {
+	subtotal, taxTotal, total := amounts.Subtotal, amounts.TaxTotal, amounts.Total
+	status.Subtotal, status.TaxTotal, status.Total = &subtotal, &taxTotal, &total
+	status.TaxBreakdown, status.Items = nil, nil
+	if len(amounts.TaxBreakdown) == 0 {
+		return
+	}
+	status.TaxBreakdown = billing.Breakdown(amounts.TaxBreakdown)
+	normalized := billing.NormalizedTaxes(taxes)
+	status.Items = make([]billingv1.InvoiceItemStatus, len(normalized))
+	for i, t := range normalized {
+		status.Items[i].Tax = t
+	}
+}
+
+// clearAmounts removes every amount from status: they cannot be computed.
+func clearAmounts(status *billingv1.InvoiceStatus) {
+	status.Subtotal, status.TaxTotal, status.Total = nil, nil, nil
+	status.TaxBreakdown, status.Items = nil, nil
+}

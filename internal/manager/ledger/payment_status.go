@@ -1,0 +1,80 @@
+// Copyright 2026 The Invoicing Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package ledger
+
+import (
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
+)
+
+// paymentSplit splits a payment entered in inv's ledger into what it
+// applied to the invoice (at most what remained before it: the total less
+// the credit notes, the applied credit and the payments entered before it;
+// a write-off does not count, since a payment recovers it) and what it
+// overpaid.
+// It depends only on the ledger, so a retry after a crash splits alike.
+func paymentSplit(inv *billingv1.Invoice, name, uid string, amount int64) (applied, overpaid int64) {
+	remaining := int64(0)
+	if inv.Status.Total != nil {
+		remaining = *inv.Status.Total
+	}
+	if ledger := inv.Status.Ledger; ledger != nil {
+		for _, c := range ledger.CreditNotes {
+			remaining -= c.Amount
+		}
+		for _, a := range ledger.CreditApplications {
+			remaining -= a.Amount
+		}
+		for _, p := range ledger.Payments {
+			if p.Name == name && p.UID == uid {
+				break
+			}
+			remaining -= p.Amount
+		}
+	}
+	applied = min(amount, max(remaining, 0))
+	return applied, amount - applied
+}
+
+// recordedPayment returns payment's status Recorded against inv, in whose
+// ledger it is entered, at now.
+func recordedPayment(payment *billingv1.Payment, inv *billingv1.Invoice, now time.Time) billingv1.PaymentStatus {
+	status := *payment.Status.DeepCopy()
+	applied, overpaid := paymentSplit(inv, payment.Name, string(payment.UID), payment.Spec.Amount)
+	status.Phase = billingv1.PaymentRecorded
+	status.AppliedAmount, status.OverpaidAmount = &applied, &overpaid
+	status.CustomerName = inv.Spec.CustomerRef.Name
+	status.Currency = inv.Spec.Currency
+	status.Display = amountDisplay(billing.InvoiceCurrency(inv), payment.Spec.Amount)
+	if status.RecordedAt == nil {
+		recordedAt := metav1.NewTime(now)
+		status.RecordedAt = &recordedAt
+	}
+	status.ObservedGeneration = payment.Generation
+	c := reconciler.Conditions{List: &status.Conditions, Generation: payment.Generation, Now: now}
+	c.Ready(billingv1.ReasonRecorded, "The payment is recorded in the invoice's balance")
+	return status
+}
+
+// currencyMismatch reports whether payment names a currency other than
+// inv's.
+func currencyMismatch(payment *billingv1.Payment, inv *billingv1.Invoice) bool {
+	return payment.Spec.Currency != "" && payment.Spec.Currency != inv.Spec.Currency
+}

@@ -1,0 +1,21 @@
+// Copyright 2026 The Invoicing Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+// Package managertest holds the fakes and fixtures that the unit tests of
+// the manager's packages under internal/manager/ share: the times and
+// conditions of the status tables, an EventNumberer and a Numberer that
+// count their calls, a fake client builder that indexes as index.Setup
+// does, issued invoices and their events, and a workspace of two seals.
+// Only tests import it.
+package managertest
