@@ -26,6 +26,7 @@ import (
 	"github.com/ledongthuc/pdf"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
@@ -55,7 +56,7 @@ var _ = Describe("A customer's statement", Label(emailController, ledgerControll
 		Expect(k8s.Create(ctx, builder.BillingProfile(ns, billingv1.DefaultBillingProfileName,
 			builder.WithTimeZone(zone), builder.WithDefaultTax(builder.StandardTax("19")),
 			builder.WithIssuer(billingv1.Issuer{Name: "Example GmbH", Email: mailFrom}),
-			builder.WithEmailSettings(server.Host, int32(server.Port), mailFrom)))).To(Succeed())
+			builder.WithEmailSettings(server.Host, server.Port, mailFrom)))).To(Succeed())
 
 		post := func(path, body string) string {
 			GinkgoHelper()
@@ -87,6 +88,21 @@ var _ = Describe("A customer's statement", Label(emailController, ledgerControll
 			return id
 		}
 
+		By("sealing a settled history in EUR and USD, 60 to 20 days ago")
+		now := time.Now().UTC()
+		day := func(n int) metav1.Time {
+			return metav1.NewTime(now.Truncate(24*time.Hour).AddDate(0, 0, -n).Add(9 * time.Hour))
+		}
+		eur := sealedLedger{ns: ns, customer: customerID, currency: "EUR", billTo: billingv1.BillTo{Name: "Ada Lovelace"}}
+		usd := sealedLedger{ns: ns, customer: customerID, currency: "USD", billTo: billingv1.BillTo{Name: "Ada Lovelace"}}
+		history, err := builder.LedgerSeal(ns, 1, billingv1.ZeroHash, day(16),
+			eur.invoice("inv-old-eur", 1, 100_000, day(60), day(30)), usd.invoice("inv-old-usd", 2, 30_000, day(55), day(25)),
+			eur.payment("pay-old-eur-1", "inv-old-eur", 40_000, day(45)),
+			usd.creditNote("cn-old-usd", "inv-old-usd", 1, 30_000, day(42)),
+			eur.payment("pay-old-eur-2", "inv-old-eur", 60_000, day(20)))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(k8s.Create(ctx, history)).To(Succeed())
+
 		By("issuing invoices in three currencies, paying, crediting, overpaying, applying and refunding")
 		eurA := invoice("EUR", taxedItem("Consulting", 3, 15_000, standard(`"19"`)), untaxedItem("Travel", 4_250))
 		eurB := invoice("EUR", taxedItem("Books", 2, 1_999, standard(`"7"`)))
@@ -104,7 +120,7 @@ var _ = Describe("A customer's statement", Label(emailController, ledgerControll
 		// An overpayment, as a bank import records it (the API refuses more
 		// than remains): 7,500 of credit in USD.
 		Expect(k8s.Create(ctx, builder.Payment(ns, usdA+"-over", usdA, 57_500))).To(Succeed())
-		Eventually(func(g Gomega) []apiobject.CurrencyAmount {
+		Eventually(func() []apiobject.CurrencyAmount {
 			return send(http.MethodGet, "/v1/customers/"+customerID, inWorkspace(ns)).customer().CreditBalance
 		}).Should(Equal([]apiobject.CurrencyAmount{{Currency: "USD", Amount: 7_500}}))
 		settled("/v1/credit_applications/"+post("/v1/credit_applications",
@@ -115,10 +131,11 @@ var _ = Describe("A customer's statement", Label(emailController, ledgerControll
 		loc, err := time.LoadLocation(zone)
 		Expect(err).NotTo(HaveOccurred())
 		to := time.Now().In(loc)
-		period := "?from=" + to.AddDate(0, 0, -30).Format(time.DateOnly) + "&to=" + to.Format(time.DateOnly)
+		period := "?from=" + to.AddDate(0, 0, -50).Format(time.DateOnly) + "&to=" + to.Format(time.DateOnly)
 		path := "/v1/customers/" + customerID + "/statement" + period
 
-		By("waiting until the adapter serves every record: 6 invoices, 3 payments, 2 credit notes, 1 application, 1 refund")
+		By("waiting until the adapter serves every record of the period: 6 invoices, 5 payments, 3 credit notes, " +
+			"1 application, 1 refund")
 		var served apiobject.Statement
 		Eventually(func(g Gomega) {
 			got := send(http.MethodGet, path, inWorkspace(ns))
@@ -128,8 +145,15 @@ var _ = Describe("A customer's statement", Label(emailController, ledgerControll
 			for _, c := range served.Currencies {
 				rows += len(c.Rows)
 			}
-			g.Expect(rows).To(Equal(13), "body: %s", got.body)
+			g.Expect(rows).To(Equal(16), "body: %s", got.body)
 		}).Should(Succeed())
+
+		openings := map[string]int64{}
+		for _, c := range served.Currencies {
+			openings[c.Currency] = c.OpeningBalance
+		}
+		Expect(openings).To(Equal(map[string]int64{"EUR": 100_000, "JPY": 0, "USD": 30_000}),
+			"the sealed invoices of 60 and 55 days ago open the period")
 
 		By("mailing the statement of the same period")
 		queued := send(http.MethodPost, "/v1/customers/"+customerID+"/statement/send"+period, inWorkspace(ns))
@@ -147,22 +171,17 @@ var _ = Describe("A customer's statement", Label(emailController, ledgerControll
 		Expect(attachments[0].MediaType).To(Equal("application/pdf"))
 		mailed := pdfTokens(attachments[0].Body)
 
-		By("holding the mailed PDF's text to the served PDF's")
-		doc := send(http.MethodGet, path, inWorkspace(ns), withHeader("Accept", "application/pdf"))
-		Expect(doc.status).To(Equal(http.StatusOK))
-		Expect(mailed).To(Equal(pdfTokens(doc.body)), "the mailed statement's text is not the served one's")
-
 		By("holding the mailed PDF's rows and balances to the served JSON's, currency by currency")
 		sections := pdfStatement(mailed)
 		Expect(sections).To(HaveLen(len(served.Currencies)), "the mailed PDF's text:\n%q", mailed)
 		for i, c := range served.Currencies {
 			got := sections[i]
-			Expect(got.Heading).To(HaveSuffix(" "+c.Currency))
+			Expect(got.Heading).To(HaveSuffix(" " + c.Currency))
 			want := pdfSection{Heading: got.Heading, Opening: c.OpeningBalance, Closing: c.ClosingBalance}
 			for _, r := range c.Rows {
-				day, err := time.Parse(time.DateOnly, r.Date)
+				date, err := time.Parse(time.DateOnly, r.Date)
 				Expect(err).NotTo(HaveOccurred())
-				want.Rows = append(want.Rows, pdfRow{Date: day.Format("Jan 2, 2006"), Amount: r.Amount, Balance: r.Balance})
+				want.Rows = append(want.Rows, pdfRow{Date: date.Format("Jan 2, 2006"), Amount: r.Amount, Balance: r.Balance})
 			}
 			descriptions := make([]string, len(got.Rows))
 			for j := range got.Rows {
@@ -175,6 +194,11 @@ var _ = Describe("A customer's statement", Label(emailController, ledgerControll
 					"%s row %d (%s %s)", c.Currency, j, r.Type, r.ID)
 			}
 		}
+
+		By("holding the mailed PDF's text to the served PDF's")
+		doc := send(http.MethodGet, path, inWorkspace(ns), withHeader("Accept", "application/pdf"))
+		Expect(doc.status).To(Equal(http.StatusOK))
+		Expect(mailed).To(Equal(pdfTokens(doc.body)), "the mailed statement's text is not the served one's")
 	})
 })
 
