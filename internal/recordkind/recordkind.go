@@ -45,9 +45,10 @@ type Kind struct {
 	// cache's index of event sequence blocks; period.closed and
 	// ledger.sealed are read from their objects of their own.
 	EventBlocks bool
-	// Sealed says that a seal holds its settled objects, as a record of
-	// its payload whose "kind" is Name.
-	Sealed bool
+	// Sealed, when set, says that a seal holds its settled objects, as
+	// records of its payload whose "kind" is Name, and points at how many
+	// a seal holds in its counts.
+	Sealed func(*billingv1.SealCounts) *int32
 	// Cached says that the adapter's store keeps it in its informer cache
 	// with a name index for pages; Overlaid that it also serves its sealed
 	// or just created objects as if live.
@@ -73,18 +74,21 @@ var (
 	Invoice = Kind{Name: "Invoice", Resource: "invoices", IDPrefix: "inv-", Path: "/v1/invoices/",
 		Events: []billingv1.EventType{billingv1.EventTypeInvoiceIssued, billingv1.EventTypeInvoicePaid,
 			billingv1.EventTypeInvoiceVoided, billingv1.EventTypeInvoiceOverdue},
-		EventBlocks: true, Sealed: true, Cached: true, Overlaid: true, StatusOwnershipDropped: true,
+		EventBlocks: true, Cached: true, Overlaid: true, StatusOwnershipDropped: true,
+		Sealed:  func(c *billingv1.SealCounts) *int32 { return &c.Invoices },
 		New:     func() client.Object { return &billingv1.Invoice{} },
 		NewList: func() client.ObjectList { return &billingv1.InvoiceList{} }}
 	CreditNote = Kind{Name: "CreditNote", Resource: "creditnotes", IDPrefix: "cn-", Path: "/v1/credit_notes/",
 		Events:      []billingv1.EventType{billingv1.EventTypeCreditNoteIssued},
-		EventBlocks: true, Sealed: true, Cached: true, Overlaid: true, StatusOwnershipDropped: true,
+		EventBlocks: true, Cached: true, Overlaid: true, StatusOwnershipDropped: true,
+		Sealed:  func(c *billingv1.SealCounts) *int32 { return &c.CreditNotes },
 		Ledger:  "credit note",
 		New:     func() client.Object { return &billingv1.CreditNote{} },
 		NewList: func() client.ObjectList { return &billingv1.CreditNoteList{} }}
 	Payment = Kind{Name: "Payment", Resource: "payments", IDPrefix: "pay-", Path: "/v1/payments/",
 		Events:      []billingv1.EventType{billingv1.EventTypePaymentRecorded},
-		EventBlocks: true, Sealed: true, Cached: true, Overlaid: true, StatusOwnershipDropped: true,
+		EventBlocks: true, Cached: true, Overlaid: true, StatusOwnershipDropped: true,
+		Sealed:  func(c *billingv1.SealCounts) *int32 { return &c.Payments },
 		Ledger:  "payment",
 		New:     func() client.Object { return &billingv1.Payment{} },
 		NewList: func() client.ObjectList { return &billingv1.PaymentList{} }}

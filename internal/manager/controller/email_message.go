@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -372,17 +373,11 @@ func (r *EmailReconciler) sealedSubject(ctx context.Context, ns, name string, ob
 	if err != nil {
 		return false, err
 	}
-	switch sealed := objects[sealedKey{kind, name}].(type) {
-	case *billingv1.Invoice:
-		if into, ok := obj.(*billingv1.Invoice); ok {
-			sealed.DeepCopyInto(into)
-			return true, nil
-		}
-	case *billingv1.CreditNote:
-		if into, ok := obj.(*billingv1.CreditNote); ok {
-			sealed.DeepCopyInto(into)
-			return true, nil
-		}
+	sealed, ok := objects[sealedKey{kind, name}]
+	if !ok || reflect.TypeOf(sealed) != reflect.TypeOf(obj) {
+		return false, nil
 	}
-	return false, nil
+	// A copy of the sealed record, of obj's kind, into obj.
+	reflect.ValueOf(obj).Elem().Set(reflect.ValueOf(sealed.DeepCopyObject()).Elem())
+	return true, nil
 }
