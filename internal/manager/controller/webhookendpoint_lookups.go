@@ -200,9 +200,10 @@ func loadEventBlock(ctx context.Context, reader client.Reader, namespace,
 	}
 	in := []client.ListOption{client.InNamespace(namespace), client.UnsafeDisableDeepCopy,
 		client.MatchingFields{index.EventSequenceBlock: block}}
-	var lists []client.ObjectList
-	for _, k := range recordkind.Where(func(k *recordkind.Kind) bool { return k.EventBlocks }) {
-		lists = append(lists, k.NewList())
+	kinds := recordkind.Where(func(k *recordkind.Kind) bool { return k.EventBlocks })
+	lists := make([]client.ObjectList, len(kinds))
+	for i, k := range kinds {
+		lists[i] = k.NewList()
 	}
 	for _, list := range lists {
 		if err := reader.List(ctx, list, in...); err != nil {
