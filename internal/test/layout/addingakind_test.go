@@ -15,11 +15,9 @@
 package layout
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -43,34 +41,22 @@ var (
 )
 
 // addingAKind returns the text of CONTRIBUTING.md's "Adding a kind", its
-// lines joined with spaces so that a phrase wrapped across lines matches.
+// white space runs joined into single spaces so that a phrase wrapped
+// across lines matches.
 func addingAKind(t *testing.T) string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(root, "CONTRIBUTING.md"))
+	data, err := os.ReadFile(filepath.Join(root, "CONTRIBUTING.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = f.Close() }()
-	var lines []string
-	in := false
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "## ") {
-			in = line == "## Adding a kind"
-			continue
-		}
-		if in {
-			lines = append(lines, strings.TrimSpace(line))
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(lines) == 0 {
+	_, section, found := strings.Cut(string(data), "\n## Adding a kind\n")
+	if !found {
 		t.Fatal(`CONTRIBUTING.md has no section "## Adding a kind"`)
 	}
-	return strings.Join(lines, " ")
+	if end := strings.Index(section, "\n## "); end >= 0 {
+		section = section[:end]
+	}
+	return strings.Join(strings.Fields(section), " ")
 }
 
 // forExample is path with the placeholder kind Foo replaced by the
@@ -102,9 +88,9 @@ func TestAddingAKindNamesPlacesThatExistForTheNewestKind(t *testing.T) {
 
 func TestAddingAKindListsEveryProductionFileThatNamesTheNewestKind(t *testing.T) {
 	section := addingAKind(t)
-	var listed []string
+	listed := map[string]bool{}
 	for _, m := range placedPath.FindAllStringSubmatch(section, -1) {
-		listed = append(listed, forExample(m[1]))
+		listed[forExample(m[1])] = true
 	}
 	naming := regexp.MustCompile(regexp.QuoteMeta(exampleGoType) + `\b`)
 	for _, dir := range []string{"cmd", "internal"} {
@@ -131,7 +117,7 @@ func TestAddingAKindListsEveryProductionFileThatNamesTheNewestKind(t *testing.T)
 			if err != nil {
 				return err
 			}
-			if naming.Match(src) && !slices.Contains(listed, rel) {
+			if naming.Match(src) && !listed[rel] {
 				t.Errorf("%s names %s, and Adding a kind does not list it among a kind's places", rel, exampleGoType)
 			}
 			return nil
