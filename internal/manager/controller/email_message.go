@@ -356,9 +356,9 @@ func attachPDF(msg *mail.Message, d issuedDocument) error {
 	return nil
 }
 
-// sealedSubject reads the sealed invoice or credit note named name of ns
-// into obj; found is false when no seal holds it (or obj is of another
-// kind).
+// sealedSubject reads the sealed record (an invoice or credit note) named
+// name of ns into obj; found is false when no seal holds it (or obj is of
+// a kind no seal holds).
 func (r *EmailReconciler) sealedSubject(ctx context.Context, ns, name string, obj client.Object) (found bool,
 	err error) {
 	kind := sealKindOf(obj)
