@@ -215,17 +215,12 @@ func checkRecords(s *billingv1.LedgerSeal, raw []byte) error {
 	var got billingv1.SealCounts
 	var first, last string
 	for _, r := range records {
-		switch inv := r.Object.(type) {
-		case *billingv1.Invoice:
-			got.Invoices++
+		seal.Count(&got, r.Object)
+		if inv, ok := r.Object.(*billingv1.Invoice); ok {
 			if first == "" {
 				first = inv.Status.Number
 			}
 			last = inv.Status.Number
-		case *billingv1.CreditNote:
-			got.CreditNotes++
-		case *billingv1.Payment:
-			got.Payments++
 		}
 	}
 	if got != s.Spec.Counts {

@@ -202,3 +202,15 @@ func readyReason(conds []metav1.Condition) *string {
 	reason := snakeCase(ready.Reason)
 	return &reason
 }
+
+// writeOffData renders the event of wo, invoice.marked_uncollectible: the
+// invoice written off and the write-off.
+func writeOffData(wo *billingv1.WriteOff, invoice InvoiceReader) EventData {
+	inv := invoice(wo.Spec.InvoiceRef.Name)
+	w := WriteOffOf(wo, inv)
+	data := EventData{WriteOff: &w}
+	if inv != nil {
+		data.Object = InvoiceOf(inv)
+	}
+	return data
+}

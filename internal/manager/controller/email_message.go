@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -355,9 +356,9 @@ func attachPDF(msg *mail.Message, d issuedDocument) error {
 	return nil
 }
 
-// sealedSubject reads the sealed invoice or credit note named name of ns
-// into obj; found is false when no seal holds it (or obj is of another
-// kind).
+// sealedSubject reads the sealed record (an invoice or credit note) named
+// name of ns into obj; found is false when no seal holds it (or obj is of
+// a kind no seal holds).
 func (r *EmailReconciler) sealedSubject(ctx context.Context, ns, name string, obj client.Object) (found bool,
 	err error) {
 	kind := sealKindOf(obj)
@@ -372,17 +373,11 @@ func (r *EmailReconciler) sealedSubject(ctx context.Context, ns, name string, ob
 	if err != nil {
 		return false, err
 	}
-	switch sealed := objects[sealedKey{kind, name}].(type) {
-	case *billingv1.Invoice:
-		if into, ok := obj.(*billingv1.Invoice); ok {
-			sealed.DeepCopyInto(into)
-			return true, nil
-		}
-	case *billingv1.CreditNote:
-		if into, ok := obj.(*billingv1.CreditNote); ok {
-			sealed.DeepCopyInto(into)
-			return true, nil
-		}
+	sealed, ok := objects[sealedKey{kind, name}]
+	if !ok || reflect.TypeOf(sealed) != reflect.TypeOf(obj) {
+		return false, nil
 	}
-	return false, nil
+	// A copy of the sealed record, of obj's kind, into obj.
+	reflect.ValueOf(obj).Elem().Set(reflect.ValueOf(sealed.DeepCopyObject()).Elem())
+	return true, nil
 }

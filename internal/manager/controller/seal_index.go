@@ -27,6 +27,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 	"github.com/invoicing-dev/invoicing/internal/seal"
 )
 
@@ -371,18 +372,13 @@ func (s *SealedRecords) chain(ctx context.Context, ns string) (seals []sealInfo,
 	return slices.Clone(ws.seals), ws.broken, nil
 }
 
-// sealKindOf is the seal's kind of a record object.
+// sealKindOf is the seal's kind of a record object (its row's of
+// internal/recordkind); "" for a kind no seal holds.
 func sealKindOf(obj client.Object) string {
-	switch obj.(type) {
-	case *billingv1.Invoice:
-		return seal.KindInvoice
-	case *billingv1.CreditNote:
-		return seal.KindCreditNote
-	case *billingv1.Payment:
-		return seal.KindPayment
-	default:
-		return ""
+	if k := recordkind.Of(obj); k != nil && k.Sealed != nil {
+		return k.Name
 	}
+	return ""
 }
 
 // objects reads the seal named name of ns whole (from the API server) and
