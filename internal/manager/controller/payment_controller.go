@@ -67,7 +67,7 @@ var payments = &ledgerKind[*billingv1.Payment]{
 // payment is marked as being recorded (markRecording), which the retention
 // policy reads. Last it is patched
 // Recorded, split into applied and overpaid by the ledger alone
-// (paymentSplit), so a retry records the same split, together with its
+// (billing.PaymentSplit), so a retry records the same split, together with its
 // payment.recorded event, once its invoice carries invoice.issued (the
 // allocator binds the event to the payment, so a retry gets the same one).
 func (r *PaymentReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
