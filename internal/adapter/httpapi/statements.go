@@ -85,12 +85,9 @@ func (a *Adapter) getStatement(w http.ResponseWriter, r *http.Request, c *call) 
 		writeJSON(w, r, http.StatusOK, apiobject.StatementOf(&st, cus.Spec.Name, loc))
 		return nil
 	}
-	doc := &document.Statement{Statement: &st, Customer: cus, Location: loc,
-		Locale: locale.Resolve(cus.Spec.PreferredLocale)}
-	if profile != nil {
-		doc.Issuer, doc.Footer = profile.Spec.Issuer, profile.Spec.Footer
-		doc.Locale = locale.Resolve(cus.Spec.PreferredLocale, profile.Spec.Locale)
-	}
+	settings := billing.SettingsOf(profile)
+	doc := &document.Statement{Statement: &st, Customer: cus, Location: loc, Issuer: settings.Issuer,
+		Footer: settings.Footer, Locale: locale.Resolve(cus.Spec.PreferredLocale, settings.Locale)}
 	ext, render := formatHTML, document.StatementHTML
 	if media == mediaPDF {
 		ext, render = formatPDF, document.StatementPDF

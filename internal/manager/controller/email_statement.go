@@ -34,7 +34,8 @@ import (
 // same rendering.
 func (r *EmailReconciler) attachStatement(ctx context.Context, msg *mail.Message, em *billingv1.Email,
 	customer *billingv1.Customer, profile *billingv1.BillingProfile) error {
-	loc, err := billing.TimeZone(profile)
+	settings := billing.SettingsOf(profile)
+	loc, err := settings.Location()
 	if err != nil {
 		return stalled(billingv1.ReasonNotConfigured, "%s", err.Error())
 	}
@@ -53,8 +54,8 @@ func (r *EmailReconciler) attachStatement(ctx context.Context, msg *mail.Message
 		return fmt.Errorf("computing the statement of %s: %w", customer.Name, err)
 	}
 	pdf, err := document.StatementPDF(&document.Statement{Statement: &st, Customer: customer,
-		Issuer: profile.Spec.Issuer, Footer: profile.Spec.Footer, Location: loc,
-		Locale: locale.Resolve(customer.Spec.PreferredLocale, profile.Spec.Locale)})
+		Issuer: settings.Issuer, Footer: settings.Footer, Location: loc,
+		Locale: locale.Resolve(customer.Spec.PreferredLocale, settings.Locale)})
 	if err != nil {
 		return fmt.Errorf("rendering the statement of %s: %w", customer.Name, err)
 	}

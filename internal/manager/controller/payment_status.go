@@ -31,7 +31,7 @@ func recordedPayment(payment *billingv1.Payment, inv *billingv1.Invoice, now tim
 	status.Phase = billingv1.PaymentRecorded
 	status.AppliedAmount, status.OverpaidAmount = &applied, &overpaid
 	status.CustomerName = inv.Spec.CustomerRef.Name
-	status.Currency = inv.Spec.Currency
+	status.Currency = billing.InvoiceCurrency(inv)
 	status.Display = amountDisplay(billing.InvoiceCurrency(inv), payment.Spec.Amount)
 	if status.RecordedAt == nil {
 		recordedAt := metav1.NewTime(now)
@@ -46,5 +46,5 @@ func recordedPayment(payment *billingv1.Payment, inv *billingv1.Invoice, now tim
 // currencyMismatch reports whether payment names a currency other than
 // inv's.
 func currencyMismatch(payment *billingv1.Payment, inv *billingv1.Invoice) bool {
-	return payment.Spec.Currency != "" && payment.Spec.Currency != inv.Spec.Currency
+	return payment.Spec.Currency != "" && payment.Spec.Currency != billing.InvoiceCurrency(inv)
 }
