@@ -65,6 +65,12 @@ func ledger(inv *billingv1.Invoice) *billingv1.InvoiceLedger {
 	return inv.Status.Ledger
 }
 
+// enter appends the record named name of amount to entries, a list of
+// its invoice's ledger.
+func enter(entries *[]billingv1.LedgerEntry, name string, amount int64) {
+	*entries = append(*entries, billingv1.LedgerEntry{Name: name, UID: name, Amount: amount})
+}
+
 // remaining is what inv leaves to pay.
 func remaining(inv *billingv1.Invoice) int64 {
 	r, _ := billing.InvoiceRemaining(inv)
@@ -111,7 +117,7 @@ func (l *creditLedger) record(t *testing.T) {
 		l.recs.Payments = append(l.recs.Payments, &billingv1.Payment{ObjectMeta: metav1.ObjectMeta{Name: name},
 			Spec:   billingv1.PaymentSpec{InvoiceRef: billingv1.InvoiceReference{Name: inv.Name}, Amount: amount, PaidAt: l.next()},
 			Status: billingv1.PaymentStatus{Phase: billingv1.PaymentRecorded}})
-		ledger(inv).Payments = append(ledger(inv).Payments, billingv1.LedgerEntry{Name: name, UID: name, Amount: amount})
+		enter(&ledger(inv).Payments, name, amount)
 	case 1: // a credit note of at most what is left to credit
 		credited := int64(0)
 		for _, c := range ledger(inv).CreditNotes {
@@ -123,7 +129,7 @@ func (l *creditLedger) record(t *testing.T) {
 				Spec: billingv1.CreditNoteSpec{InvoiceRef: billingv1.InvoiceReference{Name: inv.Name}},
 				Status: billingv1.CreditNoteStatus{Phase: billingv1.CreditNoteIssued, IssuedAt: l.next(),
 					Total: kptr.To(amount)}})
-			ledger(inv).CreditNotes = append(ledger(inv).CreditNotes, billingv1.LedgerEntry{Name: name, UID: name, Amount: amount})
+			enter(&ledger(inv).CreditNotes, name, amount)
 		}
 	case 2: // a credit application of the credit available, on what is left
 		available := billing.AvailableCredit(&billingv1.Customer{Status: billingv1.CustomerStatus{Credit: l.statusCredit(t)}}, currency)
@@ -133,8 +139,7 @@ func (l *creditLedger) record(t *testing.T) {
 				ObjectMeta: metav1.ObjectMeta{Name: name},
 				Spec:       billingv1.CreditApplicationSpec{InvoiceRef: billingv1.InvoiceReference{Name: inv.Name}, Amount: amount},
 				Status:     billingv1.CreditApplicationStatus{Phase: billingv1.CreditApplicationApplied, AppliedAt: l.next()}})
-			ledger(inv).CreditApplications = append(ledger(inv).CreditApplications,
-				billingv1.LedgerEntry{Name: name, UID: name, Amount: amount})
+			enter(&ledger(inv).CreditApplications, name, amount)
 			l.uses = append(l.uses, billingv1.CreditUse{Kind: billingv1.CreditUseApplication, Name: name, UID: name,
 				Currency: currency, Amount: amount})
 		}
@@ -152,11 +157,11 @@ func (l *creditLedger) record(t *testing.T) {
 	case 4: // a write-off of what is left
 		if r := remaining(inv); r > 0 {
 			amount, name := l.upTo(r), l.name("wo")
-			l.recs.WriteOffs = append(l.recs.WriteOffs, &billingv1.WriteOff{ObjectMeta: metav1.ObjectMeta{Name: name},
-				Spec: billingv1.WriteOffSpec{InvoiceRef: billingv1.InvoiceReference{Name: inv.Name}},
-				Status: billingv1.WriteOffStatus{Phase: billingv1.WriteOffRecorded, RecordedAt: l.next(),
-					Amount: kptr.To(amount)}})
-			ledger(inv).WriteOffs = append(ledger(inv).WriteOffs, billingv1.LedgerEntry{Name: name, UID: name, Amount: amount})
+			wo := &billingv1.WriteOff{ObjectMeta: metav1.ObjectMeta{Name: name}}
+			wo.Spec.InvoiceRef.Name = inv.Name
+			wo.Status = billingv1.WriteOffStatus{Phase: billingv1.WriteOffRecorded, RecordedAt: l.next(), Amount: kptr.To(amount)}
+			l.recs.WriteOffs = append(l.recs.WriteOffs, wo)
+			enter(&ledger(inv).WriteOffs, name, amount)
 		}
 	}
 }
