@@ -132,7 +132,7 @@ func RefundOf(rf *billingv1.Refund) Refund {
 	if phase == "" {
 		phase = billingv1.RefundPending
 	}
-	method, refundedAt := methodAndDate(rf.Spec.Method, rf.Spec.RefundedAt, rf.CreationTimestamp)
+	method, refundedAt := methodAndDate(rf.Spec.Method, billing.RefundDate(rf))
 	out := Refund{
 		ID: rf.Name, Object: "refund", CustomerID: rf.Spec.CustomerRef.Name, Amount: rf.Spec.Amount,
 		Currency: rf.Spec.Currency, RefundedAt: refundedAt, Method: method,

@@ -49,7 +49,8 @@ func (a *Adapter) createCreditNote(w http.ResponseWriter, r *http.Request, c *ca
 					if replayed {
 						return apiobject.CreditNoteOf(cn, inv)
 					}
-					return credit.answer(cn, inv)
+					// The credit's lines and amounts, not computed again.
+					return apiobject.PendingCreditNoteOf(cn, inv, credit.Totals(inv))
 				}}, nil
 		})
 }
@@ -80,39 +81,24 @@ func (a *Adapter) creditableInvoice(r *http.Request, c *call, id string) (*billi
 	return inv, nil
 }
 
-// credit is what a credit note credits of its invoice, as checkCredit
-// computed it: its lines and their amounts.
-type credit struct {
-	lines   []billing.CreditLine
-	amounts billing.CreditedAmounts
-}
-
 // checkCredit checks a credit note of spec against what is left to credit
-// of inv, and returns what it credits: 409 invoice_fully_credited when
-// nothing is left, 422 amount_exceeds_creditable on the first line that
-// credits more than is left of its invoice line, 422 parameter_invalid on a
-// line that names no line of the invoice.
-func checkCredit(inv *billingv1.Invoice, spec *billingv1.CreditNoteSpec) (*credit, *Error) {
-	toCredit, err := billing.ToCredit(inv)
-	if err != nil {
+// of inv, and returns what it credits (billing.CreditOf): 409
+// invoice_fully_credited when nothing is left, 422 amount_exceeds_creditable
+// on the first line that credits more than is left of its invoice line, 422
+// parameter_invalid on a line that names no line of the invoice.
+func checkCredit(inv *billingv1.Invoice, spec *billingv1.CreditNoteSpec) (*billing.NoteCredit, *Error) {
+	credit, err := billing.CreditOf(spec, inv)
+	if credit == nil {
 		return nil, errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
 			"Invoice %q cannot be credited: %v.", inv.Name, err)
 	}
-	if toCredit.Remaining() <= 0 {
+	if credit.Invoice.Remaining() <= 0 || errors.Is(err, billing.ErrFullyCredited) {
 		return nil, fullyCredited(inv.Name)
 	}
-	lines, err := billing.CreditLines(spec, toCredit)
-	if errors.Is(err, billing.ErrFullyCredited) {
-		return nil, fullyCredited(inv.Name)
-	}
-	if err != nil {
-		return nil, internalError()
-	}
-	amounts, err := billing.ComputeCredit(toCredit, lines)
 	var lineErr *billing.CreditLineError
 	switch {
 	case err == nil:
-		return &credit{lines: lines, amounts: amounts}, nil
+		return credit, nil
 	case errors.As(err, &lineErr):
 		code, path := CodeParameterInvalid, elem("lines", lineErr.Index)
 		if lineErr.Exceeds {
@@ -126,12 +112,6 @@ func checkCredit(inv *billingv1.Invoice, spec *billingv1.CreditNoteSpec) (*credi
 		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "lines",
 			"The credit note's amounts cannot be computed: %v.", err)
 	}
-}
-
-// answer is cn, a credit note just created against inv and still pending,
-// with the lines and amounts of the credit instead of computing them again.
-func (cr *credit) answer(cn *billingv1.CreditNote, inv *billingv1.Invoice) apiobject.CreditNote {
-	return apiobject.PendingCreditNoteOf(cn, inv, billing.CreditNoteTotalsOf(inv, cr.lines, cr.amounts))
 }
 
 func fullyCredited(id string) *Error {

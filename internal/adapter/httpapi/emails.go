@@ -132,7 +132,7 @@ func (a *Adapter) queueEmail(r *http.Request, c *call, p *SendParams, customer, 
 			billingv1.DefaultBillingProfileName)
 	}
 	if spec.Purpose == billingv1.EmailPurposeStatement {
-		loc, err := billing.TimeZone(&billingv1.BillingProfile{Spec: billingv1.BillingProfileSpec{TimeZone: profile.TimeZone}})
+		loc, err := billing.Location(profile.TimeZone)
 		if err != nil {
 			return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, queryTo,
 				"The statement's days cannot be resolved: %s (the workspace's BillingProfile spec.timeZone).", err)

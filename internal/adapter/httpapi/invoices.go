@@ -86,15 +86,14 @@ func (p *InvoiceParams) invoice(items []billingv1.LineItem) *billingv1.Invoice {
 }
 
 // withAmounts is inv, just created, with amounts (those invoiceItems
-// computed of its items) in its status, where the controller freezes the
-// same ones at issue: apiobject.InvoiceOf renders them instead of
+// computed of its items, whose taxes its spec carries) in its status,
+// written as the controller freezes them at issue (billing.SetAmounts): apiobject.InvoiceOf renders them instead of
 // computing them again. inv itself, which the store keeps, is left as it
 // is.
 func withAmounts(inv *billingv1.Invoice, amounts billing.Amounts) *billingv1.Invoice {
 	shown := *inv
-	subtotal, taxTotal, total := amounts.Subtotal, amounts.TaxTotal, amounts.Total
-	shown.Status = billingv1.InvoiceStatus{Subtotal: &subtotal, TaxTotal: &taxTotal, Total: &total,
-		TaxBreakdown: billing.Breakdown(amounts.TaxBreakdown)}
+	shown.Status = billingv1.InvoiceStatus{}
+	billing.SetAmounts(&shown.Status, amounts, billing.ItemTaxes(&shown))
 	return &shown
 }
 

@@ -79,7 +79,8 @@ func (r *EmailReconciler) compose(ctx context.Context, em *billingv1.Email, prof
 	}
 	msg = &mail.Message{From: settings.From, FromName: issuerName(issuer), ReplyTo: settings.ReplyTo, BCC: settings.BCC,
 		Date: now, MessageID: billing.MessageID(string(em.UID), settings.From)}
-	opts := document.Options{Footer: profile.Spec.Footer, Locale: locale.Resolve(s.preferredLocale(), profile.Spec.Locale)}
+	workspace := billing.SettingsOf(profile)
+	opts := document.Options{Footer: workspace.Footer, Locale: locale.Resolve(s.preferredLocale(), workspace.Locale)}
 	msg.To = billing.Recipients(em.Spec.To, s.customerEmail(), s.issuedTo())
 	if len(msg.To) == 0 {
 		return nil, "", stalled(billingv1.ReasonNoRecipient,

@@ -224,37 +224,34 @@ func (ws *sealedWorkspace) add(sl *billingv1.LedgerSeal) error {
 	if n := len(ws.seals); n > 0 {
 		previous = ws.seals[n-1].hash
 	}
-	raw, err := seal.Verify(sl, previous)
-	if err == nil {
-		var records []seal.Record
-		if records, err = seal.Records(raw); err == nil {
-			info := sealInfo{name: sl.Name, hash: sl.Spec.Hash, uid: sl.UID}
-			for _, r := range records {
-				ws.records[sealedKey{r.Kind, r.Object.GetName()}] = sealedRecord{seal: sl.Name, uid: r.Object.GetUID()}
-				_, _, events := billing.RecordedEvents(r.Object)
-				for _, e := range events {
-					typ, ok := ws.types[e.Type]
-					if !ok {
-						typ = e.Type
-						ws.types[typ] = typ
-					}
-					ws.events[e.Sequence] = sealedEvent{seal: sl.Name, kind: r.Kind, name: r.Object.GetName(), typ: typ}
-					info.maxEvent = max(info.maxEvent, e.Sequence)
-				}
-				if inv, ok := r.Object.(*billingv1.Invoice); ok {
-					ws.customers[inv.Spec.CustomerRef.Name]++
-					if inv.Status.Sequence != nil {
-						ws.invoices[*inv.Status.Sequence] = sealedInvoice{name: inv.Name,
-							issued: eventSequence(inv.Status.Events, billingv1.EventTypeInvoiceIssued)}
-					}
-				}
+	records, err := seal.ReadLink(sl, previous)
+	if err != nil {
+		ws.broken = fmt.Errorf("seal %s/%s does not verify: %w", sl.Namespace, sl.Name, err)
+		return ws.broken
+	}
+	info := sealInfo{name: sl.Name, hash: sl.Spec.Hash, uid: sl.UID}
+	for _, r := range records {
+		ws.records[sealedKey{r.Kind, r.Object.GetName()}] = sealedRecord{seal: sl.Name, uid: r.Object.GetUID()}
+		_, _, events := billing.RecordedEvents(r.Object)
+		for _, e := range events {
+			typ, ok := ws.types[e.Type]
+			if !ok {
+				typ = e.Type
+				ws.types[typ] = typ
 			}
-			ws.seals = append(ws.seals, info)
-			return nil
+			ws.events[e.Sequence] = sealedEvent{seal: sl.Name, kind: r.Kind, name: r.Object.GetName(), typ: typ}
+			info.maxEvent = max(info.maxEvent, e.Sequence)
+		}
+		if inv, ok := r.Object.(*billingv1.Invoice); ok {
+			ws.customers[inv.Spec.CustomerRef.Name]++
+			if inv.Status.Sequence != nil {
+				ws.invoices[*inv.Status.Sequence] = sealedInvoice{name: inv.Name,
+					issued: eventSequence(inv.Status.Events, billingv1.EventTypeInvoiceIssued)}
+			}
 		}
 	}
-	ws.broken = fmt.Errorf("seal %s/%s does not verify: %w", sl.Namespace, sl.Name, err)
-	return ws.broken
+	ws.seals = append(ws.seals, info)
+	return nil
 }
 
 // add takes in sl, a seal the sealing reconciler has just made and
