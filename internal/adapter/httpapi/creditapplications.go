@@ -95,40 +95,26 @@ func checkAvailableCredit(customer *billingv1.Customer, name, currency string, a
 	return nil
 }
 
-// getCreditApplication serves GET /v1/credit_applications/{credit_application_id}.
-func (a *Adapter) getCreditApplication(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	ca := &billingv1.CreditApplication{}
-	found, err := a.store.Get(r.Context(), c.ns, c.id, ca)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to read a credit application")
+// creditApplicationOf renders the credit applications of workspace ns,
+// each with its invoice when its representation needs it: until the
+// controller has recorded its customer and currency
+// (apiobject.CreditApplicationNeedsInvoice).
+func (a *Adapter) creditApplicationOf(r *http.Request, ns string) func(*billingv1.CreditApplication) apiobject.CreditApplication {
+	return func(ca *billingv1.CreditApplication) apiobject.CreditApplication {
+		return apiobject.CreditApplicationOf(ca,
+			a.neededInvoice(r, ns, ca.Spec.InvoiceRef.Name, apiobject.CreditApplicationNeedsInvoice(ca)))
 	}
-	if !found {
-		return errorf(http.StatusNotFound, CodeResourceMissing, "credit_application_id",
-			"There is no credit application %q in workspace %q.", c.id, c.ns)
-	}
-	writeJSON(w, r, http.StatusOK, apiobject.CreditApplicationOf(ca, a.creditApplicationInvoice(r, c.ns, ca)))
-	return nil
-}
-
-// creditApplicationInvoice reads the invoice of ca when its representation
-// needs it: until the controller has recorded its customer and currency.
-// nil when it need not or cannot be read.
-func (a *Adapter) creditApplicationInvoice(r *http.Request, ns string,
-	ca *billingv1.CreditApplication) *billingv1.Invoice {
-	if !apiobject.CreditApplicationNeedsInvoice(ca) {
-		return nil
-	}
-	return a.readInvoice(r, ns)(ca.Spec.InvoiceRef.Name)
 }
 
 // replayCreditApplication renders a credit application an earlier request
 // with the key created (createKind.replay).
 func replayCreditApplication(a *Adapter, r *http.Request, ns string, obj client.Object) any {
-	ca, ok := obj.(*billingv1.CreditApplication)
-	if !ok {
-		return nil
-	}
-	return apiobject.CreditApplicationOf(ca, a.creditApplicationInvoice(r, ns, ca))
+	return replayAs(obj, a.creditApplicationOf(r, ns))
+}
+
+// getCreditApplication serves GET /v1/credit_applications/{credit_application_id}.
+func (a *Adapter) getCreditApplication(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	return getRecord(a, w, r, c, "a credit application", "credit_application_id", a.creditApplicationOf(r, c.ns))
 }
 
 // listCreditApplications serves GET /v1/credit_applications: a page of the
@@ -136,7 +122,5 @@ func replayCreditApplication(a *Adapter, r *http.Request, ns string, obj client.
 // customer, ordered by id.
 func (a *Adapter) listCreditApplications(w http.ResponseWriter, r *http.Request, c *call) *Error {
 	return listRecords(w, r, c, resourceCreditApplications, "credit applications", a.store.CreditApplications,
-		func(ca *billingv1.CreditApplication) apiobject.CreditApplication {
-			return apiobject.CreditApplicationOf(ca, a.creditApplicationInvoice(r, c.ns, ca))
-		})
+		a.creditApplicationOf(r, c.ns))
 }

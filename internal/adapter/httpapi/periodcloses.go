@@ -167,20 +167,15 @@ func (a *Adapter) checkOpenPeriod(r *http.Request, ns string, at time.Time, para
 
 // getPeriodClose serves GET /v1/period_closes/{period_close_id}.
 func (a *Adapter) getPeriodClose(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	var pc billingv1.PeriodClose
-	found, err := a.store.Get(r.Context(), c.ns, c.id, &pc)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to read a period close")
-	}
-	if !found {
-		return errorf(http.StatusNotFound, CodeResourceMissing, "period_close_id",
-			"There is no period close %q in workspace %q.", c.id, c.ns)
+	pc, e := pathRecord[billingv1.PeriodClose](a, r, c, "a period close", "period_close_id")
+	if e != nil {
+		return e
 	}
 	closed, e := a.workspaceClosedThrough(r, c.ns)
 	if e != nil {
 		return e
 	}
-	writeJSON(w, r, http.StatusOK, apiobject.PeriodCloseOf(&pc, closed))
+	writeJSON(w, r, http.StatusOK, apiobject.PeriodCloseOf(pc, closed))
 	return nil
 }
 
