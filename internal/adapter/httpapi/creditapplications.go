@@ -33,12 +33,8 @@ import (
 // (internal/billing), which enters it, or rejects it when a racing use took
 // the credit or the invoice was settled meanwhile.
 func (a *Adapter) createCreditApplication(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return create(a, w, r, c, creditApplicationKind, DecodeCreditApplication,
-		func(p *CreditApplicationParams) (*creation[*billingv1.CreditApplication], *Error) {
-			inv, e := a.creditableInvoice(r, c, p.InvoiceID)
-			if e != nil {
-				return nil, e
-			}
+	return createOnInvoice(a, w, r, c, creditApplicationKind, DecodeCreditApplication,
+		func(p *CreditApplicationParams, inv *billingv1.Invoice) (*creation[*billingv1.CreditApplication], *Error) {
 			currency := billing.InvoiceCurrency(inv)
 			customer, e := a.invoiceCustomer(r, c.ns, inv)
 			if e != nil {
@@ -47,10 +43,9 @@ func (a *Adapter) createCreditApplication(w http.ResponseWriter, r *http.Request
 			if e := checkAvailableCredit(customer, inv.Spec.CustomerRef.Name, currency, p.Amount); e != nil {
 				return nil, e
 			}
-			remaining, ok := billing.InvoiceRemaining(inv)
-			if !ok {
-				return nil, errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
-					"Invoice %q has no total to pay.", inv.Name)
+			remaining, e := invoiceRemaining(inv)
+			if e != nil {
+				return nil, e
 			}
 			if p.Amount > remaining {
 				return nil, errorf(http.StatusUnprocessableEntity, CodeExceedsRemaining, fieldAmount,
@@ -77,6 +72,17 @@ func (a *Adapter) invoiceCustomer(r *http.Request, ns string, inv *billingv1.Inv
 		return nil, nil
 	}
 	return customer, nil
+}
+
+// invoiceRemaining is what remains to pay of inv (billing.InvoiceRemaining):
+// 409 invoice_not_issued when it has no total.
+func invoiceRemaining(inv *billingv1.Invoice) (int64, *Error) {
+	remaining, ok := billing.InvoiceRemaining(inv)
+	if !ok {
+		return 0, errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
+			"Invoice %q has no total to pay.", inv.Name)
+	}
+	return remaining, nil
 }
 
 // checkAvailableCredit refuses to spend amount of the credit in currency of

@@ -32,12 +32,8 @@ import (
 // answer shows the amounts computed now to check it, as the controller
 // will compute them.
 func (a *Adapter) createCreditNote(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return create(a, w, r, c, creditNoteKind, DecodeCreditNote,
-		func(p *CreditNoteParams) (*creation[*billingv1.CreditNote], *Error) {
-			inv, e := a.creditableInvoice(r, c, p.InvoiceID)
-			if e != nil {
-				return nil, e
-			}
+	return createOnInvoice(a, w, r, c, creditNoteKind, DecodeCreditNote,
+		func(p *CreditNoteParams, inv *billingv1.Invoice) (*creation[*billingv1.CreditNote], *Error) {
 			cn := &billingv1.CreditNote{Spec: p.spec()}
 			credit, e := checkCredit(inv, &cn.Spec)
 			if e != nil {

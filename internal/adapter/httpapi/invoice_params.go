@@ -76,11 +76,7 @@ var itemFields = map[string]kind{
 // items is computed with billing.Total and must not exceed
 // billing.MaxTotal.
 func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
-	root, e := parseBody(body)
-	if e != nil {
-		return nil, e
-	}
-	fields, e := checkObject(root, "", map[string]kind{
+	fields, e := bodyFields(body, map[string]kind{
 		"customer_id": kindString, fieldCurrency: kindString, "items": kindArray,
 		"buyer_reference": kindString, "purchase_order": kindString, "supply_date": kindString,
 	})

@@ -30,21 +30,13 @@ import (
 // A payment paid at or before the workspace's closed_through is 409
 // period_closed on paid_at (its paid_at is now when the body has none).
 func (a *Adapter) createPayment(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return create(a, w, r, c, paymentKind, a.decodePayment,
-		func(p *PaymentParams) (*creation[*billingv1.Payment], *Error) {
-			inv, e := a.creditableInvoice(r, c, p.InvoiceID)
-			if e != nil {
-				return nil, e
-			}
+	return createOnInvoice(a, w, r, c, paymentKind, a.decodePayment,
+		func(p *PaymentParams, inv *billingv1.Invoice) (*creation[*billingv1.Payment], *Error) {
 			currency, e := checkPayment(inv, p)
 			if e != nil {
 				return nil, e
 			}
-			paidAt := a.now()
-			if p.PaidAt != nil {
-				paidAt = *p.PaidAt
-			}
-			if e := a.checkOpenPeriod(r, c.ns, paidAt, "paid_at"); e != nil {
+			if e := a.checkOpenPeriod(r, c.ns, p.PaidAt, "paid_at"); e != nil {
 				return nil, e
 			}
 			return &creation[*billingv1.Payment]{object: &billingv1.Payment{Spec: p.spec(currency)},

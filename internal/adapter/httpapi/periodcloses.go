@@ -53,11 +53,7 @@ func DecodePeriodClose(body []byte) (*PeriodCloseParams, *Error) {
 }
 
 func decodePeriodClose(body []byte) (*PeriodCloseParams, *Error) {
-	root, e := parseBody(body)
-	if e != nil {
-		return nil, e
-	}
-	fields, e := checkObject(root, "", map[string]kind{"through": kindString})
+	fields, e := bodyFields(body, map[string]kind{"through": kindString})
 	if e != nil {
 		return nil, e
 	}
@@ -150,9 +146,13 @@ func (a *Adapter) workspaceClosedThrough(r *http.Request, ns string) (*time.Time
 	return &closed, nil
 }
 
-// checkOpenPeriod refuses a record dated at in the workspace's closed
-// span: 409 period_closed on param.
-func (a *Adapter) checkOpenPeriod(r *http.Request, ns string, at time.Time, param string) *Error {
+// checkOpenPeriod refuses a record dated date (now when the body gives
+// none) in the workspace's closed span: 409 period_closed on param.
+func (a *Adapter) checkOpenPeriod(r *http.Request, ns string, date *time.Time, param string) *Error {
+	at := a.now()
+	if date != nil {
+		at = *date
+	}
 	closed, name, ok, e := a.closedThrough(r, ns)
 	if e != nil {
 		return e

@@ -88,6 +88,28 @@ func (a *Adapter) neededInvoice(r *http.Request, ns, name string, needed bool) *
 	return a.readInvoice(r, ns)(name)
 }
 
+// invoiceRecordParams are the params of a record of an invoice: they name
+// the invoice.
+type invoiceRecordParams interface {
+	invoiceID() string
+}
+
+// createOnInvoice serves POST /v1/<kind> of a record of an invoice (credit
+// notes, payments, credit applications, write-offs) as create does: the
+// invoice the body names must take a record (creditableInvoice) before
+// check checks the body against it.
+func createOnInvoice[T any, O apiObject[T], P invoiceRecordParams](a *Adapter, w http.ResponseWriter, r *http.Request,
+	c *call, kind createKind, decode func(body []byte) (P, *Error),
+	check func(p P, inv *billingv1.Invoice) (*creation[O], *Error)) *Error {
+	return create(a, w, r, c, kind, decode, func(p P) (*creation[O], *Error) {
+		inv, e := a.creditableInvoice(r, c, p.invoiceID())
+		if e != nil {
+			return nil, e
+		}
+		return check(p, inv)
+	})
+}
+
 // pageReader reads a page of records from the store: at most limit of sel
 // after the name after, and whether more follow (store.Page).
 type pageReader[O client.Object] func(ctx context.Context, sel store.Selection, after string, limit int) ([]O, bool, error)

@@ -42,11 +42,7 @@ func (a *Adapter) createRefund(w http.ResponseWriter, r *http.Request, c *call) 
 			if e := checkAvailableCredit(customer, p.CustomerID, p.Currency, p.Amount); e != nil {
 				return nil, e
 			}
-			refundedAt := a.now()
-			if p.RefundedAt != nil {
-				refundedAt = *p.RefundedAt
-			}
-			if e := a.checkOpenPeriod(r, c.ns, refundedAt, "refunded_at"); e != nil {
+			if e := a.checkOpenPeriod(r, c.ns, p.RefundedAt, "refunded_at"); e != nil {
 				return nil, e
 			}
 			return &creation[*billingv1.Refund]{object: &billingv1.Refund{Spec: p.spec()},

@@ -21,7 +21,6 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
-	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
 // createWriteOff serves POST /v1/write_offs: what remains of an issued
@@ -30,16 +29,11 @@ import (
 // (billing.InvoiceRemaining), else 409 invoice_not_open. The controller
 // enters it with what remains then, or rejects it when nothing does.
 func (a *Adapter) createWriteOff(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return create(a, w, r, c, writeOffKind, DecodeWriteOff,
-		func(p *WriteOffParams) (*creation[*billingv1.WriteOff], *Error) {
-			inv, e := a.creditableInvoice(r, c, p.InvoiceID)
+	return createOnInvoice(a, w, r, c, writeOffKind, DecodeWriteOff,
+		func(p *WriteOffParams, inv *billingv1.Invoice) (*creation[*billingv1.WriteOff], *Error) {
+			remaining, e := invoiceRemaining(inv)
 			if e != nil {
 				return nil, e
-			}
-			remaining, ok := billing.InvoiceRemaining(inv)
-			if !ok {
-				return nil, errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
-					"Invoice %q has no total to pay.", inv.Name)
 			}
 			if remaining == 0 {
 				return nil, errorf(http.StatusConflict, CodeInvoiceNotOpen, "invoice_id",
