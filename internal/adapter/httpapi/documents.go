@@ -62,37 +62,19 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 	if e != nil {
 		return e
 	}
-	if df.einvoice() {
-		body, err := einvoice.Invoice(inv, einvoice.Format(df.format), df.profile)
+	return invoiceDocument.write(w, r, c, inv, df, func() (document.Options, *Error) {
+		opts, err := a.documentOptions(r.Context(), c.ns, inv.Spec.CustomerRef.Name)
 		if err != nil {
-			return documentError(r.Context(), err, "invoice_id", "Invoice", c.id)
+			return opts, apiError(r.Context(), err, "Unable to read the billing profile or the customer")
 		}
-		writeDocument(w, r, mediaXML, document.Filename(inv, "xml"), body)
-		return nil
-	}
-	opts, err := a.documentOptions(r.Context(), c.ns, inv.Spec.CustomerRef.Name)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to read the billing profile or the customer")
-	}
-	opts.AsIssued = asIssued
-	if !asIssued { // as issued, the invoice has no credit note yet
-		if opts.CreditNotes, err = a.ledgerCreditNotes(r.Context(), c.ns, inv); err != nil {
-			return apiError(r.Context(), err, "Unable to read the invoice's credit notes")
+		opts.AsIssued = asIssued
+		if !asIssued { // as issued, the invoice has no credit note yet
+			if opts.CreditNotes, err = a.ledgerCreditNotes(r.Context(), c.ns, inv); err != nil {
+				return opts, apiError(r.Context(), err, "Unable to read the invoice's credit notes")
+			}
 		}
-	}
-	media, ext, render := mediaHTML+"; charset=utf-8", "html", document.HTML
-	switch chooseDocument(df, r.Header.Values("Accept")) {
-	case formatPDF:
-		media, ext, render = mediaPDF, "pdf", document.PDF
-	case formatFacturX:
-		media, ext, render = mediaPDF, extFacturX, document.FacturX
-	}
-	body, err := render(inv, opts)
-	if err != nil {
-		return documentError(r.Context(), err, "invoice_id", "Invoice", c.id)
-	}
-	writeDocument(w, r, media, document.Filename(inv, ext), body)
-	return nil
+		return opts, nil
+	})
 }
 
 // getCreditNoteDocument serves GET /v1/credit_notes/{credit_note_id}/document
@@ -113,30 +95,63 @@ func (a *Adapter) getCreditNoteDocument(w http.ResponseWriter, r *http.Request, 
 	if e != nil {
 		return e
 	}
-	if df.einvoice() {
-		body, err := einvoice.CreditNote(cn, einvoice.Format(df.format), df.profile)
+	return creditNoteDocument.write(w, r, c, cn, df, func() (document.Options, *Error) {
+		opts, err := a.documentOptions(r.Context(), c.ns, cn.Status.CustomerName)
 		if err != nil {
-			return documentError(r.Context(), err, "credit_note_id", "Credit note", c.id)
+			return opts, apiError(r.Context(), err, "Unable to read the billing profile or the customer")
 		}
-		writeDocument(w, r, mediaXML, document.CreditNoteFilename(cn, "xml"), body)
+		return opts, nil
+	})
+}
+
+// recordDocument is how a kind of record is written as a document: as its
+// e-invoice, or rendered in HTML, PDF or Factur-X, in a file named by
+// filename. param and what name the record in a documentError.
+type recordDocument[O any] struct {
+	einvoice           func(obj O, format einvoice.Format, profile einvoice.Profile) ([]byte, error)
+	html, pdf, facturX func(obj O, opts document.Options) ([]byte, error)
+	filename           func(obj O, ext string) string
+	param, what        string
+}
+
+var (
+	invoiceDocument = recordDocument[*billingv1.Invoice]{einvoice: einvoice.Invoice,
+		html: document.HTML, pdf: document.PDF, facturX: document.FacturX, filename: document.Filename,
+		param: "invoice_id", what: "Invoice"}
+	creditNoteDocument = recordDocument[*billingv1.CreditNote]{einvoice: einvoice.CreditNote,
+		html: document.CreditNoteHTML, pdf: document.CreditNotePDF, facturX: document.CreditNoteFacturX,
+		filename: document.CreditNoteFilename, param: "credit_note_id", what: "Credit note"}
+)
+
+// write answers obj, the record the path names, in format df: its
+// e-invoice, else the document the request's Accept header and df choose
+// (chooseDocument), rendered with the options that options reads.
+func (d recordDocument[O]) write(w http.ResponseWriter, r *http.Request, c *call, obj O, df documentFormat,
+	options func() (document.Options, *Error)) *Error {
+	if df.einvoice() {
+		body, err := d.einvoice(obj, einvoice.Format(df.format), df.profile)
+		if err != nil {
+			return documentError(r.Context(), err, d.param, d.what, c.id)
+		}
+		writeDocument(w, r, mediaXML, d.filename(obj, "xml"), body)
 		return nil
 	}
-	opts, err := a.documentOptions(r.Context(), c.ns, cn.Status.CustomerName)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to read the billing profile or the customer")
+	opts, e := options()
+	if e != nil {
+		return e
 	}
-	media, ext, render := mediaHTML+"; charset=utf-8", "html", document.CreditNoteHTML
+	media, ext, render := mediaHTML+"; charset=utf-8", "html", d.html
 	switch chooseDocument(df, r.Header.Values("Accept")) {
 	case formatPDF:
-		media, ext, render = mediaPDF, "pdf", document.CreditNotePDF
+		media, ext, render = mediaPDF, "pdf", d.pdf
 	case formatFacturX:
-		media, ext, render = mediaPDF, extFacturX, document.CreditNoteFacturX
+		media, ext, render = mediaPDF, extFacturX, d.facturX
 	}
-	body, err := render(cn, opts)
+	body, err := render(obj, opts)
 	if err != nil {
-		return documentError(r.Context(), err, "credit_note_id", "Credit note", c.id)
+		return documentError(r.Context(), err, d.param, d.what, c.id)
 	}
-	writeDocument(w, r, media, document.CreditNoteFilename(cn, ext), body)
+	writeDocument(w, r, media, d.filename(obj, ext), body)
 	return nil
 }
 
