@@ -140,12 +140,6 @@ func (a *Adapter) getCreditNote(w http.ResponseWriter, r *http.Request, c *call)
 	return getRecord(a, w, r, c, "a credit note", "credit_note_id", a.creditNoteOf(r, c.ns))
 }
 
-// pathCreditNote reads the credit note the path names: 404
-// resource_missing when the workspace has none of that id.
-func (a *Adapter) pathCreditNote(r *http.Request, c *call) (*billingv1.CreditNote, *Error) {
-	return pathRecord[billingv1.CreditNote](a, r, c, "a credit note", "credit_note_id")
-}
-
 // creditNoteOf renders the credit notes of workspace ns, each with its
 // invoice when its representation needs it: while it is pending, or when
 // the controller did not record the invoice's customer and currency

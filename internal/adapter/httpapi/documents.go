@@ -46,15 +46,7 @@ const (
 // e-invoice never shows them). It is authorized as a get of the invoice.
 // An invoice that is not issued has no document yet: 409.
 func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	inv, e := a.pathInvoice(r, c)
-	if e != nil {
-		return e
-	}
-	if inv.Status.Phase != billingv1.InvoiceIssued {
-		return errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
-			"Invoice %q is %s; it has a document once it is issued.", c.id, apiobject.Status(inv.Status.Phase))
-	}
-	df, e := parseDocumentFormat(c.query)
+	inv, df, e := invoiceDocument.read(a, r, c)
 	if e != nil {
 		return e
 	}
@@ -83,15 +75,7 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 // credit note. One that is not issued (pending or rejected) has no document:
 // 409 credit_note_not_issued.
 func (a *Adapter) getCreditNoteDocument(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	cn, e := a.pathCreditNote(r, c)
-	if e != nil {
-		return e
-	}
-	if cn.Status.Phase != billingv1.CreditNoteIssued {
-		return errorf(http.StatusConflict, CodeCreditNoteNotIssued, "credit_note_id",
-			"Credit note %q is not issued; it has a document once it is.", c.id)
-	}
-	df, e := parseDocumentFormat(c.query)
+	cn, df, e := creditNoteDocument.read(a, r, c)
 	if e != nil {
 		return e
 	}
@@ -106,27 +90,62 @@ func (a *Adapter) getCreditNoteDocument(w http.ResponseWriter, r *http.Request, 
 
 // recordDocument is how a kind of record is written as a document: as its
 // e-invoice, or rendered in HTML, PDF or Factur-X, in a file named by
-// filename. param and what name the record in a documentError.
-type recordDocument[O any] struct {
-	einvoice           func(obj O, format einvoice.Format, profile einvoice.Profile) ([]byte, error)
-	html, pdf, facturX func(obj O, opts document.Options) ([]byte, error)
-	filename           func(obj O, ext string) string
-	param, what        string
+// filename. record and param name the record the path names (pathRecord),
+// what in a documentError; unissued refuses one that has no document yet
+// (nil when it has one).
+type recordDocument[T any, O apiObject[T]] struct {
+	einvoice            func(obj O, format einvoice.Format, profile einvoice.Profile) ([]byte, error)
+	html, pdf, facturX  func(obj O, opts document.Options) ([]byte, error)
+	filename            func(obj O, ext string) string
+	record, param, what string
+	unissued            func(obj O) *Error
 }
 
 var (
-	invoiceDocument = recordDocument[*billingv1.Invoice]{einvoice: einvoice.Invoice,
+	invoiceDocument = recordDocument[billingv1.Invoice, *billingv1.Invoice]{einvoice: einvoice.Invoice,
 		html: document.HTML, pdf: document.PDF, facturX: document.FacturX, filename: document.Filename,
-		param: "invoice_id", what: "Invoice"}
-	creditNoteDocument = recordDocument[*billingv1.CreditNote]{einvoice: einvoice.CreditNote,
+		record: "an invoice", param: "invoice_id", what: "Invoice",
+		unissued: func(inv *billingv1.Invoice) *Error {
+			if inv.Status.Phase == billingv1.InvoiceIssued {
+				return nil
+			}
+			return errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
+				"Invoice %q is %s; it has a document once it is issued.", inv.Name, apiobject.Status(inv.Status.Phase))
+		}}
+	creditNoteDocument = recordDocument[billingv1.CreditNote, *billingv1.CreditNote]{einvoice: einvoice.CreditNote,
 		html: document.CreditNoteHTML, pdf: document.CreditNotePDF, facturX: document.CreditNoteFacturX,
-		filename: document.CreditNoteFilename, param: "credit_note_id", what: "Credit note"}
+		filename: document.CreditNoteFilename, record: "a credit note", param: "credit_note_id", what: "Credit note",
+		unissued: func(cn *billingv1.CreditNote) *Error {
+			if cn.Status.Phase == billingv1.CreditNoteIssued {
+				return nil
+			}
+			return errorf(http.StatusConflict, CodeCreditNoteNotIssued, "credit_note_id",
+				"Credit note %q is not issued; it has a document once it is.", cn.Name)
+		}}
 )
+
+// read reads the record the path names (pathRecord), which must have a
+// document (unissued), and the format the query asks for
+// (parseDocumentFormat).
+func (d recordDocument[T, O]) read(a *Adapter, r *http.Request, c *call) (O, documentFormat, *Error) {
+	obj, e := pathRecord[T, O](a, r, c, d.record, d.param)
+	if e == nil {
+		e = d.unissued(obj)
+	}
+	if e != nil {
+		return nil, documentFormat{}, e
+	}
+	df, e := parseDocumentFormat(c.query)
+	if e != nil {
+		return nil, documentFormat{}, e
+	}
+	return obj, df, nil
+}
 
 // write answers obj, the record the path names, in format df: its
 // e-invoice, else the document the request's Accept header and df choose
 // (chooseDocument), rendered with the options that options reads.
-func (d recordDocument[O]) write(w http.ResponseWriter, r *http.Request, c *call, obj O, df documentFormat,
+func (d recordDocument[T, O]) write(w http.ResponseWriter, r *http.Request, c *call, obj O, df documentFormat,
 	options func() (document.Options, *Error)) *Error {
 	if df.einvoice() {
 		body, err := d.einvoice(obj, einvoice.Format(df.format), df.profile)

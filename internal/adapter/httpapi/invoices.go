@@ -99,12 +99,6 @@ func (a *Adapter) getInvoice(w http.ResponseWriter, r *http.Request, c *call) *E
 	return getRecord(a, w, r, c, "an invoice", "invoice_id", apiobject.InvoiceOf)
 }
 
-// pathInvoice reads the invoice the path names: 404 resource_missing when
-// the workspace has none of that id.
-func (a *Adapter) pathInvoice(r *http.Request, c *call) (*billingv1.Invoice, *Error) {
-	return pathRecord[billingv1.Invoice](a, r, c, "an invoice", "invoice_id")
-}
-
 // listInvoices serves GET /v1/invoices: a page of the workspace's invoices,
 // or of one customer's (customer_id), optionally in one status, one payment
 // status and overdue, ordered by id.
