@@ -24,13 +24,16 @@ import (
 
 // createCustomer serves POST /v1/customers.
 func (a *Adapter) createCustomer(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return create(a, w, r, c, customerKind, DecodeCustomer,
-		func(p *CustomerParams) (*creation[*billingv1.Customer], *Error) {
-			spec := billingv1.CustomerSpec{Name: p.Name, Email: p.Email, Address: p.Address.spec(), TaxID: p.TaxID,
-				ElectronicAddress: p.ElectronicAddress.spec(), PreferredLocale: p.PreferredLocale}
-			return &creation[*billingv1.Customer]{object: &billingv1.Customer{Spec: spec},
-				answer: func(cus *billingv1.Customer, _ bool) any { return apiobject.CustomerOf(cus) }}, nil
-		})
+	return create(a, w, r, c, customerKind, DecodeCustomer, newCustomer)
+}
+
+// newCustomer is the customer p creates: a customer has nothing to check
+// beyond its body.
+func newCustomer(p *CustomerParams) (*creation[*billingv1.Customer], *Error) {
+	spec := billingv1.CustomerSpec{Name: p.Name, Email: p.Email, Address: p.Address.spec(), TaxID: p.TaxID,
+		ElectronicAddress: p.ElectronicAddress.spec(), PreferredLocale: p.PreferredLocale}
+	return &creation[*billingv1.Customer]{object: &billingv1.Customer{Spec: spec},
+		answer: func(cus *billingv1.Customer, _ bool) any { return apiobject.CustomerOf(cus) }}, nil
 }
 
 // getCustomer serves GET /v1/customers/{customer_id}.
