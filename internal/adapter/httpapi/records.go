@@ -27,8 +27,9 @@ import (
 
 // The steps every resource's handlers share, written once: read the record
 // a request names, answer it (GET /v1/<kind>/{id}) or the replay of a
-// create, and answer a page of a list (GET /v1/<kind>). Each resource's file says only what is its own:
-// its filters, its checks and how it renders a record.
+// create, check the invoice a record of an invoice names, and answer a
+// page of a list (GET /v1/<kind>). Each resource's file says only what is
+// its own: its filters, its checks and how it renders a record.
 
 // readRecord reads record id of workspace ns into obj. what names it in the
 // log and, without its article, in the answer ("a credit note"); when the

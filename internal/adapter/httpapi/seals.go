@@ -15,7 +15,6 @@
 package httpapi
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -160,9 +159,7 @@ func (a *Adapter) checkServedRecords(r *http.Request, ns string, held sealedReco
 }
 
 // walkRecords pages through every record of one kind in workspace ns.
-func walkRecords[O client.Object](r *http.Request, ns, kind string,
-	page func(ctx context.Context, sel store.Selection, after string, limit int) ([]O, bool, error),
-	held sealedRecords) error {
+func walkRecords[O client.Object](r *http.Request, ns, kind string, page pageReader[O], held sealedRecords) error {
 	after := ""
 	for {
 		objs, more, err := page(r.Context(), store.Selection{Namespace: ns}, after, listLimitMax)
