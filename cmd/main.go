@@ -82,7 +82,7 @@ func run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	// Invoices by phase, issue latency, reconcile errors (internal/manager/controller/metrics.go).
+	// Invoices by phase, issue latency, reconcile errors (internal/manager/reconciler/metrics.go).
 	if err := controller.RegisterMetrics(metrics.Registry, mgr.GetCache()); err != nil {
 		return fmt.Errorf("registering the business metrics: %w", err)
 	}

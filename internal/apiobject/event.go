@@ -20,6 +20,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
 
 // Event is one event of a workspace's event sequence, as GET /v1/events
@@ -90,61 +91,71 @@ type InvoiceReader func(name string) *billingv1.Invoice
 // CreditApplicationNeedsInvoice). The adapter's /v1/events and the
 // manager's webhooks both render events with it.
 func EventDataOf(obj any, invoice InvoiceReader) EventData {
-	switch o := obj.(type) {
-	case *billingv1.WriteOff:
-		return writeOffData(o, invoice)
-	case *billingv1.Email:
-		return reminderData(o, invoice)
-	default:
-		return EventData{Object: recordObject(obj, invoice)}
+	render, ok := eventData[recordkind.Of(obj)]
+	if !ok {
+		return EventData{}
+	}
+	return render(obj, invoice)
+}
+
+// eventData renders the data of the event about an object of each kind of
+// internal/recordkind that carries events.
+var eventData = map[*recordkind.Kind]func(obj any, invoice InvoiceReader) EventData{
+	&recordkind.Invoice:    eventObject(func(inv *billingv1.Invoice, _ InvoiceReader) any { return InvoiceOf(inv) }),
+	&recordkind.CreditNote: eventObject(creditNoteObject),
+	&recordkind.Payment:    eventObject(paymentObject),
+	&recordkind.PeriodClose: eventObject(func(pc *billingv1.PeriodClose, _ InvoiceReader) any {
+		return PeriodCloseOf(pc, closedThroughOfEvent(pc))
+	}),
+	&recordkind.LedgerSeal:        eventObject(func(s *billingv1.LedgerSeal, _ InvoiceReader) any { return SealOf(s) }),
+	&recordkind.CreditApplication: eventObject(creditApplicationObject),
+	&recordkind.Refund:            eventObject(func(rf *billingv1.Refund, _ InvoiceReader) any { return RefundOf(rf) }),
+	&recordkind.WriteOff:          eventDataOf(writeOffData),
+	&recordkind.Email:             eventDataOf(reminderData),
+}
+
+// eventDataOf is render of an object of its type O; no data for another.
+func eventDataOf[O any](render func(O, InvoiceReader) EventData) func(any, InvoiceReader) EventData {
+	return func(obj any, invoice InvoiceReader) EventData {
+		o, ok := obj.(O)
+		if !ok {
+			return EventData{}
+		}
+		return render(o, invoice)
 	}
 }
 
-// recordObject renders obj, the record an event is about that is its
-// data.object itself; nil for another kind.
-func recordObject(obj any, invoice InvoiceReader) any {
-	switch o := obj.(type) {
-	case *billingv1.Invoice:
-		return InvoiceOf(o)
-	case *billingv1.CreditNote:
-		var inv *billingv1.Invoice
-		if billing.CreditNoteNeedsInvoice(&o.Status) {
-			inv = invoice(o.Spec.InvoiceRef.Name)
-		}
-		return CreditNoteOf(o, inv)
-	case *billingv1.Payment:
-		var inv *billingv1.Invoice
-		if billing.PaymentNeedsInvoice(o) {
-			inv = invoice(o.Spec.InvoiceRef.Name)
-		}
-		return PaymentOf(o, inv)
-	case *billingv1.PeriodClose:
-		return PeriodCloseOf(o, closedThroughOfEvent(o))
-	case *billingv1.LedgerSeal:
-		return SealOf(o)
-	case *billingv1.CreditApplication:
-		var inv *billingv1.Invoice
-		if CreditApplicationNeedsInvoice(o) {
-			inv = invoice(o.Spec.InvoiceRef.Name)
-		}
-		return CreditApplicationOf(o, inv)
-	case *billingv1.Refund:
-		return RefundOf(o)
-	default:
-		return nil
-	}
+// eventObject is the event data of a record that is its data.object
+// itself, rendered by render.
+func eventObject[O any](render func(O, InvoiceReader) any) func(any, InvoiceReader) EventData {
+	return eventDataOf(func(o O, invoice InvoiceReader) EventData { return EventData{Object: render(o, invoice)} })
 }
 
-// writeOffData renders the event of wo, invoice.marked_uncollectible: the
-// invoice written off and the write-off.
-func writeOffData(wo *billingv1.WriteOff, invoice InvoiceReader) EventData {
-	inv := invoice(wo.Spec.InvoiceRef.Name)
-	w := WriteOffOf(wo, inv)
-	data := EventData{WriteOff: &w}
-	if inv != nil {
-		data.Object = InvoiceOf(inv)
+// creditNoteObject renders cn, with its invoice when it needs it.
+func creditNoteObject(cn *billingv1.CreditNote, invoice InvoiceReader) any {
+	var inv *billingv1.Invoice
+	if billing.CreditNoteNeedsInvoice(&cn.Status) {
+		inv = invoice(cn.Spec.InvoiceRef.Name)
 	}
-	return data
+	return CreditNoteOf(cn, inv)
+}
+
+// paymentObject renders p, with its invoice when it needs it.
+func paymentObject(p *billingv1.Payment, invoice InvoiceReader) any {
+	var inv *billingv1.Invoice
+	if billing.PaymentNeedsInvoice(p) {
+		inv = invoice(p.Spec.InvoiceRef.Name)
+	}
+	return PaymentOf(p, inv)
+}
+
+// creditApplicationObject renders ca, with its invoice when it needs it.
+func creditApplicationObject(ca *billingv1.CreditApplication, invoice InvoiceReader) any {
+	var inv *billingv1.Invoice
+	if CreditApplicationNeedsInvoice(ca) {
+		inv = invoice(ca.Spec.InvoiceRef.Name)
+	}
+	return CreditApplicationOf(ca, inv)
 }
 
 // reminderData renders the event of e, a reminder's Email,

@@ -132,7 +132,7 @@ func RefundOf(rf *billingv1.Refund) Refund {
 	if phase == "" {
 		phase = billingv1.RefundPending
 	}
-	method, refundedAt := methodAndDate(rf.Spec.Method, rf.Spec.RefundedAt, rf.CreationTimestamp)
+	method, refundedAt := methodAndDate(rf.Spec.Method, billing.RefundDate(rf))
 	out := Refund{
 		ID: rf.Name, Object: "refund", CustomerID: rf.Spec.CustomerRef.Name, Amount: rf.Spec.Amount,
 		Currency: rf.Spec.Currency, RefundedAt: refundedAt, Method: method,
@@ -201,4 +201,16 @@ func readyReason(conds []metav1.Condition) *string {
 	}
 	reason := snakeCase(ready.Reason)
 	return &reason
+}
+
+// writeOffData renders the event of wo, invoice.marked_uncollectible: the
+// invoice written off and the write-off.
+func writeOffData(wo *billingv1.WriteOff, invoice InvoiceReader) EventData {
+	inv := invoice(wo.Spec.InvoiceRef.Name)
+	w := WriteOffOf(wo, inv)
+	data := EventData{WriteOff: &w}
+	if inv != nil {
+		data.Object = InvoiceOf(inv)
+	}
+	return data
 }

@@ -16,8 +16,7 @@ package apiobject
 
 import (
 	"strings"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"time"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
@@ -55,7 +54,7 @@ func PaymentOf(p *billingv1.Payment, inv *billingv1.Invoice) Payment {
 	if phase == "" {
 		phase = billingv1.PaymentPending
 	}
-	method, paidAt := methodAndDate(p.Spec.Method, p.Spec.PaidAt, p.CreationTimestamp)
+	method, paidAt := methodAndDate(p.Spec.Method, billing.PaymentDate(p))
 	out := Payment{
 		ID: p.Name, Object: "payment", InvoiceID: p.Spec.InvoiceRef.Name, CustomerID: st.CustomerName,
 		Amount: p.Spec.Amount, Currency: p.Spec.Currency, PaidAt: paidAt, Method: method,
@@ -83,13 +82,11 @@ func PaymentOf(p *billingv1.Payment, inv *billingv1.Invoice) Payment {
 }
 
 // methodAndDate are how and when money moved, for a payment or a refund:
-// method, or the default "other", and at, or created when it is absent.
-func methodAndDate(method billingv1.PaymentMethod, at *metav1.Time, created metav1.Time) (string, string) {
+// method, or the default "other", and at, its date (billing.PaymentDate,
+// billing.RefundDate).
+func methodAndDate(method billingv1.PaymentMethod, at time.Time) (string, string) {
 	if method == "" {
 		method = DefaultPaymentMethod
 	}
-	if at == nil {
-		at = &created
-	}
-	return string(method), timestamp(at.Time)
+	return string(method), timestamp(at)
 }

@@ -25,8 +25,10 @@ import (
 // A customer's credit (docs/ledger.md#money-on-account): its invoices'
 // amountOverpaid, as entered in its status (sources), less the credit
 // applications and refunds that spent it (uses). These functions are the
-// one place it is derived; the manager writes what they return, the adapter
-// answers and checks against it.
+// one place it is derived from the status; the manager writes what they
+// return, the adapter answers and checks against it. Aging replays it from
+// the records (account.go); a seeded random test holds the two equal
+// (customercredit_equality_test.go).
 
 // CreditBalance is the customer's credit per currency, sources less uses,
 // in currency order, without the currencies at 0.

@@ -15,6 +15,8 @@
 package billing
 
 import (
+	"reflect"
+
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
@@ -24,30 +26,17 @@ import (
 // renderers of /v1 all read them here.
 
 // RecordedEvents returns the namespace, name and status.events of an
-// event's object (a *Invoice, *CreditNote, *Payment, *CreditApplication,
-// *Refund, *WriteOff or *Email of api/v1: a reminder's
-// invoice.reminder_sent), the
-// events in the order the object records them; none for another kind.
-// The events are the object's own: read them, never change them.
+// object that carries events (a billingv1.EventCarrier: an Invoice,
+// CreditNote, Payment, PeriodClose, LedgerSeal, CreditApplication, Refund,
+// WriteOff or a reminder's Email), the events in the order the object
+// records them; none for another kind. The events are the object's own:
+// read them, never change them.
 func RecordedEvents(obj any) (namespace, name string, events []billingv1.RecordedEvent) {
-	switch o := obj.(type) {
-	case *billingv1.Invoice:
-		return o.Namespace, o.Name, o.Status.Events
-	case *billingv1.CreditNote:
-		return o.Namespace, o.Name, o.Status.Events
-	case *billingv1.Payment:
-		return o.Namespace, o.Name, o.Status.Events
-	case *billingv1.CreditApplication:
-		return o.Namespace, o.Name, o.Status.Events
-	case *billingv1.Refund:
-		return o.Namespace, o.Name, o.Status.Events
-	case *billingv1.WriteOff:
-		return o.Namespace, o.Name, o.Status.Events
-	case *billingv1.Email:
-		return o.Namespace, o.Name, o.Status.Events
-	default:
+	o, ok := obj.(billingv1.EventCarrier)
+	if !ok || reflect.ValueOf(o).IsNil() {
 		return "", "", nil
 	}
+	return o.GetNamespace(), o.GetName(), o.RecordedEvents()
 }
 
 // CreditNoteNeedsInvoice says whether the representation of a credit note

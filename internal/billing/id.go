@@ -20,15 +20,7 @@ import (
 	"github.com/oklog/ulid/v2"
 )
 
-// Prefixes of the ids the HTTP adapter makes.
-const (
-	CustomerIDPrefix   = "cus-"
-	InvoiceIDPrefix    = "inv-"
-	CreditNoteIDPrefix = "cn-"
-	PaymentIDPrefix    = "pay-"
-)
-
-// NewID returns a new object id: prefix followed by a lower-case ULID, for
+// NewID returns a new object id: prefix (a kind's, recordkind.Kind.IDPrefix) followed by a lower-case ULID, for
 // example "inv-01jd3m5x8ckq0a5w7h3v2n9r4t". Ids are valid Kubernetes object
 // names, and sort in creation order: by millisecond across processes, and
 // strictly within one process (the ULID entropy is monotonic).

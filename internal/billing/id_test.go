@@ -21,6 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
 
 // ulidLength is the length of a ULID in Crockford base 32.
@@ -31,10 +32,10 @@ func TestNewID(t *testing.T) {
 		name   string
 		prefix string
 	}{
-		{"a customer id starts with cus-", billing.CustomerIDPrefix},
-		{"an invoice id starts with inv-", billing.InvoiceIDPrefix},
-		{"a credit note id starts with cn-", billing.CreditNoteIDPrefix},
-		{"a payment id starts with pay-", billing.PaymentIDPrefix},
+		{"a customer id starts with cus-", recordkind.Customer.IDPrefix},
+		{"an invoice id starts with inv-", recordkind.Invoice.IDPrefix},
+		{"a credit note id starts with cn-", recordkind.CreditNote.IDPrefix},
+		{"a payment id starts with pay-", recordkind.Payment.IDPrefix},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,9 +64,9 @@ func TestNewIDSortsInCreationOrder(t *testing.T) {
 	// entropy within one millisecond increases. Strictly increasing ids are
 	// also all different.
 	const n = 10_000
-	previous := billing.NewID(billing.InvoiceIDPrefix)
+	previous := billing.NewID(recordkind.Invoice.IDPrefix)
 	for i := 1; i < n; i++ {
-		id := billing.NewID(billing.InvoiceIDPrefix)
+		id := billing.NewID(recordkind.Invoice.IDPrefix)
 		if id <= previous {
 			t.Fatalf("id %d %q does not sort after the one before it, %q", i, id, previous)
 		}

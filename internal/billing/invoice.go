@@ -70,8 +70,7 @@ func TotalsOf(inv *billingv1.Invoice, taxes []*billingv1.Tax) (totals InvoiceTot
 	st := &inv.Status
 	switch {
 	case frozenAmounts(st):
-		return InvoiceTotals{Subtotal: *st.Subtotal, TaxTotal: *st.TaxTotal, Total: *st.Total,
-			TaxBreakdown: append([]billingv1.TaxBreakdownEntry{}, st.TaxBreakdown...)}, true
+		return frozenTotals(st), true
 	case inv.EffectivePhase() == billingv1.InvoiceIssued && st.Total != nil:
 		return InvoiceTotals{Subtotal: *st.Total, TaxBreakdown: []billingv1.TaxBreakdownEntry{}, Total: *st.Total}, true
 	}
@@ -79,8 +78,15 @@ func TotalsOf(inv *billingv1.Invoice, taxes []*billingv1.Tax) (totals InvoiceTot
 	if err != nil {
 		return InvoiceTotals{}, false
 	}
-	return InvoiceTotals{Subtotal: a.Subtotal, TaxBreakdown: Breakdown(a.TaxBreakdown), TaxTotal: a.TaxTotal,
-		Total: a.Total}, true
+	var computed billingv1.InvoiceStatus
+	SetAmounts(&computed, a, taxes)
+	return frozenTotals(&computed), true
+}
+
+// frozenTotals reads the amounts SetAmounts wrote into st.
+func frozenTotals(st *billingv1.InvoiceStatus) InvoiceTotals {
+	return InvoiceTotals{Subtotal: *st.Subtotal, TaxTotal: *st.TaxTotal, Total: *st.Total,
+		TaxBreakdown: append([]billingv1.TaxBreakdownEntry{}, st.TaxBreakdown...)}
 }
 
 // frozenAmounts reports whether the controller has written an invoice's

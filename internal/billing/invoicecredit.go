@@ -135,24 +135,52 @@ func CreditNoteTotalsOf(inv *billingv1.Invoice, lines []CreditLine, amounts Cred
 	return out
 }
 
+// NoteCredit is what a credit note credits of its invoice: the invoice as
+// the credit note sees it (ToCredit), the note's lines (CreditLines) and
+// their amounts (ComputeCredit).
+type NoteCredit struct {
+	Invoice *InvoiceToCredit
+	Lines   []CreditLine
+	Amounts CreditedAmounts
+}
+
+// CreditOf composes what a credit note of spec credits of inv, the one
+// composition that the adapter's create (to check and answer it), the
+// controller (to issue it) and PendingCreditNote share. It returns nil and
+// ToCredit's error when inv cannot be read as an invoice to credit;
+// otherwise the credit, its Invoice set, and the error of CreditLines
+// (ErrFullyCredited) or ComputeCredit (a *CreditLineError) when the note
+// cannot credit it.
+func CreditOf(spec *billingv1.CreditNoteSpec, inv *billingv1.Invoice) (*NoteCredit, error) {
+	toCredit, err := ToCredit(inv)
+	if err != nil {
+		return nil, err
+	}
+	credit := &NoteCredit{Invoice: toCredit}
+	if credit.Lines, err = CreditLines(spec, toCredit); err != nil {
+		return credit, err
+	}
+	credit.Amounts, err = ComputeCredit(toCredit, credit.Lines)
+	return credit, err
+}
+
+// Totals writes the credit's lines and amounts against inv, the invoice
+// it was composed of (CreditNoteTotalsOf).
+func (c *NoteCredit) Totals(inv *billingv1.Invoice) CreditNoteTotals {
+	return CreditNoteTotalsOf(inv, c.Lines, c.Amounts)
+}
+
 // PendingCreditNote computes the lines and amounts a credit note of spec
-// would be issued with against inv as it is now; ok is false when it
-// cannot be (inv is not issued, or has not that much left to credit).
+// would be issued with against inv as it is now (CreditOf); ok is false
+// when it cannot be (inv is not issued, or has not that much left to
+// credit).
 func PendingCreditNote(spec *billingv1.CreditNoteSpec, inv *billingv1.Invoice) (totals CreditNoteTotals, ok bool) {
 	if inv.EffectivePhase() != billingv1.InvoiceIssued {
 		return CreditNoteTotals{}, false
 	}
-	toCredit, err := ToCredit(inv)
+	credit, err := CreditOf(spec, inv)
 	if err != nil {
 		return CreditNoteTotals{}, false
 	}
-	lines, err := CreditLines(spec, toCredit)
-	if err != nil {
-		return CreditNoteTotals{}, false
-	}
-	amounts, err := ComputeCredit(toCredit, lines)
-	if err != nil {
-		return CreditNoteTotals{}, false
-	}
-	return CreditNoteTotalsOf(inv, lines, amounts), true
+	return credit.Totals(inv), true
 }

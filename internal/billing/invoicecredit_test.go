@@ -243,3 +243,70 @@ func TestACreditNotesLinesCarryTheInvoiceLinesDescriptionAndTax(t *testing.T) {
 		t.Errorf("amounts = %d, %+v, %d, %d", got.Subtotal, got.TaxBreakdown, got.TaxTotal, got.Total)
 	}
 }
+
+func TestCreditOfComposesOneCreditForEveryReader(t *testing.T) {
+	unparsable := issuedInvoice(0)
+	unparsable.Status.Items[0].Tax.Rate = kptr.To("abc")
+	credited := issuedInvoice(3000)
+	credited.Status.Ledger.CreditedLines[1] = billingv1.CreditedLine{Quantity: 1, Net: 500}
+	credited.Status.Ledger.CreditedGroups[1] = billingv1.CreditedGroup{TaxableAmount: 500, TaxAmount: 35}
+	for _, tc := range []struct {
+		name      string
+		invoice   *billingv1.Invoice
+		spec      billingv1.CreditNoteSpec
+		readable  bool
+		wantErr   func(error) bool
+		wantTotal int64
+	}{{
+		name:      "a quantity of a line credits its net and its tax",
+		invoice:   issuedInvoice(0),
+		spec:      billingv1.CreditNoteSpec{Lines: []billingv1.CreditNoteLine{{InvoiceLine: 0, Quantity: kptr.To[int64](1)}}},
+		readable:  true,
+		wantErr:   func(err error) bool { return err == nil },
+		wantTotal: 1190,
+	}, {
+		name:      "a full credit credits what is left",
+		invoice:   issuedInvoice(1000),
+		spec:      billingv1.CreditNoteSpec{FullCredit: true},
+		readable:  true,
+		wantErr:   func(err error) bool { return err == nil },
+		wantTotal: 4105 - 1190,
+	}, {
+		name:     "a full credit of a fully credited invoice is refused as such",
+		invoice:  credited,
+		spec:     billingv1.CreditNoteSpec{FullCredit: true},
+		readable: true,
+		wantErr:  func(err error) bool { return errors.Is(err, billing.ErrFullyCredited) },
+	}, {
+		name:     "a line that credits more than is left is a line error",
+		invoice:  issuedInvoice(0),
+		spec:     billingv1.CreditNoteSpec{Lines: []billingv1.CreditNoteLine{{InvoiceLine: 0, Quantity: kptr.To[int64](4)}}},
+		readable: true,
+		wantErr: func(err error) bool {
+			var lineErr *billing.CreditLineError
+			return errors.As(err, &lineErr) && lineErr.Exceeds
+		},
+	}, {
+		name:    "an invoice whose rate does not parse gives no credit at all",
+		invoice: unparsable,
+		spec:    billingv1.CreditNoteSpec{FullCredit: true},
+		wantErr: func(err error) bool { return err != nil },
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			credit, err := billing.CreditOf(&tc.spec, tc.invoice)
+			if (credit != nil) != tc.readable || !tc.wantErr(err) {
+				t.Fatalf("CreditOf = %+v, %v; want a credit: %v", credit, err, tc.readable)
+			}
+			pending, ok := billing.PendingCreditNote(&tc.spec, tc.invoice)
+			if ok != (err == nil) {
+				t.Fatalf("PendingCreditNote ok = %v, want %v", ok, err == nil)
+			}
+			if err != nil {
+				return
+			}
+			if got := credit.Totals(tc.invoice); !reflect.DeepEqual(got, pending) || got.Total != tc.wantTotal {
+				t.Errorf("Totals = %+v, PendingCreditNote = %+v; want both of total %d", got, pending, tc.wantTotal)
+			}
+		})
+	}
+}

@@ -38,14 +38,7 @@ var (
 // TimeZone is the workspace's time zone: the profile's spec.timeZone, UTC
 // when there is no profile or it names none.
 func TimeZone(profile *billingv1.BillingProfile) (*time.Location, error) {
-	if profile == nil || profile.Spec.TimeZone == "" {
-		return time.UTC, nil
-	}
-	loc, err := time.LoadLocation(profile.Spec.TimeZone)
-	if err != nil {
-		return nil, fmt.Errorf("the time zone %q is not an IANA time zone name", profile.Spec.TimeZone)
-	}
-	return loc, nil
+	return SettingsOf(profile).Location()
 }
 
 // ResolveThrough is the last instant through closes, at the second (the

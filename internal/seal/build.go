@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
 
 // Link is what a new seal is made of besides its payload: its place in
@@ -54,15 +55,10 @@ func New(link Link, enc Encoded) *billingv1.LedgerSeal {
 	}
 }
 
-// Count adds obj to counts by its kind: an Invoice, a CreditNote or a
-// Payment.
+// Count adds obj to counts by its kind (its row's Sealed count of
+// internal/recordkind); an object of a kind no seal holds counts nowhere.
 func Count(counts *billingv1.SealCounts, obj client.Object) {
-	switch obj.(type) {
-	case *billingv1.Invoice:
-		counts.Invoices++
-	case *billingv1.CreditNote:
-		counts.CreditNotes++
-	case *billingv1.Payment:
-		counts.Payments++
+	if k := recordkind.Of(obj); k != nil && k.Sealed != nil {
+		*k.Sealed(counts)++
 	}
 }

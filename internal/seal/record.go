@@ -18,19 +18,34 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
 
-// The kinds a seal holds, as each record's "kind" says.
-const (
-	KindInvoice    = "Invoice"
-	KindCreditNote = "CreditNote"
-	KindPayment    = "Payment"
+// The kinds a seal holds, as each record's "kind" says: those of the table
+// of record kinds whose row is Sealed.
+var (
+	KindInvoice    = recordkind.Invoice.Name
+	KindCreditNote = recordkind.CreditNote.Name
+	KindPayment    = recordkind.Payment.Name
 )
+
+// sealedKinds are the rows of the kinds a seal holds.
+var sealedKinds = recordkind.Where(func(k *recordkind.Kind) bool { return k.Sealed != nil })
+
+// sealedKind is the row of the kind a seal holds named name; nil for
+// another.
+func sealedKind(name string) *recordkind.Kind {
+	if k := recordkind.Named(name); k != nil && k.Sealed != nil {
+		return k
+	}
+	return nil
+}
 
 // recordMeta is the metadata a sealed record keeps, in this order.
 type recordMeta struct {
@@ -58,18 +73,15 @@ type record struct {
 // billingv1.LabelSealedIn is left out too: it is set on the original only
 // after the seal is written.
 func Line(obj client.Object) ([]byte, error) {
-	var kind string
-	var spec, status any
-	switch o := obj.(type) {
-	case *billingv1.Invoice:
-		kind, spec, status = KindInvoice, o.Spec, o.Status
-	case *billingv1.CreditNote:
-		kind, spec, status = KindCreditNote, o.Spec, o.Status
-	case *billingv1.Payment:
-		kind, spec, status = KindPayment, o.Spec, o.Status
-	default:
+	k := recordkind.Of(obj)
+	if k == nil || k.Sealed == nil {
 		return nil, fmt.Errorf("a seal holds no %T", obj)
 	}
+	kind := k.Name
+	// Spec and Status, the fields every kind a seal holds has, as values
+	// of their own types: encoded as the API server stores them.
+	v := reflect.ValueOf(obj).Elem()
+	spec, status := v.FieldByName("Spec").Interface(), v.FieldByName("Status").Interface()
 	specJSON, err := json.Marshal(spec)
 	if err != nil {
 		return nil, fmt.Errorf("encoding %s %s: %w", kind, obj.GetName(), err)
@@ -101,10 +113,11 @@ func Line(obj client.Object) ([]byte, error) {
 
 // Record is one sealed record read back from a payload.
 type Record struct {
-	// Kind is KindInvoice, KindCreditNote or KindPayment.
+	// Kind is the record's kind, a Sealed row's of internal/recordkind:
+	// KindInvoice, KindCreditNote or KindPayment.
 	Kind string
-	// Object is the record: a *billingv1.Invoice, *billingv1.CreditNote or
-	// *billingv1.Payment, with its TypeMeta set.
+	// Object is the record, of its kind's type (a *billingv1.Invoice,
+	// ...), with its TypeMeta set.
 	Object client.Object
 	// Line is the record's line of the payload, without its newline: a
 	// slice of the payload given to Records.
@@ -122,17 +135,11 @@ func Records(raw []byte) ([]Record, error) {
 		if err != nil {
 			return nil, fmt.Errorf("line %d of the payload: %w", i+1, err)
 		}
-		var obj client.Object
-		switch kind {
-		case KindInvoice:
-			obj = &billingv1.Invoice{}
-		case KindCreditNote:
-			obj = &billingv1.CreditNote{}
-		case KindPayment:
-			obj = &billingv1.Payment{}
-		default:
+		k := sealedKind(kind)
+		if k == nil {
 			return nil, fmt.Errorf("line %d of the payload: a seal holds no kind %q", i+1, kind)
 		}
+		obj := k.New()
 		if err := json.Unmarshal(line, obj); err != nil {
 			return nil, fmt.Errorf("line %d of the payload: %w", i+1, err)
 		}
@@ -151,11 +158,11 @@ var kindPrefix = []byte(`{"apiVersion":"` + billingv1.GroupVersion.String() + `"
 func kindOf(line []byte) (string, error) {
 	if rest, ok := bytes.CutPrefix(line, kindPrefix); ok {
 		if kind, _, found := bytes.Cut(rest, []byte{'"'}); found && bytes.IndexByte(kind, '\\') < 0 {
-			// The kinds a seal holds are these constants, which cost
-			// nothing to keep; any other is a string of its own.
-			for _, k := range []string{KindInvoice, KindPayment, KindCreditNote} {
-				if string(kind) == k {
-					return k, nil
+			// The names of the kinds a seal holds cost nothing to
+			// keep; any other is a string of its own.
+			for _, k := range sealedKinds {
+				if string(kind) == k.Name {
+					return k.Name, nil
 				}
 			}
 			return string(kind), nil

@@ -16,7 +16,10 @@
 // how sealed records are written into a payload, how the payload and the
 // chain are hashed, and how a seal is checked and read back. The manager
 // writes seals with it, the adapter serves sealed records and verifies the
-// chain with it, and cmd/verifyseals checks a chain from YAML with it.
+// chain with it, and cmd/verifyseals checks a chain from YAML with it; the
+// adapter's store, the manager's index of sealed records and
+// cmd/verifyseals read each link with one reader (chain.go: ReadLink,
+// PreviousHash, ReadChain).
 // Nothing here talks to the API server.
 package seal
 

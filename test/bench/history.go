@@ -39,6 +39,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 	"github.com/invoicing-dev/invoicing/internal/seal"
 )
 
@@ -167,7 +168,7 @@ func (h *history) family(j int, firstEvent int64) family {
 		return &y
 	}
 	inv := t.invoice.DeepCopy()
-	inv.ObjectMeta = metav1.ObjectMeta{Namespace: h.ns, Name: billing.NewID(billing.InvoiceIDPrefix),
+	inv.ObjectMeta = metav1.ObjectMeta{Namespace: h.ns, Name: billing.NewID(recordkind.Invoice.IDPrefix),
 		UID: uuid.NewUUID(), CreationTimestamp: metav1.NewTime(at), Labels: inv.Labels, Annotations: inv.Annotations}
 	n := int64(j + 1)
 	inv.Status.Sequence, inv.Status.Number = &n, fmt.Sprintf("%s%06d", h.prefix, n)

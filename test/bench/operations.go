@@ -32,6 +32,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
@@ -53,7 +54,7 @@ func newInvoice(ns string) *billingv1.Invoice {
 		opts = append(opts, builder.WithTaxedItem(it.Description, it.Quantity, it.Amount,
 			builder.Tax(billingv1.TaxCategory(it.Tax.Category), *it.Tax.Rate, "")))
 	}
-	return builder.Invoice(ns, billing.NewID(billing.InvoiceIDPrefix), opts...)
+	return builder.Invoice(ns, billing.NewID(recordkind.Invoice.IDPrefix), opts...)
 }
 
 // defaultTaxParams is invoiceParams with its first line without a tax of

@@ -21,6 +21,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/http2"
@@ -100,16 +101,10 @@ func (a *Adapter) review(ctx context.Context, u user.Info, verb, resource, ns, n
 // isAPIFailure reports whether err says the Kubernetes API could not be
 // reached or could not answer (transport error, timeout, 429 or 5xx), as
 // opposed to an answer. Aggregated errors count when any of theirs does.
-func isAPIFailure(err error) bool {
-	var agg utilerrors.Aggregate
-	if errors.As(err, &agg) {
-		for _, e := range agg.Errors() {
-			if isAPIFailure(e) {
-				return true
-			}
-		}
-		return false
-	}
+func isAPIFailure(err error) bool { return anyError(err, apiFailure) }
+
+// apiFailure is isAPIFailure of one error, not an aggregate.
+func apiFailure(err error) bool {
 	var urlErr *url.Error
 	var netErr net.Error
 	var status apierrors.APIStatus
@@ -152,17 +147,20 @@ func isLostConnection(err error) bool {
 // status from the API server. A TokenReview refuses a token in its status,
 // never with an error status, so such an error is the adapter's own problem.
 func hasAPIStatus(err error) bool {
+	return anyError(err, func(err error) bool {
+		var status apierrors.APIStatus
+		return errors.As(err, &status)
+	})
+}
+
+// anyError reports whether test holds for err or, when err is an aggregate,
+// for any of its errors (aggregates within it likewise).
+func anyError(err error, test func(error) bool) bool {
 	var agg utilerrors.Aggregate
 	if errors.As(err, &agg) {
-		for _, e := range agg.Errors() {
-			if hasAPIStatus(e) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(agg.Errors(), func(e error) bool { return anyError(e, test) })
 	}
-	var status apierrors.APIStatus
-	return errors.As(err, &status)
+	return test(err)
 }
 
 // workspaceFor returns the namespace a request works in: the

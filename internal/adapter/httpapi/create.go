@@ -20,7 +20,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/invoicing-dev/invoicing/internal/adapter/idempotency"
-	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
 
 // The one create path of POST /v1/<kind>. Every kind's create takes the
@@ -49,22 +49,26 @@ type createKind struct {
 	queued bool
 }
 
+// The create path's kinds, each from its row of the table of record kinds
+// (internal/recordkind): its resource, id prefix and path.
 var (
-	customerKind   = createKind{resourceCustomers, billing.CustomerIDPrefix, "/v1/customers/", nil, false}
-	invoiceKind    = createKind{resourceInvoices, billing.InvoiceIDPrefix, "/v1/invoices/", nil, false}
-	creditNoteKind = createKind{resourceCreditNotes, billing.CreditNoteIDPrefix, "/v1/credit_notes/", replayCreditNote, false}
-	paymentKind    = createKind{resourcePayments, billing.PaymentIDPrefix, "/v1/payments/", replayPayment, false}
-	// periodCloseKind's ids start with pclose-, the kind's short name, as
-	// do those of the kinds of money on account.
-	periodCloseKind       = createKind{resourcePeriodClose, "pclose-", "/v1/period_closes/", nil, false}
-	creditApplicationKind = createKind{resourceCreditApplications, "capp-", "/v1/credit_applications/",
-		replayCreditApplication, false}
-	refundKind   = createKind{resourceRefunds, "rf-", "/v1/refunds/", replayRefund, false}
-	writeOffKind = createKind{resourceWriteOffs, "wo-", "/v1/write_offs/", replayWriteOff, false}
-	// emailKind's ids start with em-, the kind's short name. What a send
-	// checks its Email does not change: a retry creates none.
-	emailKind = createKind{resource: resourceEmails, prefix: "em-", queued: true}
+	customerKind          = createKindOf(&recordkind.Customer, nil)
+	invoiceKind           = createKindOf(&recordkind.Invoice, nil)
+	creditNoteKind        = createKindOf(&recordkind.CreditNote, replayCreditNote)
+	paymentKind           = createKindOf(&recordkind.Payment, replayPayment)
+	periodCloseKind       = createKindOf(&recordkind.PeriodClose, nil)
+	creditApplicationKind = createKindOf(&recordkind.CreditApplication, replayCreditApplication)
+	refundKind            = createKindOf(&recordkind.Refund, replayRefund)
+	writeOffKind          = createKindOf(&recordkind.WriteOff, replayWriteOff)
+	// What a send checks its Email does not change: a retry creates none.
+	emailKind = createKindOf(&recordkind.Email, nil)
 )
+
+// createKindOf is the create path's kind of k, replayed with replay: a
+// kind without a path (an Email) is queued.
+func createKindOf(k *recordkind.Kind, replay func(a *Adapter, r *http.Request, ns string, obj client.Object) any) createKind {
+	return createKind{resource: k.Resource, prefix: k.IDPrefix, path: k.Path, replay: replay, queued: k.Path == ""}
+}
 
 // apiObject is a pointer to an API type the create path creates.
 type apiObject[T any] interface {

@@ -14,10 +14,6 @@
 
 package httpapi
 
-import (
-	"github.com/invoicing-dev/invoicing/internal/billing"
-)
-
 // CreditApplicationParams is a validated POST /v1/credit_applications
 // body. Its JSON is the request's fingerprint.
 type CreditApplicationParams struct {
@@ -25,25 +21,21 @@ type CreditApplicationParams struct {
 	Amount    int64  `json:"amount"`
 }
 
+// invoiceID is the invoice p names (invoiceRecordParams).
+func (p *CreditApplicationParams) invoiceID() string { return p.InvoiceID }
+
 // DecodeCreditApplication parses and validates a POST
 // /v1/credit_applications body, with the same guarantees as DecodeInvoice:
 // invoice_id is required, amount a whole number from 1 to 2^53-1. Whether
 // the customer's credit and the invoice take that much is the handler's to
 // check.
 func DecodeCreditApplication(body []byte) (*CreditApplicationParams, *Error) {
-	root, e := parseBody(body)
-	if e != nil {
-		return nil, e
-	}
-	fields, e := checkObject(root, "", map[string]kind{fieldInvoiceID: kindString, fieldAmount: kindNumber})
+	fields, e := bodyFields(body, map[string]kind{fieldInvoiceID: kindString, fieldAmount: kindNumber})
 	if e != nil {
 		return nil, e
 	}
 	p := &CreditApplicationParams{}
-	if p.InvoiceID, e = requiredString(fields, "", fieldInvoiceID, maxObjectNameLength); e != nil {
-		return nil, e
-	}
-	if p.Amount, e = requiredWhole(fields, "", fieldAmount, 1, billing.MaxTotal); e != nil {
+	if p.InvoiceID, p.Amount, e = invoiceAndAmount(fields); e != nil {
 		return nil, e
 	}
 	return p, nil

@@ -33,12 +33,8 @@ import (
 // (internal/billing), which enters it, or rejects it when a racing use took
 // the credit or the invoice was settled meanwhile.
 func (a *Adapter) createCreditApplication(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return create(a, w, r, c, creditApplicationKind, DecodeCreditApplication,
-		func(p *CreditApplicationParams) (*creation[*billingv1.CreditApplication], *Error) {
-			inv, e := a.creditableInvoice(r, c, p.InvoiceID)
-			if e != nil {
-				return nil, e
-			}
+	return createOnInvoice(a, w, r, c, creditApplicationKind, DecodeCreditApplication,
+		func(p *CreditApplicationParams, inv *billingv1.Invoice) (*creation[*billingv1.CreditApplication], *Error) {
 			currency := billing.InvoiceCurrency(inv)
 			customer, e := a.invoiceCustomer(r, c.ns, inv)
 			if e != nil {
@@ -47,10 +43,9 @@ func (a *Adapter) createCreditApplication(w http.ResponseWriter, r *http.Request
 			if e := checkAvailableCredit(customer, inv.Spec.CustomerRef.Name, currency, p.Amount); e != nil {
 				return nil, e
 			}
-			remaining, ok := billing.InvoiceRemaining(inv)
-			if !ok {
-				return nil, errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
-					"Invoice %q has no total to pay.", inv.Name)
+			remaining, e := invoiceRemaining(inv)
+			if e != nil {
+				return nil, e
 			}
 			if p.Amount > remaining {
 				return nil, errorf(http.StatusUnprocessableEntity, CodeExceedsRemaining, fieldAmount,
@@ -79,6 +74,17 @@ func (a *Adapter) invoiceCustomer(r *http.Request, ns string, inv *billingv1.Inv
 	return customer, nil
 }
 
+// invoiceRemaining is what remains to pay of inv (billing.InvoiceRemaining):
+// 409 invoice_not_issued when it has no total.
+func invoiceRemaining(inv *billingv1.Invoice) (int64, *Error) {
+	remaining, ok := billing.InvoiceRemaining(inv)
+	if !ok {
+		return 0, errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
+			"Invoice %q has no total to pay.", inv.Name)
+	}
+	return remaining, nil
+}
+
 // checkAvailableCredit refuses to spend amount of the credit in currency of
 // customer (named name; nil when it does not exist, which has none): 422
 // amount_exceeds_credit on amount when its credit (billing.AvailableCredit)
@@ -95,40 +101,26 @@ func checkAvailableCredit(customer *billingv1.Customer, name, currency string, a
 	return nil
 }
 
-// getCreditApplication serves GET /v1/credit_applications/{credit_application_id}.
-func (a *Adapter) getCreditApplication(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	ca := &billingv1.CreditApplication{}
-	found, err := a.store.Get(r.Context(), c.ns, c.id, ca)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to read a credit application")
+// creditApplicationOf renders the credit applications of workspace ns,
+// each with its invoice when its representation needs it: until the
+// controller has recorded its customer and currency
+// (apiobject.CreditApplicationNeedsInvoice).
+func (a *Adapter) creditApplicationOf(r *http.Request, ns string) func(*billingv1.CreditApplication) apiobject.CreditApplication {
+	return func(ca *billingv1.CreditApplication) apiobject.CreditApplication {
+		return apiobject.CreditApplicationOf(ca,
+			a.neededInvoice(r, ns, ca.Spec.InvoiceRef.Name, apiobject.CreditApplicationNeedsInvoice(ca)))
 	}
-	if !found {
-		return errorf(http.StatusNotFound, CodeResourceMissing, "credit_application_id",
-			"There is no credit application %q in workspace %q.", c.id, c.ns)
-	}
-	writeJSON(w, r, http.StatusOK, apiobject.CreditApplicationOf(ca, a.creditApplicationInvoice(r, c.ns, ca)))
-	return nil
-}
-
-// creditApplicationInvoice reads the invoice of ca when its representation
-// needs it: until the controller has recorded its customer and currency.
-// nil when it need not or cannot be read.
-func (a *Adapter) creditApplicationInvoice(r *http.Request, ns string,
-	ca *billingv1.CreditApplication) *billingv1.Invoice {
-	if !apiobject.CreditApplicationNeedsInvoice(ca) {
-		return nil
-	}
-	return a.readInvoice(r, ns)(ca.Spec.InvoiceRef.Name)
 }
 
 // replayCreditApplication renders a credit application an earlier request
 // with the key created (createKind.replay).
 func replayCreditApplication(a *Adapter, r *http.Request, ns string, obj client.Object) any {
-	ca, ok := obj.(*billingv1.CreditApplication)
-	if !ok {
-		return nil
-	}
-	return apiobject.CreditApplicationOf(ca, a.creditApplicationInvoice(r, ns, ca))
+	return replayAs(obj, a.creditApplicationOf(r, ns))
+}
+
+// getCreditApplication serves GET /v1/credit_applications/{credit_application_id}.
+func (a *Adapter) getCreditApplication(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	return getRecord(a, w, r, c, "a credit application", "credit_application_id", a.creditApplicationOf(r, c.ns))
 }
 
 // listCreditApplications serves GET /v1/credit_applications: a page of the
@@ -136,7 +128,5 @@ func replayCreditApplication(a *Adapter, r *http.Request, ns string, obj client.
 // customer, ordered by id.
 func (a *Adapter) listCreditApplications(w http.ResponseWriter, r *http.Request, c *call) *Error {
 	return listRecords(w, r, c, resourceCreditApplications, "credit applications", a.store.CreditApplications,
-		func(ca *billingv1.CreditApplication) apiobject.CreditApplication {
-			return apiobject.CreditApplicationOf(ca, a.creditApplicationInvoice(r, c.ns, ca))
-		})
+		a.creditApplicationOf(r, c.ns))
 }

@@ -175,13 +175,21 @@ func answeredTotals(cn apiobject.CreditNote) creditTotals {
 		out.Lines = append(out.Lines, billingv1.CreditNoteLineStatus{InvoiceLine: l.InvoiceLine,
 			Description: l.Description, Quantity: l.Quantity, Amount: l.Amount, Tax: answeredTax(l.Tax)})
 	}
-	for _, e := range cn.TaxBreakdown {
+	out.TaxBreakdown = answeredBreakdown(cn.TaxBreakdown)
+	return out
+}
+
+// answeredBreakdown is the API's tax breakdown of a /v1 tax breakdown, nil
+// when it is empty.
+func answeredBreakdown(entries []apiobject.TaxBreakdownEntry) []billingv1.TaxBreakdownEntry {
+	var out []billingv1.TaxBreakdownEntry
+	for _, e := range entries {
 		entry := billingv1.TaxBreakdownEntry{Category: billingv1.TaxCategory(e.Category), Rate: e.Rate,
 			TaxableAmount: e.TaxableAmount, TaxAmount: e.TaxAmount}
 		if e.ExemptionReason != nil {
 			entry.ExemptionReason = *e.ExemptionReason
 		}
-		out.TaxBreakdown = append(out.TaxBreakdown, entry)
+		out = append(out, entry)
 	}
 	return out
 }

@@ -55,6 +55,9 @@ type CreditNoteParams struct {
 	FullCredit bool                   `json:"full_credit,omitempty"`
 }
 
+// invoiceID is the invoice p names (invoiceRecordParams).
+func (p *CreditNoteParams) invoiceID() string { return p.InvoiceID }
+
 // CreditNoteLineParams is a validated line of a credit note's body: a
 // Quantity or an Amount (net, in minor units) of an invoice line; the
 // other is 0.
@@ -71,11 +74,7 @@ var creditNoteLineFields = map[string]kind{"invoice_line": kindNumber, "quantity
 // (400), then values (422). Whether the lines fit what is left of the
 // invoice is the handler's to check, against the invoice.
 func DecodeCreditNote(body []byte) (*CreditNoteParams, *Error) {
-	root, e := parseBody(body)
-	if e != nil {
-		return nil, e
-	}
-	fields, e := checkObject(root, "", map[string]kind{
+	fields, e := bodyFields(body, map[string]kind{
 		fieldInvoiceID: kindString, "reason": kindString, "memo": kindString, "lines": kindArray, "full_credit": kindBool,
 	})
 	if e != nil {

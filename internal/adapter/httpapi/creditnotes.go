@@ -21,7 +21,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
@@ -33,12 +32,8 @@ import (
 // answer shows the amounts computed now to check it, as the controller
 // will compute them.
 func (a *Adapter) createCreditNote(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return create(a, w, r, c, creditNoteKind, DecodeCreditNote,
-		func(p *CreditNoteParams) (*creation[*billingv1.CreditNote], *Error) {
-			inv, e := a.creditableInvoice(r, c, p.InvoiceID)
-			if e != nil {
-				return nil, e
-			}
+	return createOnInvoice(a, w, r, c, creditNoteKind, DecodeCreditNote,
+		func(p *CreditNoteParams, inv *billingv1.Invoice) (*creation[*billingv1.CreditNote], *Error) {
 			cn := &billingv1.CreditNote{Spec: p.spec()}
 			credit, e := checkCredit(inv, &cn.Spec)
 			if e != nil {
@@ -49,7 +44,8 @@ func (a *Adapter) createCreditNote(w http.ResponseWriter, r *http.Request, c *ca
 					if replayed {
 						return apiobject.CreditNoteOf(cn, inv)
 					}
-					return credit.answer(cn, inv)
+					// The credit's lines and amounts, not computed again.
+					return apiobject.PendingCreditNoteOf(cn, inv, credit.Totals(inv))
 				}}, nil
 		})
 }
@@ -60,13 +56,8 @@ func (a *Adapter) createCreditNote(w http.ResponseWriter, r *http.Request, c *ca
 // holds it (its ledger is closed: docs/ledger.md#what-is-sealed).
 func (a *Adapter) creditableInvoice(r *http.Request, c *call, id string) (*billingv1.Invoice, *Error) {
 	inv := &billingv1.Invoice{}
-	found, err := a.store.Get(r.Context(), c.ns, id, inv)
-	if err != nil {
-		return nil, apiError(r.Context(), err, "Unable to read an invoice")
-	}
-	if !found {
-		return nil, errorf(http.StatusUnprocessableEntity, CodeResourceMissing, "invoice_id",
-			"There is no invoice %q in workspace %q.", id, c.ns)
+	if e := a.readRecord(r, c.ns, id, inv, http.StatusUnprocessableEntity, "an invoice", "invoice_id"); e != nil {
+		return nil, e
 	}
 	if phase := inv.EffectivePhase(); phase != billingv1.InvoiceIssued {
 		return nil, errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
@@ -80,39 +71,24 @@ func (a *Adapter) creditableInvoice(r *http.Request, c *call, id string) (*billi
 	return inv, nil
 }
 
-// credit is what a credit note credits of its invoice, as checkCredit
-// computed it: its lines and their amounts.
-type credit struct {
-	lines   []billing.CreditLine
-	amounts billing.CreditedAmounts
-}
-
 // checkCredit checks a credit note of spec against what is left to credit
-// of inv, and returns what it credits: 409 invoice_fully_credited when
-// nothing is left, 422 amount_exceeds_creditable on the first line that
-// credits more than is left of its invoice line, 422 parameter_invalid on a
-// line that names no line of the invoice.
-func checkCredit(inv *billingv1.Invoice, spec *billingv1.CreditNoteSpec) (*credit, *Error) {
-	toCredit, err := billing.ToCredit(inv)
-	if err != nil {
+// of inv, and returns what it credits (billing.CreditOf): 409
+// invoice_fully_credited when nothing is left, 422 amount_exceeds_creditable
+// on the first line that credits more than is left of its invoice line, 422
+// parameter_invalid on a line that names no line of the invoice.
+func checkCredit(inv *billingv1.Invoice, spec *billingv1.CreditNoteSpec) (*billing.NoteCredit, *Error) {
+	credit, err := billing.CreditOf(spec, inv)
+	if credit == nil {
 		return nil, errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
 			"Invoice %q cannot be credited: %v.", inv.Name, err)
 	}
-	if toCredit.Remaining() <= 0 {
+	if credit.Invoice.Remaining() <= 0 || errors.Is(err, billing.ErrFullyCredited) {
 		return nil, fullyCredited(inv.Name)
 	}
-	lines, err := billing.CreditLines(spec, toCredit)
-	if errors.Is(err, billing.ErrFullyCredited) {
-		return nil, fullyCredited(inv.Name)
-	}
-	if err != nil {
-		return nil, internalError()
-	}
-	amounts, err := billing.ComputeCredit(toCredit, lines)
 	var lineErr *billing.CreditLineError
 	switch {
 	case err == nil:
-		return &credit{lines: lines, amounts: amounts}, nil
+		return credit, nil
 	case errors.As(err, &lineErr):
 		code, path := CodeParameterInvalid, elem("lines", lineErr.Index)
 		if lineErr.Exceeds {
@@ -128,12 +104,6 @@ func checkCredit(inv *billingv1.Invoice, spec *billingv1.CreditNoteSpec) (*credi
 	}
 }
 
-// answer is cn, a credit note just created against inv and still pending,
-// with the lines and amounts of the credit instead of computing them again.
-func (cr *credit) answer(cn *billingv1.CreditNote, inv *billingv1.Invoice) apiobject.CreditNote {
-	return apiobject.PendingCreditNoteOf(cn, inv, billing.CreditNoteTotalsOf(inv, cr.lines, cr.amounts))
-}
-
 func fullyCredited(id string) *Error {
 	return errorf(http.StatusConflict, CodeInvoiceFullyCredited, "invoice_id",
 		"Invoice %q is fully credited: nothing is left to credit.", id)
@@ -142,47 +112,23 @@ func fullyCredited(id string) *Error {
 // replayCreditNote renders a credit note an earlier request with the key
 // created (createKind.replay).
 func replayCreditNote(a *Adapter, r *http.Request, ns string, obj client.Object) any {
-	cn, ok := obj.(*billingv1.CreditNote)
-	if !ok {
-		return nil
-	}
-	return apiobject.CreditNoteOf(cn, a.invoiceOf(r, ns, cn.Spec.InvoiceRef.Name, &cn.Status))
+	return replayAs(obj, a.creditNoteOf(r, ns))
 }
 
 // getCreditNote serves GET /v1/credit_notes/{credit_note_id}.
 func (a *Adapter) getCreditNote(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	cn, e := a.pathCreditNote(r, c)
-	if e != nil {
-		return e
-	}
-	writeJSON(w, r, http.StatusOK, apiobject.CreditNoteOf(cn, a.invoiceOf(r, c.ns, cn.Spec.InvoiceRef.Name, &cn.Status)))
-	return nil
+	return getRecord(a, w, r, c, "a credit note", "credit_note_id", a.creditNoteOf(r, c.ns))
 }
 
-// pathCreditNote reads the credit note the path names: 404
-// resource_missing when the workspace has none of that id.
-func (a *Adapter) pathCreditNote(r *http.Request, c *call) (*billingv1.CreditNote, *Error) {
-	cn := &billingv1.CreditNote{}
-	found, err := a.store.Get(r.Context(), c.ns, c.id, cn)
-	if err != nil {
-		return nil, apiError(r.Context(), err, "Unable to read a credit note")
+// creditNoteOf renders the credit notes of workspace ns, each with its
+// invoice when its representation needs it: while it is pending, or when
+// the controller did not record the invoice's customer and currency
+// (billing.CreditNoteNeedsInvoice).
+func (a *Adapter) creditNoteOf(r *http.Request, ns string) func(*billingv1.CreditNote) apiobject.CreditNote {
+	return func(cn *billingv1.CreditNote) apiobject.CreditNote {
+		return apiobject.CreditNoteOf(cn,
+			a.neededInvoice(r, ns, cn.Spec.InvoiceRef.Name, billing.CreditNoteNeedsInvoice(&cn.Status)))
 	}
-	if !found {
-		return nil, errorf(http.StatusNotFound, CodeResourceMissing, "credit_note_id",
-			"There is no credit note %q in workspace %q.", c.id, c.ns)
-	}
-	return cn, nil
-}
-
-// invoiceOf reads the invoice of a credit note whose status is st, when
-// its representation needs it: while it is pending, or when the controller
-// did not record the invoice's customer and currency. nil when it need not
-// or cannot be read; the representation then shows less.
-func (a *Adapter) invoiceOf(r *http.Request, ns, name string, st *billingv1.CreditNoteStatus) *billingv1.Invoice {
-	if !billing.CreditNoteNeedsInvoice(st) {
-		return nil
-	}
-	return a.readInvoice(r, ns)(name)
 }
 
 // readInvoice returns a reader of the invoices of ns from the store, for
@@ -201,30 +147,17 @@ func (a *Adapter) readInvoice(r *http.Request, ns string) apiobject.InvoiceReade
 // credit notes, optionally of one invoice, one customer and one status,
 // ordered by id.
 func (a *Adapter) listCreditNotes(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	f, e := recordFilters(c.query)
+	l, e := recordListing(c.query, resourceCreditNotes, "credit notes")
 	if e != nil {
 		return e
 	}
-	sel := store.Selection{Namespace: c.ns, InvoiceID: f.InvoiceID, CustomerID: f.CustomerID}
 	if c.query.Has(queryStatus) {
-		f.Status = c.query.Get(queryStatus)
+		l.filters.Status = c.query.Get(queryStatus)
 		var ok bool
-		if sel.CreditNotePhase, ok = creditNoteStatusFilters[f.Status]; !ok {
+		if l.sel.CreditNotePhase, ok = creditNoteStatusFilters[l.filters.Status]; !ok {
 			return errorf(http.StatusBadRequest, CodeParameterInvalid, queryStatus,
 				"status must be pending, issued or rejected.")
 		}
 	}
-	scope := listScope{workspace: c.ns, resource: resourceCreditNotes, filters: f}
-	limit, after, e := pageParams(c.query, scope)
-	if e != nil {
-		return e
-	}
-	page, more, err := a.store.CreditNotes(r.Context(), sel, after, limit)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to list credit notes")
-	}
-	writePage(w, r, scope, page, more, func(cn *billingv1.CreditNote) apiobject.CreditNote {
-		return apiobject.CreditNoteOf(cn, a.invoiceOf(r, c.ns, cn.Spec.InvoiceRef.Name, &cn.Status))
-	}, nil)
-	return nil
+	return listPage(w, r, c, l, a.store.CreditNotes, a.creditNoteOf(r, c.ns), nil)
 }

@@ -127,11 +127,7 @@ func (a *AddressParams) spec() *billingv1.Address {
 // body is not JSON, has an unknown or duplicated field, or a value of the
 // wrong JSON type) or 422 (a value is missing or out of bounds).
 func DecodeCustomer(body []byte) (*CustomerParams, *Error) {
-	root, e := parseBody(body)
-	if e != nil {
-		return nil, e
-	}
-	fields, e := checkObject(root, "", map[string]kind{
+	fields, e := bodyFields(body, map[string]kind{
 		"name": kindString, "email": kindString, "address": kindObject, "tax_id": kindString,
 		"electronic_address": kindObject, "preferred_locale": kindString,
 	})

@@ -24,38 +24,27 @@ import (
 
 // createCustomer serves POST /v1/customers.
 func (a *Adapter) createCustomer(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return create(a, w, r, c, customerKind, DecodeCustomer,
-		func(p *CustomerParams) (*creation[*billingv1.Customer], *Error) {
-			spec := billingv1.CustomerSpec{Name: p.Name, Email: p.Email, Address: p.Address.spec(), TaxID: p.TaxID,
-				ElectronicAddress: p.ElectronicAddress.spec(), PreferredLocale: p.PreferredLocale}
-			return &creation[*billingv1.Customer]{object: &billingv1.Customer{Spec: spec},
-				answer: func(cus *billingv1.Customer, _ bool) any { return apiobject.CustomerOf(cus) }}, nil
-		})
+	return create(a, w, r, c, customerKind, DecodeCustomer, newCustomer)
+}
+
+// newCustomer is the customer p creates: a customer has nothing to check
+// beyond its body.
+func newCustomer(p *CustomerParams) (*creation[*billingv1.Customer], *Error) {
+	spec := billingv1.CustomerSpec{Name: p.Name, Email: p.Email, Address: p.Address.spec(), TaxID: p.TaxID,
+		ElectronicAddress: p.ElectronicAddress.spec(), PreferredLocale: p.PreferredLocale}
+	return &creation[*billingv1.Customer]{object: &billingv1.Customer{Spec: spec},
+		answer: func(cus *billingv1.Customer, _ bool) any { return apiobject.CustomerOf(cus) }}, nil
 }
 
 // getCustomer serves GET /v1/customers/{customer_id}.
 func (a *Adapter) getCustomer(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	cus, e := a.pathCustomer(r, c)
-	if e != nil {
-		return e
-	}
-	writeJSON(w, r, http.StatusOK, apiobject.CustomerOf(cus))
-	return nil
+	return getRecord(a, w, r, c, "a customer", "customer_id", apiobject.CustomerOf)
 }
 
 // pathCustomer reads the customer the path names: 404 resource_missing
 // when the workspace has none of that id.
 func (a *Adapter) pathCustomer(r *http.Request, c *call) (*billingv1.Customer, *Error) {
-	cus := &billingv1.Customer{}
-	found, err := a.store.Get(r.Context(), c.ns, c.id, cus)
-	if err != nil {
-		return nil, apiError(r.Context(), err, "Unable to read a customer")
-	}
-	if !found {
-		return nil, errorf(http.StatusNotFound, CodeResourceMissing, "customer_id",
-			"There is no customer %q in workspace %q.", c.id, c.ns)
-	}
-	return cus, nil
+	return pathRecord[billingv1.Customer](a, r, c, "a customer", "customer_id")
 }
 
 // listCustomers serves GET /v1/customers: a page of the workspace's
@@ -65,16 +54,6 @@ func (a *Adapter) listCustomers(w http.ResponseWriter, r *http.Request, c *call)
 	if e != nil {
 		return e
 	}
-	scope := listScope{workspace: c.ns, resource: resourceCustomers, filters: listFilters{Email: email}}
-	limit, after, e := pageParams(c.query, scope)
-	if e != nil {
-		return e
-	}
-	sel := store.Selection{Namespace: c.ns, Email: email}
-	page, more, err := a.store.Customers(r.Context(), sel, after, limit)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to list customers")
-	}
-	writePage(w, r, scope, page, more, apiobject.CustomerOf, a.encoded)
-	return nil
+	return listPage(w, r, c, listing{resource: resourceCustomers, what: "customers", filters: listFilters{Email: email},
+		sel: store.Selection{Email: email}}, a.store.Customers, apiobject.CustomerOf, a.encoded)
 }

@@ -170,11 +170,21 @@ func (p *jsonParser) value(depth int) (*node, error) {
 	return &node{kind: kindNumber, s: string(p.data[start:p.i])}, nil
 }
 
+// closes reads closing when it comes next (after white space), as right
+// after the opening of an empty object or array, and reports whether it
+// did.
+func (p *jsonParser) closes(closing byte) bool {
+	if p.skipSpace(); p.i < len(p.data) && p.data[p.i] == closing {
+		p.i++
+		return true
+	}
+	return false
+}
+
 // object reads the members of an object after its '{'.
 func (p *jsonParser) object(depth int) (*node, error) {
 	n := &node{kind: kindObject}
-	if p.skipSpace(); p.i < len(p.data) && p.data[p.i] == '}' {
-		p.i++
+	if p.closes('}') {
 		return n, nil
 	}
 	for {
@@ -201,8 +211,7 @@ func (p *jsonParser) object(depth int) (*node, error) {
 // array reads the elements of an array after its '['.
 func (p *jsonParser) array(depth int) (*node, error) {
 	n := &node{kind: kindArray}
-	if p.skipSpace(); p.i < len(p.data) && p.data[p.i] == ']' {
-		p.i++
+	if p.closes(']') {
 		return n, nil
 	}
 	for {

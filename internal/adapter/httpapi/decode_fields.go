@@ -29,6 +29,16 @@ import (
 // The field readers of parsed bodies: each checks one member of an object
 // (type, bounds, control characters) and names it in the *Error it answers.
 
+// bodyFields parses a whole body (parseBody) and checks it as an object of
+// the known fields (checkObject): the present, non-null ones by name.
+func bodyFields(body []byte, known map[string]kind) (map[string]*node, *Error) {
+	root, e := parseBody(body)
+	if e != nil {
+		return nil, e
+	}
+	return checkObject(root, "", known)
+}
+
 // checkObject checks an object's members against the known fields and their
 // JSON types, and returns the present, non-null ones by name. A null value
 // counts as absent. An unknown field is 400 parameter_unknown, a duplicated

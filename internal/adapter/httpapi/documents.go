@@ -46,15 +46,7 @@ const (
 // e-invoice never shows them). It is authorized as a get of the invoice.
 // An invoice that is not issued has no document yet: 409.
 func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	inv, e := a.pathInvoice(r, c)
-	if e != nil {
-		return e
-	}
-	if inv.Status.Phase != billingv1.InvoiceIssued {
-		return errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
-			"Invoice %q is %s; it has a document once it is issued.", c.id, apiobject.Status(inv.Status.Phase))
-	}
-	df, e := parseDocumentFormat(c.query)
+	inv, df, e := invoiceDocument.read(a, r, c)
 	if e != nil {
 		return e
 	}
@@ -62,37 +54,19 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 	if e != nil {
 		return e
 	}
-	if df.einvoice() {
-		body, err := einvoice.Invoice(inv, einvoice.Format(df.format), df.profile)
+	return invoiceDocument.write(w, r, c, inv, df, func() (document.Options, *Error) {
+		opts, err := a.documentOptions(r.Context(), c.ns, inv.Spec.CustomerRef.Name)
 		if err != nil {
-			return documentError(r.Context(), err, "invoice_id", "Invoice", c.id)
+			return opts, apiError(r.Context(), err, "Unable to read the billing profile or the customer")
 		}
-		writeDocument(w, r, mediaXML, document.Filename(inv, "xml"), body)
-		return nil
-	}
-	opts, err := a.documentOptions(r.Context(), c.ns, inv.Spec.CustomerRef.Name)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to read the billing profile or the customer")
-	}
-	opts.AsIssued = asIssued
-	if !asIssued { // as issued, the invoice has no credit note yet
-		if opts.CreditNotes, err = a.ledgerCreditNotes(r.Context(), c.ns, inv); err != nil {
-			return apiError(r.Context(), err, "Unable to read the invoice's credit notes")
+		opts.AsIssued = asIssued
+		if !asIssued { // as issued, the invoice has no credit note yet
+			if opts.CreditNotes, err = a.ledgerCreditNotes(r.Context(), c.ns, inv); err != nil {
+				return opts, apiError(r.Context(), err, "Unable to read the invoice's credit notes")
+			}
 		}
-	}
-	media, ext, render := mediaHTML+"; charset=utf-8", "html", document.HTML
-	switch chooseDocument(df, r.Header.Values("Accept")) {
-	case formatPDF:
-		media, ext, render = mediaPDF, "pdf", document.PDF
-	case formatFacturX:
-		media, ext, render = mediaPDF, extFacturX, document.FacturX
-	}
-	body, err := render(inv, opts)
-	if err != nil {
-		return documentError(r.Context(), err, "invoice_id", "Invoice", c.id)
-	}
-	writeDocument(w, r, media, document.Filename(inv, ext), body)
-	return nil
+		return opts, nil
+	})
 }
 
 // getCreditNoteDocument serves GET /v1/credit_notes/{credit_note_id}/document
@@ -101,42 +75,102 @@ func (a *Adapter) getInvoiceDocument(w http.ResponseWriter, r *http.Request, c *
 // credit note. One that is not issued (pending or rejected) has no document:
 // 409 credit_note_not_issued.
 func (a *Adapter) getCreditNoteDocument(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	cn, e := a.pathCreditNote(r, c)
+	cn, df, e := creditNoteDocument.read(a, r, c)
 	if e != nil {
 		return e
 	}
-	if cn.Status.Phase != billingv1.CreditNoteIssued {
-		return errorf(http.StatusConflict, CodeCreditNoteNotIssued, "credit_note_id",
-			"Credit note %q is not issued; it has a document once it is.", c.id)
+	return creditNoteDocument.write(w, r, c, cn, df, func() (document.Options, *Error) {
+		opts, err := a.documentOptions(r.Context(), c.ns, cn.Status.CustomerName)
+		if err != nil {
+			return opts, apiError(r.Context(), err, "Unable to read the billing profile or the customer")
+		}
+		return opts, nil
+	})
+}
+
+// recordDocument is how a kind of record is written as a document: as its
+// e-invoice, or rendered in HTML, PDF or Factur-X, in a file named by
+// filename. record and param name the record the path names (pathRecord),
+// what in a documentError; unissued refuses one that has no document yet
+// (nil when it has one).
+type recordDocument[T any, O apiObject[T]] struct {
+	einvoice            func(obj O, format einvoice.Format, profile einvoice.Profile) ([]byte, error)
+	html, pdf, facturX  func(obj O, opts document.Options) ([]byte, error)
+	filename            func(obj O, ext string) string
+	record, param, what string
+	unissued            func(obj O) *Error
+}
+
+var (
+	invoiceDocument = recordDocument[billingv1.Invoice, *billingv1.Invoice]{einvoice: einvoice.Invoice,
+		html: document.HTML, pdf: document.PDF, facturX: document.FacturX, filename: document.Filename,
+		record: "an invoice", param: "invoice_id", what: "Invoice",
+		unissued: func(inv *billingv1.Invoice) *Error {
+			if inv.Status.Phase == billingv1.InvoiceIssued {
+				return nil
+			}
+			return errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
+				"Invoice %q is %s; it has a document once it is issued.", inv.Name, apiobject.Status(inv.Status.Phase))
+		}}
+	creditNoteDocument = recordDocument[billingv1.CreditNote, *billingv1.CreditNote]{einvoice: einvoice.CreditNote,
+		html: document.CreditNoteHTML, pdf: document.CreditNotePDF, facturX: document.CreditNoteFacturX,
+		filename: document.CreditNoteFilename, record: "a credit note", param: "credit_note_id", what: "Credit note",
+		unissued: func(cn *billingv1.CreditNote) *Error {
+			if cn.Status.Phase == billingv1.CreditNoteIssued {
+				return nil
+			}
+			return errorf(http.StatusConflict, CodeCreditNoteNotIssued, "credit_note_id",
+				"Credit note %q is not issued; it has a document once it is.", cn.Name)
+		}}
+)
+
+// read reads the record the path names (pathRecord), which must have a
+// document (unissued), and the format the query asks for
+// (parseDocumentFormat).
+func (d recordDocument[T, O]) read(a *Adapter, r *http.Request, c *call) (O, documentFormat, *Error) {
+	obj, e := pathRecord[T, O](a, r, c, d.record, d.param)
+	if e == nil {
+		e = d.unissued(obj)
+	}
+	if e != nil {
+		return nil, documentFormat{}, e
 	}
 	df, e := parseDocumentFormat(c.query)
 	if e != nil {
-		return e
+		return nil, documentFormat{}, e
 	}
+	return obj, df, nil
+}
+
+// write answers obj, the record the path names, in format df: its
+// e-invoice, else the document the request's Accept header and df choose
+// (chooseDocument), rendered with the options that options reads.
+func (d recordDocument[T, O]) write(w http.ResponseWriter, r *http.Request, c *call, obj O, df documentFormat,
+	options func() (document.Options, *Error)) *Error {
 	if df.einvoice() {
-		body, err := einvoice.CreditNote(cn, einvoice.Format(df.format), df.profile)
+		body, err := d.einvoice(obj, einvoice.Format(df.format), df.profile)
 		if err != nil {
-			return documentError(r.Context(), err, "credit_note_id", "Credit note", c.id)
+			return documentError(r.Context(), err, d.param, d.what, c.id)
 		}
-		writeDocument(w, r, mediaXML, document.CreditNoteFilename(cn, "xml"), body)
+		writeDocument(w, r, mediaXML, d.filename(obj, "xml"), body)
 		return nil
 	}
-	opts, err := a.documentOptions(r.Context(), c.ns, cn.Status.CustomerName)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to read the billing profile or the customer")
+	opts, e := options()
+	if e != nil {
+		return e
 	}
-	media, ext, render := mediaHTML+"; charset=utf-8", "html", document.CreditNoteHTML
+	media, ext, render := mediaHTML+"; charset=utf-8", "html", d.html
 	switch chooseDocument(df, r.Header.Values("Accept")) {
 	case formatPDF:
-		media, ext, render = mediaPDF, "pdf", document.CreditNotePDF
+		media, ext, render = mediaPDF, "pdf", d.pdf
 	case formatFacturX:
-		media, ext, render = mediaPDF, extFacturX, document.CreditNoteFacturX
+		media, ext, render = mediaPDF, extFacturX, d.facturX
 	}
-	body, err := render(cn, opts)
+	body, err := render(obj, opts)
 	if err != nil {
-		return documentError(r.Context(), err, "credit_note_id", "Credit note", c.id)
+		return documentError(r.Context(), err, d.param, d.what, c.id)
 	}
-	writeDocument(w, r, media, document.CreditNoteFilename(cn, ext), body)
+	writeDocument(w, r, media, d.filename(obj, ext), body)
 	return nil
 }
 

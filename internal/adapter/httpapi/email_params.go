@@ -42,11 +42,7 @@ type SendParams struct {
 // on to; to of the wrong JSON type, or an element that is no string, is
 // 400 parameter_invalid on to. An empty list is none.
 func DecodeSend(body []byte) (*SendParams, *Error) {
-	root, e := parseBody(body)
-	if e != nil {
-		return nil, e
-	}
-	fields, e := checkObject(root, "", map[string]kind{queryTo: kindArray})
+	fields, e := bodyFields(body, map[string]kind{queryTo: kindArray})
 	if e != nil {
 		return nil, e
 	}

@@ -37,55 +37,47 @@ import (
 // issued, 409 email_not_configured when the workspace's BillingProfile has
 // no spec.email.
 func (a *Adapter) sendInvoice(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	c.id = r.PathValue("invoice_id")
-	return create(a, w, r, c, emailKind, DecodeSend, func(p *SendParams) (*creation[*billingv1.Email], *Error) {
-		inv, e := a.pathInvoice(r, c)
-		if e != nil {
-			return nil, e
-		}
-		if phase := inv.EffectivePhase(); phase != billingv1.InvoiceIssued {
-			return nil, errorf(http.StatusConflict, CodeNotIssued, "invoice_id",
-				"Invoice %q is %s; only an issued invoice can be sent.", inv.Name, apiobject.Status(phase))
-		}
-		var billTo string
-		if inv.Status.BillTo != nil {
-			billTo = inv.Status.BillTo.Email
-		}
-		return a.queueEmail(r, c, p, inv.Spec.CustomerRef.Name, billTo, billingv1.EmailSpec{
-			Purpose: billingv1.EmailPurposeInvoice, InvoiceRef: &billingv1.InvoiceReference{Name: inv.Name}})
-	})
+	return sendOf(a, w, r, c, "an invoice", "invoice_id", DecodeSend,
+		func(p *SendParams, inv *billingv1.Invoice) (*creation[*billingv1.Email], *Error) {
+			if phase := inv.EffectivePhase(); phase != billingv1.InvoiceIssued {
+				return nil, errorf(http.StatusConflict, CodeNotIssued, "invoice_id",
+					"Invoice %q is %s; only an issued invoice can be sent.", inv.Name, apiobject.Status(phase))
+			}
+			var billTo string
+			if inv.Status.BillTo != nil {
+				billTo = inv.Status.BillTo.Email
+			}
+			return a.queueEmail(r, c, p, inv.Spec.CustomerRef.Name, billTo, billingv1.EmailSpec{
+				Purpose: billingv1.EmailPurposeInvoice, InvoiceRef: &billingv1.InvoiceReference{Name: inv.Name}})
+		})
 }
 
 // sendCreditNote serves POST /v1/credit_notes/{credit_note_id}/send, with
 // the refusals of sendInvoice for a credit note.
 func (a *Adapter) sendCreditNote(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	c.id = r.PathValue("credit_note_id")
-	return create(a, w, r, c, emailKind, DecodeSend, func(p *SendParams) (*creation[*billingv1.Email], *Error) {
-		cn, e := a.pathCreditNote(r, c)
-		if e != nil {
-			return nil, e
-		}
-		if cn.Status.Phase != billingv1.CreditNoteIssued {
-			phase := cn.Status.Phase
-			if phase == "" {
-				phase = billingv1.CreditNotePending
+	return sendOf(a, w, r, c, "a credit note", "credit_note_id", DecodeSend,
+		func(p *SendParams, cn *billingv1.CreditNote) (*creation[*billingv1.Email], *Error) {
+			if cn.Status.Phase != billingv1.CreditNoteIssued {
+				phase := cn.Status.Phase
+				if phase == "" {
+					phase = billingv1.CreditNotePending
+				}
+				return nil, errorf(http.StatusConflict, CodeNotIssued, "credit_note_id",
+					"Credit note %q is %s; only an issued credit note can be sent.", cn.Name,
+					strings.ToLower(string(phase)))
 			}
-			return nil, errorf(http.StatusConflict, CodeNotIssued, "credit_note_id",
-				"Credit note %q is %s; only an issued credit note can be sent.", cn.Name,
-				strings.ToLower(string(phase)))
-		}
-		customer, billTo := cn.Status.CustomerName, ""
-		if cn.Status.BillTo != nil {
-			billTo = cn.Status.BillTo.Email
-		}
-		if customer == "" {
-			if inv := a.readInvoice(r, c.ns)(cn.Spec.InvoiceRef.Name); inv != nil {
-				customer = inv.Spec.CustomerRef.Name
+			customer, billTo := cn.Status.CustomerName, ""
+			if cn.Status.BillTo != nil {
+				billTo = cn.Status.BillTo.Email
 			}
-		}
-		return a.queueEmail(r, c, p, customer, billTo, billingv1.EmailSpec{
-			Purpose: billingv1.EmailPurposeCreditNote, CreditNoteRef: &billingv1.CreditNoteReference{Name: cn.Name}})
-	})
+			if customer == "" {
+				if inv := a.readInvoice(r, c.ns)(cn.Spec.InvoiceRef.Name); inv != nil {
+					customer = inv.Spec.CustomerRef.Name
+				}
+			}
+			return a.queueEmail(r, c, p, customer, billTo, billingv1.EmailSpec{
+				Purpose: billingv1.EmailPurposeCreditNote, CreditNoteRef: &billingv1.CreditNoteReference{Name: cn.Name}})
+		})
 }
 
 // sendStatement serves POST /v1/customers/{customer_id}/statement/send:
@@ -95,7 +87,6 @@ func (a *Adapter) sendCreditNote(w http.ResponseWriter, r *http.Request, c *call
 // for an invoice, 400 parameter_invalid for a day that is not one or a
 // from after to.
 func (a *Adapter) sendStatement(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	c.id = r.PathValue("customer_id")
 	decode := func(body []byte) (*SendParams, *Error) {
 		p, e := DecodeSend(body)
 		if e != nil {
@@ -106,11 +97,25 @@ func (a *Adapter) sendStatement(w http.ResponseWriter, r *http.Request, c *call)
 		p.StatementFrom, p.StatementTo = c.query.Get(queryFrom), c.query.Get(queryTo)
 		return p, nil
 	}
+	return sendOf(a, w, r, c, "a customer", "customer_id", decode,
+		func(p *SendParams, _ *billingv1.Customer) (*creation[*billingv1.Email], *Error) {
+			return a.queueEmail(r, c, p, c.id, "", billingv1.EmailSpec{Purpose: billingv1.EmailPurposeStatement})
+		})
+}
+
+// sendOf serves a send of the record the path's param names (pathRecord:
+// 404 resource_missing when the workspace has none), which check checks
+// and makes the Email of.
+func sendOf[T any, O apiObject[T]](a *Adapter, w http.ResponseWriter, r *http.Request, c *call, what, param string,
+	decode func(body []byte) (*SendParams, *Error),
+	check func(p *SendParams, obj O) (*creation[*billingv1.Email], *Error)) *Error {
+	c.id = r.PathValue(param)
 	return create(a, w, r, c, emailKind, decode, func(p *SendParams) (*creation[*billingv1.Email], *Error) {
-		if _, e := a.pathCustomer(r, c); e != nil {
+		obj, e := pathRecord[T, O](a, r, c, what, param)
+		if e != nil {
 			return nil, e
 		}
-		return a.queueEmail(r, c, p, c.id, "", billingv1.EmailSpec{Purpose: billingv1.EmailPurposeStatement})
+		return check(p, obj)
 	})
 }
 
@@ -132,7 +137,7 @@ func (a *Adapter) queueEmail(r *http.Request, c *call, p *SendParams, customer, 
 			billingv1.DefaultBillingProfileName)
 	}
 	if spec.Purpose == billingv1.EmailPurposeStatement {
-		loc, err := billing.TimeZone(&billingv1.BillingProfile{Spec: billingv1.BillingProfileSpec{TimeZone: profile.TimeZone}})
+		loc, err := billing.Location(profile.TimeZone)
 		if err != nil {
 			return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, queryTo,
 				"The statement's days cannot be resolved: %s (the workspace's BillingProfile spec.timeZone).", err)

@@ -77,26 +77,7 @@ func eventTypesParam(q url.Values) (map[billingv1.EventType]bool, string, *Error
 // the cursor, or of after (default 0, the first event). The two cannot be
 // combined.
 func eventsStart(q url.Values, cursorAfter string) (int64, *Error) {
-	if !q.Has(queryAfter) {
-		if cursorAfter == "" {
-			return 0, nil
-		}
-		n, ok := parseSequence(cursorAfter)
-		if !ok {
-			return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, queryCursor,
-				"cursor must be the next_cursor of a previous page.")
-		}
-		return n, nil
-	}
-	if q.Has(queryCursor) {
-		return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, queryAfter, "Send either cursor or after, not both.")
-	}
-	n, ok := parseSequence(q.Get(queryAfter))
-	if !ok {
-		return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, queryAfter,
-			"after must be a whole number from 0 to %d.", maxSequence)
-	}
-	return n, nil
+	return sequenceStart(q, queryAfter, cursorAfter)
 }
 
 // listEvents serves GET /v1/events: a page of the workspace's events in

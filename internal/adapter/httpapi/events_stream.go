@@ -29,12 +29,9 @@ import (
 // sequence and its data the event object the list returns.
 func (a *Adapter) streamEvents(w http.ResponseWriter, r *http.Request, c *call,
 	wanted map[billingv1.EventType]bool, cursorAfter string) *Error {
-	after, e := streamStart(r, func() (int64, *Error) { return eventsStart(c.query, cursorAfter) })
-	if e != nil {
-		return e
-	}
-	return a.serveStream(w, r, c, after, streamSource{
+	return a.serveStream(w, r, c, cursorAfter, streamSource{
 		name:    "events",
+		param:   queryAfter,
 		changed: func() <-chan struct{} { return a.store.EventsChanged(c.ns) },
 		read: func(ctx context.Context, after int64) ([]sse, int64, bool, error) {
 			page, last, more, err := a.store.Events(ctx, c.ns, after, streamPage, wanted)

@@ -31,12 +31,9 @@ const eventInvoiceIssued = "invoice.issued"
 // in sequence order, then each one as it is seen; each event's id is the
 // invoice's sequence.
 func (a *Adapter) streamInvoiceFeed(w http.ResponseWriter, r *http.Request, c *call, cursorAfter string) *Error {
-	after, e := streamStart(r, func() (int64, *Error) { return feedStart(c.query, cursorAfter) })
-	if e != nil {
-		return e
-	}
-	return a.serveStream(w, r, c, after, streamSource{
+	return a.serveStream(w, r, c, cursorAfter, streamSource{
 		name:    "invoice feed",
+		param:   queryAfterSequence,
 		changed: func() <-chan struct{} { return a.store.FeedChanged(c.ns) },
 		read: func(ctx context.Context, after int64) ([]sse, int64, bool, error) {
 			page, _, err := a.store.Feed(ctx, c.ns, after, streamPage)

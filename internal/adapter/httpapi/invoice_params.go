@@ -76,11 +76,7 @@ var itemFields = map[string]kind{
 // items is computed with billing.Total and must not exceed
 // billing.MaxTotal.
 func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
-	root, e := parseBody(body)
-	if e != nil {
-		return nil, e
-	}
-	fields, e := checkObject(root, "", map[string]kind{
+	fields, e := bodyFields(body, map[string]kind{
 		"customer_id": kindString, fieldCurrency: kindString, "items": kindArray,
 		"buyer_reference": kindString, "purchase_order": kindString, "supply_date": kindString,
 	})
@@ -262,12 +258,18 @@ func parseSequence(s string) (n int64, ok bool) {
 // the sequence of the cursor, or of after_sequence (default 0, the first
 // issued invoice). The two cannot be combined.
 func feedStart(q url.Values, after string) (int64, *Error) {
-	if !q.Has(queryAfterSequence) {
+	return sequenceStart(q, queryAfterSequence, after)
+}
+
+// sequenceStart reads where a page of a list in sequence order starts:
+// after the sequence of the cursor (after, as decodeCursor read it: it
+// belongs to this list), or of the query's param (default 0, the first).
+// The two cannot be combined.
+func sequenceStart(q url.Values, param, after string) (int64, *Error) {
+	if !q.Has(param) {
 		if after == "" {
 			return 0, nil
 		}
-		// A cursor of the feed holds a sequence; decodeCursor checked it
-		// belongs to this list.
 		n, ok := parseSequence(after)
 		if !ok {
 			return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, queryCursor,
@@ -276,13 +278,13 @@ func feedStart(q url.Values, after string) (int64, *Error) {
 		return n, nil
 	}
 	if q.Has(queryCursor) {
-		return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, queryAfterSequence,
-			"Send either cursor or after_sequence, not both.")
+		return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, param,
+			"Send either cursor or %s, not both.", param)
 	}
-	n, ok := parseSequence(q.Get(queryAfterSequence))
+	n, ok := parseSequence(q.Get(param))
 	if !ok {
-		return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, queryAfterSequence,
-			"after_sequence must be a whole number from 0 to %d.", maxSequence)
+		return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, param,
+			"%s must be a whole number from 0 to %d.", param, maxSequence)
 	}
 	return n, nil
 }

@@ -153,7 +153,7 @@ func invoiceItems(p *InvoiceParams, defaultTax *billingv1.Tax) ([]billingv1.Line
 	var line *billing.TaxLineError
 	switch {
 	case errors.As(err, &line):
-		return nil, billing.Amounts{}, taxRuleError(line, p.Items, defaultTax)
+		return nil, billing.Amounts{}, taxRuleError(billing.TaxFaultOf(items, defaultTax, err), defaultTax)
 	case errors.Is(err, billing.ErrTotalTooLarge):
 		return nil, billing.Amounts{}, totalTooLarge()
 	case err != nil:
@@ -175,57 +175,19 @@ func totalTooLarge() *Error {
 		"The invoice total, tax included, exceeds %d minor units (2^53-1).", int64(billing.MaxTotal))
 }
 
-// taxRuleError is the 422 of line, a rule that the items' effective taxes
-// break. The default tax is at fault when the item of line took it, or
-// when the items' own taxes keep the rules among themselves: the error is
-// then on the tax of the first item that took it, and says so.
-func taxRuleError(line *billing.TaxLineError, items []ItemParams, defaultTax *billingv1.Tax) *Error {
-	at := -1
-	if defaultTax != nil {
-		switch {
-		case items[line.Index].Tax == nil:
-			at = line.Index
-		case ownTaxesKeepTheRules(items):
-			at = firstWithoutTax(items)
-		}
+// taxRuleError is the 422 of fault, a rule that the items' effective
+// taxes break (billing.TaxFaultOf decides whose): on the field at fault,
+// or, when the default tax is at fault, on the tax of the item that took
+// it, saying so.
+func taxRuleError(fault billing.TaxFault, defaultTax *billingv1.Tax) *Error {
+	if fault.DefaultAt < 0 {
+		return taxFieldError(join(itemPath(fault.Err.Index), "tax"), fault.Err.Err)
 	}
-	if at < 0 {
-		return taxFieldError(join(itemPath(line.Index), "tax"), line.Err)
-	}
-	item := itemPath(at)
+	item := itemPath(fault.DefaultAt)
 	return errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, join(item, "tax"),
 		"%s has no tax of its own, so it takes the workspace's default tax (spec.defaultTax of the BillingProfile %q: %s), "+
 			"and with it the invoice breaks a tax rule: %s. Give %s a tax of its own, or change the workspace's default tax.",
-		item, billingv1.DefaultBillingProfileName, describeTax(defaultTax), line, item)
-}
-
-// ownTaxesKeepTheRules reports whether the taxes that items have of their
-// own keep the rules across items among themselves, the items without one
-// left out.
-func ownTaxesKeepTheRules(items []ItemParams) bool {
-	var own []*billing.LineTax
-	for _, it := range items {
-		if it.Tax == nil {
-			continue
-		}
-		tax, err := billing.LineTaxOf(it.Tax.crd())
-		if err != nil {
-			return false
-		}
-		own = append(own, tax)
-	}
-	return billing.ValidateTaxes(own) == nil
-}
-
-// firstWithoutTax is the index of the first of items without a tax of its
-// own, -1 when all have one.
-func firstWithoutTax(items []ItemParams) int {
-	for i, it := range items {
-		if it.Tax == nil {
-			return i
-		}
-	}
-	return -1
+		item, billingv1.DefaultBillingProfileName, describeTax(defaultTax), fault.Err, item)
 }
 
 // describeTax writes t for a message: `category S, rate 19`.

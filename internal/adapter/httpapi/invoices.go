@@ -53,13 +53,9 @@ func (a *Adapter) createInvoice(w http.ResponseWriter, r *http.Request, c *call)
 // (else 422 resource_missing), and returns the workspace's default tax
 // when an item of p takes it (nil: none, or not needed).
 func (a *Adapter) invoiceContext(r *http.Request, c *call, p *InvoiceParams) (*billingv1.Tax, *Error) {
-	found, err := a.store.Get(r.Context(), c.ns, p.CustomerID, &billingv1.Customer{})
-	if err != nil {
-		return nil, apiError(r.Context(), err, "Unable to read a customer")
-	}
-	if !found {
-		return nil, errorf(http.StatusUnprocessableEntity, CodeResourceMissing, "customer_id",
-			"There is no customer %q in workspace %q.", p.CustomerID, c.ns)
+	if e := a.readRecord(r, c.ns, p.CustomerID, &billingv1.Customer{}, http.StatusUnprocessableEntity,
+		"a customer", "customer_id"); e != nil {
+		return nil, e
 	}
 	if !p.needsDefaultTax() {
 		return nil, nil
@@ -86,41 +82,20 @@ func (p *InvoiceParams) invoice(items []billingv1.LineItem) *billingv1.Invoice {
 }
 
 // withAmounts is inv, just created, with amounts (those invoiceItems
-// computed of its items) in its status, where the controller freezes the
-// same ones at issue: apiobject.InvoiceOf renders them instead of
+// computed of its items, whose taxes its spec carries) in its status,
+// written as the controller freezes them at issue (billing.SetAmounts): apiobject.InvoiceOf renders them instead of
 // computing them again. inv itself, which the store keeps, is left as it
 // is.
 func withAmounts(inv *billingv1.Invoice, amounts billing.Amounts) *billingv1.Invoice {
 	shown := *inv
-	subtotal, taxTotal, total := amounts.Subtotal, amounts.TaxTotal, amounts.Total
-	shown.Status = billingv1.InvoiceStatus{Subtotal: &subtotal, TaxTotal: &taxTotal, Total: &total,
-		TaxBreakdown: billing.Breakdown(amounts.TaxBreakdown)}
+	shown.Status = billingv1.InvoiceStatus{}
+	billing.SetAmounts(&shown.Status, amounts, billing.ItemTaxes(&shown))
 	return &shown
 }
 
 // getInvoice serves GET /v1/invoices/{invoice_id}.
 func (a *Adapter) getInvoice(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	inv, e := a.pathInvoice(r, c)
-	if e != nil {
-		return e
-	}
-	writeJSON(w, r, http.StatusOK, apiobject.InvoiceOf(inv))
-	return nil
-}
-
-// pathInvoice reads the invoice the path names: 404 resource_missing when
-// the workspace has none of that id.
-func (a *Adapter) pathInvoice(r *http.Request, c *call) (*billingv1.Invoice, *Error) {
-	inv := &billingv1.Invoice{}
-	found, err := a.store.Get(r.Context(), c.ns, c.id, inv)
-	if err != nil {
-		return nil, apiError(r.Context(), err, "Unable to read an invoice")
-	}
-	if !found {
-		return nil, errorf(http.StatusNotFound, CodeResourceMissing, "invoice_id",
-			"There is no invoice %q in workspace %q.", c.id, c.ns)
-	}
-	return inv, nil
+	return getRecord(a, w, r, c, "an invoice", "invoice_id", apiobject.InvoiceOf)
 }
 
 // listInvoices serves GET /v1/invoices: a page of the workspace's invoices,
@@ -135,23 +110,11 @@ func (a *Adapter) listInvoices(w http.ResponseWriter, r *http.Request, c *call) 
 	if e != nil {
 		return e
 	}
-	scope := listScope{workspace: c.ns, resource: resourceInvoices, filters: filters}
-	limit, after, e := pageParams(c.query, scope)
-	if e != nil {
-		return e
-	}
 	if filters.Order == orderSequence {
-		if wantsEventStream(r) {
-			return a.streamInvoiceFeed(w, r, c, after)
-		}
-		return a.listInvoiceFeed(w, r, c, scope, after, limit)
+		return a.listInvoiceFeed(w, r, c, listScope{workspace: c.ns, resource: resourceInvoices, filters: filters})
 	}
-	page, more, err := a.store.Invoices(r.Context(), sel, after, limit)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to list invoices")
-	}
-	writePage(w, r, scope, page, more, apiobject.InvoiceOf, a.encoded)
-	return nil
+	return listPage(w, r, c, listing{resource: resourceInvoices, what: "invoices", filters: filters, sel: sel},
+		a.store.Invoices, apiobject.InvoiceOf, a.encoded)
 }
 
 // listInvoiceFeed serves GET /v1/invoices?status=issued&order=sequence: the
@@ -160,9 +123,16 @@ func (a *Adapter) listInvoices(w http.ResponseWriter, r *http.Request, c *call) 
 // this replica has not seen yet, with has_more true when it has seen a
 // higher one, so that a consumer never skips an invoice; next_cursor is
 // always set, to where the next page starts, since more may be issued
-// later.
-func (a *Adapter) listInvoiceFeed(w http.ResponseWriter, r *http.Request, c *call, scope listScope,
-	cursorAfter string, limit int) *Error {
+// later. A client that asks for an event stream is sent the feed as it
+// grows instead (streamInvoiceFeed).
+func (a *Adapter) listInvoiceFeed(w http.ResponseWriter, r *http.Request, c *call, scope listScope) *Error {
+	limit, cursorAfter, e := pageParams(c.query, scope)
+	if e != nil {
+		return e
+	}
+	if wantsEventStream(r) {
+		return a.streamInvoiceFeed(w, r, c, cursorAfter)
+	}
 	after, e := feedStart(c.query, cursorAfter)
 	if e != nil {
 		return e

@@ -49,15 +49,14 @@ type PaymentParams struct {
 	Reference string     `json:"reference,omitempty"`
 }
 
+// invoiceID is the invoice p names (invoiceRecordParams).
+func (p *PaymentParams) invoiceID() string { return p.InvoiceID }
+
 // DecodePayment parses and validates a POST /v1/payments body at now, with
 // the same guarantees as DecodeInvoice. paid_at is an RFC 3339 time not
 // more than 5 minutes after now.
 func DecodePayment(body []byte, now time.Time) (*PaymentParams, *Error) {
-	root, e := parseBody(body)
-	if e != nil {
-		return nil, e
-	}
-	fields, e := checkObject(root, "", map[string]kind{
+	fields, e := bodyFields(body, map[string]kind{
 		fieldInvoiceID: kindString, fieldAmount: kindNumber, fieldCurrency: kindString, "paid_at": kindString,
 		"method": kindString, "reference": kindString,
 	})
@@ -65,10 +64,7 @@ func DecodePayment(body []byte, now time.Time) (*PaymentParams, *Error) {
 		return nil, e
 	}
 	p := &PaymentParams{}
-	if p.InvoiceID, e = requiredString(fields, "", fieldInvoiceID, maxObjectNameLength); e != nil {
-		return nil, e
-	}
-	if p.Amount, e = requiredWhole(fields, "", fieldAmount, 1, billing.MaxTotal); e != nil {
+	if p.InvoiceID, p.Amount, e = invoiceAndAmount(fields); e != nil {
 		return nil, e
 	}
 	if p.Currency, e = currencyField(fields); e != nil {
@@ -81,6 +77,19 @@ func DecodePayment(body []byte, now time.Time) (*PaymentParams, *Error) {
 		return nil, e
 	}
 	return p, nil
+}
+
+// invoiceAndAmount reads the invoice_id (required) and the amount (a whole
+// number from 1 to billing.MaxTotal, required) of a body of a record of an
+// invoice that moves money: a payment's or a credit application's.
+func invoiceAndAmount(fields map[string]*node) (invoiceID string, amount int64, e *Error) {
+	if invoiceID, e = requiredString(fields, "", fieldInvoiceID, maxObjectNameLength); e != nil {
+		return "", 0, e
+	}
+	if amount, e = requiredWhole(fields, "", fieldAmount, 1, billing.MaxTotal); e != nil {
+		return "", 0, e
+	}
+	return invoiceID, amount, nil
 }
 
 // currencyField reads the optional currency of a payment's or refund's

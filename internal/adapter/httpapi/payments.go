@@ -30,21 +30,13 @@ import (
 // A payment paid at or before the workspace's closed_through is 409
 // period_closed on paid_at (its paid_at is now when the body has none).
 func (a *Adapter) createPayment(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return create(a, w, r, c, paymentKind, a.decodePayment,
-		func(p *PaymentParams) (*creation[*billingv1.Payment], *Error) {
-			inv, e := a.creditableInvoice(r, c, p.InvoiceID)
-			if e != nil {
-				return nil, e
-			}
+	return createOnInvoice(a, w, r, c, paymentKind, a.decodePayment,
+		func(p *PaymentParams, inv *billingv1.Invoice) (*creation[*billingv1.Payment], *Error) {
 			currency, e := checkPayment(inv, p)
 			if e != nil {
 				return nil, e
 			}
-			paidAt := a.now()
-			if p.PaidAt != nil {
-				paidAt = *p.PaidAt
-			}
-			if e := a.checkOpenPeriod(r, c.ns, paidAt, "paid_at"); e != nil {
+			if e := a.checkOpenPeriod(r, c.ns, p.PaidAt, "paid_at"); e != nil {
 				return nil, e
 			}
 			return &creation[*billingv1.Payment]{object: &billingv1.Payment{Spec: p.spec(currency)},
@@ -60,11 +52,7 @@ func (a *Adapter) decodePayment(body []byte) (*PaymentParams, *Error) {
 // replayPayment renders a payment an earlier request with the key created
 // (createKind.replay).
 func replayPayment(a *Adapter, r *http.Request, ns string, obj client.Object) any {
-	p, ok := obj.(*billingv1.Payment)
-	if !ok {
-		return nil
-	}
-	return apiobject.PaymentOf(p, a.paymentInvoice(r, ns, p))
+	return replayAs(obj, a.paymentOf(r, ns))
 }
 
 // checkPayment checks payment p against inv, and returns its currency, the
@@ -95,36 +83,22 @@ func checkPayment(inv *billingv1.Invoice, p *PaymentParams) (string, *Error) {
 	return currency, nil
 }
 
-// getPayment serves GET /v1/payments/{payment_id}.
-func (a *Adapter) getPayment(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	p := &billingv1.Payment{}
-	found, err := a.store.Get(r.Context(), c.ns, c.id, p)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to read a payment")
+// paymentOf renders the payments of workspace ns, each with its invoice
+// when its representation needs it: until the controller has recorded its
+// customer (billing.PaymentNeedsInvoice).
+func (a *Adapter) paymentOf(r *http.Request, ns string) func(*billingv1.Payment) apiobject.Payment {
+	return func(p *billingv1.Payment) apiobject.Payment {
+		return apiobject.PaymentOf(p, a.neededInvoice(r, ns, p.Spec.InvoiceRef.Name, billing.PaymentNeedsInvoice(p)))
 	}
-	if !found {
-		return errorf(http.StatusNotFound, CodeResourceMissing, "payment_id",
-			"There is no payment %q in workspace %q.", c.id, c.ns)
-	}
-	writeJSON(w, r, http.StatusOK, apiobject.PaymentOf(p, a.paymentInvoice(r, c.ns, p)))
-	return nil
 }
 
-// paymentInvoice reads the invoice of p when its representation needs it:
-// until the controller has recorded its customer. nil when it need not or
-// cannot be read.
-func (a *Adapter) paymentInvoice(r *http.Request, ns string, p *billingv1.Payment) *billingv1.Invoice {
-	if !billing.PaymentNeedsInvoice(p) {
-		return nil
-	}
-	return a.readInvoice(r, ns)(p.Spec.InvoiceRef.Name)
+// getPayment serves GET /v1/payments/{payment_id}.
+func (a *Adapter) getPayment(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	return getRecord(a, w, r, c, "a payment", "payment_id", a.paymentOf(r, c.ns))
 }
 
 // listPayments serves GET /v1/payments: a page of the workspace's
 // payments, optionally of one invoice and one customer, ordered by id.
 func (a *Adapter) listPayments(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return listRecords(w, r, c, resourcePayments, "payments", a.store.Payments,
-		func(p *billingv1.Payment) apiobject.Payment {
-			return apiobject.PaymentOf(p, a.paymentInvoice(r, c.ns, p))
-		})
+	return listRecords(w, r, c, resourcePayments, "payments", a.store.Payments, a.paymentOf(r, c.ns))
 }

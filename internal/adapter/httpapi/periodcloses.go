@@ -53,11 +53,7 @@ func DecodePeriodClose(body []byte) (*PeriodCloseParams, *Error) {
 }
 
 func decodePeriodClose(body []byte) (*PeriodCloseParams, *Error) {
-	root, e := parseBody(body)
-	if e != nil {
-		return nil, e
-	}
-	fields, e := checkObject(root, "", map[string]kind{"through": kindString})
+	fields, e := bodyFields(body, map[string]kind{"through": kindString})
 	if e != nil {
 		return nil, e
 	}
@@ -150,9 +146,13 @@ func (a *Adapter) workspaceClosedThrough(r *http.Request, ns string) (*time.Time
 	return &closed, nil
 }
 
-// checkOpenPeriod refuses a record dated at in the workspace's closed
-// span: 409 period_closed on param.
-func (a *Adapter) checkOpenPeriod(r *http.Request, ns string, at time.Time, param string) *Error {
+// checkOpenPeriod refuses a record dated date (now when the body gives
+// none) in the workspace's closed span: 409 period_closed on param.
+func (a *Adapter) checkOpenPeriod(r *http.Request, ns string, date *time.Time, param string) *Error {
+	at := a.now()
+	if date != nil {
+		at = *date
+	}
 	closed, name, ok, e := a.closedThrough(r, ns)
 	if e != nil {
 		return e
@@ -167,20 +167,15 @@ func (a *Adapter) checkOpenPeriod(r *http.Request, ns string, at time.Time, para
 
 // getPeriodClose serves GET /v1/period_closes/{period_close_id}.
 func (a *Adapter) getPeriodClose(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	var pc billingv1.PeriodClose
-	found, err := a.store.Get(r.Context(), c.ns, c.id, &pc)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to read a period close")
-	}
-	if !found {
-		return errorf(http.StatusNotFound, CodeResourceMissing, "period_close_id",
-			"There is no period close %q in workspace %q.", c.id, c.ns)
+	pc, e := pathRecord[billingv1.PeriodClose](a, r, c, "a period close", "period_close_id")
+	if e != nil {
+		return e
 	}
 	closed, e := a.workspaceClosedThrough(r, c.ns)
 	if e != nil {
 		return e
 	}
-	writeJSON(w, r, http.StatusOK, apiobject.PeriodCloseOf(&pc, closed))
+	writeJSON(w, r, http.StatusOK, apiobject.PeriodCloseOf(pc, closed))
 	return nil
 }
 

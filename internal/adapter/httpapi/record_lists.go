@@ -15,8 +15,8 @@
 package httpapi
 
 import (
-	"context"
 	"net/http"
+	"net/url"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -29,22 +29,21 @@ import (
 // (recordFilters), ordered by id. read reads the page from the store,
 // render answers each record; what names the records in the log.
 func listRecords[O client.Object, R any](w http.ResponseWriter, r *http.Request, c *call,
-	resource, what string, read func(ctx context.Context, sel store.Selection, after string, limit int) ([]O, bool, error),
-	render func(O) R) *Error {
-	f, e := recordFilters(c.query)
+	resource, what string, read pageReader[O], render func(O) R) *Error {
+	l, e := recordListing(c.query, resource, what)
 	if e != nil {
 		return e
 	}
-	scope := listScope{workspace: c.ns, resource: resource, filters: f}
-	limit, after, e := pageParams(c.query, scope)
+	return listPage(w, r, c, l, read, render, nil)
+}
+
+// recordListing is the list of resource (what in the log) a query asks
+// for: optionally of one invoice and one customer (recordFilters).
+func recordListing(q url.Values, resource, what string) (listing, *Error) {
+	f, e := recordFilters(q)
 	if e != nil {
-		return e
+		return listing{}, e
 	}
-	sel := store.Selection{Namespace: c.ns, InvoiceID: f.InvoiceID, CustomerID: f.CustomerID}
-	page, more, err := read(r.Context(), sel, after, limit)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to list "+what)
-	}
-	writePage(w, r, scope, page, more, render, nil)
-	return nil
+	return listing{resource: resource, what: what, filters: f,
+		sel: store.Selection{InvoiceID: f.InvoiceID, CustomerID: f.CustomerID}}, nil
 }

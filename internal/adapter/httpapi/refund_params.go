@@ -44,11 +44,7 @@ type RefundParams struct {
 // 3339 time not more than 5 minutes after now. Whether the customer's
 // credit takes that much is the handler's to check.
 func DecodeRefund(body []byte, now time.Time) (*RefundParams, *Error) {
-	root, e := parseBody(body)
-	if e != nil {
-		return nil, e
-	}
-	fields, e := checkObject(root, "", map[string]kind{
+	fields, e := bodyFields(body, map[string]kind{
 		"customer_id": kindString, fieldAmount: kindNumber, fieldCurrency: kindString, "refunded_at": kindString,
 		"method": kindString, "reference": kindString,
 	})

@@ -35,22 +35,14 @@ func (a *Adapter) createRefund(w http.ResponseWriter, r *http.Request, c *call) 
 	return create(a, w, r, c, refundKind, a.decodeRefund,
 		func(p *RefundParams) (*creation[*billingv1.Refund], *Error) {
 			customer := &billingv1.Customer{}
-			found, err := a.store.Get(r.Context(), c.ns, p.CustomerID, customer)
-			if err != nil {
-				return nil, apiError(r.Context(), err, "Unable to read a customer")
-			}
-			if !found {
-				return nil, errorf(http.StatusUnprocessableEntity, CodeResourceMissing, "customer_id",
-					"There is no customer %q in workspace %q.", p.CustomerID, c.ns)
+			if e := a.readRecord(r, c.ns, p.CustomerID, customer, http.StatusUnprocessableEntity,
+				"a customer", "customer_id"); e != nil {
+				return nil, e
 			}
 			if e := checkAvailableCredit(customer, p.CustomerID, p.Currency, p.Amount); e != nil {
 				return nil, e
 			}
-			refundedAt := a.now()
-			if p.RefundedAt != nil {
-				refundedAt = *p.RefundedAt
-			}
-			if e := a.checkOpenPeriod(r, c.ns, refundedAt, "refunded_at"); e != nil {
+			if e := a.checkOpenPeriod(r, c.ns, p.RefundedAt, "refunded_at"); e != nil {
 				return nil, e
 			}
 			return &creation[*billingv1.Refund]{object: &billingv1.Refund{Spec: p.spec()},
@@ -66,26 +58,12 @@ func (a *Adapter) decodeRefund(body []byte) (*RefundParams, *Error) {
 // replayRefund renders a refund an earlier request with the key created
 // (createKind.replay).
 func replayRefund(_ *Adapter, _ *http.Request, _ string, obj client.Object) any {
-	rf, ok := obj.(*billingv1.Refund)
-	if !ok {
-		return nil
-	}
-	return apiobject.RefundOf(rf)
+	return replayAs(obj, apiobject.RefundOf)
 }
 
 // getRefund serves GET /v1/refunds/{refund_id}.
 func (a *Adapter) getRefund(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	rf := &billingv1.Refund{}
-	found, err := a.store.Get(r.Context(), c.ns, c.id, rf)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to read a refund")
-	}
-	if !found {
-		return errorf(http.StatusNotFound, CodeResourceMissing, "refund_id",
-			"There is no refund %q in workspace %q.", c.id, c.ns)
-	}
-	writeJSON(w, r, http.StatusOK, apiobject.RefundOf(rf))
-	return nil
+	return getRecord(a, w, r, c, "a refund", "refund_id", apiobject.RefundOf)
 }
 
 // listRefunds serves GET /v1/refunds: a page of the workspace's refunds,
@@ -96,16 +74,6 @@ func (a *Adapter) listRefunds(w http.ResponseWriter, r *http.Request, c *call) *
 	if e != nil {
 		return e
 	}
-	scope := listScope{workspace: c.ns, resource: resourceRefunds, filters: listFilters{CustomerID: customer}}
-	limit, after, e := pageParams(c.query, scope)
-	if e != nil {
-		return e
-	}
-	sel := store.Selection{Namespace: c.ns, CustomerID: customer}
-	page, more, err := a.store.Refunds(r.Context(), sel, after, limit)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to list refunds")
-	}
-	writePage(w, r, scope, page, more, apiobject.RefundOf, nil)
-	return nil
+	return listPage(w, r, c, listing{resource: resourceRefunds, what: "refunds", filters: listFilters{CustomerID: customer},
+		sel: store.Selection{CustomerID: customer}}, a.store.Refunds, apiobject.RefundOf, nil)
 }

@@ -19,23 +19,26 @@ import (
 	"net/url"
 
 	"k8s.io/apiserver/pkg/authentication/user"
+
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
 
-// Resources, as named in SubjectAccessReviews and IdempotencyKeys.
-const (
-	resourceCustomers   = "customers"
-	resourceInvoices    = "invoices"
-	resourceCreditNotes = "creditnotes"
-	resourcePayments    = "payments"
-	resourcePeriodClose = "periodcloses"
-	resourceLedgerSeals = "ledgerseals"
+// Resources, as named in SubjectAccessReviews and IdempotencyKeys: those
+// of the table of record kinds (internal/recordkind).
+var (
+	resourceCustomers   = recordkind.Customer.Resource
+	resourceInvoices    = recordkind.Invoice.Resource
+	resourceCreditNotes = recordkind.CreditNote.Resource
+	resourcePayments    = recordkind.Payment.Resource
+	resourcePeriodClose = recordkind.PeriodClose.Resource
+	resourceLedgerSeals = recordkind.LedgerSeal.Resource
 	// The kinds of money on account.
-	resourceCreditApplications = "creditapplications"
-	resourceRefunds            = "refunds"
-	resourceWriteOffs          = "writeoffs"
+	resourceCreditApplications = recordkind.CreditApplication.Resource
+	resourceRefunds            = recordkind.Refund.Resource
+	resourceWriteOffs          = recordkind.WriteOff.Resource
 	// resourceEmails is what sending is authorized on: create on emails,
 	// the messages the sends queue.
-	resourceEmails = "emails"
+	resourceEmails = recordkind.Email.Resource
 )
 
 // Query parameters.

@@ -15,7 +15,6 @@
 package httpapi
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -37,12 +36,7 @@ const mediaGzip = "application/gzip"
 
 // getSeal serves GET /v1/seals/{seal_id}: the seal without its payload.
 func (a *Adapter) getSeal(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	s, e := a.pathSeal(r, c)
-	if e != nil {
-		return e
-	}
-	writeJSON(w, r, http.StatusOK, apiobject.SealOf(s))
-	return nil
+	return getRecord(a, w, r, c, "a seal", "seal_id", apiobject.SealOf)
 }
 
 // getSealPayload serves GET /v1/seals/{seal_id}/payload: the gzip of the
@@ -50,7 +44,7 @@ func (a *Adapter) getSeal(w http.ResponseWriter, r *http.Request, c *call) *Erro
 // (so that anyone can gunzip them and compare their SHA-256 with
 // payload_sha256).
 func (a *Adapter) getSealPayload(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	s, e := a.pathSeal(r, c)
+	s, e := pathRecord[billingv1.LedgerSeal](a, r, c, "a seal", "seal_id")
 	if e != nil {
 		return e
 	}
@@ -66,35 +60,11 @@ func (a *Adapter) getSealPayload(w http.ResponseWriter, r *http.Request, c *call
 	return nil
 }
 
-// pathSeal reads the seal the path names: 404 resource_missing when the
-// workspace has none of that name.
-func (a *Adapter) pathSeal(r *http.Request, c *call) (*billingv1.LedgerSeal, *Error) {
-	s := &billingv1.LedgerSeal{}
-	found, err := a.store.Get(r.Context(), c.ns, c.id, s)
-	if err != nil {
-		return nil, apiError(r.Context(), err, "Unable to read a seal")
-	}
-	if !found {
-		return nil, errorf(http.StatusNotFound, CodeResourceMissing, "seal_id",
-			"There is no seal %q in workspace %q.", c.id, c.ns)
-	}
-	return s, nil
-}
-
 // listSeals serves GET /v1/seals: a page of the workspace's seals ordered
 // by id, which is their sequence order (seal-NNNNNN).
 func (a *Adapter) listSeals(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	scope := listScope{workspace: c.ns, resource: resourceLedgerSeals}
-	limit, after, e := pageParams(c.query, scope)
-	if e != nil {
-		return e
-	}
-	page, more, err := a.store.LedgerSeals(r.Context(), store.Selection{Namespace: c.ns}, after, limit)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to list seals")
-	}
-	writePage(w, r, scope, page, more, apiobject.SealOf, nil)
-	return nil
+	return listPage(w, r, c, listing{resource: resourceLedgerSeals, what: "seals"}, a.store.LedgerSeals,
+		apiobject.SealOf, nil)
 }
 
 // verifySeals serves GET /v1/seals/verify. It reads every seal of the
@@ -189,9 +159,7 @@ func (a *Adapter) checkServedRecords(r *http.Request, ns string, held sealedReco
 }
 
 // walkRecords pages through every record of one kind in workspace ns.
-func walkRecords[O client.Object](r *http.Request, ns, kind string,
-	page func(ctx context.Context, sel store.Selection, after string, limit int) ([]O, bool, error),
-	held sealedRecords) error {
+func walkRecords[O client.Object](r *http.Request, ns, kind string, page pageReader[O], held sealedRecords) error {
 	after := ""
 	for {
 		objs, more, err := page(r.Context(), store.Selection{Namespace: ns}, after, listLimitMax)

@@ -85,12 +85,9 @@ func (a *Adapter) getStatement(w http.ResponseWriter, r *http.Request, c *call) 
 		writeJSON(w, r, http.StatusOK, apiobject.StatementOf(&st, cus.Spec.Name, loc))
 		return nil
 	}
-	doc := &document.Statement{Statement: &st, Customer: cus, Location: loc,
-		Locale: locale.Resolve(cus.Spec.PreferredLocale)}
-	if profile != nil {
-		doc.Issuer, doc.Footer = profile.Spec.Issuer, profile.Spec.Footer
-		doc.Locale = locale.Resolve(cus.Spec.PreferredLocale, profile.Spec.Locale)
-	}
+	settings := billing.SettingsOf(profile)
+	doc := &document.Statement{Statement: &st, Customer: cus, Location: loc, Issuer: settings.Issuer,
+		Footer: settings.Footer, Locale: locale.Resolve(cus.Spec.PreferredLocale, settings.Locale)}
 	ext, render := formatHTML, document.StatementHTML
 	if media == mediaPDF {
 		ext, render = formatPDF, document.StatementPDF
@@ -181,30 +178,39 @@ func (a *Adapter) workspaceTimeZone(r *http.Request, ns string) (*billingv1.Bill
 }
 
 // customerRecords reads every record of customer in ns from the store,
-// live and sealed.
+// live and sealed (billing.GatherRecords).
 func (a *Adapter) customerRecords(ctx context.Context, ns, customer string) (*billing.Records, error) {
-	sel := store.Selection{Namespace: ns, CustomerID: customer}
-	recs := &billing.Records{}
+	return billing.GatherRecords(ctx, storeRecords{a: a, sel: store.Selection{Namespace: ns, CustomerID: customer}})
+}
+
+// storeRecords reads a customer's records (sel) from the store, live and
+// sealed, kind by kind: the ledgers' records by their customer.
+type storeRecords struct {
+	a   *Adapter
+	sel store.Selection
+}
+
+func (s storeRecords) Invoices(ctx context.Context) ([]*billingv1.Invoice, error) {
+	return readAll(ctx, s.sel, s.a.store.Invoices)
+}
+
+func (s storeRecords) Ledgers(ctx context.Context, _ []*billingv1.Invoice, recs *billing.Records) error {
 	var err error
-	if recs.Invoices, err = readAll(ctx, sel, a.store.Invoices); err != nil {
-		return nil, err
+	if recs.CreditNotes, err = readAll(ctx, s.sel, s.a.store.CreditNotes); err != nil {
+		return err
 	}
-	if recs.CreditNotes, err = readAll(ctx, sel, a.store.CreditNotes); err != nil {
-		return nil, err
+	if recs.Payments, err = readAll(ctx, s.sel, s.a.store.Payments); err != nil {
+		return err
 	}
-	if recs.Payments, err = readAll(ctx, sel, a.store.Payments); err != nil {
-		return nil, err
+	if recs.CreditApplications, err = readAll(ctx, s.sel, s.a.store.CreditApplications); err != nil {
+		return err
 	}
-	if recs.CreditApplications, err = readAll(ctx, sel, a.store.CreditApplications); err != nil {
-		return nil, err
-	}
-	if recs.Refunds, err = readAll(ctx, sel, a.store.Refunds); err != nil {
-		return nil, err
-	}
-	if recs.WriteOffs, err = readAll(ctx, sel, a.store.WriteOffs); err != nil {
-		return nil, err
-	}
-	return recs, nil
+	recs.WriteOffs, err = readAll(ctx, s.sel, s.a.store.WriteOffs)
+	return err
+}
+
+func (s storeRecords) Refunds(ctx context.Context) ([]*billingv1.Refund, error) {
+	return readAll(ctx, s.sel, s.a.store.Refunds)
 }
 
 // readAll reads every object of sel with read, page after page.

@@ -132,6 +132,50 @@ var _ = Describe("Statements", func() {
 	})
 })
 
+// sealedLedger makes the records of one customer in one currency as a
+// seal holds them: issued, recorded, with the ids and numbers given.
+type sealedLedger struct {
+	ns, customer, currency string
+	billTo                 billingv1.BillTo
+}
+
+// meta is the type and object meta of the record of kind named name.
+func (r sealedLedger) meta(kind, name string) (metav1.TypeMeta, metav1.ObjectMeta) {
+	return metav1.TypeMeta{APIVersion: billingv1.GroupVersion.String(), Kind: kind},
+		metav1.ObjectMeta{Name: name, Namespace: r.ns, UID: types.UID("uid-" + name)}
+}
+
+// invoice is an issued invoice of one line of total, number seq.
+func (r sealedLedger) invoice(name string, seq, total int64, issued, due metav1.Time) *billingv1.Invoice {
+	tm, om := r.meta("Invoice", name)
+	return &billingv1.Invoice{TypeMeta: tm, ObjectMeta: om,
+		Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: r.customer}, Currency: r.currency,
+			Items: []billingv1.LineItem{{Description: "Work", Quantity: 1, Amount: total}}},
+		Status: billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, Sequence: ptr.To(seq),
+			Number: fmt.Sprintf("INV-%06d", seq), Total: ptr.To(total), IssuedAt: &issued, DueAt: &due,
+			BillTo: r.billTo.DeepCopy()}}
+}
+
+// payment is a recorded payment of amount on invoice.
+func (r sealedLedger) payment(name, invoice string, amount int64, paid metav1.Time) *billingv1.Payment {
+	tm, om := r.meta("Payment", name)
+	return &billingv1.Payment{TypeMeta: tm, ObjectMeta: om,
+		Spec: billingv1.PaymentSpec{InvoiceRef: billingv1.InvoiceReference{Name: invoice}, Amount: amount, PaidAt: &paid},
+		Status: billingv1.PaymentStatus{Phase: billingv1.PaymentRecorded, CustomerName: r.customer, Currency: r.currency,
+			RecordedAt: &paid}}
+}
+
+// creditNote is an issued full credit note of invoice for total, number seq.
+func (r sealedLedger) creditNote(name, invoice string, seq, total int64, issued metav1.Time) *billingv1.CreditNote {
+	tm, om := r.meta("CreditNote", name)
+	return &billingv1.CreditNote{TypeMeta: tm, ObjectMeta: om,
+		Spec: billingv1.CreditNoteSpec{InvoiceRef: billingv1.InvoiceReference{Name: invoice}, Reason: "order_change",
+			FullCredit: true},
+		Status: billingv1.CreditNoteStatus{Phase: billingv1.CreditNoteIssued, Sequence: ptr.To(seq),
+			Number: fmt.Sprintf("CN-%06d", seq), IssuedAt: &issued, CustomerName: r.customer, Currency: r.currency,
+			Total: ptr.To(total)}}
+}
+
 var _ = Describe("Receivables aging", func() {
 	var ns string
 	// day is n days after the story's first day, at 09:00 UTC: 200 days ago
@@ -158,37 +202,16 @@ var _ = Describe("Receivables aging", func() {
 	//	day 130: pay-b   300.00 on inv-b (pays it)
 	sealedStory := func() {
 		GinkgoHelper()
-		meta := func(kind, name string) (metav1.TypeMeta, metav1.ObjectMeta) {
-			return metav1.TypeMeta{APIVersion: billingv1.GroupVersion.String(), Kind: kind},
-				metav1.ObjectMeta{Name: name, Namespace: ns, UID: types.UID("uid-" + name)}
-		}
+		sealed := sealedLedger{ns: ns, customer: "cus-aging", currency: "EUR",
+			billTo: billingv1.BillTo{Name: "Aging AG", Email: "ap@aging.example"}}
 		inv := func(name string, seq, total int64, issued int) *billingv1.Invoice {
-			tm, om := meta("Invoice", name)
-			at, due := day(issued), day(issued+30)
-			return &billingv1.Invoice{TypeMeta: tm, ObjectMeta: om,
-				Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "cus-aging"}, Currency: "EUR",
-					Items: []billingv1.LineItem{{Description: "Work", Quantity: 1, Amount: total}}},
-				Status: billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, Sequence: ptr.To(seq),
-					Number: fmt.Sprintf("INV-%06d", seq), Total: ptr.To(total), IssuedAt: &at, DueAt: &due,
-					BillTo: &billingv1.BillTo{Name: "Aging AG", Email: "ap@aging.example"}}}
+			return sealed.invoice(name, seq, total, day(issued), day(issued+30))
 		}
 		pay := func(name, invoice string, amount int64, paid int) *billingv1.Payment {
-			tm, om := meta("Payment", name)
-			at := day(paid)
-			return &billingv1.Payment{TypeMeta: tm, ObjectMeta: om,
-				Spec: billingv1.PaymentSpec{InvoiceRef: billingv1.InvoiceReference{Name: invoice}, Amount: amount, PaidAt: &at},
-				Status: billingv1.PaymentStatus{Phase: billingv1.PaymentRecorded, CustomerName: "cus-aging", Currency: "EUR",
-					RecordedAt: &at}}
+			return sealed.payment(name, invoice, amount, day(paid))
 		}
 		cn := func(name, invoice string, seq, total int64, issued int) *billingv1.CreditNote {
-			tm, om := meta("CreditNote", name)
-			at := day(issued)
-			return &billingv1.CreditNote{TypeMeta: tm, ObjectMeta: om,
-				Spec: billingv1.CreditNoteSpec{InvoiceRef: billingv1.InvoiceReference{Name: invoice}, Reason: "order_change",
-					FullCredit: true},
-				Status: billingv1.CreditNoteStatus{Phase: billingv1.CreditNoteIssued, Sequence: ptr.To(seq),
-					Number: fmt.Sprintf("CN-%06d", seq), IssuedAt: &at, CustomerName: "cus-aging", Currency: "EUR",
-					Total: ptr.To(total)}}
+			return sealed.creditNote(name, invoice, seq, total, day(issued))
 		}
 		records := []client.Object{
 			inv("inv-a", 1, 100_000, 0), inv("inv-b", 2, 50_000, 20), inv("inv-c", 3, 30_000, 70),

@@ -57,6 +57,9 @@ func appendSSE(b []byte, e sse) []byte {
 type streamSource struct {
 	// name is the comment that opens the stream.
 	name string
+	// param is the query parameter of the sequence a stream without a
+	// cursor or Last-Event-ID starts after (sequenceStart).
+	param string
 	// changed returns a channel closed once there may be more to read;
 	// called before each read, so that nothing is missed in between.
 	changed func() <-chan struct{}
@@ -116,9 +119,10 @@ func (s *streams) shutdown() {
 	}
 }
 
-// streamStart is where a stream starts: after Last-Event-ID when an
-// EventSource reconnects, else where the list's page would (start).
-func streamStart(r *http.Request, start func() (int64, *Error)) (int64, *Error) {
+// streamStart is where a stream of src starts: after Last-Event-ID when
+// an EventSource reconnects, else where the list's page would, after the
+// cursor's sequence (cursorAfter) or src.param's (sequenceStart).
+func streamStart(r *http.Request, c *call, cursorAfter string, src streamSource) (int64, *Error) {
 	if id := r.Header.Get(lastEventIDHeader); id != "" {
 		n, ok := parseSequence(id)
 		if !ok {
@@ -127,15 +131,21 @@ func streamStart(r *http.Request, start func() (int64, *Error)) (int64, *Error) 
 		}
 		return n, nil
 	}
-	return start()
+	return sequenceStart(c.query, src.param, cursorAfter)
 }
 
-// serveStream serves src as Server-Sent Events after after until the
+// serveStream serves src as Server-Sent Events, after where it starts
+// (streamStart: the cursor's sequence is cursorAfter), until the
 // client goes away, stops reading (a write blocked for
 // StreamWriteTimeout), or the server shuts down. Comments every
 // StreamHeartbeat keep idle connections open through proxies. A caller has
 // at most MaxStreamsPerCaller streams open, of all kinds together.
-func (a *Adapter) serveStream(w http.ResponseWriter, r *http.Request, c *call, after int64, src streamSource) *Error {
+func (a *Adapter) serveStream(w http.ResponseWriter, r *http.Request, c *call, cursorAfter string,
+	src streamSource) *Error {
+	after, e := streamStart(r, c, cursorAfter, src)
+	if e != nil {
+		return e
+	}
 	caller := callerKey(c.user)
 	if !a.streams.acquire(caller, a.opts.MaxStreamsPerCaller) {
 		return &Error{Status: http.StatusTooManyRequests, Code: CodeRateLimited, RetryAfter: 10,

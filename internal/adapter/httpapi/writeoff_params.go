@@ -24,16 +24,15 @@ type WriteOffParams struct {
 	Reason    string `json:"reason"`
 }
 
+// invoiceID is the invoice p names (invoiceRecordParams).
+func (p *WriteOffParams) invoiceID() string { return p.InvoiceID }
+
 // DecodeWriteOff parses and validates a POST /v1/write_offs body, with the
 // same guarantees as DecodeInvoice: invoice_id and reason (1 to 500
 // characters) are required. Whether anything remains of the invoice to
 // write off is the handler's to check.
 func DecodeWriteOff(body []byte) (*WriteOffParams, *Error) {
-	root, e := parseBody(body)
-	if e != nil {
-		return nil, e
-	}
-	fields, e := checkObject(root, "", map[string]kind{fieldInvoiceID: kindString, "reason": kindString})
+	fields, e := bodyFields(body, map[string]kind{fieldInvoiceID: kindString, "reason": kindString})
 	if e != nil {
 		return nil, e
 	}

@@ -21,7 +21,6 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
-	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
 // createWriteOff serves POST /v1/write_offs: what remains of an issued
@@ -30,16 +29,11 @@ import (
 // (billing.InvoiceRemaining), else 409 invoice_not_open. The controller
 // enters it with what remains then, or rejects it when nothing does.
 func (a *Adapter) createWriteOff(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return create(a, w, r, c, writeOffKind, DecodeWriteOff,
-		func(p *WriteOffParams) (*creation[*billingv1.WriteOff], *Error) {
-			inv, e := a.creditableInvoice(r, c, p.InvoiceID)
+	return createOnInvoice(a, w, r, c, writeOffKind, DecodeWriteOff,
+		func(p *WriteOffParams, inv *billingv1.Invoice) (*creation[*billingv1.WriteOff], *Error) {
+			remaining, e := invoiceRemaining(inv)
 			if e != nil {
 				return nil, e
-			}
-			remaining, ok := billing.InvoiceRemaining(inv)
-			if !ok {
-				return nil, errorf(http.StatusConflict, CodeInvoiceNotIssued, "invoice_id",
-					"Invoice %q has no total to pay.", inv.Name)
 			}
 			if remaining == 0 {
 				return nil, errorf(http.StatusConflict, CodeInvoiceNotOpen, "invoice_id",
@@ -52,46 +46,28 @@ func (a *Adapter) createWriteOff(w http.ResponseWriter, r *http.Request, c *call
 		})
 }
 
-// getWriteOff serves GET /v1/write_offs/{write_off_id}.
-func (a *Adapter) getWriteOff(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	wo := &billingv1.WriteOff{}
-	found, err := a.store.Get(r.Context(), c.ns, c.id, wo)
-	if err != nil {
-		return apiError(r.Context(), err, "Unable to read a write-off")
+// writeOffOf renders the write-offs of workspace ns, each with its invoice
+// when its representation needs it: until the controller has recorded its
+// customer and currency (apiobject.WriteOffNeedsInvoice).
+func (a *Adapter) writeOffOf(r *http.Request, ns string) func(*billingv1.WriteOff) apiobject.WriteOff {
+	return func(wo *billingv1.WriteOff) apiobject.WriteOff {
+		return apiobject.WriteOffOf(wo, a.neededInvoice(r, ns, wo.Spec.InvoiceRef.Name, apiobject.WriteOffNeedsInvoice(wo)))
 	}
-	if !found {
-		return errorf(http.StatusNotFound, CodeResourceMissing, "write_off_id",
-			"There is no write-off %q in workspace %q.", c.id, c.ns)
-	}
-	writeJSON(w, r, http.StatusOK, apiobject.WriteOffOf(wo, a.writeOffInvoice(r, c.ns, wo)))
-	return nil
 }
 
-// writeOffInvoice reads the invoice of wo when its representation needs
-// it: until the controller has recorded its customer and currency. nil
-// when it need not or cannot be read.
-func (a *Adapter) writeOffInvoice(r *http.Request, ns string, wo *billingv1.WriteOff) *billingv1.Invoice {
-	if !apiobject.WriteOffNeedsInvoice(wo) {
-		return nil
-	}
-	return a.readInvoice(r, ns)(wo.Spec.InvoiceRef.Name)
+// getWriteOff serves GET /v1/write_offs/{write_off_id}.
+func (a *Adapter) getWriteOff(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	return getRecord(a, w, r, c, "a write-off", "write_off_id", a.writeOffOf(r, c.ns))
 }
 
 // replayWriteOff renders a write-off an earlier request with the key
 // created (createKind.replay).
 func replayWriteOff(a *Adapter, r *http.Request, ns string, obj client.Object) any {
-	wo, ok := obj.(*billingv1.WriteOff)
-	if !ok {
-		return nil
-	}
-	return apiobject.WriteOffOf(wo, a.writeOffInvoice(r, ns, wo))
+	return replayAs(obj, a.writeOffOf(r, ns))
 }
 
 // listWriteOffs serves GET /v1/write_offs: a page of the workspace's
 // write-offs, optionally of one invoice and one customer, ordered by id.
 func (a *Adapter) listWriteOffs(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return listRecords(w, r, c, resourceWriteOffs, "write-offs", a.store.WriteOffs,
-		func(wo *billingv1.WriteOff) apiobject.WriteOff {
-			return apiobject.WriteOffOf(wo, a.writeOffInvoice(r, c.ns, wo))
-		})
+	return listRecords(w, r, c, resourceWriteOffs, "write-offs", a.store.WriteOffs, a.writeOffOf(r, c.ns))
 }

@@ -88,7 +88,7 @@ type Request struct {
 	// say what the key was used for: a retry must match both.
 	Resource string
 	Hash     string
-	// Prefix starts the ids of new objects (billing.CustomerIDPrefix, ...).
+	// Prefix starts the ids of new objects (recordkind.Customer.IDPrefix, ...).
 	Prefix string
 	// Build returns the object to create, named id.
 	Build func(id string) client.Object

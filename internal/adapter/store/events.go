@@ -28,6 +28,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
 
 // Events are not stored anywhere of their own: each event's sequence is
@@ -68,14 +69,6 @@ func newEventIndex() *eventIndex {
 func recordedEvents(obj any) (ns, name string, events []billingv1.RecordedEvent) {
 	if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj
-	}
-	switch o := obj.(type) {
-	case *billingv1.PeriodClose:
-		return o.Namespace, o.Name, o.Status.Events
-	case *billingv1.LedgerSeal:
-		return o.Namespace, o.Name, o.Status.Events
-	case *billingv1.Email:
-		return o.Namespace, o.Name, o.Status.Events
 	}
 	return billing.RecordedEvents(obj)
 }
@@ -181,13 +174,10 @@ type Event struct {
 	Sequence  int64
 	Type      billingv1.EventType
 	CreatedAt time.Time
-	// Object is the *billingv1.Invoice, *billingv1.CreditNote,
-	// *billingv1.Payment, *billingv1.CreditApplication, *billingv1.Refund,
-	// *billingv1.WriteOff (live or sealed, with the label
-	// billingv1.LabelSealedIn), *billingv1.PeriodClose,
-	// *billingv1.LedgerSeal or *billingv1.Email (a reminder's, for
-	// invoice.reminder_sent) the event is about, shared with the cache:
-	// read it, never change it.
+	// Object is the billingv1.EventCarrier the event is about (live or
+	// sealed, with the label billingv1.LabelSealedIn), of the kind whose
+	// row of internal/recordkind lists the event's type, shared with the
+	// cache: read it, never change it.
 	Object client.Object
 }
 
@@ -263,29 +253,11 @@ func (s *Store) event(ctx context.Context, ns string, ref eventRef, seq int64) (
 }
 
 // objectFor returns an empty object of the kind an event of type t is
-// about; nil for an unknown type.
+// about (recordkind.OfEvent); nil for an unknown type.
 func objectFor(t billingv1.EventType) client.Object {
-	switch t {
-	case billingv1.EventTypeInvoiceIssued, billingv1.EventTypeInvoicePaid,
-		billingv1.EventTypeInvoiceVoided, billingv1.EventTypeInvoiceOverdue:
-		return &billingv1.Invoice{}
-	case billingv1.EventTypeCreditNoteIssued:
-		return &billingv1.CreditNote{}
-	case billingv1.EventTypePaymentRecorded:
-		return &billingv1.Payment{}
-	case billingv1.EventTypePeriodClosed:
-		return &billingv1.PeriodClose{}
-	case billingv1.EventTypeLedgerSealed:
-		return &billingv1.LedgerSeal{}
-	case billingv1.EventTypeCreditApplied:
-		return &billingv1.CreditApplication{}
-	case billingv1.EventTypeRefundRecorded:
-		return &billingv1.Refund{}
-	case billingv1.EventTypeInvoiceMarkedUncollectible:
-		return &billingv1.WriteOff{}
-	case billingv1.EventTypeInvoiceReminderSent:
-		return &billingv1.Email{}
-	default:
+	k := recordkind.OfEvent(t)
+	if k == nil {
 		return nil
 	}
+	return k.New()
 }

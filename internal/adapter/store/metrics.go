@@ -55,37 +55,26 @@ func newMetrics() *metrics {
 				"reading the API server's current resource version, then waiting for the informer to deliver it.",
 			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1},
 		}),
-		fallbacks: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: metricsNamespace,
-			Subsystem: metricsSubsystem,
-			Name:      "read_barrier_fallbacks_total",
-			Help: "Last pages of lists read from the API server because the informer had not delivered the " +
-				"read barrier: in time (timeout), having delivered nothing for as long (idle), or because the " +
-				"resource version was not a number (incomparable).",
-		}, []string{"reason"}),
-		confirmed: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: metricsNamespace,
-			Subsystem: metricsSubsystem,
-			Name:      "read_barrier_confirmed_total",
-			Help: "Last pages of lists whose read barrier was not reached (reason: timeout, idle) but whose " +
-				"cached objects a metadata-only read of the page from the API server confirmed: served from " +
-				"the cache at the cost of that read.",
-		}, []string{"reason"}),
-		warmingPages: prometheus.NewCounter(prometheus.CounterOpts{
-			Namespace: metricsNamespace,
-			Subsystem: metricsSubsystem,
-			Name:      "warming_pages_total",
-			Help: "Pages of a whole workspace read from the API server because the cache had not synced yet " +
-				"(after a start).",
-		}),
-		cacheSynced: prometheus.NewGauge(prometheus.GaugeOpts{
-			Namespace: metricsNamespace,
-			Subsystem: metricsSubsystem,
-			Name:      "cache_synced",
-			Help: "1 once the cache holds every object (filtered lists and the feeds are served), 0 while it " +
-				"warms after a start (gets, creates and whole-workspace lists are read from the API server).",
-		}),
+		fallbacks: prometheus.NewCounterVec(prometheus.CounterOpts(seriesOpts("read_barrier_fallbacks_total",
+			"Last pages of lists read from the API server because the informer had not delivered the "+
+				"read barrier: in time (timeout), having delivered nothing for as long (idle), or because the "+
+				"resource version was not a number (incomparable).")), []string{"reason"}),
+		confirmed: prometheus.NewCounterVec(prometheus.CounterOpts(seriesOpts("read_barrier_confirmed_total",
+			"Last pages of lists whose read barrier was not reached (reason: timeout, idle) but whose "+
+				"cached objects a metadata-only read of the page from the API server confirmed: served from "+
+				"the cache at the cost of that read.")), []string{"reason"}),
+		warmingPages: prometheus.NewCounter(prometheus.CounterOpts(seriesOpts("warming_pages_total",
+			"Pages of a whole workspace read from the API server because the cache had not synced yet "+
+				"(after a start)."))),
+		cacheSynced: prometheus.NewGauge(prometheus.GaugeOpts(seriesOpts("cache_synced",
+			"1 once the cache holds every object (filtered lists and the feeds are served), 0 while it "+
+				"warms after a start (gets, creates and whole-workspace lists are read from the API server)."))),
 	}
+}
+
+// seriesOpts are the options of the store's series name, described by help.
+func seriesOpts(name, help string) prometheus.Opts {
+	return prometheus.Opts{Namespace: metricsNamespace, Subsystem: metricsSubsystem, Name: name, Help: help}
 }
 
 // register adds the series to reg. A collector that is already registered

@@ -356,17 +356,10 @@ func (s *Store) takeSeal(ls *billingv1.LedgerSeal) {
 	if t, ok := ws.taken[ls.Name]; ok && t.uid == ls.UID {
 		return
 	}
-	previous := ls.Spec.PreviousHash
-	if ls.Spec.Sequence == 1 {
-		previous = billingv1.ZeroHash
-	} else if h, ok := ws.hashes[ls.Spec.Sequence-1]; ok {
-		previous = h
-	}
-	raw, err := seal.Verify(ls, previous)
-	var records []seal.Record
-	if err == nil {
-		records, err = seal.Records(raw)
-	}
+	records, err := seal.ReadLink(ls, seal.PreviousHash(ls, func(seq int64) (string, bool) {
+		h, ok := ws.hashes[seq]
+		return h, ok
+	}))
 	if err != nil {
 		s.log.Error(err, "A seal does not verify: its records are not served", "namespace", ls.Namespace,
 			"seal", ls.Name)

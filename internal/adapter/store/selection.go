@@ -118,9 +118,8 @@ func workspaceSets(o client.Object) []string {
 	return []string{Selection{Namespace: o.GetNamespace()}.key()}
 }
 
-// customerSets, invoiceSets, creditNoteSets, paymentSets,
-// creditApplicationSets, refundSets and writeOffSets name the index sets an
-// object belongs to; the first is always the workspace's.
+// customerSets, invoiceSets, creditNoteSets and ledgerRecordSets name the
+// index sets an object belongs to; the first is always the workspace's.
 func customerSets(o client.Object) []string {
 	sets := []string{Selection{Namespace: o.GetNamespace()}.key()}
 	if c, ok := o.(*billingv1.Customer); ok && c.Spec.Email != "" {
@@ -205,40 +204,16 @@ func creditNoteSets(o client.Object) []string {
 	return sets
 }
 
-func paymentSets(o client.Object) []string {
-	p, ok := o.(*billingv1.Payment)
+// ledgerRecordSets names the sets of a record of an invoice's ledger or a
+// customer's credit (billingv1.LedgerRecord: a payment, credit
+// application, refund or write-off): the scopes of its invoice and
+// customer.
+func ledgerRecordSets(o client.Object) []string {
+	r, ok := o.(billingv1.LedgerRecord)
 	if !ok {
 		return []string{Selection{Namespace: o.GetNamespace()}.key()}
 	}
-	var sets []string
-	for _, sel := range scopes(p.Namespace, p.Spec.InvoiceRef.Name, p.Status.CustomerName) {
-		sets = append(sets, sel.key())
-	}
-	return sets
-}
-
-func creditApplicationSets(o client.Object) []string {
-	ca, ok := o.(*billingv1.CreditApplication)
-	if !ok {
-		return []string{Selection{Namespace: o.GetNamespace()}.key()}
-	}
-	return scopeKeys(scopes(ca.Namespace, ca.Spec.InvoiceRef.Name, ca.Status.CustomerName))
-}
-
-func refundSets(o client.Object) []string {
-	rf, ok := o.(*billingv1.Refund)
-	if !ok {
-		return []string{Selection{Namespace: o.GetNamespace()}.key()}
-	}
-	return scopeKeys(scopes(rf.Namespace, "", rf.Spec.CustomerRef.Name))
-}
-
-func writeOffSets(o client.Object) []string {
-	wo, ok := o.(*billingv1.WriteOff)
-	if !ok {
-		return []string{Selection{Namespace: o.GetNamespace()}.key()}
-	}
-	return scopeKeys(scopes(wo.Namespace, wo.Spec.InvoiceRef.Name, wo.Status.CustomerName))
+	return scopeKeys(scopes(r.GetNamespace(), r.InvoiceName(), r.CustomerName()))
 }
 
 // scopeKeys is the set key of each selection of sels.

@@ -65,13 +65,13 @@ func TestSelectionSets(t *testing.T) {
 		},
 		{
 			name: "a credit application not yet applied is in its invoice's sets but in no customer's yet",
-			sets: creditApplicationSets(pendingApp),
+			sets: ledgerRecordSets(pendingApp),
 			in:   []Selection{{Namespace: "ws"}, {Namespace: "ws", InvoiceID: "inv-a"}},
 			out:  []Selection{{Namespace: "ws", CustomerID: "acme"}, {Namespace: "ws", InvoiceID: "inv-b"}},
 		},
 		{
 			name: "an applied credit application is in the sets of its invoice and its customer",
-			sets: creditApplicationSets(appliedApp),
+			sets: ledgerRecordSets(appliedApp),
 			in: []Selection{
 				{Namespace: "ws", InvoiceID: "inv-a"}, {Namespace: "ws", CustomerID: "acme"},
 				{Namespace: "ws", CustomerID: "acme", InvoiceID: "inv-a"},
@@ -80,13 +80,13 @@ func TestSelectionSets(t *testing.T) {
 		},
 		{
 			name: "a refund is in its customer's sets at once, and in no invoice's",
-			sets: refundSets(refund),
+			sets: ledgerRecordSets(refund),
 			in:   []Selection{{Namespace: "ws"}, {Namespace: "ws", CustomerID: "acme"}},
 			out:  []Selection{{Namespace: "ws", InvoiceID: "inv-a"}, {Namespace: "ws", CustomerID: "other"}},
 		},
 		{
 			name: "a write-off is in the sets of its workspace, its invoice and its customer",
-			sets: writeOffSets(writeOff),
+			sets: ledgerRecordSets(writeOff),
 			in: []Selection{
 				{Namespace: "ws"}, {Namespace: "ws", InvoiceID: "inv-a"}, {Namespace: "ws", CustomerID: "acme"},
 				{Namespace: "ws", CustomerID: "acme", InvoiceID: "inv-a"},
@@ -130,7 +130,7 @@ func TestSelectionSets(t *testing.T) {
 		},
 		{
 			name: "a payment is in the sets of its workspace, its invoice and its customer",
-			sets: paymentSets(payment),
+			sets: ledgerRecordSets(payment),
 			in: []Selection{
 				{Namespace: "ws"}, {Namespace: "ws", InvoiceID: "inv-a"}, {Namespace: "ws", CustomerID: "acme"},
 				{Namespace: "ws", CustomerID: "acme", InvoiceID: "inv-a"},

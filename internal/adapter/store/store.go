@@ -45,6 +45,7 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
 
 // ErrNotSynced is returned by Page when the request's context ends before
@@ -112,31 +113,33 @@ func New(c cache.Cache, live client.Reader, opts Options) *Store {
 		events: newEventIndex(), syncedCh: make(chan struct{}), metrics: newMetrics(),
 		seals: newSeals(), sealsSynced: make(chan struct{}), log: logr.Discard(),
 		profiles: &profileVersions{live: live, byWorkspace: map[string]*coalesced{}}}
-	for _, k := range []*kind{
-		{obj: &billingv1.Customer{}, sets: customerSets, listKind: "CustomerList",
-			newList: func() client.ObjectList { return &billingv1.CustomerList{} }},
-		{obj: &billingv1.Invoice{}, sets: invoiceSets, listKind: "InvoiceList", overlay: newOverlay(),
-			newList: func() client.ObjectList { return &billingv1.InvoiceList{} }},
-		{obj: &billingv1.CreditNote{}, sets: creditNoteSets, listKind: "CreditNoteList", overlay: newOverlay(),
-			newList: func() client.ObjectList { return &billingv1.CreditNoteList{} }},
-		{obj: &billingv1.Payment{}, sets: paymentSets, listKind: "PaymentList", overlay: newOverlay(),
-			newList: func() client.ObjectList { return &billingv1.PaymentList{} }},
-		{obj: &billingv1.PeriodClose{}, sets: workspaceSets, listKind: "PeriodCloseList",
-			newList: func() client.ObjectList { return &billingv1.PeriodCloseList{} }},
-		{obj: &billingv1.LedgerSeal{}, sets: workspaceSets, listKind: "LedgerSealList",
-			newList: func() client.ObjectList { return &billingv1.LedgerSealList{} }},
-		{obj: &billingv1.CreditApplication{}, sets: creditApplicationSets, listKind: "CreditApplicationList",
-			overlay: newOverlay(), newList: func() client.ObjectList { return &billingv1.CreditApplicationList{} }},
-		{obj: &billingv1.Refund{}, sets: refundSets, listKind: "RefundList", overlay: newOverlay(),
-			newList: func() client.ObjectList { return &billingv1.RefundList{} }},
-		{obj: &billingv1.WriteOff{}, sets: writeOffSets, listKind: "WriteOffList", overlay: newOverlay(),
-			newList: func() client.ObjectList { return &billingv1.WriteOffList{} }},
-	} {
+	for _, rk := range recordkind.Where(func(k *recordkind.Kind) bool { return k.Cached }) {
+		k := &kind{obj: rk.New(), sets: setsOf(rk), listKind: rk.Name + "List", newList: rk.NewList}
+		if rk.Overlaid {
+			k.overlay = newOverlay()
+		}
 		k.names = newNameIndex()
 		k.barrier = newReadBarrier(s.currentVersion(k), opts.BarrierTimeout)
 		s.kinds[reflect.TypeOf(k.obj)] = k
 	}
 	return s
+}
+
+// setsOf names the index sets of an object of kind k (selection.go): by
+// workspace alone for a kind that belongs to no invoice or customer.
+func setsOf(k *recordkind.Kind) func(client.Object) []string {
+	switch k {
+	case &recordkind.Customer:
+		return customerSets
+	case &recordkind.Invoice:
+		return invoiceSets
+	case &recordkind.CreditNote:
+		return creditNoteSets
+	}
+	if _, ok := k.New().(billingv1.LedgerRecord); ok {
+		return ledgerRecordSets
+	}
+	return workspaceSets
 }
 
 // RegisterMetrics adds the store's series (the read barrier's) to reg.
@@ -182,9 +185,7 @@ func (s *Store) Start(ctx context.Context) error {
 			}
 			registrations = append(registrations, reg)
 		}
-		switch k.obj.(type) {
-		case *billingv1.Invoice, *billingv1.CreditNote, *billingv1.Payment, *billingv1.PeriodClose,
-			*billingv1.LedgerSeal, *billingv1.CreditApplication, *billingv1.Refund, *billingv1.WriteOff:
+		if len(recordkind.Of(k.obj).Events) > 0 {
 			reg, err := informer.AddEventHandler(keepHeld{s.events.handler(), k.overlay})
 			if err != nil {
 				return fmt.Errorf("watching the informer for %T: %w", k.obj, err)

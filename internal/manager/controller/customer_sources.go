@@ -90,17 +90,11 @@ func overpaidOf(obj client.Object) int64 {
 // for that event.
 func overpaidRecordsCustomer(c client.Reader) func(context.Context, client.Object) []reconcile.Request {
 	return func(ctx context.Context, obj client.Object) []reconcile.Request {
-		var invoice string
-		switch o := obj.(type) {
-		case *billingv1.CreditNote:
-			invoice = o.Spec.InvoiceRef.Name
-		case *billingv1.Payment:
-			invoice = o.Spec.InvoiceRef.Name
-		case *billingv1.CreditApplication:
-			invoice = o.Spec.InvoiceRef.Name
-		default:
+		rec, ok := obj.(billingv1.LedgerRecord)
+		if !ok || rec.InvoiceName() == "" {
 			return nil
 		}
+		invoice := rec.InvoiceName()
 		inv := &billingv1.Invoice{}
 		if err := c.Get(ctx, types.NamespacedName{Namespace: obj.GetNamespace(), Name: invoice}, inv); err != nil ||
 			overpaidOf(inv) == 0 {

@@ -27,6 +27,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
 
 // InvoiceCustomer indexes Invoices by spec.customerRef.name. The key is the
@@ -112,54 +113,32 @@ func invoiceAwaitingIssue(obj client.Object) []string {
 	return []string{"true"}
 }
 
-// CreditNoteInvoice indexes CreditNotes by the invoice they credit
-// (spec.invoiceRef.name), so a change of an invoice wakes its credit notes.
-const CreditNoteInvoice = "spec.invoiceRef.name" //nolint:gosec // a field path, not a credential
+// RecordInvoice indexes the records of an invoice's ledger (the kinds of
+// internal/recordkind with a Ledger descriptor, but refunds) by the invoice
+// they name (spec.invoiceRef.name), so a change of an invoice wakes them.
+const RecordInvoice = "spec.invoiceRef.name" //nolint:gosec // a field path, not a credential
 
-func creditNoteInvoice(obj client.Object) []string {
-	note, ok := obj.(*billingv1.CreditNote)
-	if !ok || note.Spec.InvoiceRef.Name == "" {
+// The RecordInvoice index, by the name its kind's readers know it by.
+const (
+	// CreditNoteInvoice indexes CreditNotes by the invoice they credit.
+	CreditNoteInvoice = RecordInvoice
+	// PaymentInvoice indexes Payments by the invoice they pay.
+	PaymentInvoice = RecordInvoice
+	// CreditApplicationInvoice indexes CreditApplications by the invoice
+	// their credit is applied to.
+	CreditApplicationInvoice = RecordInvoice
+	// WriteOffInvoice indexes WriteOffs by the invoice they write off.
+	WriteOffInvoice = RecordInvoice
+)
+
+// recordInvoice extracts the RecordInvoice value of a
+// billingv1.LedgerRecord.
+func recordInvoice(obj client.Object) []string {
+	rec, ok := obj.(billingv1.LedgerRecord)
+	if !ok || rec.InvoiceName() == "" {
 		return nil
 	}
-	return []string{note.Spec.InvoiceRef.Name}
-}
-
-// PaymentInvoice indexes Payments by the invoice they pay
-// (spec.invoiceRef.name), so a change of an invoice wakes its payments.
-const PaymentInvoice = "spec.invoiceRef.name"
-
-func paymentInvoice(obj client.Object) []string {
-	payment, ok := obj.(*billingv1.Payment)
-	if !ok || payment.Spec.InvoiceRef.Name == "" {
-		return nil
-	}
-	return []string{payment.Spec.InvoiceRef.Name}
-}
-
-// CreditApplicationInvoice indexes CreditApplications by the invoice their
-// credit is applied to, so a change of an invoice wakes them.
-const CreditApplicationInvoice = "spec.invoiceRef.name" //nolint:gosec // a field path, not a credential
-
-// creditApplicationInvoice extracts the CreditApplicationInvoice value.
-func creditApplicationInvoice(obj client.Object) []string {
-	capp, ok := obj.(*billingv1.CreditApplication)
-	if !ok || capp.Spec.InvoiceRef.Name == "" {
-		return nil
-	}
-	return []string{capp.Spec.InvoiceRef.Name}
-}
-
-// WriteOffInvoice indexes WriteOffs by the invoice they write off, so a
-// change of an invoice wakes them.
-const WriteOffInvoice = "spec.invoiceRef.name"
-
-// writeOffInvoice extracts the WriteOffInvoice value.
-func writeOffInvoice(obj client.Object) []string {
-	wo, ok := obj.(*billingv1.WriteOff)
-	if !ok || wo.Spec.InvoiceRef.Name == "" {
-		return nil
-	}
-	return []string{wo.Spec.InvoiceRef.Name}
+	return []string{rec.InvoiceName()}
 }
 
 // RefundCustomer indexes Refunds by the customer paid back, so a change of
@@ -177,34 +156,25 @@ func refundCustomer(obj client.Object) []string {
 
 // Setup registers the indexes with a manager's or cache's field indexer.
 func Setup(ctx context.Context, indexer client.FieldIndexer) error {
-	if err := indexer.IndexField(ctx, &billingv1.CreditNote{}, CreditNoteInvoice, creditNoteInvoice); err != nil {
-		return err
-	}
-	if err := indexer.IndexField(ctx, &billingv1.Payment{}, PaymentInvoice, paymentInvoice); err != nil {
-		return err
-	}
 	if err := indexer.IndexField(ctx, &billingv1.Invoice{}, InvoiceCustomer, invoiceCustomer); err != nil {
 		return err
 	}
 	if err := indexer.IndexField(ctx, &billingv1.Invoice{}, InvoiceSequenceBlock, invoiceSequenceBlock); err != nil {
 		return err
 	}
-	for _, f := range []struct {
-		obj     client.Object
-		field   string
-		extract client.IndexerFunc
-	}{
-		{&billingv1.CreditApplication{}, CreditApplicationInvoice, creditApplicationInvoice},
-		{&billingv1.WriteOff{}, WriteOffInvoice, writeOffInvoice},
-		{&billingv1.Refund{}, RefundCustomer, refundCustomer},
-	} {
-		if err := indexer.IndexField(ctx, f.obj, f.field, f.extract); err != nil {
-			return fmt.Errorf("indexing %T by %s: %w", f.obj, f.field, err)
+	// The records of an invoice's ledger by their invoice; a refund, of a
+	// customer's credit, by its customer.
+	for _, k := range recordkind.Where(func(k *recordkind.Kind) bool { return k.Ledger != "" }) {
+		obj, field, extract := k.New(), RecordInvoice, recordInvoice
+		if _, ok := obj.(*billingv1.Refund); ok {
+			field, extract = RefundCustomer, refundCustomer
+		}
+		if err := indexer.IndexField(ctx, obj, field, extract); err != nil {
+			return fmt.Errorf("indexing %T by %s: %w", obj, field, err)
 		}
 	}
-	for _, obj := range []client.Object{&billingv1.Invoice{}, &billingv1.CreditNote{}, &billingv1.Payment{},
-		&billingv1.CreditApplication{}, &billingv1.Refund{}, &billingv1.WriteOff{}, &billingv1.Email{}} {
-		if err := indexer.IndexField(ctx, obj, EventSequenceBlock, eventSequenceBlocks); err != nil {
+	for _, k := range recordkind.Where(func(k *recordkind.Kind) bool { return k.EventBlocks }) {
+		if err := indexer.IndexField(ctx, k.New(), EventSequenceBlock, eventSequenceBlocks); err != nil {
 			return err
 		}
 	}

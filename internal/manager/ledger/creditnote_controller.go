@@ -110,14 +110,9 @@ func (r *CreditNoteReconciler) step(ctx context.Context, note *billingv1.CreditN
 // rejected instead.
 func (r *CreditNoteReconciler) enter(ctx context.Context, note *billingv1.CreditNote,
 	inv *billingv1.Invoice, now time.Time) (done bool, err error) {
-	toCredit, err := billing.ToCredit(inv)
-	if err != nil {
+	credit, err := billing.CreditOf(&note.Spec, inv)
+	if credit == nil {
 		return false, err
-	}
-	lines, err := billing.CreditLines(&note.Spec, toCredit)
-	var amounts billing.CreditedAmounts
-	if err == nil {
-		amounts, err = billing.ComputeCredit(toCredit, lines)
 	}
 	if err != nil {
 		verdict := verdictOf(err)
@@ -129,11 +124,11 @@ func (r *CreditNoteReconciler) enter(ctx context.Context, note *billingv1.Credit
 	if full := creditNotes.full(inv); full != nil {
 		return true, r.reject(ctx, note, full, now)
 	}
-	computed := computedCreditNote(note, inv, lines, amounts)
+	computed := computedCreditNote(note, inv, credit.Lines, credit.Amounts)
 	if err := creditNotes.patch(ctx, r.Client, note, func() { note.Status = computed }); err != nil {
 		return false, err
 	}
-	return false, creditNotes.enter(ctx, r.Client, note, inv, enteredLedger(inv, toCredit, note, lines, amounts), now)
+	return false, creditNotes.enter(ctx, r.Client, note, inv, enteredLedger(inv, credit.Invoice, note, credit.Lines, credit.Amounts), now)
 }
 
 // reject patches note Rejected for verdict; Stalled, since only a new

@@ -106,7 +106,7 @@ func issuedCreditNote(status billingv1.CreditNoteStatus, inv *billingv1.Invoice,
 	status.Phase = billingv1.CreditNoteIssued
 	status.Sequence, status.Number, status.IssuedAt = &sequence, number, &issuedAt
 	status.CustomerName = inv.Spec.CustomerRef.Name
-	status.Currency = inv.Spec.Currency
+	status.Currency = billing.InvoiceCurrency(inv)
 	status.InvoiceNumber = inv.Status.Number
 	status.InvoiceIssuedAt = inv.Status.IssuedAt.DeepCopy()
 	status.BillTo = inv.Status.BillTo.DeepCopy()

@@ -46,19 +46,14 @@ func creditableInvoice(ledger *billingv1.InvoiceLedger) *billingv1.Invoice {
 // amounts, or the verdict that rejects it.
 func credit(inv *billingv1.Invoice, note *billingv1.CreditNote) (
 	*billing.InvoiceToCredit, []billing.CreditLine, billing.CreditedAmounts, *reconciler.Verdict) {
-	toCredit, err := billing.ToCredit(inv)
-	if err != nil {
+	cr, err := billing.CreditOf(&note.Spec, inv)
+	if cr == nil {
 		panic(err)
 	}
-	lines, err := billing.CreditLines(&note.Spec, toCredit)
-	var amounts billing.CreditedAmounts
-	if err == nil {
-		amounts, err = billing.ComputeCredit(toCredit, lines)
-	}
 	if err != nil {
-		return toCredit, nil, amounts, verdictOf(err)
+		return cr.Invoice, nil, cr.Amounts, verdictOf(err)
 	}
-	return toCredit, lines, amounts, nil
+	return cr.Invoice, cr.Lines, cr.Amounts, nil
 }
 
 func TestCreditNoteAmountsAndVerdicts(t *testing.T) {

@@ -97,26 +97,3 @@ func TestInvoiceBalance(t *testing.T) {
 		})
 	}
 }
-
-func TestPaymentSplit(t *testing.T) {
-	inv := issuedInvoice(10_000, managertest.Now, &billingv1.InvoiceLedger{
-		CreditNotes: entries(1_000),
-		Payments:    entries(6_000, 6_000, 6_000),
-	})
-	for _, tc := range []struct {
-		name              string
-		entry             string
-		applied, overpaid int64
-	}{
-		{"the first payment applies all of it", "a", 6_000, 0},
-		{"the second applies what remained after the credit and the first", "b", 3_000, 3_000},
-		{"the third applies nothing", "c", 0, 6_000},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			g := NewWithT(t)
-			applied, overpaid := paymentSplit(inv, tc.entry, tc.entry, 6_000)
-			g.Expect(applied).To(Equal(tc.applied))
-			g.Expect(overpaid).To(Equal(tc.overpaid))
-		})
-	}
-}

@@ -22,6 +22,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
 	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
 )
@@ -50,13 +51,13 @@ func invoiceStatus(inv *billingv1.Invoice, customer *billingv1.Customer,
 	}
 
 	taxes := effectiveTaxes(inv, profile)
-	amounts, verdict := invoiceAmounts(inv, taxes)
+	amounts, verdict := invoiceAmounts(inv, profile, taxes)
 	if verdict != nil {
-		clearAmounts(&status)
+		billing.ClearAmounts(&status)
 		conditions.invalid(verdict.Reason, verdict.Message, verdict.Also)
 		return status
 	}
-	setAmounts(&status, amounts, taxes)
+	billing.SetAmounts(&status, amounts, taxes)
 
 	if customer == nil {
 		conditions.invalid(billingv1.ReasonCustomerNotFound,

@@ -29,19 +29,25 @@ import (
 // API resolved the default at create time) or there is no profile or no
 // default. A nil entry is an item without tax.
 func effectiveTaxes(inv *billingv1.Invoice, profile *billingv1.BillingProfile) []*billingv1.Tax {
-	var defaultTax *billingv1.Tax
+	return billing.EffectiveTaxes(inv.Spec.Items, defaultTax(inv, profile))
+}
+
+// defaultTax is the tax of inv's items without one of their own (nil:
+// none): profile's defaultTax, unless spec.defaultTaxFrom is None.
+func defaultTax(inv *billingv1.Invoice, profile *billingv1.BillingProfile) *billingv1.Tax {
 	if inv.Spec.DefaultTaxFrom != billingv1.DefaultTaxNone && profile != nil {
-		defaultTax = profile.Spec.DefaultTax
+		return profile.Spec.DefaultTax
 	}
-	return billing.EffectiveTaxes(inv.Spec.Items, defaultTax)
+	return nil
 }
 
 // invoiceAmounts computes the amounts of inv's items with taxes, its
-// effective taxes, or says why they cannot be: TotalTooLarge (Stalled), or
-// InvalidTax, Stalled when the items' own taxes break a rule (the spec is
-// immutable) and Reconciling when only the profile's default does (a new
-// default issues the invoice).
-func invoiceAmounts(inv *billingv1.Invoice, taxes []*billingv1.Tax) (billing.Amounts, *reconciler.Verdict) {
+// effective taxes under profile, or says why they cannot be: TotalTooLarge
+// (Stalled), or InvalidTax, Stalled when the items' own taxes break a rule
+// (the spec is immutable) and Reconciling when only the profile's default
+// does (a new default issues the invoice): billing.TaxFaultOf decides.
+func invoiceAmounts(inv *billingv1.Invoice, profile *billingv1.BillingProfile,
+	taxes []*billingv1.Tax) (billing.Amounts, *reconciler.Verdict) {
 	amounts, err := billing.InvoiceAmounts(inv.Spec.Items, taxes)
 	if err == nil {
 		return amounts, nil
@@ -49,13 +55,9 @@ func invoiceAmounts(inv *billingv1.Invoice, taxes []*billingv1.Tax) (billing.Amo
 	if errors.Is(err, billing.ErrTotalTooLarge) {
 		return amounts, &reconciler.Verdict{Reason: billingv1.ReasonTotalTooLarge, Message: err.Error(), Also: billingv1.ConditionStalled}
 	}
-	own := make([]*billingv1.Tax, len(inv.Spec.Items))
-	for i := range inv.Spec.Items {
-		own[i] = inv.Spec.Items[i].Tax
-	}
-	if _, ownErr := billing.InvoiceAmounts(inv.Spec.Items, own); ownErr != nil && !errors.Is(ownErr, billing.ErrTotalTooLarge) {
+	if fault := billing.TaxFaultOf(inv.Spec.Items, defaultTax(inv, profile), err); fault.Own != nil {
 		return amounts, &reconciler.Verdict{Reason: billingv1.ReasonInvalidTax,
-			Message: fmt.Sprintf("The items' taxes break a rule: %v; create a new invoice", ownErr), Also: billingv1.ConditionStalled}
+			Message: fmt.Sprintf("The items' taxes break a rule: %v; create a new invoice", fault.Own), Also: billingv1.ConditionStalled}
 	}
 	return amounts, &reconciler.Verdict{Reason: billingv1.ReasonInvalidTax,
 		Message: fmt.Sprintf("With the BillingProfile's defaultTax the items' taxes break a rule: %v; "+
@@ -92,27 +94,4 @@ func taxIDsMessage(missing []string) string {
 	return fmt.Sprintf("A line of tax category AE (reverse charge) or K (intra-community supply) needs "+
 		"the issuer's and the customer's tax ids; missing: %s. The invoice is issued as soon as they are set",
 		strings.Join(missing, " and "))
-}
-
-// setAmounts writes amounts and the effective taxes into status; the
-// breakdown and items are left out when no item has tax.
-func setAmounts(status *billingv1.InvoiceStatus, amounts billing.Amounts, taxes []*billingv1.Tax) {
-	subtotal, taxTotal, total := amounts.Subtotal, amounts.TaxTotal, amounts.Total
-	status.Subtotal, status.TaxTotal, status.Total = &subtotal, &taxTotal, &total
-	status.TaxBreakdown, status.Items = nil, nil
-	if len(amounts.TaxBreakdown) == 0 {
-		return
-	}
-	status.TaxBreakdown = billing.Breakdown(amounts.TaxBreakdown)
-	normalized := billing.NormalizedTaxes(taxes)
-	status.Items = make([]billingv1.InvoiceItemStatus, len(normalized))
-	for i, t := range normalized {
-		status.Items[i].Tax = t
-	}
-}
-
-// clearAmounts removes every amount from status: they cannot be computed.
-func clearAmounts(status *billingv1.InvoiceStatus) {
-	status.Subtotal, status.TaxTotal, status.Total = nil, nil, nil
-	status.TaxBreakdown, status.Items = nil, nil
 }

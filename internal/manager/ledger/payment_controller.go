@@ -22,6 +22,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
 	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
 )
@@ -68,7 +69,7 @@ var payments = &ledgerKind[*billingv1.Payment]{
 // payment is marked as being recorded (markRecording), which the retention
 // policy reads. Last it is patched
 // Recorded, split into applied and overpaid by the ledger alone
-// (paymentSplit), so a retry records the same split, together with its
+// (billing.PaymentSplit), so a retry records the same split, together with its
 // payment.recorded event, once its invoice carries invoice.issued (the
 // allocator binds the event to the payment, so a retry gets the same one).
 func (r *PaymentReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -81,12 +82,12 @@ func (r *PaymentReconciler) step(ctx context.Context, payment *billingv1.Payment
 	if currencyMismatch(payment, inv) {
 		return ctrl.Result{}, payments.wait(ctx, r.Client, payment, &reconciler.Verdict{Reason: billingv1.ReasonCurrencyMismatch,
 			Message: fmt.Sprintf("The payment is in %s but invoice %q is in %s; create it in %s",
-				payment.Spec.Currency, inv.Name, inv.Spec.Currency, inv.Spec.Currency)}, billingv1.ConditionStalled, now)
+				payment.Spec.Currency, inv.Name, billing.InvoiceCurrency(inv), billing.InvoiceCurrency(inv))}, billingv1.ConditionStalled, now)
 	}
 	if !payments.entered(inv, payment) {
 		// Only a payment not yet entered is checked: one entered before the
 		// books closed is counted already, and is recorded.
-		closed, err := payments.inClosedPeriod(ctx, r.APIReader, payment, "paid_at", paidAt(payment))
+		closed, err := payments.inClosedPeriod(ctx, r.APIReader, payment, "paid_at", billing.PaymentDate(payment))
 		if err != nil {
 			return ctrl.Result{}, err
 		}
@@ -118,14 +119,6 @@ func (r *PaymentReconciler) step(ctx context.Context, payment *billingv1.Payment
 	return ctrl.Result{}, payments.patch(ctx, r.Client, payment, func() { payment.Status = recorded })
 }
 
-// paidAt is when payment was paid: spec.paidAt, else when it was created.
-func paidAt(payment *billingv1.Payment) time.Time {
-	if payment.Spec.PaidAt != nil {
-		return payment.Spec.PaidAt.Time
-	}
-	return payment.CreationTimestamp.Time
-}
-
 // markRecording writes the invoice's currency and customer on the payment
 // before it enters the invoice's ledger. From then on the retention policy
 // (config/policy/payment_retention.yaml) refuses to delete the payment, so
@@ -135,7 +128,7 @@ func paidAt(payment *billingv1.Payment) time.Time {
 func (r *PaymentReconciler) markRecording(ctx context.Context, payment *billingv1.Payment,
 	inv *billingv1.Invoice) error {
 	return payments.patch(ctx, r.Client, payment, func() {
-		payment.Status.Currency = inv.Spec.Currency
+		payment.Status.Currency = billing.InvoiceCurrency(inv)
 		payment.Status.CustomerName = inv.Spec.CustomerRef.Name
 	})
 }

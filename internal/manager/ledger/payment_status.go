@@ -24,44 +24,15 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
 )
 
-// paymentSplit splits a payment entered in inv's ledger into what it
-// applied to the invoice (at most what remained before it: the total less
-// the credit notes, the applied credit and the payments entered before it;
-// a write-off does not count, since a payment recovers it) and what it
-// overpaid.
-// It depends only on the ledger, so a retry after a crash splits alike.
-func paymentSplit(inv *billingv1.Invoice, name, uid string, amount int64) (applied, overpaid int64) {
-	remaining := int64(0)
-	if inv.Status.Total != nil {
-		remaining = *inv.Status.Total
-	}
-	if ledger := inv.Status.Ledger; ledger != nil {
-		for _, c := range ledger.CreditNotes {
-			remaining -= c.Amount
-		}
-		for _, a := range ledger.CreditApplications {
-			remaining -= a.Amount
-		}
-		for _, p := range ledger.Payments {
-			if p.Name == name && p.UID == uid {
-				break
-			}
-			remaining -= p.Amount
-		}
-	}
-	applied = min(amount, max(remaining, 0))
-	return applied, amount - applied
-}
-
 // recordedPayment returns payment's status Recorded against inv, in whose
 // ledger it is entered, at now.
 func recordedPayment(payment *billingv1.Payment, inv *billingv1.Invoice, now time.Time) billingv1.PaymentStatus {
 	status := *payment.Status.DeepCopy()
-	applied, overpaid := paymentSplit(inv, payment.Name, string(payment.UID), payment.Spec.Amount)
+	applied, overpaid := billing.PaymentSplit(inv, payment.Name, string(payment.UID), payment.Spec.Amount)
 	status.Phase = billingv1.PaymentRecorded
 	status.AppliedAmount, status.OverpaidAmount = &applied, &overpaid
 	status.CustomerName = inv.Spec.CustomerRef.Name
-	status.Currency = inv.Spec.Currency
+	status.Currency = billing.InvoiceCurrency(inv)
 	status.Display = amountDisplay(billing.InvoiceCurrency(inv), payment.Spec.Amount)
 	if status.RecordedAt == nil {
 		recordedAt := metav1.NewTime(now)
@@ -76,5 +47,5 @@ func recordedPayment(payment *billingv1.Payment, inv *billingv1.Invoice, now tim
 // currencyMismatch reports whether payment names a currency other than
 // inv's.
 func currencyMismatch(payment *billingv1.Payment, inv *billingv1.Invoice) bool {
-	return payment.Spec.Currency != "" && payment.Spec.Currency != inv.Spec.Currency
+	return payment.Spec.Currency != "" && payment.Spec.Currency != billing.InvoiceCurrency(inv)
 }

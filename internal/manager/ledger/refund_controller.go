@@ -88,7 +88,7 @@ func (r *RefundReconciler) once(ctx context.Context, key types.NamespacedName) e
 	use := billingv1.CreditUse{Kind: billingv1.CreditUseRefund, Name: rf.Name, UID: string(rf.UID),
 		Currency: rf.Spec.Currency, Amount: rf.Spec.Amount}
 	if billing.FindUse(customer.Status.Credit, use.Kind, use.Name, use.UID) == nil {
-		closed, err := refunds.inClosedPeriod(ctx, r.APIReader, rf, "refunded_at", refundedAt(rf))
+		closed, err := refunds.inClosedPeriod(ctx, r.APIReader, rf, "refunded_at", billing.RefundDate(rf))
 		if err != nil {
 			return err
 		}
@@ -114,15 +114,6 @@ func (r *RefundReconciler) once(ctx context.Context, key types.NamespacedName) e
 		return err
 	}
 	return refunds.patch(ctx, r.Client, rf, func() { rf.Status = recorded })
-}
-
-// refundedAt is when rf was paid back: spec.refundedAt, else when it was
-// created.
-func refundedAt(rf *billingv1.Refund) time.Time {
-	if rf.Spec.RefundedAt != nil {
-		return rf.Spec.RefundedAt.Time
-	}
-	return rf.CreationTimestamp.Time
 }
 
 // recordedRefund returns rf's status Recorded at now.

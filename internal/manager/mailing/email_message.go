@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -80,7 +81,8 @@ func (r *EmailReconciler) compose(ctx context.Context, em *billingv1.Email, prof
 	}
 	msg = &mail.Message{From: settings.From, FromName: issuerName(issuer), ReplyTo: settings.ReplyTo, BCC: settings.BCC,
 		Date: now, MessageID: billing.MessageID(string(em.UID), settings.From)}
-	opts := document.Options{Footer: profile.Spec.Footer, Locale: locale.Resolve(s.preferredLocale(), profile.Spec.Locale)}
+	workspace := billing.SettingsOf(profile)
+	opts := document.Options{Footer: workspace.Footer, Locale: locale.Resolve(s.preferredLocale(), workspace.Locale)}
 	msg.To = billing.Recipients(em.Spec.To, s.customerEmail(), s.issuedTo())
 	if len(msg.To) == 0 {
 		return nil, "", stalled(billingv1.ReasonNoRecipient,
@@ -357,9 +359,9 @@ func attachPDF(msg *mail.Message, d issuedDocument) error {
 	return nil
 }
 
-// sealedSubject reads the sealed invoice or credit note named name of ns
-// into obj; found is false when no seal holds it (or obj is of another
-// kind).
+// sealedSubject reads the sealed record (an invoice or credit note) named
+// name of ns into obj; found is false when no seal holds it (or obj is of
+// a kind no seal holds).
 func (r *EmailReconciler) sealedSubject(ctx context.Context, ns, name string, obj client.Object) (found bool,
 	err error) {
 	kind := sealing.SealKindOf(obj)
@@ -374,17 +376,11 @@ func (r *EmailReconciler) sealedSubject(ctx context.Context, ns, name string, ob
 	if err != nil {
 		return false, err
 	}
-	switch sealed := objects[sealing.SealedKey{Kind: kind, Name: name}].(type) {
-	case *billingv1.Invoice:
-		if into, ok := obj.(*billingv1.Invoice); ok {
-			sealed.DeepCopyInto(into)
-			return true, nil
-		}
-	case *billingv1.CreditNote:
-		if into, ok := obj.(*billingv1.CreditNote); ok {
-			sealed.DeepCopyInto(into)
-			return true, nil
-		}
+	sealed, ok := objects[sealing.SealedKey{Kind: kind, Name: name}]
+	if !ok || reflect.TypeOf(sealed) != reflect.TypeOf(obj) {
+		return false, nil
 	}
-	return false, nil
+	// A copy of the sealed record, of obj's kind, into obj.
+	reflect.ValueOf(obj).Elem().Set(reflect.ValueOf(sealed.DeepCopyObject()).Elem())
+	return true, nil
 }

@@ -34,7 +34,8 @@ import (
 // same rendering.
 func (r *EmailReconciler) attachStatement(ctx context.Context, msg *mail.Message, em *billingv1.Email,
 	customer *billingv1.Customer, profile *billingv1.BillingProfile) error {
-	loc, err := billing.TimeZone(profile)
+	settings := billing.SettingsOf(profile)
+	loc, err := settings.Location()
 	if err != nil {
 		return stalled(billingv1.ReasonNotConfigured, "%s", err.Error())
 	}
@@ -53,8 +54,8 @@ func (r *EmailReconciler) attachStatement(ctx context.Context, msg *mail.Message
 		return fmt.Errorf("computing the statement of %s: %w", customer.Name, err)
 	}
 	pdf, err := document.StatementPDF(&document.Statement{Statement: &st, Customer: customer,
-		Issuer: profile.Spec.Issuer, Footer: profile.Spec.Footer, Location: loc,
-		Locale: locale.Resolve(customer.Spec.PreferredLocale, profile.Spec.Locale)})
+		Issuer: settings.Issuer, Footer: settings.Footer, Location: loc,
+		Locale: locale.Resolve(customer.Spec.PreferredLocale, settings.Locale)})
 	if err != nil {
 		return fmt.Errorf("rendering the statement of %s: %w", customer.Name, err)
 	}
@@ -63,33 +64,74 @@ func (r *EmailReconciler) attachStatement(ctx context.Context, msg *mail.Message
 	return nil
 }
 
-// customerRecords are the records of customer's account in ns: its live
-// invoices with their credit notes, payments, credit applications and
-// write-offs, its refunds (from the cache), and its sealed invoices with
-// their credit notes and payments (read from the seals, only when it has
-// any: a statement of a customer with sealed history reads the
-// workspace's seals).
+// customerRecords are the records of customer's account in ns
+// (billing.GatherRecords): its live invoices with their credit notes,
+// payments, credit applications and write-offs, its refunds (from the
+// cache), and its sealed invoices with their credit notes and payments
+// (read from the seals, only when it has any: a statement of a customer
+// with sealed history reads the workspace's seals).
 func (r *EmailReconciler) customerRecords(ctx context.Context, ns, customer string) (*billing.Records, error) {
-	recs := &billing.Records{}
+	return billing.GatherRecords(ctx, &cacheRecords{r: r, ns: ns, customer: customer})
+}
+
+// cacheRecords reads a customer's records from the manager's cache and,
+// for its sealed ones, from the seals: a billing.RecordReader.
+type cacheRecords struct {
+	r            *EmailReconciler
+	ns, customer string
+	// sealed are the sealed records of the customer, as Invoices read them.
+	sealed billing.Records
+}
+
+// Invoices lists the customer's live invoices, then its sealed ones.
+func (c *cacheRecords) Invoices(ctx context.Context) ([]*billingv1.Invoice, error) {
 	invoices := &billingv1.InvoiceList{}
-	if err := r.List(ctx, invoices, client.InNamespace(ns), client.MatchingFields{index.InvoiceCustomer: customer}); err != nil {
-		return nil, fmt.Errorf("listing the invoices of %s: %w", customer, err)
+	if err := c.r.List(ctx, invoices, client.InNamespace(c.ns),
+		client.MatchingFields{index.InvoiceCustomer: c.customer}); err != nil {
+		return nil, fmt.Errorf("listing the invoices of %s: %w", c.customer, err)
 	}
+	var out []*billingv1.Invoice
 	for i := range invoices.Items {
-		inv := &invoices.Items[i]
-		recs.Invoices = append(recs.Invoices, inv)
-		if err := r.ledgerRecords(ctx, inv, recs); err != nil {
-			return nil, err
+		out = append(out, &invoices.Items[i])
+	}
+	if err := c.r.sealedRecords(ctx, c.ns, c.customer, &c.sealed); err != nil {
+		return nil, err
+	}
+	return append(out, c.sealed.Invoices...), nil
+}
+
+// Ledgers adds the records in the ledgers of the live invoices, then the
+// sealed credit notes and payments.
+func (c *cacheRecords) Ledgers(ctx context.Context, invoices []*billingv1.Invoice, recs *billing.Records) error {
+	sealed := make(map[*billingv1.Invoice]bool, len(c.sealed.Invoices))
+	for _, inv := range c.sealed.Invoices {
+		sealed[inv] = true
+	}
+	for _, inv := range invoices {
+		if sealed[inv] {
+			continue
+		}
+		if err := c.r.ledgerRecords(ctx, inv, recs); err != nil {
+			return err
 		}
 	}
+	recs.CreditNotes = append(recs.CreditNotes, c.sealed.CreditNotes...)
+	recs.Payments = append(recs.Payments, c.sealed.Payments...)
+	return nil
+}
+
+// Refunds lists the customer's refunds.
+func (c *cacheRecords) Refunds(ctx context.Context) ([]*billingv1.Refund, error) {
 	refunds := &billingv1.RefundList{}
-	if err := r.List(ctx, refunds, client.InNamespace(ns), client.MatchingFields{index.RefundCustomer: customer}); err != nil {
-		return nil, fmt.Errorf("listing the refunds of %s: %w", customer, err)
+	if err := c.r.List(ctx, refunds, client.InNamespace(c.ns),
+		client.MatchingFields{index.RefundCustomer: c.customer}); err != nil {
+		return nil, fmt.Errorf("listing the refunds of %s: %w", c.customer, err)
 	}
+	var out []*billingv1.Refund
 	for i := range refunds.Items {
-		recs.Refunds = append(recs.Refunds, &refunds.Items[i])
+		out = append(out, &refunds.Items[i])
 	}
-	return recs, r.sealedRecords(ctx, ns, customer, recs)
+	return out, nil
 }
 
 // ledgerRecords adds the records in inv's ledger to recs.

@@ -25,6 +25,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
 
 // FactLookup tells the allocator of a workspace's event sequence what an
@@ -118,39 +119,17 @@ func neverRecorded(obj client.Object, fact billingv1.EventType) bool {
 	return false
 }
 
-// objectOf returns an empty object of the kind fact is about, and a
-// function that returns its status.events once it is read.
+// objectOf returns an empty object of the kind fact is about (its row of
+// internal/recordkind), and a function that returns its status.events
+// once it is read.
 func objectOf(fact billingv1.EventType) (client.Object, func() []billingv1.RecordedEvent, error) {
-	switch fact {
-	case billingv1.EventTypeInvoiceIssued, billingv1.EventTypeInvoicePaid,
-		billingv1.EventTypeInvoiceVoided, billingv1.EventTypeInvoiceOverdue:
-		inv := &billingv1.Invoice{}
-		return inv, func() []billingv1.RecordedEvent { return inv.Status.Events }, nil
-	case billingv1.EventTypeCreditNoteIssued:
-		note := &billingv1.CreditNote{}
-		return note, func() []billingv1.RecordedEvent { return note.Status.Events }, nil
-	case billingv1.EventTypePaymentRecorded:
-		payment := &billingv1.Payment{}
-		return payment, func() []billingv1.RecordedEvent { return payment.Status.Events }, nil
-	case billingv1.EventTypeCreditApplied:
-		capp := &billingv1.CreditApplication{}
-		return capp, func() []billingv1.RecordedEvent { return capp.Status.Events }, nil
-	case billingv1.EventTypeRefundRecorded:
-		rf := &billingv1.Refund{}
-		return rf, func() []billingv1.RecordedEvent { return rf.Status.Events }, nil
-	case billingv1.EventTypeInvoiceMarkedUncollectible:
-		wo := &billingv1.WriteOff{}
-		return wo, func() []billingv1.RecordedEvent { return wo.Status.Events }, nil
-	case billingv1.EventTypeInvoiceReminderSent:
-		em := &billingv1.Email{}
-		return em, func() []billingv1.RecordedEvent { return em.Status.Events }, nil
-	case billingv1.EventTypePeriodClosed:
-		pc := &billingv1.PeriodClose{}
-		return pc, func() []billingv1.RecordedEvent { return pc.Status.Events }, nil
-	case billingv1.EventTypeLedgerSealed:
-		sl := &billingv1.LedgerSeal{}
-		return sl, func() []billingv1.RecordedEvent { return sl.Status.Events }, nil
-	default:
+	k := recordkind.OfEvent(fact)
+	if k == nil {
 		return nil, nil, fmt.Errorf("numbering: unknown event type %q", fact)
 	}
+	obj, ok := k.New().(billingv1.EventCarrier)
+	if !ok {
+		return nil, nil, fmt.Errorf("numbering: %s carries no events", k.Name)
+	}
+	return obj, obj.RecordedEvents, nil
 }

@@ -177,21 +177,8 @@ func sealRequest(_ context.Context, obj client.Object) []reconcile.Request {
 // family sealable: a closed PeriodClose, an invoice paid or void, a final
 // credit note or payment; or a LedgerSeal (a seal still to finish).
 func settledRecord(obj client.Object) bool {
-	switch o := obj.(type) {
-	case *billingv1.PeriodClose:
-		return o.Status.Phase == billingv1.PeriodCloseClosed
-	case *billingv1.Invoice:
-		b := o.Status.Balance
-		return b != nil && (b.PaymentStatus == billingv1.InvoicePaymentPaid || b.PaymentStatus == billingv1.InvoicePaymentVoid)
-	case *billingv1.CreditNote:
-		return o.Status.Phase == billingv1.CreditNoteIssued || o.Status.Phase == billingv1.CreditNoteRejected
-	case *billingv1.Payment:
-		return o.Status.Phase == billingv1.PaymentRecorded || o.Status.Phase == billingv1.PaymentInvalid
-	case *billingv1.LedgerSeal:
-		return true
-	default:
-		return false
-	}
+	s, ok := obj.(billingv1.Settled)
+	return ok && s.Settled()
 }
 
 // settles is the predicate of the sealing's watches: an object created or

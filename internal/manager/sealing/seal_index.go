@@ -28,6 +28,7 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 	"github.com/invoicing-dev/invoicing/internal/seal"
 )
 
@@ -224,37 +225,34 @@ func (ws *sealedWorkspace) add(sl *billingv1.LedgerSeal) error {
 	if n := len(ws.seals); n > 0 {
 		previous = ws.seals[n-1].hash
 	}
-	raw, err := seal.Verify(sl, previous)
-	if err == nil {
-		var records []seal.Record
-		if records, err = seal.Records(raw); err == nil {
-			info := sealInfo{Name: sl.Name, hash: sl.Spec.Hash, uid: sl.UID}
-			for _, r := range records {
-				ws.records[SealedKey{r.Kind, r.Object.GetName()}] = sealedRecord{seal: sl.Name, uid: r.Object.GetUID()}
-				_, _, events := billing.RecordedEvents(r.Object)
-				for _, e := range events {
-					typ, ok := ws.types[e.Type]
-					if !ok {
-						typ = e.Type
-						ws.types[typ] = typ
-					}
-					ws.events[e.Sequence] = sealedEvent{Seal: sl.Name, Kind: r.Kind, Name: r.Object.GetName(), typ: typ}
-					info.maxEvent = max(info.maxEvent, e.Sequence)
-				}
-				if inv, ok := r.Object.(*billingv1.Invoice); ok {
-					ws.customers[inv.Spec.CustomerRef.Name]++
-					if inv.Status.Sequence != nil {
-						ws.invoices[*inv.Status.Sequence] = sealedInvoice{Name: inv.Name,
-							Issued: reconciler.EventSequence(inv.Status.Events, billingv1.EventTypeInvoiceIssued)}
-					}
-				}
+	records, err := seal.ReadLink(sl, previous)
+	if err != nil {
+		ws.broken = fmt.Errorf("seal %s/%s does not verify: %w", sl.Namespace, sl.Name, err)
+		return ws.broken
+	}
+	info := sealInfo{Name: sl.Name, hash: sl.Spec.Hash, uid: sl.UID}
+	for _, r := range records {
+		ws.records[SealedKey{r.Kind, r.Object.GetName()}] = sealedRecord{seal: sl.Name, uid: r.Object.GetUID()}
+		_, _, events := billing.RecordedEvents(r.Object)
+		for _, e := range events {
+			typ, ok := ws.types[e.Type]
+			if !ok {
+				typ = e.Type
+				ws.types[typ] = typ
 			}
-			ws.seals = append(ws.seals, info)
-			return nil
+			ws.events[e.Sequence] = sealedEvent{Seal: sl.Name, Kind: r.Kind, Name: r.Object.GetName(), typ: typ}
+			info.maxEvent = max(info.maxEvent, e.Sequence)
+		}
+		if inv, ok := r.Object.(*billingv1.Invoice); ok {
+			ws.customers[inv.Spec.CustomerRef.Name]++
+			if inv.Status.Sequence != nil {
+				ws.invoices[*inv.Status.Sequence] = sealedInvoice{Name: inv.Name,
+					Issued: reconciler.EventSequence(inv.Status.Events, billingv1.EventTypeInvoiceIssued)}
+			}
 		}
 	}
-	ws.broken = fmt.Errorf("seal %s/%s does not verify: %w", sl.Namespace, sl.Name, err)
-	return ws.broken
+	ws.seals = append(ws.seals, info)
+	return nil
 }
 
 // add takes in sl, a seal the sealing reconciler has just made and
@@ -372,18 +370,13 @@ func (s *SealedRecords) Chain(ctx context.Context, ns string) (seals []sealInfo,
 	return slices.Clone(ws.seals), ws.broken, nil
 }
 
-// SealKindOf is the seal's kind of a record object.
+// SealKindOf is the seal's kind of a record object (its row's of
+// internal/recordkind); "" for a kind no seal holds.
 func SealKindOf(obj client.Object) string {
-	switch obj.(type) {
-	case *billingv1.Invoice:
-		return seal.KindInvoice
-	case *billingv1.CreditNote:
-		return seal.KindCreditNote
-	case *billingv1.Payment:
-		return seal.KindPayment
-	default:
-		return ""
+	if k := recordkind.Of(obj); k != nil && k.Sealed != nil {
+		return k.Name
 	}
+	return ""
 }
 
 // Objects reads the seal named name of ns whole (from the API server) and

@@ -18,6 +18,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"time"
 
@@ -489,15 +490,7 @@ func eachRecord(ctx context.Context, records []client.Object, write func(context
 // and name, for a write that must not touch obj (which may be the
 // cache's).
 func emptyRecord(obj client.Object) client.Object {
-	var out client.Object
-	switch obj.(type) {
-	case *billingv1.Invoice:
-		out = &billingv1.Invoice{}
-	case *billingv1.CreditNote:
-		out = &billingv1.CreditNote{}
-	default:
-		out = &billingv1.Payment{}
-	}
+	out := reflect.New(reflect.TypeOf(obj).Elem()).Interface().(client.Object)
 	out.SetNamespace(obj.GetNamespace())
 	out.SetName(obj.GetName())
 	return out

@@ -38,6 +38,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sync/atomic"
 	"time"
 
@@ -53,7 +54,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
-	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
 
 // The RBAC marker of the patch that drops the ownership (patch of
@@ -105,8 +106,7 @@ func (w ownershipDroppingStatusWriter) Patch(ctx context.Context, obj client.Obj
 	if err := w.SubResourceWriter.Patch(ctx, obj, patch, opts...); err != nil {
 		return err
 	}
-	switch obj.(type) {
-	case *billingv1.Invoice, *billingv1.CreditNote, *billingv1.Payment:
+	if ownershipDropped(obj) {
 		if !w.queue.add(obj) {
 			logf.FromContext(ctx).V(1).Info("Left the status's field ownership; the queue is full")
 		}
@@ -251,34 +251,31 @@ var ChangedBeyondBookkeeping = predicate.Funcs{
 // of three watches, so it compares shallow copies of the objects (their
 // maps and slices shared, never written) instead of deep copies.
 func onlyBookkeepingDiffers(old, new client.Object) bool {
-	switch o := old.(type) {
-	case *billingv1.Invoice:
-		return equalButBookkeeping(o, new)
-	case *billingv1.CreditNote:
-		return equalButBookkeeping(o, new)
-	case *billingv1.Payment:
-		return equalButBookkeeping(o, new)
-	default:
+	if !ownershipDropped(old) || reflect.TypeOf(new) != reflect.TypeOf(old) {
 		return false
 	}
-}
-
-// equalButBookkeeping reports whether old and new, both a *T, are equal
-// but for their resourceVersion and managedFields.
-func equalButBookkeeping[T any, P interface {
-	*T
-	client.Object
-}](old P, new client.Object) bool {
-	n, ok := new.(P)
-	if !ok {
-		return false
-	}
-	o2, n2 := *old, *n
-	for _, obj := range []P{&o2, &n2} {
+	o2, n2 := shallowCopy(old), shallowCopy(new)
+	for _, obj := range []client.Object{o2, n2} {
 		obj.SetResourceVersion("")
 		obj.SetManagedFields(nil)
 	}
-	return equality.Semantic.DeepEqual(&o2, &n2)
+	return equality.Semantic.DeepEqual(o2, n2)
+}
+
+// ownershipDropped says whether obj is of a kind whose status's field
+// ownership the manager drops: an Invoice, CreditNote or Payment, the
+// rows of internal/recordkind marked StatusOwnershipDropped.
+func ownershipDropped(obj client.Object) bool {
+	k := recordkind.Of(obj)
+	return k != nil && k.StatusOwnershipDropped
+}
+
+// shallowCopy is a new object holding a copy of *obj: its maps and slices
+// are obj's.
+func shallowCopy(obj client.Object) client.Object {
+	out := reflect.New(reflect.TypeOf(obj).Elem())
+	out.Elem().Set(reflect.ValueOf(obj).Elem())
+	return out.Interface().(client.Object)
 }
 
 // withoutStatusEntries returns entries without those of the status

@@ -36,6 +36,7 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
 	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
 	"github.com/invoicing-dev/invoicing/internal/manager/sealing"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
 
 // This file is the WebhookEndpoint reconciler itself: what it needs, its
@@ -189,27 +190,14 @@ func (r *WebhookEndpointReconciler) SetupWithManager(mgr ctrl.Manager, concurren
 	}
 	// Its own status patches do not wake an endpoint; webhookResult says
 	// when it goes on.
-	return reconciler.NewController(mgr, "webhookendpoint", concurrency, &billingv1.WebhookEndpoint{},
-		builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		// Only an object that gains an event has something to send.
-		Watches(&billingv1.Invoice{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
-			builder.WithPredicates(GainedEvent)).
-		Watches(&billingv1.CreditNote{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
-			builder.WithPredicates(GainedEvent)).
-		Watches(&billingv1.Payment{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
-			builder.WithPredicates(GainedEvent)).
-		Watches(&billingv1.CreditApplication{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
-			builder.WithPredicates(GainedEvent)).
-		Watches(&billingv1.Refund{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
-			builder.WithPredicates(GainedEvent)).
-		Watches(&billingv1.WriteOff{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
-			builder.WithPredicates(GainedEvent)).
-		Watches(&billingv1.Email{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
-			builder.WithPredicates(GainedEvent)).
-		// period.closed and ledger.sealed are the workspace's events too.
-		Watches(&billingv1.PeriodClose{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
-			builder.WithPredicates(GainedEvent)).
-		Watches(&billingv1.LedgerSeal{}, handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
-			builder.WithPredicates(GainedEvent)).
-		Complete(reconciler.CountErrors("webhookendpoint", r))
+	b := reconciler.NewController(mgr, "webhookendpoint", concurrency, &billingv1.WebhookEndpoint{},
+		builder.WithPredicates(predicate.GenerationChangedPredicate{}))
+	// Only an object that gains an event has something to send: one of a
+	// kind that carries events (internal/recordkind); period.closed and
+	// ledger.sealed are the workspace's events too.
+	for _, k := range recordkind.Where(func(k *recordkind.Kind) bool { return len(k.Events) > 0 }) {
+		b = b.Watches(k.New(), handler.EnqueueRequestsFromMapFunc(r.endpointsOfWorkspace),
+			builder.WithPredicates(GainedEvent))
+	}
+	return b.Complete(reconciler.CountErrors("webhookendpoint", r))
 }

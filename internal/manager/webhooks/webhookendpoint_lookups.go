@@ -34,6 +34,7 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
 	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
 
 // This file is what the WebhookEndpoint reconciler reads besides the
@@ -200,8 +201,11 @@ func loadEventBlock(ctx context.Context, reader client.Reader, namespace,
 	}
 	in := []client.ListOption{client.InNamespace(namespace), client.UnsafeDisableDeepCopy,
 		client.MatchingFields{index.EventSequenceBlock: block}}
-	lists := []client.ObjectList{&billingv1.InvoiceList{}, &billingv1.CreditNoteList{}, &billingv1.PaymentList{},
-		&billingv1.CreditApplicationList{}, &billingv1.RefundList{}, &billingv1.WriteOffList{}, &billingv1.EmailList{}}
+	kinds := recordkind.Where(func(k *recordkind.Kind) bool { return k.EventBlocks })
+	lists := make([]client.ObjectList, len(kinds))
+	for i, k := range kinds {
+		lists[i] = k.NewList()
+	}
 	for _, list := range lists {
 		if err := reader.List(ctx, list, in...); err != nil {
 			return nil, fmt.Errorf("listing the objects of event block %s: %w", block, err)
@@ -266,15 +270,9 @@ func (r *WebhookEndpointReconciler) endpointsOfWorkspace(ctx context.Context, ob
 	return requests
 }
 
-// objectEvents returns the status.events of an Invoice, CreditNote,
-// Payment, PeriodClose or LedgerSeal; none for another kind.
+// objectEvents returns the status.events of an object of a kind that
+// carries events (billingv1.EventCarrier); none for another kind.
 func objectEvents(obj client.Object) []billingv1.RecordedEvent {
-	switch o := obj.(type) {
-	case *billingv1.PeriodClose:
-		return o.Status.Events
-	case *billingv1.LedgerSeal:
-		return o.Status.Events
-	}
 	_, _, events := billing.RecordedEvents(obj)
 	return events
 }

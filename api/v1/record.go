@@ -1,0 +1,142 @@
+// Copyright 2026 The Invoicing Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package v1
+
+import "sigs.k8s.io/controller-runtime/pkg/client"
+
+// This file holds what each kind of record says of itself, once, as
+// methods of its type: the events it carries, the invoice it belongs to,
+// its customer and whether it is settled. The table of the record kinds
+// (internal/recordkind) says the rest: its resource, id prefix, path,
+// event types and whether a seal holds it.
+
+// EventCarrier is an object that records events of its workspace's event
+// sequence in its status.events: an Invoice, CreditNote, Payment,
+// PeriodClose, LedgerSeal, CreditApplication, Refund, WriteOff or Email (a
+// reminder's).
+//
+// +kubebuilder:object:generate=false
+type EventCarrier interface {
+	client.Object
+	// RecordedEvents are the object's status.events, in the order it
+	// records them: its own, read them, never change them.
+	RecordedEvents() []RecordedEvent
+}
+
+// LedgerRecord is a record entered in an invoice's ledger or a customer's
+// credit: a CreditNote, Payment, CreditApplication, Refund or WriteOff.
+//
+// +kubebuilder:object:generate=false
+type LedgerRecord interface {
+	EventCarrier
+	// InvoiceName is the name of the invoice the record belongs to; ""
+	// for a record of a customer's credit (a Refund).
+	InvoiceName() string
+	// CustomerName is the name of the record's customer: as the
+	// controller recorded it from the invoice ("" until then), or as the
+	// record names it (a Refund's).
+	CustomerName() string
+}
+
+// Settled is a record whose family can be sealed: an Invoice, CreditNote,
+// Payment, PeriodClose or LedgerSeal.
+//
+// +kubebuilder:object:generate=false
+type Settled interface {
+	client.Object
+	// Settled says whether the record is done changing: a closed
+	// PeriodClose, an invoice paid or void, a final credit note or
+	// payment; a LedgerSeal always.
+	Settled() bool
+}
+
+// RecordedEvents are the invoice's status.events.
+func (in *Invoice) RecordedEvents() []RecordedEvent { return in.Status.Events }
+
+// RecordedEvents are the credit note's status.events.
+func (in *CreditNote) RecordedEvents() []RecordedEvent { return in.Status.Events }
+
+// RecordedEvents are the payment's status.events.
+func (in *Payment) RecordedEvents() []RecordedEvent { return in.Status.Events }
+
+// RecordedEvents are the period close's status.events.
+func (in *PeriodClose) RecordedEvents() []RecordedEvent { return in.Status.Events }
+
+// RecordedEvents are the seal's status.events.
+func (in *LedgerSeal) RecordedEvents() []RecordedEvent { return in.Status.Events }
+
+// RecordedEvents are the credit application's status.events.
+func (in *CreditApplication) RecordedEvents() []RecordedEvent { return in.Status.Events }
+
+// RecordedEvents are the refund's status.events.
+func (in *Refund) RecordedEvents() []RecordedEvent { return in.Status.Events }
+
+// RecordedEvents are the write-off's status.events.
+func (in *WriteOff) RecordedEvents() []RecordedEvent { return in.Status.Events }
+
+// RecordedEvents are the e-mail's status.events.
+func (in *Email) RecordedEvents() []RecordedEvent { return in.Status.Events }
+
+// InvoiceName is the invoice the credit note credits.
+func (in *CreditNote) InvoiceName() string { return in.Spec.InvoiceRef.Name }
+
+// CustomerName is the customer the controller recorded.
+func (in *CreditNote) CustomerName() string { return in.Status.CustomerName }
+
+// InvoiceName is the invoice the payment pays.
+func (in *Payment) InvoiceName() string { return in.Spec.InvoiceRef.Name }
+
+// CustomerName is the customer the controller recorded.
+func (in *Payment) CustomerName() string { return in.Status.CustomerName }
+
+// InvoiceName is the invoice the credit is applied to.
+func (in *CreditApplication) InvoiceName() string { return in.Spec.InvoiceRef.Name }
+
+// CustomerName is the customer the controller recorded.
+func (in *CreditApplication) CustomerName() string { return in.Status.CustomerName }
+
+// InvoiceName is "": a refund pays back a customer's credit.
+func (in *Refund) InvoiceName() string { return "" }
+
+// CustomerName is the customer paid back.
+func (in *Refund) CustomerName() string { return in.Spec.CustomerRef.Name }
+
+// InvoiceName is the invoice written off.
+func (in *WriteOff) InvoiceName() string { return in.Spec.InvoiceRef.Name }
+
+// CustomerName is the customer the controller recorded.
+func (in *WriteOff) CustomerName() string { return in.Status.CustomerName }
+
+// Settled says whether the invoice is paid or void.
+func (in *Invoice) Settled() bool {
+	b := in.Status.Balance
+	return b != nil && (b.PaymentStatus == InvoicePaymentPaid || b.PaymentStatus == InvoicePaymentVoid)
+}
+
+// Settled says whether the credit note is issued or rejected.
+func (in *CreditNote) Settled() bool {
+	return in.Status.Phase == CreditNoteIssued || in.Status.Phase == CreditNoteRejected
+}
+
+// Settled says whether the payment is recorded or invalid.
+func (in *Payment) Settled() bool {
+	return in.Status.Phase == PaymentRecorded || in.Status.Phase == PaymentInvalid
+}
+
+// Settled says whether the period close is closed.
+func (in *PeriodClose) Settled() bool { return in.Status.Phase == PeriodCloseClosed }
+
+// Settled is true: a seal never changes once made.
+func (in *LedgerSeal) Settled() bool { return true }
