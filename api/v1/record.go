@@ -140,3 +140,20 @@ func (in *PeriodClose) Settled() bool { return in.Status.Phase == PeriodCloseClo
 
 // Settled is true: a seal never changes once made.
 func (in *LedgerSeal) Settled() bool { return true }
+
+// SealedRecord is a record a LedgerSeal can hold: its spec and status as
+// values of their own types, encoded into the seal's payload as the API
+// server stores them.
+// +kubebuilder:object:generate=false
+type SealedRecord interface {
+	SealParts() (spec, status any)
+}
+
+// SealParts is the invoice's spec and status.
+func (in *Invoice) SealParts() (spec, status any) { return in.Spec, in.Status }
+
+// SealParts is the credit note's spec and status.
+func (in *CreditNote) SealParts() (spec, status any) { return in.Spec, in.Status }
+
+// SealParts is the payment's spec and status.
+func (in *Payment) SealParts() (spec, status any) { return in.Spec, in.Status }

@@ -138,3 +138,14 @@ func TestTheTablesColumnsAgreeWithOneAnother(t *testing.T) {
 		}
 	}
 }
+
+func TestEveryKindASealHoldsGivesItsSpecAndStatus(t *testing.T) {
+	for _, k := range recordkind.All {
+		if k.Sealed == nil {
+			continue
+		}
+		if _, ok := k.New().(billingv1.SealedRecord); !ok {
+			t.Errorf("a seal holds %s, but %T has no SealParts", k.Name, k.New())
+		}
+	}
+}

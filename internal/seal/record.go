@@ -18,7 +18,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"reflect"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -78,10 +77,11 @@ func Line(obj client.Object) ([]byte, error) {
 		return nil, fmt.Errorf("a seal holds no %T", obj)
 	}
 	kind := k.Name
-	// Spec and Status, the fields every kind a seal holds has, as values
-	// of their own types: encoded as the API server stores them.
-	v := reflect.ValueOf(obj).Elem()
-	spec, status := v.FieldByName("Spec").Interface(), v.FieldByName("Status").Interface()
+	parts, ok := obj.(billingv1.SealedRecord)
+	if !ok {
+		return nil, fmt.Errorf("a seal holds no %T: it has no SealParts", obj)
+	}
+	spec, status := parts.SealParts()
 	specJSON, err := json.Marshal(spec)
 	if err != nil {
 		return nil, fmt.Errorf("encoding %s %s: %w", kind, obj.GetName(), err)
