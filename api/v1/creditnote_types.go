@@ -72,11 +72,13 @@ type CreditNoteLine struct {
 	InvoiceLine int32 `json:"invoiceLine"`
 
 	// quantity is how many units of the invoice line are credited, at its
-	// unit price: 1 to 1,000,000.
+	// net price per unit: above 0, at most 1,000,000 and at most what
+	// remains creditable of the line, with at most 4 decimal places.
 	// +optional
-	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Type=number
+	// +kubebuilder:validation:Minimum=0.0001
 	// +kubebuilder:validation:Maximum=1000000
-	Quantity *int64 `json:"quantity,omitempty"`
+	Quantity *DecimalQuantity `json:"quantity,omitempty"`
 
 	// amount is the net amount credited, in minor units of the invoice's
 	// currency, tax excluded: 1 to 9,007,199,254,740,991.
@@ -117,6 +119,20 @@ type CreditNoteSpec struct {
 	// still creditable: it voids an unpaid invoice.
 	// +optional
 	FullCredit bool `json:"fullCredit,omitempty"` //nolint:kubeapilinter // the HTTP API's full_credit: true, a yes or no with no third value
+
+	// allowances are taken off the credited amount (BG-20), each off the
+	// base of its tax category and rate, as on the invoice: at most 20.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=20
+	Allowances []DocumentAllowance `json:"allowances,omitempty"`
+
+	// charges are added to the credited amount (BG-21), each to the base of
+	// its tax category and rate, as on the invoice: at most 20.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=20
+	Charges []DocumentCharge `json:"charges,omitempty"`
 }
 
 // CreditNoteLineStatus is one line of an issued credit note as printed.
@@ -135,9 +151,14 @@ type CreditNoteLineStatus struct {
 	// quantity is the quantity credited; absent for a line that credits an
 	// amount.
 	// +optional
-	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Type=number
+	// +kubebuilder:validation:Minimum=0.0001
 	// +kubebuilder:validation:Maximum=1000000
-	Quantity *int64 `json:"quantity,omitempty"`
+	Quantity *DecimalQuantity `json:"quantity,omitempty"`
+
+	// unitCode is the invoice line's unit; absent for C62 ("one").
+	// +optional
+	UnitCode UnitCode `json:"unitCode,omitempty"`
 
 	// amount is the line's net amount credited, in minor units.
 	// +required
@@ -221,6 +242,34 @@ type CreditNoteStatus struct {
 	// +kubebuilder:validation:Maximum=9007199254740991
 	Subtotal *int64 `json:"subtotal,omitempty"`
 
+	// allowances are the credit note's allowances as issued; for a full
+	// credit, what remains of the invoice's. Absent when it has none.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=20
+	Allowances []AppliedAllowanceCharge `json:"allowances,omitempty"`
+
+	// charges are the credit note's charges as issued; for a full credit,
+	// what remains of the invoice's. Absent when it has none.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=20
+	Charges []AppliedAllowanceCharge `json:"charges,omitempty"`
+
+	// allowanceTotal is the sum of allowances, in minor units; absent when
+	// there are none.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=9007199254740991
+	AllowanceTotal *int64 `json:"allowanceTotal,omitempty"`
+
+	// chargeTotal is the sum of charges, in minor units; absent when there
+	// are none.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=9007199254740991
+	ChargeTotal *int64 `json:"chargeTotal,omitempty"`
+
 	// taxBreakdown has one entry per (category, rate) group of the lines.
 	// +optional
 	// +listType=atomic
@@ -233,7 +282,8 @@ type CreditNoteStatus struct {
 	// +kubebuilder:validation:Maximum=9007199254740991
 	TaxTotal *int64 `json:"taxTotal,omitempty"`
 
-	// total is subtotal plus taxTotal, in minor units.
+	// total is subtotal less allowanceTotal plus chargeTotal plus taxTotal,
+	// in minor units.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=9007199254740991

@@ -43,7 +43,8 @@ type CustomerReference struct {
 	Name string `json:"name"`
 }
 
-// LineItem is one line of an invoice: quantity times amount.
+// LineItem is one line of an invoice: quantity times amount, less its
+// discount.
 type LineItem struct {
 	// description says what is billed, for example "Consulting, March".
 	// 1 to 1000 characters.
@@ -52,11 +53,20 @@ type LineItem struct {
 	// +kubebuilder:validation:MaxLength=1000
 	Description string `json:"description"`
 
-	// quantity is how many units are billed: a whole number from 1 to 1,000,000.
+	// quantity is how many units are billed (BT-129): a number above 0 and
+	// at most 1,000,000 with at most 4 decimal places, such as 3, 7.5 or
+	// 0.25.
 	// +required
-	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Type=number
+	// +kubebuilder:validation:Minimum=0.0001
 	// +kubebuilder:validation:Maximum=1000000
-	Quantity int64 `json:"quantity"`
+	Quantity DecimalQuantity `json:"quantity"`
+
+	// unitCode is the unit the quantity counts (BT-130): a code of UN/ECE
+	// Recommendation 20 (with Recommendation 21), such as HUR (hour), DAY,
+	// KGM (kilogram), KWH or MTR. Absent, the unit is C62 ("one").
+	// +optional
+	UnitCode UnitCode `json:"unitCode,omitempty"`
 
 	// amount is the price of one unit in minor units of the invoice's currency
 	// (cents for USD): a whole number from 0 to 1,000,000,000,000.
@@ -65,8 +75,139 @@ type LineItem struct {
 	// +kubebuilder:validation:Maximum=1000000000000
 	Amount int64 `json:"amount"`
 
+	// discount is taken off the line's gross (quantity times amount, rounded
+	// half away from zero to a minor unit) before tax (BG-27).
+	// +optional
+	Discount *LineDiscount `json:"discount,omitempty"`
+
 	// tax is the line's tax. Without it the line takes the workspace
 	// BillingProfile's defaultTax (see defaultTaxFrom), or has no tax.
+	// +optional
+	Tax *Tax `json:"tax,omitempty"`
+}
+
+// LineDiscount is an allowance on one line (EN 16931 BG-27): a percent of
+// the line's gross or an amount, and why.
+// +kubebuilder:validation:XValidation:rule="has(self.percent) != has(self.amount)",message="exactly one of percent and amount is required"
+// +kubebuilder:validation:XValidation:rule="has(self.reason) || has(self.reasonCode)",message="one of reason and reasonCode is required"
+type LineDiscount struct {
+	// percent is the discount in percent of the line's gross, a decimal
+	// string above 0 and at most 100 with at most 2 decimals: "10", "12.5".
+	// +optional
+	Percent *Percent `json:"percent,omitempty"`
+
+	// amount is the discount in minor units of the invoice's currency: 1 to
+	// 1,000,000,000,000,000 and at most the line's gross.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1000000000000000
+	Amount *int64 `json:"amount,omitempty"`
+
+	// reason says why, printed on the invoice (BT-139): 1 to 200 characters.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=200
+	Reason string `json:"reason,omitempty"`
+
+	// reasonCode is the reason's code of UNTDID 5189 (BT-140), such as 95
+	// (discount) or 100 (special agreement).
+	// +optional
+	ReasonCode AllowanceReasonCode `json:"reasonCode,omitempty"`
+}
+
+// Percent is a percentage as a decimal string above 0 and at most 100
+// with at most 2 decimals and no leading zeros: "10", "12.5", "0.25".
+// +kubebuilder:validation:MinLength=1
+// +kubebuilder:validation:MaxLength=6
+// +kubebuilder:validation:Pattern=`^(100(\.0{1,2})?|(0|[1-9][0-9]?)(\.[0-9]{1,2})?)$`
+// +kubebuilder:validation:XValidation:rule="self.matches('[1-9]')",message="percent must be above 0"
+type Percent string
+
+// AllowanceReasonCode is a code of UNTDID 5189, the reasons for an
+// allowance: 41, 42, 60, 62, 63, 64, 65, 66, 67, 68, 70, 71, 88, 95, 100,
+// 102, 103, 104 or 105.
+// +kubebuilder:validation:Enum="41";"42";"60";"62";"63";"64";"65";"66";"67";"68";"70";"71";"88";"95";"100";"102";"103";"104";"105"
+type AllowanceReasonCode string
+
+// ChargeReasonCode is a code of UNTDID 7161, the reasons for a charge,
+// such as FC (freight service), ABL (packaging) or SAA (shipping and
+// handling): one to three upper-case letters of the list.
+// +kubebuilder:validation:MinLength=1
+// +kubebuilder:validation:MaxLength=3
+// +kubebuilder:validation:Pattern=`^[A-Z]{1,3}$`
+type ChargeReasonCode string
+
+// DocumentAllowance is an allowance on the whole document (EN 16931
+// BG-20): an amount, or a percent of the net of the lines in its tax
+// category and rate, taken off that tax group's base.
+// +kubebuilder:validation:XValidation:rule="has(self.percent) != has(self.amount)",message="exactly one of percent and amount is required"
+// +kubebuilder:validation:XValidation:rule="has(self.reason) || has(self.reasonCode)",message="one of reason and reasonCode is required"
+type DocumentAllowance struct {
+	// percent is the allowance in percent of its base, the net of the
+	// lines in its tax category and rate (BT-94), a decimal string above 0
+	// and at most 100 with at most 2 decimals.
+	// +optional
+	Percent *Percent `json:"percent,omitempty"`
+
+	// amount is the allowance in minor units of the currency (BT-92): 1 to
+	// 1,000,000,000,000,000.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1000000000000000
+	Amount *int64 `json:"amount,omitempty"`
+
+	// reason says why, printed on the document (BT-97): 1 to 200 characters.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=200
+	Reason string `json:"reason,omitempty"`
+
+	// reasonCode is the reason's code of UNTDID 5189 (BT-98).
+	// +optional
+	ReasonCode AllowanceReasonCode `json:"reasonCode,omitempty"`
+
+	// tax is the tax category and rate whose base the allowance lowers
+	// (BT-95, BT-96): required when the lines have tax, absent when none has.
+	// Without it on an invoice whose lines take the profile's default, it
+	// takes that default too.
+	// +optional
+	Tax *Tax `json:"tax,omitempty"`
+}
+
+// DocumentCharge is a charge on the whole document (EN 16931 BG-21), such
+// as freight: an amount, or a percent of the net of the lines in its tax
+// category and rate, added to that tax group's base.
+// +kubebuilder:validation:XValidation:rule="has(self.percent) != has(self.amount)",message="exactly one of percent and amount is required"
+// +kubebuilder:validation:XValidation:rule="has(self.reason) || has(self.reasonCode)",message="one of reason and reasonCode is required"
+type DocumentCharge struct {
+	// percent is the charge in percent of its base, the net of the lines
+	// in its tax category and rate (BT-101), a decimal string above 0 and
+	// at most 100 with at most 2 decimals.
+	// +optional
+	Percent *Percent `json:"percent,omitempty"`
+
+	// amount is the charge in minor units of the currency (BT-99): 1 to
+	// 1,000,000,000,000,000.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1000000000000000
+	Amount *int64 `json:"amount,omitempty"`
+
+	// reason says why, printed on the document (BT-104): 1 to 200
+	// characters.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=200
+	Reason string `json:"reason,omitempty"`
+
+	// reasonCode is the reason's code of UNTDID 7161 (BT-105).
+	// +optional
+	ReasonCode ChargeReasonCode `json:"reasonCode,omitempty"`
+
+	// tax is the tax category and rate whose base the charge raises
+	// (BT-102, BT-103): required when the lines have tax, absent when none
+	// has. Without it on an invoice whose lines take the profile's default,
+	// it takes that default too.
 	// +optional
 	Tax *Tax `json:"tax,omitempty"`
 }
@@ -126,6 +267,20 @@ type InvoiceSpec struct {
 	// +kubebuilder:validation:Format=date
 	// +kubebuilder:validation:Pattern=`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
 	SupplyDate string `json:"supplyDate,omitempty"`
+
+	// allowances are taken off the document (BG-20), each off the base of
+	// its tax category and rate: at most 20.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=20
+	Allowances []DocumentAllowance `json:"allowances,omitempty"`
+
+	// charges are added to the document (BG-21), each to the base of its
+	// tax category and rate: at most 20.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=20
+	Charges []DocumentCharge `json:"charges,omitempty"`
 }
 
 // BillTo is the customer's name, e-mail, address and tax id as they were when
@@ -165,6 +320,8 @@ type BillTo struct {
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.events) || (has(self.events) && oldSelf.events.all(e, self.events.exists(n, n.type == e.type && n.sequence == e.sequence && n.createdAt == e.createdAt)))",message="status.events: an event once recorded never changes"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.sequence) || (has(self.total) == has(oldSelf.total) && (!has(self.total) || self.total == oldSelf.total))",message="status.total cannot change once the invoice is issued"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.sequence) || (has(self.taxTotal) == has(oldSelf.taxTotal) && (!has(self.taxTotal) || self.taxTotal == oldSelf.taxTotal))",message="status.taxTotal cannot change once the invoice is issued"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.sequence) || (has(self.allowanceTotal) == has(oldSelf.allowanceTotal) && (!has(self.allowanceTotal) || self.allowanceTotal == oldSelf.allowanceTotal))",message="status.allowanceTotal cannot change once the invoice is issued"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.sequence) || (has(self.chargeTotal) == has(oldSelf.chargeTotal) && (!has(self.chargeTotal) || self.chargeTotal == oldSelf.chargeTotal))",message="status.chargeTotal cannot change once the invoice is issued"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.paymentAccount) || (has(self.paymentAccount) && self.paymentAccount == oldSelf.paymentAccount)",message="status.paymentAccount cannot change once set"
 type InvoiceStatus struct {
 	// conditions describe the invoice's state in the standard Kubernetes way.
@@ -184,7 +341,8 @@ type InvoiceStatus struct {
 	// +optional
 	Phase InvoicePhase `json:"phase,omitempty"`
 
-	// total is subtotal plus taxTotal, in minor units of the currency. It
+	// total is subtotal less allowanceTotal plus chargeTotal plus
+	// taxTotal, in minor units of the currency. It
 	// is at most 9,007,199,254,740,991 (2^53-1), so that every JSON client
 	// reads it exactly; a larger total makes the invoice Invalid with reason
 	// TotalTooLarge. Invoices issued before tax existed have a total but no
@@ -194,12 +352,41 @@ type InvoiceStatus struct {
 	// +kubebuilder:validation:Maximum=9007199254740991
 	Total *int64 `json:"total,omitempty"`
 
-	// subtotal is the sum of quantity times amount over all items, tax
-	// excluded, in minor units of the currency.
+	// subtotal is the sum of the items' net amounts (quantity times
+	// amount, less the line's discount), tax excluded, in minor units of
+	// the currency (BT-106).
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=9007199254740991
 	Subtotal *int64 `json:"subtotal,omitempty"`
+
+	// allowanceTotal is the sum of spec.allowances, in minor units
+	// (BT-107); absent when the invoice has none. Frozen at issue.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=9007199254740991
+	AllowanceTotal *int64 `json:"allowanceTotal,omitempty"`
+
+	// chargeTotal is the sum of spec.charges, in minor units (BT-108);
+	// absent when the invoice has none. Frozen at issue.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=9007199254740991
+	ChargeTotal *int64 `json:"chargeTotal,omitempty"`
+
+	// allowances are spec.allowances as issued: each one's amount, base
+	// and effective tax. Absent when the invoice has none.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=20
+	Allowances []AppliedAllowanceCharge `json:"allowances,omitempty"`
+
+	// charges are spec.charges as issued: each one's amount, base and
+	// effective tax. Absent when the invoice has none.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=20
+	Charges []AppliedAllowanceCharge `json:"charges,omitempty"`
 
 	// taxTotal is the sum of taxBreakdown's taxAmount, in minor units.
 	// +optional

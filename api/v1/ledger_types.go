@@ -71,10 +71,12 @@ type LedgerEntry struct {
 
 // CreditedLine is what the issued credit notes have credited of one line.
 type CreditedLine struct {
-	// quantity is the sum of the quantities credited by quantity.
+	// quantity is the sum of the quantities credited by quantity, with at
+	// most 4 decimal places.
 	// +required
+	// +kubebuilder:validation:Type=number
 	// +kubebuilder:validation:Minimum=0
-	Quantity int64 `json:"quantity"`
+	Quantity DecimalQuantity `json:"quantity"`
 
 	// net is the sum of the net amounts credited, in minor units.
 	// +required
