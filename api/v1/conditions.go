@@ -72,6 +72,12 @@ const (
 	// BillingProfile's defaultTax does, so that changing it issues the
 	// invoice.
 	ReasonInvalidTax = "InvalidTax"
+
+	// ReasonAllowanceExceedsBase is the reason of Ready (False) and
+	// Stalled (True) when a line's discount exceeds the line's gross, or a
+	// document allowance takes its tax group's base below 0: the spec is
+	// immutable, create a new invoice.
+	ReasonAllowanceExceedsBase = "AllowanceExceedsBase"
 )
 
 // Reasons of a Customer's conditions.

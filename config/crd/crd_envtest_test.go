@@ -85,7 +85,7 @@ func TestADownstreamEnvtestSuiteCanCreateInvoices(t *testing.T) {
 		t.Errorf("invoice read back with currency %q and phase %q, want USD and Pending", got.Spec.Currency, got.Status.Phase)
 	}
 	// And its validation: an invoice's spec is immutable.
-	got.Spec.Items[0].Quantity = 4
+	got.Spec.Items[0].Quantity = billingv1.Units(4)
 	if err := c.Update(ctx, got); err == nil {
 		t.Error("the API server accepted a change of an invoice's spec")
 	}

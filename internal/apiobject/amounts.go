@@ -29,8 +29,8 @@ type renderedAmounts struct {
 }
 
 // invoiceAmounts renders inv's amounts (billing.TotalsOf), taxes being
-// billing.ItemTaxes(inv).
-func invoiceAmounts(inv *billingv1.Invoice, taxes []*billingv1.Tax) renderedAmounts {
+// billing.DocumentTaxesOf(inv).
+func invoiceAmounts(inv *billingv1.Invoice, taxes billing.DocumentTaxes) renderedAmounts {
 	t, ok := billing.TotalsOf(inv, taxes)
 	if !ok {
 		return renderedAmounts{TaxBreakdown: []TaxBreakdownEntry{}}

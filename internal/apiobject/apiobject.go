@@ -122,9 +122,9 @@ type Issuer struct {
 // Item is a line item. Tax is its effective tax, null when it has none.
 type Item struct {
 	Description string `json:"description"`
-	Quantity    int64  `json:"quantity"`
-	Amount      int64  `json:"amount"`
-	Tax         *Tax   `json:"tax"`
+	Quantity    billingv1.DecimalQuantity `json:"quantity"`
+	Amount      int64                     `json:"amount"`
+	Tax         *Tax                      `json:"tax"`
 }
 
 // Tax is a line item's tax. Rate is null for category O; ExemptionReason
@@ -332,10 +332,10 @@ func electronicAddressJSON(e *billingv1.ElectronicAddress) *ElectronicAddress {
 
 // InvoiceOf is the /v1 representation of inv.
 func InvoiceOf(inv *billingv1.Invoice) Invoice {
-	taxes := billing.ItemTaxes(inv)
+	taxes := billing.DocumentTaxesOf(inv)
 	items := make([]Item, len(inv.Spec.Items))
 	for i, it := range inv.Spec.Items {
-		items[i] = Item{Description: it.Description, Quantity: it.Quantity, Amount: it.Amount, Tax: taxJSON(taxes[i])}
+		items[i] = Item{Description: it.Description, Quantity: it.Quantity, Amount: it.Amount, Tax: taxJSON(taxes.Items[i])}
 	}
 	amounts := invoiceAmounts(inv, taxes)
 	currency := billing.InvoiceCurrency(inv)

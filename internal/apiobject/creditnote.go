@@ -70,7 +70,7 @@ type CreditNote struct {
 type CreditNoteLine struct {
 	InvoiceLine int32  `json:"invoice_line"`
 	Description string `json:"description"`
-	Quantity    *int64 `json:"quantity"`
+	Quantity    *billingv1.DecimalQuantity `json:"quantity"`
 	Amount      int64  `json:"amount"`
 	Tax         *Tax   `json:"tax"`
 }

@@ -31,9 +31,9 @@ func issuedInvoice(creditedNet int64) *billingv1.Invoice {
 		ObjectMeta: metav1.ObjectMeta{Name: "inv-a", Namespace: "ws"},
 		Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "acme"}, Currency: "EUR",
 			Items: []billingv1.LineItem{
-				{Description: "Hours", Quantity: 3, Amount: 1000,
+				{Description: "Hours", Quantity: billingv1.Units(3), Amount: 1000,
 					Tax: &billingv1.Tax{Category: billingv1.TaxCategory("S"), Rate: ptr.To("19")}},
-				{Description: "Book", Quantity: 1, Amount: 500,
+				{Description: "Book", Quantity: billingv1.Units(1), Amount: 500,
 					Tax: &billingv1.Tax{Category: billingv1.TaxCategory("S"), Rate: ptr.To("7")}},
 			}},
 		Status: billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, Number: "INV-000001",
@@ -62,7 +62,7 @@ func TestPendingCreditNoteShowsTheAmountsItWouldBeIssuedWith(t *testing.T) {
 		wantNetLine int64
 	}{
 		{name: "one unit of the first line credits its net and its tax",
-			spec:      billingv1.CreditNoteSpec{Lines: []billingv1.CreditNoteLine{{InvoiceLine: 0, Quantity: ptr.To[int64](1)}}},
+			spec:      billingv1.CreditNoteSpec{Lines: []billingv1.CreditNoteLine{{InvoiceLine: 0, Quantity: ptr.To(billingv1.Units(1))}}},
 			wantTotal: ptr.To[int64](1190), wantLines: 1, wantNetLine: 1000},
 		{name: "a full credit of an untouched invoice credits its total",
 			spec:      billingv1.CreditNoteSpec{FullCredit: true},

@@ -120,7 +120,7 @@ func issuedTotal(inv *billingv1.Invoice) (int64, bool) {
 	if inv.Status.Total != nil {
 		return *inv.Status.Total, true
 	}
-	t, ok := TotalsOf(inv, ItemTaxes(inv))
+	t, ok := TotalsOf(inv, DocumentTaxesOf(inv))
 	return t.Total, ok
 }
 

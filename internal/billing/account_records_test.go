@@ -39,7 +39,7 @@ func mt(t time.Time) *metav1.Time { return &metav1.Time{Time: t} }
 func accountInvoice(name, customer, currency string, total int64, issued time.Time, termsDays int) *billingv1.Invoice {
 	return &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: customer}, Currency: currency,
-			Items: []billingv1.LineItem{{Description: "Work", Quantity: 1, Amount: total}}},
+			Items: []billingv1.LineItem{{Description: "Work", Quantity: billingv1.Units(1), Amount: total}}},
 		Status: billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, Total: amountPtr(total), IssuedAt: mt(issued),
 			DueAt: mt(issued.AddDate(0, 0, termsDays)), Number: "INV-" + name}}
 }

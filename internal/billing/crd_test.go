@@ -21,6 +21,8 @@ import (
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -93,7 +95,7 @@ func TestBoundsMatchTheInvoiceCRD(t *testing.T) {
 		{"the minimum number of items is MinItems", float64(integer(items.MinItems)), MinItems},
 		{"the maximum number of items is MaxItems", float64(integer(items.MaxItems)), MaxItems},
 		{"a description's maximum length is MaxDescription", float64(integer(item("description").MaxLength)), MaxDescription},
-		{"the minimum quantity is MinQuantity", float(item("quantity").Minimum), MinQuantity},
+		{"the minimum quantity is one step of a DecimalQuantity", float(item("quantity").Minimum), 1.0 / billingv1.QuantityScale},
 		{"the maximum quantity is MaxQuantity", float(item("quantity").Maximum), MaxQuantity},
 		{"the minimum amount is MinAmount", float(item("amount").Minimum), MinAmount},
 		{"the maximum amount is MaxAmount", float(item("amount").Maximum), MaxAmount},

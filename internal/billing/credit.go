@@ -17,6 +17,8 @@ package billing
 import (
 	"errors"
 	"fmt"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
 // This file is the arithmetic of credit notes: what is left to credit of
@@ -28,7 +30,7 @@ import (
 // of one of its lines so far.
 type CreditedLine struct {
 	// Quantity is the sum of the quantities credited by quantity.
-	Quantity int64
+	Quantity billingv1.DecimalQuantity
 	// Net is the sum of every net amount credited, by quantity (quantity
 	// times the unit amount) or by amount.
 	Net int64
@@ -63,7 +65,7 @@ type InvoiceToCredit struct {
 // in minor units (Quantity 0).
 type CreditLine struct {
 	InvoiceLine int
-	Quantity    int64
+	Quantity    billingv1.DecimalQuantity
 	Amount      int64
 }
 
@@ -123,8 +125,8 @@ func (inv *InvoiceToCredit) creditedGroup(g int) CreditedGroup {
 // credited. 0 means the invoice is fully credited.
 func (inv *InvoiceToCredit) Remaining() int64 {
 	var left int64
-	for i, l := range inv.Lines {
-		left += l.Quantity*l.Amount - inv.creditedLine(i).Net
+	for i := range inv.Lines {
+		left += inv.lineNet(i) - inv.creditedLine(i).Net
 	}
 	for g, group := range inv.Amounts.TaxBreakdown {
 		left += group.TaxAmount - inv.creditedGroup(g).TaxAmount
@@ -137,8 +139,8 @@ func (inv *InvoiceToCredit) Remaining() int64 {
 // that net by amount. It fails with ErrFullyCredited when nothing is left.
 func (inv *InvoiceToCredit) FullCredit() ([]CreditLine, error) {
 	var lines []CreditLine
-	for i, l := range inv.Lines {
-		if left := l.Quantity*l.Amount - inv.creditedLine(i).Net; left > 0 {
+	for i := range inv.Lines {
+		if left := inv.lineNet(i) - inv.creditedLine(i).Net; left > 0 {
 			lines = append(lines, CreditLine{InvoiceLine: i, Amount: left})
 		}
 	}
@@ -196,7 +198,7 @@ func ComputeCredit(inv *InvoiceToCredit, lines []CreditLine) (CreditedAmounts, e
 	}
 	groupOf := inv.groupIndexes()
 	// What this note credits of each invoice line, so far.
-	noteQty := map[int]int64{}
+	noteQty := map[int]int64{} // in ten-thousandths
 	noteNet := map[int]int64{}
 	out := CreditedAmounts{LineNets: make([]int64, len(lines)), GroupIndexes: []int{}}
 	out.TaxBreakdown = []TaxGroup{}
@@ -210,7 +212,7 @@ func ComputeCredit(inv *InvoiceToCredit, lines []CreditLine) (CreditedAmounts, e
 		if err != nil {
 			return CreditedAmounts{}, err
 		}
-		noteQty[cl.InvoiceLine] += cl.Quantity
+		noteQty[cl.InvoiceLine] += cl.Quantity.Scaled()
 		noteNet[cl.InvoiceLine] += net
 		out.LineNets[i] = net
 		out.Subtotal += net
@@ -248,15 +250,17 @@ func ComputeCredit(inv *InvoiceToCredit, lines []CreditLine) (CreditedAmounts, e
 // lines (noteQty units, noteNet net) are counted, and returns its net.
 func (inv *InvoiceToCredit) creditLineNet(i int, cl CreditLine, noteQty, noteNet int64) (int64, error) {
 	line := inv.Lines[cl.InvoiceLine]
+	lineNet := inv.lineNet(cl.InvoiceLine)
 	credited := inv.creditedLine(cl.InvoiceLine)
-	netLeft := line.Quantity*line.Amount - credited.Net - noteNet
+	netLeft := lineNet - credited.Net - noteNet
+	q := cl.Quantity.Scaled()
 	switch {
-	case cl.Quantity != 0 && cl.Amount != 0:
+	case q != 0 && cl.Amount != 0:
 		return 0, lineError(i, "quantity", false, "and amount cannot both be given: credit either a quantity or an amount")
-	case cl.Quantity == 0 && cl.Amount == 0:
-		return 0, lineError(i, "quantity", false, "or amount is required: credit a quantity (1 or more) or an amount (1 or more)")
-	case cl.Quantity < 0:
-		return 0, lineError(i, "quantity", false, "must be at least 1")
+	case q == 0 && cl.Amount == 0:
+		return 0, lineError(i, "quantity", false, "or amount is required: credit a quantity (above 0) or an amount (1 or more)")
+	case q < 0:
+		return 0, lineError(i, "quantity", false, "must be above 0")
 	case cl.Amount < 0:
 		return 0, lineError(i, "amount", false, "must be at least 1")
 	case cl.Amount > 0:
@@ -266,18 +270,40 @@ func (inv *InvoiceToCredit) creditLineNet(i int, cl CreditLine, noteQty, noteNet
 		}
 		return cl.Amount, nil
 	}
-	qtyLeft := line.Quantity - credited.Quantity - noteQty
-	if cl.Quantity > qtyLeft {
-		return 0, lineError(i, "quantity", true, "%d exceeds the %d units left to credit of invoice line %d",
-			cl.Quantity, max(qtyLeft, 0), cl.InvoiceLine)
+	qtyLeft := line.Quantity.Scaled() - credited.Quantity.Scaled() - noteQty
+	if q > qtyLeft {
+		return 0, lineError(i, "quantity", true, "%s exceeds the %s units left to credit of invoice line %d",
+			cl.Quantity, billingv1.QuantityOfScaled(max(qtyLeft, 0)), cl.InvoiceLine)
 	}
-	// cl.Quantity <= line.Quantity: the product is at most the line's net.
-	net := cl.Quantity * line.Amount
+	net, err := inv.quantityNet(cl.InvoiceLine, q, qtyLeft, netLeft)
+	if err != nil {
+		return 0, err
+	}
 	if net > netLeft {
-		return 0, lineError(i, "quantity", true, "%d units (%d) exceed the %d left to credit of invoice line %d",
+		return 0, lineError(i, "quantity", true, "%s units (%d) exceed the %d left to credit of invoice line %d",
 			cl.Quantity, net, max(netLeft, 0), cl.InvoiceLine)
 	}
 	return net, nil
+}
+
+// lineNet is the net of invoice line i: its gross less its discount.
+func (inv *InvoiceToCredit) lineNet(i int) int64 {
+	if i < len(inv.Amounts.Lines) {
+		return inv.Amounts.Lines[i].Net
+	}
+	return 0
+}
+
+// quantityNet is the net credited by q ten-thousandths of invoice line i's
+// quantity, qtyLeft of which are left with netLeft net: all of netLeft
+// when q is all that is left, else the line's net per unit times q,
+// rounded half away from zero. Crediting a line in any number of parts
+// by quantity therefore credits exactly its net.
+func (inv *InvoiceToCredit) quantityNet(i int, q, qtyLeft, netLeft int64) (int64, error) {
+	if q == qtyLeft {
+		return max(netLeft, 0), nil
+	}
+	return mulDivRound(uint64(inv.lineNet(i)), uint64(q), uint64(inv.Lines[i].Quantity.Scaled()))
 }
 
 // creditGroupTax returns the tax a credit note credits of the invoice's
@@ -311,7 +337,8 @@ func (inv *InvoiceToCredit) Apply(lines []CreditLine, amounts CreditedAmounts) {
 		inv.Credited.Groups = append(inv.Credited.Groups, make([]CreditedGroup, n-len(inv.Credited.Groups))...)
 	}
 	for i, cl := range lines {
-		inv.Credited.Lines[cl.InvoiceLine].Quantity += cl.Quantity
+		c := &inv.Credited.Lines[cl.InvoiceLine]
+		c.Quantity = billingv1.QuantityOfScaled(c.Quantity.Scaled() + cl.Quantity.Scaled())
 		inv.Credited.Lines[cl.InvoiceLine].Net += amounts.LineNets[i]
 	}
 	for k, g := range amounts.GroupIndexes {

@@ -15,6 +15,8 @@
 package billing_test
 
 import (
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+
 	"errors"
 	"math/rand/v2"
 	"testing"
@@ -46,7 +48,7 @@ func credit(t *testing.T, inv *billing.InvoiceToCredit, lines ...billing.CreditL
 }
 
 func qty(line int, q int64) billing.CreditLine {
-	return billing.CreditLine{InvoiceLine: line, Quantity: q}
+	return billing.CreditLine{InvoiceLine: line, Quantity: billingv1.Units(q)}
 }
 func amount(line int, a int64) billing.CreditLine {
 	return billing.CreditLine{InvoiceLine: line, Amount: a}
@@ -96,9 +98,9 @@ func TestPartialCreditsNeverTakeMoreTaxThanTheGroupHas(t *testing.T) {
 
 func TestAFullCreditAfterAPartialOneCreditsTheRest(t *testing.T) {
 	inv := invoiceToCredit(t,
-		billing.TaxedLine{Quantity: 3, Amount: 15_000, Tax: standard("19")},
-		billing.TaxedLine{Quantity: 2, Amount: 2_450, Tax: standard("7")},
-		billing.TaxedLine{Quantity: 1, Amount: 999})
+		billing.TaxedLine{Quantity: billingv1.Units(3), Amount: 15_000, Tax: standard("19")},
+		billing.TaxedLine{Quantity: billingv1.Units(2), Amount: 2_450, Tax: standard("7")},
+		billing.TaxedLine{Quantity: billingv1.Units(1), Amount: 999})
 	first := credit(t, inv, qty(0, 1), amount(1, 1_000))
 	lines, err := inv.FullCredit()
 	if err != nil {
@@ -120,7 +122,7 @@ func TestComputeCreditRefusesALineAtFault(t *testing.T) {
 	}{
 		{"a line that names no invoice line", []billing.CreditLine{qty(3, 1)}, 0, "invoice_line", false},
 		{"a negative invoice line", []billing.CreditLine{qty(-1, 1)}, 0, "invoice_line", false},
-		{"a line with both a quantity and an amount", []billing.CreditLine{{InvoiceLine: 0, Quantity: 1, Amount: 1}}, 0, "quantity", false},
+		{"a line with both a quantity and an amount", []billing.CreditLine{{InvoiceLine: 0, Quantity: billingv1.Units(1), Amount: 1}}, 0, "quantity", false},
 		{"a line with neither", []billing.CreditLine{{InvoiceLine: 0}}, 0, "quantity", false},
 		{"a negative quantity", []billing.CreditLine{qty(0, -1)}, 0, "quantity", false},
 		{"a negative amount", []billing.CreditLine{amount(0, -1)}, 0, "amount", false},
@@ -132,8 +134,8 @@ func TestComputeCreditRefusesALineAtFault(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			inv := invoiceToCredit(t,
-				billing.TaxedLine{Quantity: 3, Amount: 15_000, Tax: standard("19")},
-				billing.TaxedLine{Quantity: 2, Amount: 2_450, Tax: standard("7")})
+				billing.TaxedLine{Quantity: billingv1.Units(3), Amount: 15_000, Tax: standard("19")},
+				billing.TaxedLine{Quantity: billingv1.Units(2), Amount: 2_450, Tax: standard("7")})
 			_, err := billing.ComputeCredit(inv, tc.lines)
 			var lineErr *billing.CreditLineError
 			if !errors.As(err, &lineErr) {
@@ -157,7 +159,7 @@ func TestRandomCreditsSumToExactlyTheInvoicesTotal(t *testing.T) {
 		n := 1 + r.IntN(6)
 		lines := make([]billing.TaxedLine, n)
 		for i := range lines {
-			lines[i] = billing.TaxedLine{Quantity: 1 + r.Int64N(5), Amount: r.Int64N(100_000)}
+			lines[i] = billing.TaxedLine{Quantity: billingv1.Units(1 + r.Int64N(5)), Amount: r.Int64N(100_000)}
 			if r.IntN(5) > 0 {
 				lines[i].Tax = standard(rates[r.IntN(len(rates))])
 			}
@@ -192,7 +194,7 @@ func TestRandomCreditsSumToExactlyTheInvoicesTotal(t *testing.T) {
 // what is left of a random invoice line, or nil when that line has none.
 func randomPartialCredit(r *rand.Rand, inv *billing.InvoiceToCredit) []billing.CreditLine {
 	i := r.IntN(len(inv.Lines))
-	left := inv.Lines[i].Quantity * inv.Lines[i].Amount
+	left := inv.Amounts.Lines[i].Net
 	if i < len(inv.Credited.Lines) {
 		left -= inv.Credited.Lines[i].Net
 	}

@@ -24,29 +24,44 @@ import (
 // adapter and of the webhooks, the documents, the e-invoices) reads them
 // here, so that all show the amounts the invoice is issued with.
 
-// ItemTaxes returns the effective tax of each of inv's items (nil: none):
-// those the controller froze in status.items once it has looked at the
-// invoice, else the items' own. An invoice made with kubectl therefore
-// shows the billing profile's default tax only once the controller has
-// applied it; one created over HTTP carries it in its spec from the start.
-func ItemTaxes(inv *billingv1.Invoice) []*billingv1.Tax {
-	taxes := make([]*billingv1.Tax, len(inv.Spec.Items))
-	if status := inv.Status.Items; len(status) == len(inv.Spec.Items) {
-		for i := range status {
-			taxes[i] = status[i].Tax
+// DocumentTaxesOf returns the effective tax of each of inv's items,
+// allowances and charges (nil: none): those the controller froze in the
+// status once it has looked at the invoice, else their own. An invoice
+// made with kubectl therefore shows the billing profile's default tax
+// only once the controller has applied it; one created over HTTP carries
+// it in its spec from the start.
+func DocumentTaxesOf(inv *billingv1.Invoice) DocumentTaxes {
+	spec, st := &inv.Spec, &inv.Status
+	own := EffectiveDocumentTaxes(spec, nil)
+	if len(st.Items) == len(spec.Items) {
+		for i := range st.Items {
+			own.Items[i] = st.Items[i].Tax
 		}
-		return taxes
 	}
-	for i := range inv.Spec.Items {
-		taxes[i] = inv.Spec.Items[i].Tax
+	if len(st.Allowances) == len(spec.Allowances) {
+		for i := range st.Allowances {
+			own.Allowances[i] = st.Allowances[i].Tax
+		}
 	}
-	return taxes
+	if len(st.Charges) == len(spec.Charges) {
+		for i := range st.Charges {
+			own.Charges[i] = st.Charges[i].Tax
+		}
+	}
+	return own
 }
 
 // InvoiceTotals are an invoice's amounts in the API's types, in minor
 // units of its currency.
 type InvoiceTotals struct {
+	// Lines are each line's gross, discount and net, computed from the
+	// spec (which never changes).
+	Lines    []LineAmounts
 	Subtotal int64
+	// Allowances and Charges are the document's as applied, nil when it
+	// has none; AllowanceTotal and ChargeTotal their sums.
+	Allowances, Charges         []billingv1.AppliedAllowanceCharge
+	AllowanceTotal, ChargeTotal int64
 	// TaxBreakdown is empty, not nil, when no line has tax. Its rates are
 	// as the status holds them: ShortRate writes them.
 	TaxBreakdown []billingv1.TaxBreakdownEntry
@@ -66,27 +81,41 @@ type InvoiceTotals struct {
 //
 // ok is false when they cannot be computed: the amounts exceed MaxTotal or
 // a tax breaks a rule, and the controller marks the invoice invalid.
-func TotalsOf(inv *billingv1.Invoice, taxes []*billingv1.Tax) (totals InvoiceTotals, ok bool) {
+func TotalsOf(inv *billingv1.Invoice, taxes DocumentTaxes) (totals InvoiceTotals, ok bool) {
 	st := &inv.Status
+	lines, err := ItemAmounts(inv.Spec.Items)
+	if err != nil {
+		return InvoiceTotals{}, false
+	}
 	switch {
 	case frozenAmounts(st):
-		return frozenTotals(st), true
+		return frozenTotals(st, lines), true
 	case inv.EffectivePhase() == billingv1.InvoiceIssued && st.Total != nil:
-		return InvoiceTotals{Subtotal: *st.Total, TaxBreakdown: []billingv1.TaxBreakdownEntry{}, Total: *st.Total}, true
+		return InvoiceTotals{Lines: lines, Subtotal: *st.Total, TaxBreakdown: []billingv1.TaxBreakdownEntry{}, Total: *st.Total}, true
 	}
-	a, err := InvoiceAmounts(inv.Spec.Items, taxes)
+	a, err := InvoiceAmounts(&inv.Spec, taxes)
 	if err != nil {
 		return InvoiceTotals{}, false
 	}
 	var computed billingv1.InvoiceStatus
-	SetAmounts(&computed, a, taxes)
-	return frozenTotals(&computed), true
+	SetAmounts(&computed, &inv.Spec, a, taxes)
+	return frozenTotals(&computed, lines), true
 }
 
-// frozenTotals reads the amounts SetAmounts wrote into st.
-func frozenTotals(st *billingv1.InvoiceStatus) InvoiceTotals {
-	return InvoiceTotals{Subtotal: *st.Subtotal, TaxTotal: *st.TaxTotal, Total: *st.Total,
-		TaxBreakdown: append([]billingv1.TaxBreakdownEntry{}, st.TaxBreakdown...)}
+// frozenTotals reads the amounts SetAmounts wrote into st; lines are the
+// lines' amounts.
+func frozenTotals(st *billingv1.InvoiceStatus, lines []LineAmounts) InvoiceTotals {
+	t := InvoiceTotals{Lines: lines, Subtotal: *st.Subtotal, TaxTotal: *st.TaxTotal, Total: *st.Total,
+		TaxBreakdown: append([]billingv1.TaxBreakdownEntry{}, st.TaxBreakdown...),
+		Allowances:   append([]billingv1.AppliedAllowanceCharge(nil), st.Allowances...),
+		Charges:      append([]billingv1.AppliedAllowanceCharge(nil), st.Charges...)}
+	if st.AllowanceTotal != nil {
+		t.AllowanceTotal = *st.AllowanceTotal
+	}
+	if st.ChargeTotal != nil {
+		t.ChargeTotal = *st.ChargeTotal
+	}
+	return t
 }
 
 // frozenAmounts reports whether the controller has written an invoice's

@@ -26,29 +26,71 @@ import (
 // reads back; and whose tax breaks which rule when they cannot be
 // computed (TaxFaultOf).
 
-// SetAmounts writes amounts, computed with taxes (each item's effective
-// tax, nil: none), into status: subtotal, tax total and total always; the
-// tax breakdown and each item's tax, rates in their shortest form, only
-// when a line has tax (both nil otherwise).
-func SetAmounts(status *billingv1.InvoiceStatus, amounts Amounts, taxes []*billingv1.Tax) {
+// SetAmounts writes amounts, computed from spec with taxes (the
+// effective tax of each item, allowance and charge, nil: none), into
+// status: subtotal, tax total and total always; the tax breakdown and each
+// item's tax, rates in their shortest form, only when a line has tax (both
+// nil otherwise); the allowances and charges as applied, and their totals,
+// only when spec has some.
+func SetAmounts(status *billingv1.InvoiceStatus, spec *billingv1.InvoiceSpec, amounts Amounts, taxes DocumentTaxes) {
 	subtotal, taxTotal, total := amounts.Subtotal, amounts.TaxTotal, amounts.Total
 	status.Subtotal, status.TaxTotal, status.Total = &subtotal, &taxTotal, &total
 	status.TaxBreakdown, status.Items = nil, nil
+	status.Allowances, status.Charges, status.AllowanceTotal, status.ChargeTotal = nil, nil, nil, nil
+	normalized := taxes.Normalized()
+	if len(spec.Allowances) > 0 {
+		at := amounts.AllowanceTotal
+		status.AllowanceTotal = &at
+		status.Allowances = make([]billingv1.AppliedAllowanceCharge, len(spec.Allowances))
+		for i, a := range spec.Allowances {
+			status.Allowances[i] = applied(amounts.Allowances[i], a.Percent, a.Reason, string(a.ReasonCode), taxAt(normalized.Allowances, i))
+		}
+	}
+	if len(spec.Charges) > 0 {
+		ct := amounts.ChargeTotal
+		status.ChargeTotal = &ct
+		status.Charges = make([]billingv1.AppliedAllowanceCharge, len(spec.Charges))
+		for i, c := range spec.Charges {
+			status.Charges[i] = applied(amounts.Charges[i], c.Percent, c.Reason, string(c.ReasonCode), taxAt(normalized.Charges, i))
+		}
+	}
 	if len(amounts.TaxBreakdown) == 0 {
 		return
 	}
 	status.TaxBreakdown = Breakdown(amounts.TaxBreakdown)
-	normalized := NormalizedTaxes(taxes)
-	status.Items = make([]billingv1.InvoiceItemStatus, len(normalized))
-	for i, t := range normalized {
+	status.Items = make([]billingv1.InvoiceItemStatus, len(normalized.Items))
+	for i, t := range normalized.Items {
 		status.Items[i].Tax = t
 	}
+}
+
+// applied is the status of an allowance or charge as computed.
+func applied(a AppliedAdjustment, percent *billingv1.Percent, reason, code string, tax *billingv1.Tax) billingv1.AppliedAllowanceCharge {
+	out := billingv1.AppliedAllowanceCharge{Amount: a.Amount, Reason: reason, ReasonCode: code, Tax: tax}
+	if percent != nil {
+		p := *percent
+		out.Percent = &p
+	}
+	if a.Base != nil {
+		b := *a.Base
+		out.Base = &b
+	}
+	return out
+}
+
+// taxAt is taxes[i], nil beyond its end.
+func taxAt(taxes []*billingv1.Tax, i int) *billingv1.Tax {
+	if i < len(taxes) {
+		return taxes[i]
+	}
+	return nil
 }
 
 // ClearAmounts removes every amount from status: they cannot be computed.
 func ClearAmounts(status *billingv1.InvoiceStatus) {
 	status.Subtotal, status.TaxTotal, status.Total = nil, nil, nil
 	status.TaxBreakdown, status.Items = nil, nil
+	status.Allowances, status.Charges, status.AllowanceTotal, status.ChargeTotal = nil, nil, nil, nil
 }
 
 // TaxFault is whose tax breaks which rule when the amounts of an invoice's
@@ -86,15 +128,13 @@ type TaxFault struct {
 }
 
 // TaxFaultOf decides whose tax breaks which rule: err is the error, not
-// ErrTotalTooLarge, of the amounts of items with their effective taxes,
+// ErrTotalTooLarge, of the amounts of spec with its effective taxes,
 // defaultTax (nil: none) standing for the tax of the items without one.
-func TaxFaultOf(items []billingv1.LineItem, defaultTax *billingv1.Tax, err error) TaxFault {
+func TaxFaultOf(spec *billingv1.InvoiceSpec, defaultTax *billingv1.Tax, err error) TaxFault {
 	fault := TaxFault{DefaultAt: -1}
-	own := make([]*billingv1.Tax, len(items))
-	for i := range items {
-		own[i] = items[i].Tax
-	}
-	if _, ownErr := InvoiceAmounts(items, own); ownErr != nil && !errors.Is(ownErr, ErrTotalTooLarge) {
+	items := spec.Items
+	own := EffectiveDocumentTaxes(spec, nil)
+	if _, ownErr := InvoiceAmounts(spec, own); ownErr != nil && !errors.Is(ownErr, ErrTotalTooLarge) {
 		fault.Own = ownErr
 	}
 	if !errors.As(err, &fault.Err) || defaultTax == nil {

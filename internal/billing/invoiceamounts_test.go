@@ -53,11 +53,12 @@ func TestTaxFaultOf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := billing.InvoiceAmounts(tt.items, billing.EffectiveTaxes(tt.items, tt.defaultTax))
+			spec := &billingv1.InvoiceSpec{Items: tt.items}
+			_, err := billing.InvoiceAmounts(spec, billing.EffectiveDocumentTaxes(spec, tt.defaultTax))
 			if err == nil {
 				t.Fatal("the effective taxes keep the rules; the case needs one they break")
 			}
-			fault := billing.TaxFaultOf(tt.items, tt.defaultTax, err)
+			fault := billing.TaxFaultOf(spec, tt.defaultTax, err)
 			if fault.Err == nil || fault.Err.Index != tt.wantLine {
 				t.Errorf("Err = %v, want a rule broken at item %d", fault.Err, tt.wantLine)
 			}
@@ -84,14 +85,15 @@ func TestSetAmounts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			taxes := billing.EffectiveTaxes(tt.items, nil)
-			a, err := billing.InvoiceAmounts(tt.items, taxes)
+			spec := &billingv1.InvoiceSpec{Items: tt.items}
+			taxes := billing.EffectiveDocumentTaxes(spec, nil)
+			a, err := billing.InvoiceAmounts(spec, taxes)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var st billingv1.InvoiceStatus
 			st.Items = []billingv1.InvoiceItemStatus{{}}
-			billing.SetAmounts(&st, a, taxes)
+			billing.SetAmounts(&st, spec, a, taxes)
 			if *st.Subtotal != a.Subtotal || *st.TaxTotal != a.TaxTotal || *st.Total != a.Total {
 				t.Errorf("amounts = %d/%d/%d, want %+v", *st.Subtotal, *st.TaxTotal, *st.Total, a)
 			}

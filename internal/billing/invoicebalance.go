@@ -91,7 +91,7 @@ func entryAmounts(entries []billingv1.LedgerEntry) []int64 {
 // InvoiceBalanceOf is BalanceOf with inv's own total (TotalsOf).
 func InvoiceBalanceOf(inv *billingv1.Invoice) *billingv1.InvoiceBalance {
 	var total *int64
-	if t, ok := TotalsOf(inv, ItemTaxes(inv)); ok {
+	if t, ok := TotalsOf(inv, DocumentTaxesOf(inv)); ok {
 		total = &t.Total
 	}
 	return BalanceOf(inv, total)
@@ -105,7 +105,7 @@ func IssuedBalance(inv *billingv1.Invoice) *billingv1.InvoiceBalance {
 	if inv.EffectivePhase() != billingv1.InvoiceIssued {
 		return nil
 	}
-	t, ok := TotalsOf(inv, ItemTaxes(inv))
+	t, ok := TotalsOf(inv, DocumentTaxesOf(inv))
 	if !ok {
 		return nil
 	}

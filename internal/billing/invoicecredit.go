@@ -36,8 +36,12 @@ import (
 // status.taxBreakdown. It fails when a rate does not parse, which the API
 // server's patterns prevent.
 func ToCredit(inv *billingv1.Invoice) (*InvoiceToCredit, error) {
-	taxes := ItemTaxes(inv)
+	taxes := DocumentTaxesOf(inv).Items
 	out := &InvoiceToCredit{Lines: make([]TaxedLine, len(inv.Spec.Items))}
+	lineAmounts, err := ItemAmounts(inv.Spec.Items)
+	if err != nil {
+		return nil, fmt.Errorf("the lines of invoice %s: %w", inv.Name, err)
+	}
 	for i, it := range inv.Spec.Items {
 		tax, err := LineTaxOf(taxes[i])
 		if err != nil {
@@ -47,7 +51,7 @@ func ToCredit(inv *billingv1.Invoice) (*InvoiceToCredit, error) {
 	}
 	st := &inv.Status
 	if frozenAmounts(st) {
-		out.Amounts = Amounts{Subtotal: *st.Subtotal, TaxTotal: *st.TaxTotal, Total: *st.Total,
+		out.Amounts = Amounts{Lines: lineAmounts, Subtotal: *st.Subtotal, TaxTotal: *st.TaxTotal, Total: *st.Total,
 			TaxBreakdown: make([]TaxGroup, len(st.TaxBreakdown))}
 		for g, e := range st.TaxBreakdown {
 			group := TaxGroup{Category: e.Category, TaxableAmount: e.TaxableAmount, TaxAmount: e.TaxAmount,
@@ -62,7 +66,7 @@ func ToCredit(inv *billingv1.Invoice) (*InvoiceToCredit, error) {
 			out.Amounts.TaxBreakdown[g] = group
 		}
 	} else {
-		a, err := ComputeAmounts(out.Lines)
+		a, err := InvoiceAmounts(&inv.Spec, DocumentTaxesOf(inv))
 		if err != nil {
 			return nil, fmt.Errorf("the amounts of invoice %s: %w", inv.Name, err)
 		}
@@ -115,7 +119,7 @@ type CreditNoteTotals struct {
 // lines against inv, whose amounts ComputeCredit returned: each line with
 // the invoice line's description and effective tax.
 func CreditNoteTotalsOf(inv *billingv1.Invoice, lines []CreditLine, amounts CreditedAmounts) CreditNoteTotals {
-	taxes := ItemTaxes(inv)
+	taxes := DocumentTaxesOf(inv).Items
 	out := CreditNoteTotals{Lines: make([]billingv1.CreditNoteLineStatus, len(lines)),
 		Subtotal: amounts.Subtotal, TaxBreakdown: Breakdown(amounts.TaxBreakdown), TaxTotal: amounts.TaxTotal,
 		Total: amounts.Total}
@@ -126,9 +130,12 @@ func CreditNoteTotalsOf(inv *billingv1.Invoice, lines []CreditLine, amounts Cred
 			Amount:      amounts.LineNets[i],
 			Tax:         taxes[l.InvoiceLine].DeepCopy(),
 		}
-		if l.Quantity > 0 {
+		if l.Quantity.Scaled() > 0 {
 			quantity := l.Quantity
 			line.Quantity = &quantity
+		}
+		if u := inv.Spec.Items[l.InvoiceLine].UnitCode; u != billingv1.UnitOne {
+			line.UnitCode = u
 		}
 		out.Lines[i] = line
 	}

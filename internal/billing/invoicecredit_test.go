@@ -33,8 +33,8 @@ func issuedInvoice(creditedNet int64) *billingv1.Invoice {
 		ObjectMeta: metav1.ObjectMeta{Name: "inv-a", Namespace: "ws"},
 		Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "acme"}, Currency: "EUR",
 			Items: []billingv1.LineItem{
-				{Description: "Hours", Quantity: 3, Amount: 1000},
-				{Description: "Book", Quantity: 1, Amount: 500},
+				{Description: "Hours", Quantity: billingv1.Units(3), Amount: 1000},
+				{Description: "Book", Quantity: billingv1.Units(1), Amount: 500},
 			}},
 		Status: billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, Number: "INV-000001",
 			Items: []billingv1.InvoiceItemStatus{
@@ -60,8 +60,8 @@ func TestAnIssuedInvoiceIsCreditedAgainstItsFrozenAmounts(t *testing.T) {
 	rate := func(r billing.Rate) *billing.Rate { return &r }
 	// taxed are issuedInvoice's lines, with the taxes of its status.items.
 	taxed := []billing.TaxedLine{
-		{Quantity: 3, Amount: 1000, Tax: &billing.LineTax{Category: billingv1.TaxStandard, Rate: rate(190_000)}},
-		{Quantity: 1, Amount: 500, Tax: &billing.LineTax{Category: billingv1.TaxStandard, Rate: rate(70_000)}},
+		{Quantity: billingv1.Units(3), Amount: 1000, Tax: &billing.LineTax{Category: billingv1.TaxStandard, Rate: rate(190_000)}},
+		{Quantity: billingv1.Units(1), Amount: 500, Tax: &billing.LineTax{Category: billingv1.TaxStandard, Rate: rate(70_000)}},
 	}
 	for _, tc := range []struct {
 		name    string
@@ -97,14 +97,14 @@ func TestAnIssuedInvoiceIsCreditedAgainstItsFrozenAmounts(t *testing.T) {
 			return inv
 		},
 		want:  billing.Amounts{Subtotal: 3500, Total: 3500, TaxBreakdown: []billing.TaxGroup{}},
-		lines: []billing.TaxedLine{{Quantity: 3, Amount: 1000}, {Quantity: 1, Amount: 500}},
+		lines: []billing.TaxedLine{{Quantity: billingv1.Units(3), Amount: 1000}, {Quantity: billingv1.Units(1), Amount: 500}},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := billing.ToCredit(tc.invoice())
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(got.Amounts, tc.want) {
+			if !reflect.DeepEqual(taxOnly(got.Amounts), tc.want) {
 				t.Errorf("amounts = %+v, want %+v", got.Amounts, tc.want)
 			}
 			if !reflect.DeepEqual(got.Lines, tc.lines) {
@@ -152,8 +152,8 @@ func TestCreditLinesAreTheSpecsOrAllThatIsLeft(t *testing.T) {
 	}{{
 		name: "a line of a quantity and a line of an amount are the spec's",
 		spec: billingv1.CreditNoteSpec{Lines: []billingv1.CreditNoteLine{
-			{InvoiceLine: 0, Quantity: kptr.To[int64](1)}, {InvoiceLine: 1, Amount: kptr.To[int64](200)}}},
-		want: []billing.CreditLine{{InvoiceLine: 0, Quantity: 1}, {InvoiceLine: 1, Amount: 200}},
+			{InvoiceLine: 0, Quantity: kptr.To(billingv1.Units(1))}, {InvoiceLine: 1, Amount: kptr.To[int64](200)}}},
+		want: []billing.CreditLine{{InvoiceLine: 0, Quantity: billingv1.Units(1)}, {InvoiceLine: 1, Amount: 200}},
 	}, {
 		name: "a full credit credits the net left of each line, as an amount",
 		spec: billingv1.CreditNoteSpec{FullCredit: true},
@@ -182,7 +182,7 @@ func TestPendingCreditNoteHasTheAmountsItWouldBeIssuedWith(t *testing.T) {
 		wantNetLine int64
 	}{
 		{name: "one unit of the first line credits its net and its tax", ok: true,
-			spec:      billingv1.CreditNoteSpec{Lines: []billingv1.CreditNoteLine{{InvoiceLine: 0, Quantity: kptr.To[int64](1)}}},
+			spec:      billingv1.CreditNoteSpec{Lines: []billingv1.CreditNoteLine{{InvoiceLine: 0, Quantity: kptr.To(billingv1.Units(1))}}},
 			wantTotal: 1190, wantLines: 1, wantNetLine: 1000},
 		{name: "a full credit of an untouched invoice credits its total", ok: true,
 			spec:      billingv1.CreditNoteSpec{FullCredit: true},
@@ -220,13 +220,13 @@ func TestAPendingCreditNoteOfAnInvoiceNotIssuedHasNoAmounts(t *testing.T) {
 func TestACreditNotesLinesCarryTheInvoiceLinesDescriptionAndTax(t *testing.T) {
 	inv := issuedInvoice(0)
 	got, ok := billing.PendingCreditNote(&billingv1.CreditNoteSpec{Lines: []billingv1.CreditNoteLine{
-		{InvoiceLine: 1, Amount: kptr.To[int64](100)}, {InvoiceLine: 0, Quantity: kptr.To[int64](2)}}}, inv)
+		{InvoiceLine: 1, Amount: kptr.To[int64](100)}, {InvoiceLine: 0, Quantity: kptr.To(billingv1.Units(2))}}}, inv)
 	if !ok {
 		t.Fatal("no amounts")
 	}
 	want := []billingv1.CreditNoteLineStatus{
 		{InvoiceLine: 1, Description: "Book", Amount: 100, Tax: inv.Status.Items[1].Tax},
-		{InvoiceLine: 0, Description: "Hours", Quantity: kptr.To[int64](2), Amount: 2000, Tax: inv.Status.Items[0].Tax},
+		{InvoiceLine: 0, Description: "Hours", Quantity: kptr.To(billingv1.Units(2)), Amount: 2000, Tax: inv.Status.Items[0].Tax},
 	}
 	if !reflect.DeepEqual(got.Lines, want) {
 		t.Errorf("lines = %+v, want %+v", got.Lines, want)
@@ -248,7 +248,7 @@ func TestCreditOfComposesOneCreditForEveryReader(t *testing.T) {
 	unparsable := issuedInvoice(0)
 	unparsable.Status.Items[0].Tax.Rate = kptr.To("abc")
 	credited := issuedInvoice(3000)
-	credited.Status.Ledger.CreditedLines[1] = billingv1.CreditedLine{Quantity: 1, Net: 500}
+	credited.Status.Ledger.CreditedLines[1] = billingv1.CreditedLine{Quantity: billingv1.Units(1), Net: 500}
 	credited.Status.Ledger.CreditedGroups[1] = billingv1.CreditedGroup{TaxableAmount: 500, TaxAmount: 35}
 	for _, tc := range []struct {
 		name      string
@@ -260,7 +260,7 @@ func TestCreditOfComposesOneCreditForEveryReader(t *testing.T) {
 	}{{
 		name:      "a quantity of a line credits its net and its tax",
 		invoice:   issuedInvoice(0),
-		spec:      billingv1.CreditNoteSpec{Lines: []billingv1.CreditNoteLine{{InvoiceLine: 0, Quantity: kptr.To[int64](1)}}},
+		spec:      billingv1.CreditNoteSpec{Lines: []billingv1.CreditNoteLine{{InvoiceLine: 0, Quantity: kptr.To(billingv1.Units(1))}}},
 		readable:  true,
 		wantErr:   func(err error) bool { return err == nil },
 		wantTotal: 1190,
@@ -280,7 +280,7 @@ func TestCreditOfComposesOneCreditForEveryReader(t *testing.T) {
 	}, {
 		name:     "a line that credits more than is left is a line error",
 		invoice:  issuedInvoice(0),
-		spec:     billingv1.CreditNoteSpec{Lines: []billingv1.CreditNoteLine{{InvoiceLine: 0, Quantity: kptr.To[int64](4)}}},
+		spec:     billingv1.CreditNoteSpec{Lines: []billingv1.CreditNoteLine{{InvoiceLine: 0, Quantity: kptr.To(billingv1.Units(4))}}},
 		readable: true,
 		wantErr: func(err error) bool {
 			var lineErr *billing.CreditLineError

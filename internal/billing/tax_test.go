@@ -46,7 +46,7 @@ func standard(rate string) *billing.LineTax { return taxOf(billingv1.TaxStandard
 
 // line is one unit of amount with tax.
 func line(amount int64, tax *billing.LineTax) billing.TaxedLine {
-	return billing.TaxedLine{Quantity: 1, Amount: amount, Tax: tax}
+	return billing.TaxedLine{Quantity: billingv1.Units(1), Amount: amount, Tax: tax}
 }
 
 func group(category billingv1.TaxCategory, rate string, taxable, tax int64, reason string) billing.TaxGroup {

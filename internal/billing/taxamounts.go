@@ -16,6 +16,7 @@ package billing
 
 import (
 	"errors"
+	"fmt"
 	"math/bits"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -103,20 +104,26 @@ func checkTaxes(taxes []*LineTax) *TaxLineError {
 	return nil
 }
 
-// TaxedLine is one line item with its tax; a nil Tax is a line without tax.
+// TaxedLine is one line item with its tax; a nil Tax is a line without
+// tax, a nil Discount a line without discount.
 type TaxedLine struct {
-	Quantity int64
+	Quantity billingv1.DecimalQuantity
 	Amount   int64
+	Discount *Adjustment
 	Tax      *LineTax
 }
 
-// TaxGroup is one entry of an invoice's tax breakdown: the lines of one
-// category and rate.
+// TaxGroup is one entry of an invoice's tax breakdown: the lines,
+// allowances and charges of one category and rate.
 type TaxGroup struct {
 	Category billingv1.TaxCategory
 	// Rate is nil for category O, which has no rate.
 	Rate *Rate
-	// TaxableAmount is the sum of the group's lines' quantity times amount.
+	// LinesNet is the sum of the group's lines' net amounts: the base of a
+	// percent allowance or charge of the group (BT-93, BT-100).
+	LinesNet int64
+	// TaxableAmount is LinesNet plus the group's charges less its
+	// allowances (EN 16931 BR-CO-13, BR-S-08).
 	TaxableAmount int64
 	// TaxAmount is TaxAmount(TaxableAmount, Rate), 0 for category O.
 	TaxAmount int64
@@ -124,90 +131,255 @@ type TaxGroup struct {
 	ExemptionReason string
 }
 
+// AppliedAdjustment is a document allowance or charge as computed: its
+// amount and, for a percent, the base it was taken of.
+type AppliedAdjustment struct {
+	Amount int64
+	// Base is nil for an amount given as such.
+	Base *int64
+}
+
 // Amounts are an invoice's amounts, all in minor units of its currency.
 type Amounts struct {
-	// Subtotal is the sum of quantity times amount over all lines, tax
-	// excluded: Total of the lines.
+	// Lines are each line's gross, discount and net.
+	Lines []LineAmounts
+	// Subtotal is the sum of the lines' net amounts (BT-106).
 	Subtotal int64
+	// Allowances and Charges are the document's, in their order.
+	Allowances, Charges []AppliedAdjustment
+	// AllowanceTotal and ChargeTotal are their sums (BT-107, BT-108).
+	AllowanceTotal, ChargeTotal int64
 	// TaxBreakdown has one group per category and rate present, in the
-	// order in which the groups first appear in the lines. It is empty,
-	// not nil, when no line has tax.
+	// order in which the groups first appear in the lines, then in the
+	// charges. It is empty, not nil, when no line has tax.
 	TaxBreakdown []TaxGroup
 	// TaxTotal is the sum of the groups' TaxAmount.
 	TaxTotal int64
-	// Total is Subtotal plus TaxTotal; Subtotal when no line has tax.
+	// Total is Subtotal less AllowanceTotal plus ChargeTotal plus TaxTotal.
 	Total int64
 }
 
-// ComputeAmounts returns the amounts of an invoice's lines: their
-// subtotal, tax breakdown, tax total and total. A line without tax is in
-// no group of the breakdown, and adds to the subtotal and total only.
+// TaxExclusive is the total without tax (BT-109): Subtotal less
+// AllowanceTotal plus ChargeTotal.
+func (a *Amounts) TaxExclusive() int64 { return a.Subtotal - a.AllowanceTotal + a.ChargeTotal }
+
+// ComputeAmounts returns the amounts of an invoice's lines without
+// document allowances or charges: ComputeDocument(lines, nil, nil).
+func ComputeAmounts(lines []TaxedLine) (Amounts, error) {
+	return ComputeDocument(lines, nil, nil)
+}
+
+// ComputeDocument returns the amounts of a document's lines, allowances
+// and charges: each line's net, their subtotal, the allowances' and
+// charges' amounts, the tax breakdown, tax total and total. A line without
+// tax is in no group of the breakdown.
 //
-// Tax is computed per group, not per line: a group's tax is its taxable
-// amount times its rate, rounded once (TaxAmount, as EN 16931's BR-CO-17
-// requires). Amounts are whole minor units whatever the currency's
-// digits: 0 for JPY or 3 for BHD changes nothing in the arithmetic.
+// A percent allowance or charge is taken of the net of the lines of its
+// category and rate. A group's taxable amount is its lines' net plus its
+// charges less its allowances; tax is computed per group, not per line,
+// rounded once (TaxAmount, as EN 16931's BR-CO-17 requires). Amounts are
+// whole minor units whatever the currency's digits.
 //
 // It fails with the *TaxLineError of ValidateTaxes when a line's tax
-// breaks a rule, with Total's error when a quantity or amount is negative,
-// and with ErrTotalTooLarge when the subtotal, the tax total or the total
-// exceeds MaxTotal. It never overflows silently.
-func ComputeAmounts(lines []TaxedLine) (Amounts, error) {
+// breaks a rule; with an *AdjustmentError naming the discount, allowance or
+// charge at fault (wrapping ErrAllowanceExceedsBase when one is above its
+// base, or a *TaxFieldError for its tax); with ErrTotalTooLarge when an
+// amount exceeds MaxTotal; and with an error on a negative quantity or
+// amount. It never overflows silently.
+func ComputeDocument(lines []TaxedLine, allowances, charges []Adjustment) (Amounts, error) {
 	taxes := make([]*LineTax, len(lines))
-	plain := make([]Line, len(lines))
 	for i, l := range lines {
 		taxes[i] = l.Tax
-		plain[i] = Line{Quantity: l.Quantity, Amount: l.Amount}
 	}
 	if err := checkTaxes(taxes); err != nil {
 		return Amounts{}, err
 	}
-	subtotal, err := Total(plain)
-	if err != nil {
+	doc := &document{index: map[taxGroupKey]int{}, breakdown: []TaxGroup{}}
+	if err := doc.addLines(lines); err != nil {
 		return Amounts{}, err
 	}
-	breakdown := []TaxGroup{}
-	index := map[taxGroupKey]int{}
-	for _, l := range lines {
+	if err := doc.checkAdjustmentTaxes(lines, "allowances", allowances); err != nil {
+		return Amounts{}, err
+	}
+	if err := doc.checkAdjustmentTaxes(lines, "charges", charges); err != nil {
+		return Amounts{}, err
+	}
+	var err error
+	if doc.Charges, doc.ChargeTotal, err = doc.apply("charges", charges, +1); err != nil {
+		return Amounts{}, err
+	}
+	if doc.Allowances, doc.AllowanceTotal, err = doc.apply("allowances", allowances, -1); err != nil {
+		return Amounts{}, err
+	}
+	if err := doc.tax(); err != nil {
+		return Amounts{}, err
+	}
+	return doc.Amounts, nil
+}
+
+// document is ComputeDocument's work in progress: the amounts, the group
+// of each tax key, and the taxable amount of a document without tax.
+type document struct {
+	Amounts
+	index     map[taxGroupKey]int
+	breakdown []TaxGroup
+	// untaxed is the taxable amount of a document whose lines have no tax.
+	untaxed int64
+}
+
+// addLines computes each line's amounts, the subtotal and the groups.
+func (d *document) addLines(lines []TaxedLine) error {
+	d.Lines = make([]LineAmounts, len(lines))
+	var subtotal uint64
+	for i, l := range lines {
+		la, err := LineAmountsOf(l.Quantity, l.Amount, l.Discount)
+		if errors.Is(err, ErrAllowanceExceedsBase) {
+			return &AdjustmentError{Param: fmt.Sprintf("items[%d].discount", i), Err: err}
+		}
+		if err != nil {
+			return err
+		}
+		d.Lines[i] = la
+		// Both at most MaxTotal (< 2^54): no wrap-around.
+		subtotal += uint64(la.Net)
+		if subtotal > MaxTotal {
+			return ErrTotalTooLarge
+		}
 		if l.Tax == nil {
 			continue
 		}
-		k := groupKey(l.Tax)
-		i, seen := index[k]
-		if !seen {
-			i = len(breakdown)
-			index[k] = i
-			g := TaxGroup{Category: l.Tax.Category, ExemptionReason: l.Tax.ExemptionReason}
-			if k.hasRate {
-				r := k.rate
-				g.Rate = &r
-			}
-			breakdown = append(breakdown, g)
-		}
-		// Total has checked every product and their sum against MaxTotal,
-		// and none is negative: neither this product nor the sum overflows.
-		breakdown[i].TaxableAmount += l.Quantity * l.Amount
+		g := d.group(l.Tax)
+		g.LinesNet += la.Net
+		g.TaxableAmount += la.Net
 	}
-	var taxTotal int64
-	for i := range breakdown {
-		g := &breakdown[i]
+	d.Subtotal = int64(subtotal)
+	d.untaxed = d.Subtotal
+	return nil
+}
+
+// group returns tax's group, adding it when it is new.
+func (d *document) group(tax *LineTax) *TaxGroup {
+	k := groupKey(tax)
+	i, seen := d.index[k]
+	if !seen {
+		i = len(d.breakdown)
+		d.index[k] = i
+		g := TaxGroup{Category: tax.Category, ExemptionReason: tax.ExemptionReason}
+		if k.hasRate {
+			r := k.rate
+			g.Rate = &r
+		}
+		d.breakdown = append(d.breakdown, g)
+	}
+	return &d.breakdown[i]
+}
+
+// checkAdjustmentTaxes checks the taxes of a document's allowances or
+// charges (kind): each has one when the lines have tax and none when they
+// have not; it keeps the rules of a line's tax; it is of category O when,
+// and only when, the lines are; and it shares its group's exemption reason.
+func (d *document) checkAdjustmentTaxes(lines []TaxedLine, kind string, adjs []Adjustment) error {
+	linesTaxed, linesO := false, false
+	for _, l := range lines {
+		if l.Tax != nil {
+			linesTaxed, linesO = true, l.Tax.Category == billingv1.TaxNotSubject
+			break
+		}
+	}
+	for i := range adjs {
+		tax := adjs[i].Tax
+		param := fmt.Sprintf("%s[%d].tax", kind, i)
+		switch {
+		case linesTaxed && tax == nil:
+			return &AdjustmentError{Param: param, Err: errors.New("is required: the lines have tax")}
+		case !linesTaxed && tax != nil:
+			return &AdjustmentError{Param: param, Err: errors.New("must be absent: no line has tax")}
+		case tax == nil:
+			continue
+		}
+		if err := checkLineTax(*tax); err != nil {
+			return &AdjustmentError{Param: param, Err: err}
+		}
+		if isO := tax.Category == billingv1.TaxNotSubject; isO != linesO {
+			return &AdjustmentError{Param: param, Err: fieldError(TaxFieldCategory,
+				"must be O (not subject to tax) when, and only when, the lines are")}
+		}
+		if gi, seen := d.index[groupKey(tax)]; seen && d.breakdown[gi].ExemptionReason != tax.ExemptionReason {
+			return &AdjustmentError{Param: param, Err: fieldError(TaxFieldExemptionReason,
+				"%q differs from %q, that of the lines of the same category and rate",
+				tax.ExemptionReason, d.breakdown[gi].ExemptionReason)}
+		}
+	}
+	return nil
+}
+
+// apply computes the document's allowances (sign -1) or charges (+1) of
+// kind, and takes each off, or adds it to, the taxable amount of its group.
+// An allowance that takes its group below 0 is ErrAllowanceExceedsBase.
+func (d *document) apply(kind string, adjs []Adjustment, sign int64) ([]AppliedAdjustment, int64, error) {
+	if len(adjs) == 0 {
+		return nil, 0, nil
+	}
+	out := make([]AppliedAdjustment, len(adjs))
+	var total uint64
+	for i := range adjs {
+		a := &adjs[i]
+		taxable := &d.untaxed
+		base := d.Subtotal
+		if a.Tax != nil {
+			g := d.group(a.Tax)
+			taxable, base = &g.TaxableAmount, g.LinesNet
+		}
+		amount, err := a.amountOn(base)
+		if err != nil {
+			return nil, 0, &AdjustmentError{Param: fmt.Sprintf("%s[%d]", kind, i), Err: err}
+		}
+		out[i].Amount = amount
+		if a.Percent != nil {
+			b := base
+			out[i].Base = &b
+		}
+		if sign < 0 && amount > *taxable {
+			return nil, 0, &AdjustmentError{Param: fmt.Sprintf("%s[%d]", kind, i),
+				Err: fmt.Errorf("%d %w, the %d left of its tax group's base", amount, ErrAllowanceExceedsBase, *taxable)}
+		}
+		// Both at most MaxTotal (< 2^54): no wrap-around.
+		*taxable += sign * amount
+		total += uint64(amount)
+		if total > MaxTotal || *taxable > MaxTotal {
+			return nil, 0, ErrTotalTooLarge
+		}
+	}
+	return out, int64(total), nil
+}
+
+// tax computes each group's tax, the tax total and the total.
+func (d *document) tax() error {
+	var taxTotal uint64
+	for i := range d.breakdown {
+		g := &d.breakdown[i]
 		if g.Rate != nil {
+			var err error
 			if g.TaxAmount, err = TaxAmount(g.TaxableAmount, *g.Rate); err != nil {
-				return Amounts{}, err
+				return err
 			}
 		}
 		// Both at most MaxTotal (< 2^54): no wrap-around.
-		taxTotal += g.TaxAmount
+		taxTotal += uint64(g.TaxAmount)
 		if taxTotal > MaxTotal {
-			return Amounts{}, ErrTotalTooLarge
+			return ErrTotalTooLarge
 		}
 	}
-	total := subtotal + taxTotal
-	if total > MaxTotal {
-		return Amounts{}, ErrTotalTooLarge
+	d.TaxBreakdown = d.breakdown
+	d.TaxTotal = int64(taxTotal)
+	total := d.Subtotal - d.AllowanceTotal + d.ChargeTotal + d.TaxTotal
+	if total > MaxTotal || total < 0 {
+		return ErrTotalTooLarge
 	}
-	return Amounts{Subtotal: subtotal, TaxBreakdown: breakdown, TaxTotal: taxTotal, Total: total}, nil
+	d.Total = total
+	return nil
 }
+
 
 // taxDivisor is what divides taxable times a Rate to give minor units: 100
 // for the percentage times RateScale for the Rate's units.

@@ -16,6 +16,7 @@ package billing
 
 import (
 	"errors"
+	"fmt"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
@@ -78,19 +79,64 @@ func EffectiveTaxes(items []billingv1.LineItem, defaultTax *billingv1.Tax) []*bi
 	return taxes
 }
 
-// InvoiceAmounts computes the amounts (ComputeAmounts) of items with
-// taxes, the effective tax of each item in the same order (nil: none;
-// taxes may be nil for items without any tax). A rate that does not
-// parse, or a tax that breaks a rule, is a *TaxLineError with the index of
-// its item.
-func InvoiceAmounts(items []billingv1.LineItem, taxes []*billingv1.Tax) (Amounts, error) {
-	lines := make([]TaxedLine, len(items))
-	for i, it := range items {
+// DocumentTaxes are the effective taxes of a document's parts, each in
+// the order of its list (nil: none; a list may be shorter than its parts
+// when the rest have no tax).
+type DocumentTaxes struct {
+	Items      []*billingv1.Tax
+	Allowances []*billingv1.Tax
+	Charges    []*billingv1.Tax
+}
+
+// EffectiveDocumentTaxes returns the tax of each of spec's items,
+// allowances and charges: its own, or else defaultTax (nil: none). The
+// result shares no memory with its inputs.
+func EffectiveDocumentTaxes(spec *billingv1.InvoiceSpec, defaultTax *billingv1.Tax) DocumentTaxes {
+	return DocumentTaxes{
+		Items:      EffectiveTaxes(spec.Items, defaultTax),
+		Allowances: effective(len(spec.Allowances), func(i int) *billingv1.Tax { return spec.Allowances[i].Tax }, defaultTax),
+		Charges:    effective(len(spec.Charges), func(i int) *billingv1.Tax { return spec.Charges[i].Tax }, defaultTax),
+	}
+}
+
+// effective returns, for each of n parts, its own tax (own(i)) or else
+// defaultTax, copied.
+func effective(n int, own func(int) *billingv1.Tax, defaultTax *billingv1.Tax) []*billingv1.Tax {
+	taxes := make([]*billingv1.Tax, n)
+	for i := range taxes {
+		if t := own(i); t != nil {
+			taxes[i] = t.DeepCopy()
+		} else {
+			taxes[i] = defaultTax.DeepCopy()
+		}
+	}
+	return taxes
+}
+
+// Normalized returns t with each rate in its shortest form (NormalizedTaxes).
+func (t DocumentTaxes) Normalized() DocumentTaxes {
+	return DocumentTaxes{Items: NormalizedTaxes(t.Items), Allowances: NormalizedTaxes(t.Allowances),
+		Charges: NormalizedTaxes(t.Charges)}
+}
+
+// InvoiceAmounts computes the amounts (ComputeDocument) of spec's items,
+// allowances and charges with taxes, their effective taxes. A rate that
+// does not parse, or a tax that breaks a rule, is a *TaxLineError with the
+// index of its item, or an *AdjustmentError naming the allowance or charge.
+func InvoiceAmounts(spec *billingv1.InvoiceSpec, taxes DocumentTaxes) (Amounts, error) {
+	lines := make([]TaxedLine, len(spec.Items))
+	for i := range spec.Items {
+		it := &spec.Items[i]
 		lines[i] = TaxedLine{Quantity: it.Quantity, Amount: it.Amount}
-		if i >= len(taxes) {
+		d, err := DiscountOf(it)
+		if err != nil {
+			return Amounts{}, &AdjustmentError{Param: fmt.Sprintf("items[%d].discount.percent", i), Err: err}
+		}
+		lines[i].Discount = d
+		if i >= len(taxes.Items) {
 			continue
 		}
-		tax, err := LineTaxOf(taxes[i])
+		tax, err := LineTaxOf(taxes.Items[i])
 		if err != nil {
 			var field *TaxFieldError
 			if !errors.As(err, &field) {
@@ -100,7 +146,45 @@ func InvoiceAmounts(items []billingv1.LineItem, taxes []*billingv1.Tax) (Amounts
 		}
 		lines[i].Tax = tax
 	}
-	return ComputeAmounts(lines)
+	allowances := make([]Adjustment, len(spec.Allowances))
+	for i, a := range spec.Allowances {
+		adj, err := adjustmentAt("allowances", i, a.Percent, a.Amount, taxes.Allowances)
+		if err != nil {
+			return Amounts{}, err
+		}
+		allowances[i] = *adj
+	}
+	charges := make([]Adjustment, len(spec.Charges))
+	for i, c := range spec.Charges {
+		adj, err := adjustmentAt("charges", i, c.Percent, c.Amount, taxes.Charges)
+		if err != nil {
+			return Amounts{}, err
+		}
+		charges[i] = *adj
+	}
+	return ComputeDocument(lines, allowances, charges)
+}
+
+// adjustmentAt is the adjustment of the i-th allowance or charge (kind)
+// with its tax from taxes; an *AdjustmentError on its percent or tax rate
+// when one does not parse.
+func adjustmentAt(kind string, i int, percent *billingv1.Percent, amount *int64, taxes []*billingv1.Tax) (*Adjustment, error) {
+	var tax *billingv1.Tax
+	if i < len(taxes) {
+		tax = taxes[i]
+	}
+	adj, err := AdjustmentOf(percent, amount, nil)
+	if err != nil {
+		return nil, &AdjustmentError{Param: fmt.Sprintf("%s[%d].percent", kind, i), Err: err}
+	}
+	if adj.Tax, err = LineTaxOf(tax); err != nil {
+		var field *TaxFieldError
+		if !errors.As(err, &field) {
+			field = &TaxFieldError{Field: TaxFieldRate, Message: err.Error()}
+		}
+		return nil, &AdjustmentError{Param: fmt.Sprintf("%s[%d].tax", kind, i), Err: field}
+	}
+	return adj, nil
 }
 
 // Breakdown returns the API's tax breakdown of groups, rates in their

@@ -23,7 +23,6 @@ package billing
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
@@ -37,8 +36,9 @@ const (
 	MinItems       = 1
 	MaxItems       = 500
 	MaxDescription = 1000
-	MinQuantity    = 1
-	MaxQuantity    = 1_000_000
+	// MaxQuantity is the largest quantity of a line, in units; the
+	// smallest is 0.0001 (one step of a DecimalQuantity).
+	MaxQuantity = 1_000_000
 	MinAmount      = 0
 	MaxAmount      = 1_000_000_000_000
 )
@@ -59,40 +59,31 @@ func InvoiceCurrency(inv *billingv1.Invoice) string {
 // ErrTotalTooLarge is returned when a total exceeds MaxTotal.
 var ErrTotalTooLarge = errors.New("total exceeds 9007199254740991 (2^53-1) minor units")
 
-// Line is one line item: how many units, at what price each.
+// Line is one line's quantity and unit price in minor units.
 type Line struct {
-	Quantity int64
+	Quantity billingv1.DecimalQuantity
 	Amount   int64
 }
 
-// Total returns the sum of Quantity*Amount over lines. It never overflows
+// Total returns the sum of the lines' gross amounts (Gross: quantity
+// times amount, rounded half away from zero). It never overflows
 // silently: a product or sum above MaxTotal yields ErrTotalTooLarge, and a
 // negative quantity or amount an error, whatever the sizes of the inputs.
 func Total(lines []Line) (int64, error) {
 	var total uint64
 	for i, l := range lines {
-		if l.Quantity < 0 || l.Amount < 0 {
+		if l.Quantity.Scaled() < 0 || l.Amount < 0 {
 			return 0, fmt.Errorf("item %d: quantity and amount must not be negative", i)
 		}
-		hi, product := bits.Mul64(uint64(l.Quantity), uint64(l.Amount))
-		if hi != 0 || product > MaxTotal {
-			return 0, ErrTotalTooLarge
+		gross, err := Gross(l.Quantity, l.Amount)
+		if err != nil {
+			return 0, err
 		}
-		// total and product are both at most MaxTotal (< 2^54): no wrap-around.
-		total += product
+		// total and gross are both at most MaxTotal (< 2^54): no wrap-around.
+		total += uint64(gross)
 		if total > MaxTotal {
 			return 0, ErrTotalTooLarge
 		}
 	}
 	return int64(total), nil
-}
-
-// InvoiceTotal is Total over an Invoice's line items: the one computation
-// behind both the controller's status.total and the HTTP adapter's total.
-func InvoiceTotal(items []billingv1.LineItem) (int64, error) {
-	lines := make([]Line, len(items))
-	for i, it := range items {
-		lines[i] = Line{Quantity: it.Quantity, Amount: it.Amount}
-	}
-	return Total(lines)
 }

@@ -84,9 +84,9 @@ func newCreditNoteView(cn *billingv1.CreditNote, p *locale.Printer, footer strin
 	for _, l := range st.Lines {
 		ln := line{Description: l.Description, Tax: lineTaxLabel(p, l.Tax), Amount: p.Money(code, l.Amount)}
 		if l.Quantity != nil {
-			ln.Quantity = p.Number(*l.Quantity)
-			if *l.Quantity > 0 && l.Amount%*l.Quantity == 0 {
-				ln.UnitAmount = p.Money(code, l.Amount / *l.Quantity)
+			ln.Quantity = quantityText(p, *l.Quantity)
+			if s := l.Quantity.Scaled(); s > 0 && (l.Amount*billingv1.QuantityScale)%s == 0 {
+				ln.UnitAmount = p.Money(code, l.Amount*billingv1.QuantityScale/s)
 			}
 		}
 		v.Lines = append(v.Lines, ln)

@@ -38,7 +38,7 @@ func issuedCreditNote() *billingv1.CreditNote {
 		Status: billingv1.CreditNoteStatus{Phase: billingv1.CreditNoteIssued, Number: "CN-000007", Sequence: ptr.To[int64](7),
 			IssuedAt: &at, Currency: "USD", InvoiceNumber: inv.Status.Number, InvoiceIssuedAt: inv.Status.IssuedAt,
 			Lines: []billingv1.CreditNoteLineStatus{
-				{InvoiceLine: 0, Description: "Consulting, November", Quantity: ptr.To[int64](1), Amount: 15000},
+				{InvoiceLine: 0, Description: "Consulting, November", Quantity: ptr.To(billingv1.Units(1)), Amount: 15000},
 				{InvoiceLine: 1, Description: "Support plan", Amount: 5000},
 			},
 			Subtotal: ptr.To[int64](20000), TaxTotal: ptr.To[int64](0), Total: ptr.To[int64](20000),

@@ -178,25 +178,21 @@ func newView(inv *billingv1.Invoice, p *locale.Printer, opts Options) (*view, er
 	if st.Balance == nil || billing.OwedByCustomer(st.Balance) > 0 {
 		v.Payment = paymentRows(p, st.PaymentAccount, st.Number)
 	}
-	taxes := billing.ItemTaxes(inv)
-	for i, it := range inv.Spec.Items {
-		// The CRD's bounds keep quantity × amount below 2^63.
-		if it.Quantity < 0 || it.Quantity > billing.MaxQuantity || it.Amount < 0 || it.Amount > billing.MaxAmount {
-			return nil, errors.New("a line item is out of the CRD's bounds")
-		}
-		v.Lines = append(v.Lines, line{
-			Description: it.Description,
-			Quantity:    p.Number(it.Quantity),
-			UnitAmount:  p.Money(code, it.Amount),
-			Tax:         lineTaxLabel(p, taxes[i]),
-			Amount:      p.Money(code, it.Quantity*it.Amount),
-		})
-	}
+	taxes := billing.DocumentTaxesOf(inv)
 	// The amounts the API shows: those frozen at issue, the total alone
 	// for an invoice issued before tax existed.
 	a, ok := billing.TotalsOf(inv, taxes)
 	if !ok {
 		return nil, errors.New("the invoice's amounts cannot be computed")
+	}
+	for i, it := range inv.Spec.Items {
+		v.Lines = append(v.Lines, line{
+			Description: it.Description,
+			Quantity:    quantityText(p, it.Quantity),
+			UnitAmount:  p.Money(code, it.Amount),
+			Tax:         lineTaxLabel(p, taxes.Items[i]),
+			Amount:      p.Money(code, a.Lines[i].Net),
+		})
 	}
 	v.Taxed = len(a.TaxBreakdown) > 0
 	v.Breakdown = taxRows(p, code, a.TaxBreakdown)
@@ -338,4 +334,13 @@ func printable(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// quantityText writes a quantity for people: a whole number as the locale
+// writes it, else its decimal form.
+func quantityText(p *locale.Printer, q billingv1.DecimalQuantity) string {
+	if q.Scaled()%billingv1.QuantityScale == 0 {
+		return p.Number(q.Scaled() / billingv1.QuantityScale)
+	}
+	return q.String()
 }

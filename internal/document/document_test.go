@@ -41,8 +41,8 @@ func issued(mutate ...func(*billingv1.Invoice)) *billingv1.Invoice {
 			CustomerRef: billingv1.CustomerReference{Name: "acme"},
 			Currency:    "USD",
 			Items: []billingv1.LineItem{
-				{Description: "Consulting, November", Quantity: 3, Amount: 15000},
-				{Description: "Support plan", Quantity: 1, Amount: 23050},
+				{Description: "Consulting, November", Quantity: billingv1.Units(3), Amount: 15000},
+				{Description: "Support plan", Quantity: billingv1.Units(1), Amount: 23050},
 			},
 		},
 		Status: billingv1.InvoiceStatus{
@@ -147,7 +147,7 @@ func TestAPDFOfManyLongLinesRunsOverSeveralPages(t *testing.T) {
 		for range 120 {
 			inv.Spec.Items = append(inv.Spec.Items, billingv1.LineItem{
 				Description: strings.Repeat("A long description of work done. ", 6) + "Unbrokenwordthatislongerthanthecolumnitisprintedin" + strings.Repeat("x", 80),
-				Quantity:    1_000_000, Amount: 1_000_000,
+				Quantity:    billingv1.Units(1_000_000), Amount: 1_000_000,
 			})
 		}
 		// A description of 1,000 characters, in the narrow column that
@@ -156,7 +156,7 @@ func TestAPDFOfManyLongLinesRunsOverSeveralPages(t *testing.T) {
 		for i := 0; words.Len() < 990; i++ {
 			fmt.Fprintf(&words, "w%03d ", i)
 		}
-		inv.Spec.Items = append(inv.Spec.Items, billingv1.LineItem{Description: words.String() + "LAST", Quantity: 1_000_000, Amount: 1_000_000_000_000})
+		inv.Spec.Items = append(inv.Spec.Items, billingv1.LineItem{Description: words.String() + "LAST", Quantity: billingv1.Units(1_000_000), Amount: 1_000_000_000_000})
 		inv.Status.Total = ptr.To[int64](120*1_000_000*1_000_000 + 1_000_000*1_000_000_000_000)
 		inv.Status.BillTo.Name = "Ελληνικά Кириллица 日本語"
 	})

@@ -70,15 +70,15 @@ func taxedCreditNote() *billingv1.CreditNote {
 	inv := twoRates()
 	at := metav1.NewTime(time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC))
 	lines := []billingv1.CreditNoteLineStatus{
-		{InvoiceLine: 0, Description: inv.Spec.Items[0].Description, Quantity: ptr.To[int64](1), Amount: inv.Spec.Items[0].Amount,
+		{InvoiceLine: 0, Description: inv.Spec.Items[0].Description, Quantity: ptr.To(billingv1.Units(1)), Amount: inv.Spec.Items[0].Amount,
 			Tax: inv.Spec.Items[0].Tax},
 		{InvoiceLine: 1, Description: inv.Spec.Items[1].Description, Amount: 2000, Tax: inv.Spec.Items[1].Tax},
 	}
 	net := billingv1.Invoice{Status: billingv1.InvoiceStatus{Phase: billingv1.InvoicePending}}
 	for _, l := range lines {
-		net.Spec.Items = append(net.Spec.Items, billingv1.LineItem{Description: l.Description, Quantity: 1, Amount: l.Amount, Tax: l.Tax})
+		net.Spec.Items = append(net.Spec.Items, billingv1.LineItem{Description: l.Description, Quantity: billingv1.Units(1), Amount: l.Amount, Tax: l.Tax})
 	}
-	a, ok := billing.TotalsOf(&net, billing.ItemTaxes(&net))
+	a, ok := billing.TotalsOf(&net, billing.DocumentTaxesOf(&net))
 	if !ok {
 		panic("the credit note's amounts cannot be computed")
 	}

@@ -36,7 +36,7 @@ func tax(category billingv1.TaxCategory, r string, reason string) *billingv1.Tax
 }
 
 func item(desc string, qty, amount int64, t *billingv1.Tax) billingv1.LineItem {
-	return billingv1.LineItem{Description: desc, Quantity: qty, Amount: amount, Tax: t}
+	return billingv1.LineItem{Description: desc, Quantity: billingv1.Units(qty), Amount: amount, Tax: t}
 }
 
 // issued is an invoice issued on 2026-03-01 by a German company to a

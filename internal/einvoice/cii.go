@@ -112,7 +112,7 @@ type ciiLineDelivery struct {
 
 type ciiQuantity struct {
 	UnitCode string `xml:"unitCode,attr"`
-	Value    int64  `xml:",chardata"`
+	Value    string `xml:",chardata"`
 }
 
 type ciiLineSettlement struct {
@@ -272,7 +272,7 @@ func cii(d *document) ([]byte, error) {
 			Document:  ciiLineDocument{LineID: l.ID},
 			Product:   ciiProduct{Name: l.Name},
 			Agreement: ciiLineAgreement{NetPrice: ciiPrice{ChargeAmount: money(l.UnitAmount)}},
-			Delivery:  ciiLineDelivery{BilledQuantity: ciiQuantity{UnitCode: unitCode, Value: l.Quantity}},
+			Delivery:  ciiLineDelivery{BilledQuantity: ciiQuantity{UnitCode: unitCode, Value: l.Quantity.String()}},
 			Settlement: ciiLineSettlement{
 				Tax:       ciiTax{TypeCode: taxSchemeVAT, CategoryCode: l.Category, Rate: taxPercent(l.Category, l.Rate)},
 				Summation: ciiLineSummation{LineTotalAmount: money(l.Net)},

@@ -15,6 +15,8 @@
 package einvoice_test
 
 import (
+	"k8s.io/utils/ptr"
+
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -45,7 +47,7 @@ func creditNote(inv *billingv1.Invoice, lines ...creditLine) *billingv1.CreditNo
 	full := len(lines) == 0
 	if full {
 		for i, it := range inv.Spec.Items {
-			lines = append(lines, creditLine{line: i, qty: it.Quantity})
+			lines = append(lines, creditLine{line: i, qty: it.Quantity.Scaled() / billingv1.QuantityScale})
 		}
 	}
 	net := billingv1.Invoice{Status: billingv1.InvoiceStatus{Phase: billingv1.InvoicePending}}
@@ -54,12 +56,12 @@ func creditNote(inv *billingv1.Invoice, lines ...creditLine) *billingv1.CreditNo
 		sl := billingv1.CreditNoteLineStatus{InvoiceLine: int32(l.line), Description: it.Description, Amount: l.amount, Tax: it.Tax}
 		if l.qty > 0 {
 			q := l.qty
-			sl.Quantity, sl.Amount = &q, q*it.Amount
+			sl.Quantity, sl.Amount = ptr.To(billingv1.Units(q)), q*it.Amount
 		}
 		st.Lines = append(st.Lines, sl)
-		net.Spec.Items = append(net.Spec.Items, billingv1.LineItem{Description: it.Description, Quantity: 1, Amount: sl.Amount, Tax: it.Tax})
+		net.Spec.Items = append(net.Spec.Items, billingv1.LineItem{Description: it.Description, Quantity: billingv1.Units(1), Amount: sl.Amount, Tax: it.Tax})
 	}
-	a, ok := billing.TotalsOf(&net, billing.ItemTaxes(&net))
+	a, ok := billing.TotalsOf(&net, billing.DocumentTaxesOf(&net))
 	if !ok {
 		panic("the credit note's amounts cannot be computed")
 	}

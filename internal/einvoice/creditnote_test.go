@@ -15,6 +15,8 @@
 package einvoice_test
 
 import (
+	"k8s.io/utils/ptr"
+
 	"errors"
 	"strings"
 	"testing"
@@ -58,7 +60,7 @@ func TestACreditNoteIsOfType381AndRefersToTheCreditedInvoice(t *testing.T) {
 func TestACreditedQuantityWhoseAmountItDoesNotDivideIsOneUnit(t *testing.T) {
 	cn := creditNoteCases()[0].cn
 	q := int64(3)
-	cn.Status.Lines[0].Quantity, cn.Status.Lines[0].Amount = &q, 1000
+	cn.Status.Lines[0].Quantity, cn.Status.Lines[0].Amount = ptr.To(billingv1.Units(q)), 1000
 	b, err := einvoice.CreditNote(cn, einvoice.UBL, einvoice.EN16931)
 	if err != nil {
 		t.Fatal(err)

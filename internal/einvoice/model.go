@@ -118,7 +118,7 @@ type reference struct {
 type line struct {
 	ID         string
 	Name       string
-	Quantity   int64
+	Quantity   billingv1.DecimalQuantity
 	UnitAmount int64
 	Net        int64
 	Category   string
@@ -157,13 +157,13 @@ func fromInvoice(inv *billingv1.Invoice, profile Profile) (*document, error) {
 	if st.DueAt != nil {
 		d.DueDate = st.DueAt.UTC().Format(dateLayout)
 	}
-	taxes := billing.ItemTaxes(inv)
-	for i, it := range inv.Spec.Items {
-		d.Lines = append(d.Lines, newLine(i, it.Description, it.Quantity, it.Amount, it.Quantity*it.Amount, taxes[i]))
-	}
+	taxes := billing.DocumentTaxesOf(inv)
 	a, ok := billing.TotalsOf(inv, taxes)
 	if !ok {
 		return nil, fmt.Errorf("the amounts of invoice %s cannot be computed", inv.Name)
+	}
+	for i, it := range inv.Spec.Items {
+		d.Lines = append(d.Lines, newLine(i, it.Description, it.Quantity, it.Amount, a.Lines[i].Net, taxes.Items[i]))
 	}
 	d.Subtotal, d.TaxTotal, d.Total = a.Subtotal, a.TaxTotal, a.Total
 	d.Breakdown = groups(a.TaxBreakdown)
@@ -207,9 +207,9 @@ func fromCreditNote(cn *billingv1.CreditNote, profile Profile) (*document, error
 		// a net amount: that is one unit at that amount. A quantity whose
 		// amount it does not divide is written as one unit too, so that
 		// quantity times price is the line's net amount.
-		qty, price := int64(1), l.Amount
-		if l.Quantity != nil && *l.Quantity > 0 && l.Amount%*l.Quantity == 0 {
-			qty, price = *l.Quantity, l.Amount / *l.Quantity
+		qty, price := billingv1.Units(1), l.Amount
+		if l.Quantity != nil && l.Quantity.Scaled() > 0 && (l.Amount*billingv1.QuantityScale)%l.Quantity.Scaled() == 0 {
+			qty, price = *l.Quantity, l.Amount*billingv1.QuantityScale/l.Quantity.Scaled()
 		}
 		d.Lines = append(d.Lines, newLine(i, l.Description, qty, price, l.Amount, l.Tax))
 	}
@@ -247,7 +247,7 @@ func currencyOf(code string, lack *missing) billing.Currency {
 }
 
 // newLine is the i-th line (from 0), with its tax.
-func newLine(i int, name string, qty, price, net int64, tax *billingv1.Tax) line {
+func newLine(i int, name string, qty billingv1.DecimalQuantity, price, net int64, tax *billingv1.Tax) line {
 	l := line{ID: strconv.Itoa(i + 1), Name: name, Quantity: qty, UnitAmount: price, Net: net}
 	if tax != nil {
 		l.Category = string(tax.Category)

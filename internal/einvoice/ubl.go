@@ -206,7 +206,7 @@ type ublMonetaryTotal struct {
 
 type ublQuantity struct {
 	UnitCode string `xml:"unitCode,attr"`
-	Value    int64  `xml:",chardata"`
+	Value    string `xml:",chardata"`
 }
 
 type ublInvoiceLine struct {
@@ -299,7 +299,7 @@ func ublInvoiceOf(d *document) *ublInvoice {
 	}
 	for _, l := range d.Lines {
 		doc.Lines = append(doc.Lines, ublInvoiceLine{
-			ID: l.ID, InvoicedQuantity: &ublQuantity{UnitCode: unitCode, Value: l.Quantity}, LineExtensionAmount: money(l.Net),
+			ID: l.ID, InvoicedQuantity: &ublQuantity{UnitCode: unitCode, Value: l.Quantity.String()}, LineExtensionAmount: money(l.Net),
 			Item: ublItem{
 				Name:        l.Name,
 				TaxCategory: ublTaxCategory{ID: l.Category, Percent: taxPercent(l.Category, l.Rate), TaxScheme: vatScheme},

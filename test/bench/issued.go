@@ -94,7 +94,7 @@ func (b *bench) watchIssued(ctx context.Context, ns string) (*issuedWatch, error
 // checkIssuedTax fails unless inv was issued with the tax of the bench's
 // invoices, so that every measurement of issuing includes computing it.
 func checkIssuedTax(inv *billingv1.Invoice) error {
-	want, err := billing.InvoiceAmounts(inv.Spec.Items, billing.EffectiveTaxes(inv.Spec.Items, nil))
+	want, err := billing.InvoiceAmounts(&inv.Spec, billing.EffectiveDocumentTaxes(&inv.Spec, nil))
 	if err != nil {
 		return fmt.Errorf("invoice %s: %w", inv.Name, err)
 	}

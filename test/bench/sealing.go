@@ -158,7 +158,7 @@ func (b *bench) settledFamilies(ctx context.Context, ns string, n int) error {
 // named invoice in ns.
 func payInFull(ns, invoice string) (*billingv1.Payment, error) {
 	inv := newInvoice(ns)
-	amounts, err := billing.InvoiceAmounts(inv.Spec.Items, billing.EffectiveTaxes(inv.Spec.Items, nil))
+	amounts, err := billing.InvoiceAmounts(&inv.Spec, billing.EffectiveDocumentTaxes(&inv.Spec, nil))
 	if err != nil {
 		return nil, err
 	}

@@ -182,7 +182,7 @@ func graceHopper() []builder.CustomerOption {
 // inEUR bills customer in EUR for items, by default two audits of 500.
 func inEUR(customer string, items ...billingv1.LineItem) []builder.InvoiceOption {
 	if len(items) == 0 {
-		items = []billingv1.LineItem{{Description: "Audit", Quantity: 2, Amount: 500}}
+		items = []billingv1.LineItem{{Description: "Audit", Quantity: billingv1.Units(2), Amount: 500}}
 	}
 	return []builder.InvoiceOption{builder.WithCustomer(customer), builder.WithCurrency("EUR"), builder.WithItems(items...)}
 }

@@ -306,7 +306,7 @@ var _ = Describe("Seals", func() {
 			TypeMeta:   metav1.TypeMeta{APIVersion: billingv1.GroupVersion.String(), Kind: "Invoice"},
 			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, UID: types.UID("uid-" + name)},
 			Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "cus-a"}, Currency: "EUR",
-				Items: []billingv1.LineItem{{Description: "Support", Quantity: 1, Amount: 1000}}},
+				Items: []billingv1.LineItem{{Description: "Support", Quantity: billingv1.Units(1), Amount: 1000}}},
 			Status: billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, Number: number},
 		}
 	}

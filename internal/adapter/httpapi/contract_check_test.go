@@ -210,8 +210,8 @@ func TestTheWebhookEventMatchesTheDocument(t *testing.T) {
 			CustomerRef: billingv1.CustomerReference{Name: "cus-01"},
 			Currency:    "EUR",
 			Items: []billingv1.LineItem{
-				{Description: "Consulting", Quantity: 3, Amount: 15000, Tax: builder.StandardTax("19")},
-				{Description: "Books", Quantity: 1, Amount: 2000, Tax: builder.StandardTax("7.00")},
+				{Description: "Consulting", Quantity: billingv1.Units(3), Amount: 15000, Tax: builder.StandardTax("19")},
+				{Description: "Books", Quantity: billingv1.Units(1), Amount: 2000, Tax: builder.StandardTax("7.00")},
 			},
 		},
 		Status: billingv1.InvoiceStatus{

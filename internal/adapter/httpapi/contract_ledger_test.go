@@ -40,11 +40,11 @@ func TestCreditNotesAndPaymentsMatchTheDocument(t *testing.T) {
 	inv := issuedFakeInvoice(nil, 0)
 	pendingNote := &billingv1.CreditNote{ObjectMeta: metav1.ObjectMeta{Name: "cn-1", Namespace: fakeWorkspace, CreationTimestamp: created},
 		Spec: billingv1.CreditNoteSpec{InvoiceRef: billingv1.InvoiceReference{Name: "inv-1"}, Reason: "other",
-			Lines: []billingv1.CreditNoteLine{{InvoiceLine: 0, Quantity: ptr.To[int64](1)}}}}
+			Lines: []billingv1.CreditNoteLine{{InvoiceLine: 0, Quantity: ptr.To(billingv1.Units(1))}}}}
 	issuedNote := pendingNote.DeepCopy()
 	issuedNote.Status = billingv1.CreditNoteStatus{Phase: billingv1.CreditNoteIssued, Number: "CN-000001",
 		Sequence: ptr.To[int64](1), IssuedAt: &created, CustomerName: "cus-acme", Currency: "EUR", InvoiceNumber: "INV-000001",
-		Lines: []billingv1.CreditNoteLineStatus{{InvoiceLine: 0, Description: "Support", Quantity: ptr.To[int64](1),
+		Lines: []billingv1.CreditNoteLineStatus{{InvoiceLine: 0, Description: "Support", Quantity: ptr.To(billingv1.Units(1)),
 			Amount: 1500, Tax: inv.Spec.Items[0].Tax}},
 		Subtotal: ptr.To[int64](1500), TaxTotal: ptr.To[int64](285), Total: ptr.To[int64](1785),
 		TaxBreakdown: []billingv1.TaxBreakdownEntry{{Category: "S", Rate: ptr.To("19"), TaxableAmount: 1500, TaxAmount: 285}},

@@ -117,7 +117,7 @@ func randomInvoice(random *mathrand.Rand, ns, name string) *billingv1.Invoice {
 	items := make([]billingv1.LineItem, 1+random.Intn(4))
 	outOfScope := random.Intn(8) == 0
 	for i := range items {
-		items[i] = billingv1.LineItem{Description: fmt.Sprintf("Line %d", i), Quantity: 1 + random.Int63n(5),
+		items[i] = billingv1.LineItem{Description: fmt.Sprintf("Line %d", i), Quantity: billingv1.Units(1 + random.Int63n(5)),
 			Amount: 1 + random.Int63n(99_999), Tax: equalityTaxes[random.Intn(len(equalityTaxes))].DeepCopy()}
 		if outOfScope {
 			items[i].Tax = notSubject.DeepCopy()
@@ -143,7 +143,7 @@ func randomCreditNote(random *mathrand.Rand, inv *billingv1.Invoice, full bool) 
 			lines = append(lines, fmt.Sprintf(`{"invoice_line":%d,"quantity":1}`, i))
 			continue
 		}
-		lines = append(lines, fmt.Sprintf(`{"invoice_line":%d,"amount":%d}`, i, 1+random.Int63n(it.Quantity*it.Amount/3+1)))
+		lines = append(lines, fmt.Sprintf(`{"invoice_line":%d,"amount":%d}`, i, 1+random.Int63n(it.Quantity.Scaled()/billingv1.QuantityScale*it.Amount/3+1)))
 	}
 	return fmt.Sprintf(`{"invoice_id":%q,"reason":"other","lines":[%s]}`, inv.Name, strings.Join(lines, ","))
 }

@@ -143,7 +143,7 @@ func decodeCreditNoteLine(fields map[string]*node, path string) (CreditNoteLineP
 		return l, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, join(path, fieldAmount),
 			"%s: send either quantity or amount, not both.", path)
 	case fields["quantity"] != nil:
-		l.Quantity, e = requiredWhole(fields, path, "quantity", billing.MinQuantity, billing.MaxQuantity)
+		l.Quantity, e = requiredWhole(fields, path, "quantity", 1, billing.MaxQuantity)
 	case fields[fieldAmount] != nil:
 		l.Amount, e = requiredWhole(fields, path, fieldAmount, 1, billing.MaxTotal)
 	default:
@@ -197,7 +197,7 @@ func (p *CreditNoteParams) spec() billingv1.CreditNoteSpec {
 	for _, l := range p.Lines {
 		line := billingv1.CreditNoteLine{InvoiceLine: int32(l.InvoiceLine)} //nolint:gosec // at most 499
 		if l.Quantity > 0 {
-			q := l.Quantity
+			q := billingv1.Units(l.Quantity)
 			line.Quantity = &q
 		}
 		if l.Amount > 0 {

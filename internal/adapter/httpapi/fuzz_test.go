@@ -15,6 +15,8 @@
 package httpapi
 
 import (
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
@@ -72,7 +74,7 @@ func FuzzDecode(f *testing.F) {
 		}
 		var sum int64
 		for _, it := range inv.Items {
-			if it.Quantity < billing.MinQuantity || it.Quantity > billing.MaxQuantity ||
+			if it.Quantity < 1 || it.Quantity > billing.MaxQuantity ||
 				it.Amount < billing.MinAmount || it.Amount > billing.MaxAmount ||
 				utf8.RuneCountInString(it.Description) > billing.MaxDescription || it.Description == "" ||
 				hasControl(it.Description) {
@@ -95,7 +97,7 @@ func FuzzDecode(f *testing.F) {
 			checkDecodeError(t, e)
 			return
 		}
-		if a, err := billing.InvoiceAmounts(items, billing.EffectiveTaxes(items, nil)); err != nil || a.Subtotal != sum ||
+		if a, err := billing.InvoiceAmounts(&billingv1.InvoiceSpec{Items: items}, billing.DocumentTaxes{Items: billing.EffectiveTaxes(items, nil)}); err != nil || a.Subtotal != sum ||
 			a.Total < a.Subtotal || a.Total > billing.MaxTotal {
 			t.Fatalf("the items of %+v have amounts %+v, %v", inv, a, err)
 		}

@@ -38,7 +38,7 @@ func issuedFakeInvoice(b *billingv1.InvoiceBalance, credited int64) *billingv1.I
 		Balance:      b}
 	if credited > 0 {
 		inv.Status.Ledger = &billingv1.InvoiceLedger{
-			CreditedLines:  []billingv1.CreditedLine{{Net: credited, Quantity: credited / 1500}},
+			CreditedLines:  []billingv1.CreditedLine{{Net: credited, Quantity: billingv1.Units(credited / 1500)}},
 			CreditedGroups: []billingv1.CreditedGroup{{TaxableAmount: credited, TaxAmount: credited * 19 / 100}},
 		}
 	}

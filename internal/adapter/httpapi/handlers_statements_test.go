@@ -85,7 +85,7 @@ func accountObjects() []client.Object {
 	inv := func(name, customer string, total int64, issued, due *metav1.Time) *billingv1.Invoice {
 		return &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: fakeWorkspace},
 			Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: customer}, Currency: "EUR",
-				Items: []billingv1.LineItem{{Description: "Support", Quantity: 1, Amount: total}}},
+				Items: []billingv1.LineItem{{Description: "Support", Quantity: billingv1.Units(1), Amount: total}}},
 			Status: billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, Number: "INV-" + name, Total: ptr.To(total),
 				IssuedAt: issued, DueAt: due}}
 	}

@@ -48,7 +48,7 @@ func pendingInvoice() *billingv1.Invoice {
 		Spec: billingv1.InvoiceSpec{
 			CustomerRef: billingv1.CustomerReference{Name: "cus-acme"},
 			Currency:    "EUR",
-			Items:       []billingv1.LineItem{{Description: "Support", Quantity: 2, Amount: 1500}},
+			Items:       []billingv1.LineItem{{Description: "Support", Quantity: billingv1.Units(2), Amount: 1500}},
 		},
 	}
 }

@@ -108,7 +108,7 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 		if p.Items[i], e = decodeItem(item, itemPath(i)); e != nil {
 			return nil, e
 		}
-		lines[i] = billing.Line{Quantity: p.Items[i].Quantity, Amount: p.Items[i].Amount}
+		lines[i] = billing.Line{Quantity: billingv1.Units(p.Items[i].Quantity), Amount: p.Items[i].Amount}
 	}
 	if c := fields[fieldCurrency]; c != nil {
 		if !billing.ValidCurrency(c.s) {
@@ -170,7 +170,7 @@ func decodeItem(item itemNodes, path string) (ItemParams, *Error) {
 	if it.Description, e = requiredString(item.fields, path, "description", billing.MaxDescription); e != nil {
 		return it, e
 	}
-	if it.Quantity, e = requiredWhole(item.fields, path, "quantity", billing.MinQuantity, billing.MaxQuantity); e != nil {
+	if it.Quantity, e = requiredWhole(item.fields, path, "quantity", 1, billing.MaxQuantity); e != nil {
 		return it, e
 	}
 	if it.Amount, e = requiredWhole(item.fields, path, "amount", billing.MinAmount, billing.MaxAmount); e != nil {

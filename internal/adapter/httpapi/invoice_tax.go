@@ -146,14 +146,15 @@ func (p *InvoiceParams) needsDefaultTax() bool {
 func invoiceItems(p *InvoiceParams, defaultTax *billingv1.Tax) ([]billingv1.LineItem, billing.Amounts, *Error) {
 	items := make([]billingv1.LineItem, len(p.Items))
 	for i, it := range p.Items {
-		items[i] = billingv1.LineItem{Description: it.Description, Quantity: it.Quantity, Amount: it.Amount, Tax: it.Tax.crd()}
+		items[i] = billingv1.LineItem{Description: it.Description, Quantity: billingv1.Units(it.Quantity), Amount: it.Amount, Tax: it.Tax.crd()}
 	}
-	taxes := billing.NormalizedTaxes(billing.EffectiveTaxes(items, defaultTax))
-	amounts, err := billing.InvoiceAmounts(items, taxes)
+	spec := &billingv1.InvoiceSpec{Items: items}
+	taxes := billing.EffectiveDocumentTaxes(spec, defaultTax).Normalized()
+	amounts, err := billing.InvoiceAmounts(spec, taxes)
 	var line *billing.TaxLineError
 	switch {
 	case errors.As(err, &line):
-		return nil, billing.Amounts{}, taxRuleError(billing.TaxFaultOf(items, defaultTax, err), defaultTax)
+		return nil, billing.Amounts{}, taxRuleError(billing.TaxFaultOf(spec, defaultTax, err), defaultTax)
 	case errors.Is(err, billing.ErrTotalTooLarge):
 		return nil, billing.Amounts{}, totalTooLarge()
 	case err != nil:
@@ -163,7 +164,7 @@ func invoiceItems(p *InvoiceParams, defaultTax *billingv1.Tax) ([]billingv1.Line
 			"The invoice's amounts cannot be computed: %s.", err)
 	}
 	for i := range items {
-		items[i].Tax = taxes[i]
+		items[i].Tax = taxes.Items[i]
 	}
 	return items, amounts, nil
 }

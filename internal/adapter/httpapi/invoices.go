@@ -89,7 +89,7 @@ func (p *InvoiceParams) invoice(items []billingv1.LineItem) *billingv1.Invoice {
 func withAmounts(inv *billingv1.Invoice, amounts billing.Amounts) *billingv1.Invoice {
 	shown := *inv
 	shown.Status = billingv1.InvoiceStatus{}
-	billing.SetAmounts(&shown.Status, amounts, billing.ItemTaxes(&shown))
+	billing.SetAmounts(&shown.Status, &shown.Spec, amounts, billing.DocumentTaxesOf(&shown))
 	return &shown
 }
 

@@ -49,8 +49,8 @@ var _ = Describe("Invoices", func() {
 		Expect(inv.CustomerID).To(Equal(customer.ID))
 		Expect(inv.Currency).To(Equal("EUR"))
 		Expect(inv.Items).To(Equal([]apiobject.Item{
-			{Description: "Consulting", Quantity: 3, Amount: 15000},
-			{Description: "Travel", Quantity: 1, Amount: 999},
+			{Description: "Consulting", Quantity: billingv1.Units(3), Amount: 15000},
+			{Description: "Travel", Quantity: billingv1.Units(1), Amount: 999},
 		}))
 		Expect(inv.Total).To(HaveValue(BeEquivalentTo(45999)))
 		Expect(inv.Status).To(BeElementOf("pending", "issued"))
@@ -97,7 +97,7 @@ var _ = Describe("Invoices", func() {
 		resp = send(http.MethodPost, "/v1/invoices", withBody(fmt.Sprintf(
 			`{"customer_id": %q, "items": [{"description": "x", "quantity": 3.0, "amount": 1.5e3}]}`, customer.ID)))
 		Expect(resp.status).To(Equal(http.StatusCreated))
-		Expect(resp.invoice().Items[0]).To(Equal(apiobject.Item{Description: "x", Quantity: 3, Amount: 1500}))
+		Expect(resp.invoice().Items[0]).To(Equal(apiobject.Item{Description: "x", Quantity: billingv1.Units(3), Amount: 1500}))
 	})
 
 	DescribeTable("refuses an invalid invoice with 422 and the JSON path of the value",
@@ -190,7 +190,7 @@ var _ = Describe("Invoices", func() {
 
 	It("reads an invoice created with the client library by its name, total computed before the controller ran", func() {
 		Expect(k8s.Create(ctx, builder.Invoice(nsAlpha, "kubectl-invoice", inEUR("no-such-customer",
-			billingv1.LineItem{Description: "Audit", Quantity: 4, Amount: 250})...))).To(Succeed())
+			billingv1.LineItem{Description: "Audit", Quantity: billingv1.Units(4), Amount: 250})...))).To(Succeed())
 		resp := send(http.MethodGet, "/v1/invoices/kubectl-invoice")
 		Expect(resp.status).To(Equal(http.StatusOK))
 		inv := resp.invoice()
@@ -207,7 +207,7 @@ var _ = Describe("Invoices", func() {
 
 	It("shows a null total for an invoice made with kubectl whose total is too large", func() {
 		Expect(k8s.Create(ctx, builder.Invoice(nsAlpha, "huge-invoice", inEUR(customer.ID,
-			billingv1.LineItem{Description: "Too much", Quantity: 1_000_000, Amount: 1_000_000_000_000})...))).To(Succeed())
+			billingv1.LineItem{Description: "Too much", Quantity: billingv1.Units(1_000_000), Amount: 1_000_000_000_000})...))).To(Succeed())
 		resp := send(http.MethodGet, "/v1/invoices/huge-invoice")
 		Expect(resp.status).To(Equal(http.StatusOK))
 		Expect(resp.json()).To(HaveKeyWithValue("total", BeNil()))

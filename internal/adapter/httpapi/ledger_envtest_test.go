@@ -161,7 +161,7 @@ var _ = Describe("Credit notes and payments", func() {
 	It("refuses credit notes and payments of an invoice that is not issued, and creates nothing", func() {
 		inv := &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Name: "inv-waiting", Namespace: ns},
 			Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "cus-none"}, Currency: "EUR",
-				Items: []billingv1.LineItem{{Description: "x", Quantity: 1, Amount: 1}}}}
+				Items: []billingv1.LineItem{{Description: "x", Quantity: billingv1.Units(1), Amount: 1}}}}
 		Expect(k8s.Create(ctx, inv)).To(Succeed())
 		got := creditNote(`{"invoice_id":"inv-waiting","reason":"other","full_credit":true}`)
 		Expect(got.status).To(Equal(http.StatusConflict), "body: %s", got.body)

@@ -369,7 +369,7 @@ var _ = Describe("Money on account", func() {
 				TypeMeta:   metav1.TypeMeta{APIVersion: billingv1.GroupVersion.String(), Kind: "Invoice"},
 				ObjectMeta: metav1.ObjectMeta{Name: "inv-sealed", Namespace: ns, UID: types.UID("uid-inv-sealed")},
 				Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: customerID}, Currency: "EUR",
-					Items: []billingv1.LineItem{{Description: "Support", Quantity: 1, Amount: 1000}}},
+					Items: []billingv1.LineItem{{Description: "Support", Quantity: billingv1.Units(1), Amount: 1000}}},
 				Status: billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, Number: "INV-000001",
 					Total: ptr.To[int64](1000)},
 			}

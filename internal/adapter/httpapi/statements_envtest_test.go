@@ -150,7 +150,7 @@ func (r sealedLedger) invoice(name string, seq, total int64, issued, due metav1.
 	tm, om := r.meta("Invoice", name)
 	return &billingv1.Invoice{TypeMeta: tm, ObjectMeta: om,
 		Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: r.customer}, Currency: r.currency,
-			Items: []billingv1.LineItem{{Description: "Work", Quantity: 1, Amount: total}}},
+			Items: []billingv1.LineItem{{Description: "Work", Quantity: billingv1.Units(1), Amount: total}}},
 		Status: billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, Sequence: ptr.To(seq),
 			Number: fmt.Sprintf("INV-%06d", seq), Total: ptr.To(total), IssuedAt: &issued, DueAt: &due,
 			BillTo: r.billTo.DeepCopy()}}

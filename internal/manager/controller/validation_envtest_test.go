@@ -251,7 +251,7 @@ var _ = Describe("Validation by the API server", func() {
 		Expect(getInvoice(Default, inv).Spec).To(Equal(billingv1.InvoiceSpec{
 			CustomerRef: billingv1.CustomerReference{Name: "acme"},
 			Currency:    "USD",
-			Items:       []billingv1.LineItem{{Description: "Consulting", Quantity: 3, Amount: 15_000}},
+			Items:       []billingv1.LineItem{{Description: "Consulting", Quantity: billingv1.Units(3), Amount: 15_000}},
 		}))
 
 		labelled := getInvoice(Default, inv)

@@ -32,7 +32,7 @@ func issued(sequence int64) *billingv1.Invoice {
 		ObjectMeta: metav1.ObjectMeta{Namespace: "acme", Name: "inv-1", CreationTimestamp: at},
 		Spec: billingv1.InvoiceSpec{
 			CustomerRef: billingv1.CustomerReference{Name: "cus-1"},
-			Items:       []billingv1.LineItem{{Description: "Consulting", Quantity: 2, Amount: 5000}},
+			Items:       []billingv1.LineItem{{Description: "Consulting", Quantity: billingv1.Units(2), Amount: 5000}},
 		},
 		Status: billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, Sequence: &sequence, IssuedAt: &at, Number: "INV-000007"},
 	}

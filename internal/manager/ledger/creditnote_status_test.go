@@ -34,8 +34,8 @@ import (
 func creditableInvoice(ledger *billingv1.InvoiceLedger) *billingv1.Invoice {
 	inv := issuedInvoice(41_650, managertest.Now, ledger)
 	inv.Spec.Items = []billingv1.LineItem{
-		{Description: "Consulting", Quantity: 3, Amount: 10_000},
-		{Description: "Travel", Quantity: 1, Amount: 5_000},
+		{Description: "Consulting", Quantity: billingv1.Units(3), Amount: 10_000},
+		{Description: "Travel", Quantity: billingv1.Units(1), Amount: 5_000},
 	}
 	inv.Status.Items = managertest.ItemTaxes(builder.StandardTax("19"), builder.StandardTax("19"))
 	inv.Status.Number = "INV-000007"
@@ -70,7 +70,7 @@ func TestCreditNoteAmountsAndVerdicts(t *testing.T) {
 		note:    builder.CreditNote("ns", "cn", "inv-1", builder.WithCreditedQuantity(0, 1)),
 		total:   11_900,
 		display: "USD 119.00",
-		credits: []billingv1.CreditedLine{{Quantity: 1, Net: 10_000}, {}},
+		credits: []billingv1.CreditedLine{{Quantity: billingv1.Units(1), Net: 10_000}, {}},
 	}, {
 		name:    "an amount of a line credits that net and its tax",
 		note:    builder.CreditNote("ns", "cn", "inv-1", builder.WithCreditedAmount(1, 1_000)),
@@ -79,20 +79,20 @@ func TestCreditNoteAmountsAndVerdicts(t *testing.T) {
 		credits: []billingv1.CreditedLine{{}, {Net: 1_000}},
 	}, {
 		name:    "a full credit credits all that is left, tax included",
-		ledger:  &billingv1.InvoiceLedger{CreditedLines: []billingv1.CreditedLine{{Quantity: 1, Net: 10_000}, {}}},
+		ledger:  &billingv1.InvoiceLedger{CreditedLines: []billingv1.CreditedLine{{Quantity: billingv1.Units(1), Net: 10_000}, {}}},
 		note:    builder.CreditNote("ns", "cn", "inv-1", builder.WithFullCredit()),
 		total:   41_650 - 11_900,
 		display: "USD 297.50",
-		credits: []billingv1.CreditedLine{{Quantity: 1, Net: 30_000}, {Net: 5_000}},
+		credits: []billingv1.CreditedLine{{Quantity: billingv1.Units(1), Net: 30_000}, {Net: 5_000}},
 	}, {
 		name:   "more units than are left are ExceedsCreditable",
-		ledger: &billingv1.InvoiceLedger{CreditedLines: []billingv1.CreditedLine{{Quantity: 3, Net: 30_000}, {}}},
+		ledger: &billingv1.InvoiceLedger{CreditedLines: []billingv1.CreditedLine{{Quantity: billingv1.Units(3), Net: 30_000}, {}}},
 		note:   builder.CreditNote("ns", "cn", "inv-1", builder.WithCreditedQuantity(0, 1)),
 		reason: billingv1.ReasonExceedsCreditable,
 	}, {
 		name: "a full credit of a fully credited invoice is ExceedsCreditable",
 		ledger: &billingv1.InvoiceLedger{
-			CreditedLines: []billingv1.CreditedLine{{Quantity: 3, Net: 30_000}, {Quantity: 1, Net: 5_000}}},
+			CreditedLines: []billingv1.CreditedLine{{Quantity: billingv1.Units(3), Net: 30_000}, {Quantity: billingv1.Units(1), Net: 5_000}}},
 		note:   builder.CreditNote("ns", "cn", "inv-1", builder.WithFullCredit()),
 		reason: billingv1.ReasonExceedsCreditable,
 	}, {

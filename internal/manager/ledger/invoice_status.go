@@ -57,7 +57,7 @@ func invoiceStatus(inv *billingv1.Invoice, customer *billingv1.Customer,
 		conditions.invalid(verdict.Reason, verdict.Message, verdict.Also)
 		return status
 	}
-	billing.SetAmounts(&status, amounts, taxes)
+	billing.SetAmounts(&status, &inv.Spec, amounts, taxes)
 
 	if customer == nil {
 		conditions.invalid(billingv1.ReasonCustomerNotFound,

@@ -17,6 +17,7 @@ package ledger
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -24,12 +25,13 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
 )
 
-// effectiveTaxes returns the tax of each of inv's items: its own, or else
-// the profile's defaultTax, unless spec.defaultTaxFrom is None (the HTTP
-// API resolved the default at create time) or there is no profile or no
-// default. A nil entry is an item without tax.
-func effectiveTaxes(inv *billingv1.Invoice, profile *billingv1.BillingProfile) []*billingv1.Tax {
-	return billing.EffectiveTaxes(inv.Spec.Items, defaultTax(inv, profile))
+// effectiveTaxes returns the tax of each of inv's items, allowances and
+// charges: its own, or else the profile's defaultTax, unless
+// spec.defaultTaxFrom is None (the HTTP API resolved the default at create
+// time) or there is no profile or no default. A nil entry is a part
+// without tax.
+func effectiveTaxes(inv *billingv1.Invoice, profile *billingv1.BillingProfile) billing.DocumentTaxes {
+	return billing.EffectiveDocumentTaxes(&inv.Spec, defaultTax(inv, profile))
 }
 
 // defaultTax is the tax of inv's items without one of their own (nil:
@@ -47,15 +49,19 @@ func defaultTax(inv *billingv1.Invoice, profile *billingv1.BillingProfile) *bill
 // (the spec is immutable) and Reconciling when only the profile's default
 // does (a new default issues the invoice): billing.TaxFaultOf decides.
 func invoiceAmounts(inv *billingv1.Invoice, profile *billingv1.BillingProfile,
-	taxes []*billingv1.Tax) (billing.Amounts, *reconciler.Verdict) {
-	amounts, err := billing.InvoiceAmounts(inv.Spec.Items, taxes)
+	taxes billing.DocumentTaxes) (billing.Amounts, *reconciler.Verdict) {
+	amounts, err := billing.InvoiceAmounts(&inv.Spec, taxes)
 	if err == nil {
 		return amounts, nil
 	}
 	if errors.Is(err, billing.ErrTotalTooLarge) {
 		return amounts, &reconciler.Verdict{Reason: billingv1.ReasonTotalTooLarge, Message: err.Error(), Also: billingv1.ConditionStalled}
 	}
-	if fault := billing.TaxFaultOf(inv.Spec.Items, defaultTax(inv, profile), err); fault.Own != nil {
+	if errors.Is(err, billing.ErrAllowanceExceedsBase) {
+		return amounts, &reconciler.Verdict{Reason: billingv1.ReasonAllowanceExceedsBase,
+			Message: fmt.Sprintf("%v; create a new invoice", err), Also: billingv1.ConditionStalled}
+	}
+	if fault := billing.TaxFaultOf(&inv.Spec, defaultTax(inv, profile), err); fault.Own != nil {
 		return amounts, &reconciler.Verdict{Reason: billingv1.ReasonInvalidTax,
 			Message: fmt.Sprintf("The items' taxes break a rule: %v; create a new invoice", fault.Own), Also: billingv1.ConditionStalled}
 	}
@@ -68,9 +74,9 @@ func invoiceAmounts(inv *billingv1.Invoice, profile *billingv1.BillingProfile,
 // lacks: a line of category AE (reverse charge) or K (intra-community
 // supply) needs the issuer's (the profile's spec.issuer.taxId) and the
 // customer's (spec.taxId). It returns nil when none is missing.
-func missingTaxIDs(taxes []*billingv1.Tax, profile *billingv1.BillingProfile, customer *billingv1.Customer) []string {
+func missingTaxIDs(taxes billing.DocumentTaxes, profile *billingv1.BillingProfile, customer *billingv1.Customer) []string {
 	needs := false
-	for _, t := range taxes {
+	for _, t := range slices.Concat(taxes.Items, taxes.Allowances, taxes.Charges) {
 		if t != nil && billing.RequiresTaxIDs(t.Category) {
 			needs = true
 			break

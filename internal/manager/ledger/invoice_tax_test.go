@@ -15,6 +15,8 @@
 package ledger
 
 import (
+	"github.com/invoicing-dev/invoicing/internal/billing"
+
 	"testing"
 
 	. "github.com/onsi/gomega"
@@ -229,8 +231,8 @@ func TestAnIssuedInvoiceKeepsItsTaxWhenTheProfilesDefaultChanges(t *testing.T) {
 func TestMissingTaxIDsNamesEveryMissingID(t *testing.T) {
 	g := NewWithT(t)
 	taxes := []*billingv1.Tax{nil, builder.ReverseCharge()}
-	missing := missingTaxIDs(taxes, nil, builder.Customer("ns", "acme"))
+	missing := missingTaxIDs(billing.DocumentTaxes{Items: taxes}, nil, builder.Customer("ns", "acme"))
 	g.Expect(missing).To(Equal([]string{`the BillingProfile "default"'s spec.issuer.taxId`, `Customer "acme"'s spec.taxId`}))
 	g.Expect(taxIDsMessage(missing)).To(ContainSubstring("missing: the BillingProfile"))
-	g.Expect(missingTaxIDs([]*billingv1.Tax{builder.StandardTax("19")}, nil, builder.Customer("ns", "acme"))).To(BeNil())
+	g.Expect(missingTaxIDs(billing.DocumentTaxes{Items: []*billingv1.Tax{builder.StandardTax("19")}}, nil, builder.Customer("ns", "acme"))).To(BeNil())
 }

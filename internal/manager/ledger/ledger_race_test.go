@@ -80,6 +80,6 @@ func TestEightConcurrentReconcilesOfCreditNotesForTwoThirdsOfALineIssueExactlyOn
 	after := &billingv1.Invoice{}
 	g.Expect(c.Get(context.Background(), managertest.Request("inv-1").NamespacedName, after)).To(Succeed())
 	g.Expect(after.Status.Ledger.CreditNotes).To(HaveLen(1))
-	g.Expect(after.Status.Ledger.CreditedLines[0]).To(Equal(billingv1.CreditedLine{Quantity: 2, Net: 20_000}))
+	g.Expect(after.Status.Ledger.CreditedLines[0]).To(Equal(billingv1.CreditedLine{Quantity: billingv1.Units(2), Net: 20_000}))
 	g.Expect(numbers.next.Load()).To(Equal(int64(1)))
 }

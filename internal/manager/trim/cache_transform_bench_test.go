@@ -77,7 +77,7 @@ func issuedInvoiceJSON(b *testing.B, lines int, label, lastApplied, credited boo
 	inv := builder.Invoice("workspace-0001", "inv-0000042", builder.WithCustomer("acme"))
 	for i := range lines {
 		inv.Spec.Items = append(inv.Spec.Items, billingv1.LineItem{Description: fmt.Sprintf("Consulting, March, part %d", i+1),
-			Quantity: 2, Amount: 12500, Tax: builder.StandardTax("19")})
+			Quantity: billingv1.Units(2), Amount: 12500, Tax: builder.StandardTax("19")})
 	}
 	inv.Spec.Currency = "EUR"
 	inv.Generation = 1
@@ -103,7 +103,7 @@ func issuedInvoiceJSON(b *testing.B, lines int, label, lastApplied, credited boo
 	if credited {
 		invLedger := &billingv1.InvoiceLedger{CreditNotes: []billingv1.LedgerEntry{{Name: "cn-1", UID: "u-cn-1", Amount: *inv.Status.Total / 2}}}
 		for range lines {
-			invLedger.CreditedLines = append(invLedger.CreditedLines, billingv1.CreditedLine{Quantity: 1, Net: 12500})
+			invLedger.CreditedLines = append(invLedger.CreditedLines, billingv1.CreditedLine{Quantity: billingv1.Units(1), Net: 12500})
 		}
 		invLedger.CreditedGroups = []billingv1.CreditedGroup{{TaxableAmount: int64(lines) * 12500, TaxAmount: int64(lines) * 2375}}
 		inv.Status.Ledger = invLedger

@@ -42,7 +42,7 @@ func fullInvoice(phase billingv1.InvoicePhase) *billingv1.Invoice {
 		},
 		Spec: billingv1.InvoiceSpec{
 			CustomerRef: billingv1.CustomerReference{Name: "acme"},
-			Items:       []billingv1.LineItem{{Description: "Consulting", Quantity: 1, Amount: 1000}},
+			Items:       []billingv1.LineItem{{Description: "Consulting", Quantity: billingv1.Units(1), Amount: 1000}},
 		},
 		Status: billingv1.InvoiceStatus{
 			Phase:    phase,
@@ -53,7 +53,7 @@ func fullInvoice(phase billingv1.InvoicePhase) *billingv1.Invoice {
 			Ledger: &billingv1.InvoiceLedger{
 				CreditNotes:    []billingv1.LedgerEntry{{Name: "cn-1", UID: "u-cn", Amount: 100}},
 				Payments:       []billingv1.LedgerEntry{{Name: "pay-1", UID: "u-pay", Amount: 900}},
-				CreditedLines:  []billingv1.CreditedLine{{Quantity: 0, Net: 100}},
+				CreditedLines:  []billingv1.CreditedLine{{Quantity: billingv1.Units(0), Net: 100}},
 				CreditedGroups: []billingv1.CreditedGroup{{TaxableAmount: 100}},
 			},
 		},

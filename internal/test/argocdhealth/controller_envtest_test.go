@@ -55,8 +55,8 @@ func TestHealthChecksReadWhatTheControllerWrites(t *testing.T) {
 	const ns = "books"
 	items := func(quantity, amount int64) builder.InvoiceOption {
 		return builder.WithItems(
-			billingv1.LineItem{Description: "Consulting", Quantity: quantity, Amount: amount},
-			billingv1.LineItem{Description: "More consulting", Quantity: quantity, Amount: amount},
+			billingv1.LineItem{Description: "Consulting", Quantity: billingv1.Units(quantity), Amount: amount},
+			billingv1.LineItem{Description: "More consulting", Quantity: billingv1.Units(quantity), Amount: amount},
 		)
 	}
 	for _, obj := range []client.Object{

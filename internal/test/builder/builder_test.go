@@ -42,9 +42,9 @@ func TestInvoiceOptionsApplyInOrder(t *testing.T) {
 		CustomerRef: billingv1.CustomerReference{Name: "acme"},
 		Currency:    "EUR",
 		Items: []billingv1.LineItem{
-			{Description: "Consulting", Quantity: 3, Amount: 15000},
-			{Description: "Line 1", Quantity: 1, Amount: 100},
-			{Description: "Line 2", Quantity: 1, Amount: 100},
+			{Description: "Consulting", Quantity: billingv1.Units(3), Amount: 15000},
+			{Description: "Line 1", Quantity: billingv1.Units(1), Amount: 100},
+			{Description: "Line 2", Quantity: billingv1.Units(1), Amount: 100},
 		},
 	}
 	if !reflect.DeepEqual(inv.Spec, want) {

@@ -45,7 +45,8 @@ func CreditNote(ns, name, invoice string, opts ...CreditNoteOption) *billingv1.C
 // invoice's line at index line.
 func WithCreditedQuantity(line int32, quantity int64) CreditNoteOption {
 	return func(note *billingv1.CreditNote) {
-		note.Spec.Lines = append(note.Spec.Lines, billingv1.CreditNoteLine{InvoiceLine: line, Quantity: &quantity})
+		q := billingv1.Units(quantity)
+		note.Spec.Lines = append(note.Spec.Lines, billingv1.CreditNoteLine{InvoiceLine: line, Quantity: &q})
 	}
 }
 

@@ -46,7 +46,7 @@ func WithCustomer(name string) InvoiceOption {
 func WithItem(description string, quantity, amount int64) InvoiceOption {
 	return func(inv *billingv1.Invoice) {
 		inv.Spec.Items = append(inv.Spec.Items,
-			billingv1.LineItem{Description: description, Quantity: quantity, Amount: amount})
+			billingv1.LineItem{Description: description, Quantity: billingv1.Units(quantity), Amount: amount})
 	}
 }
 
@@ -79,11 +79,26 @@ func WithCurrency(currency string) InvoiceOption {
 func WithTaxedItem(description string, quantity, amount int64, tax *billingv1.Tax) InvoiceOption {
 	return func(inv *billingv1.Invoice) {
 		inv.Spec.Items = append(inv.Spec.Items,
-			billingv1.LineItem{Description: description, Quantity: quantity, Amount: amount, Tax: tax})
+			billingv1.LineItem{Description: description, Quantity: billingv1.Units(quantity), Amount: amount, Tax: tax})
 	}
 }
 
 // WithDefaultTaxFrom sets spec.defaultTaxFrom.
 func WithDefaultTaxFrom(source billingv1.DefaultTaxSource) InvoiceOption {
 	return func(inv *billingv1.Invoice) { inv.Spec.DefaultTaxFrom = source }
+}
+
+// WithLine appends item as it is: a decimal quantity, a unit, a discount.
+func WithLine(item billingv1.LineItem) InvoiceOption {
+	return func(inv *billingv1.Invoice) { inv.Spec.Items = append(inv.Spec.Items, item) }
+}
+
+// WithAllowance appends a document allowance.
+func WithAllowance(a billingv1.DocumentAllowance) InvoiceOption {
+	return func(inv *billingv1.Invoice) { inv.Spec.Allowances = append(inv.Spec.Allowances, a) }
+}
+
+// WithCharge appends a document charge.
+func WithCharge(c billingv1.DocumentCharge) InvoiceOption {
+	return func(inv *billingv1.Invoice) { inv.Spec.Charges = append(inv.Spec.Charges, c) }
 }

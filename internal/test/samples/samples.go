@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"golang.org/x/text/language"
@@ -95,20 +94,11 @@ func Issued(path, number string, sequence int64, at time.Time) (Sample, error) {
 // (absent when no line has tax), and the subtotal, the breakdown, the tax
 // total and the total.
 func Freeze(inv *billingv1.Invoice, defaultTax *billingv1.Tax) error {
-	taxes := billing.NormalizedTaxes(billing.EffectiveTaxes(inv.Spec.Items, defaultTax))
-	a, err := billing.InvoiceAmounts(inv.Spec.Items, taxes)
+	taxes := billing.EffectiveDocumentTaxes(&inv.Spec, defaultTax).Normalized()
+	a, err := billing.InvoiceAmounts(&inv.Spec, taxes)
 	if err != nil {
 		return err
 	}
-	st := &inv.Status
-	st.Items = nil
-	if slices.ContainsFunc(taxes, func(tax *billingv1.Tax) bool { return tax != nil }) {
-		st.Items = make([]billingv1.InvoiceItemStatus, len(taxes))
-		for i, tax := range taxes {
-			st.Items[i].Tax = tax
-		}
-	}
-	st.Subtotal, st.TaxTotal, st.Total = ptr.To(a.Subtotal), ptr.To(a.TaxTotal), ptr.To(a.Total)
-	st.TaxBreakdown = billing.Breakdown(a.TaxBreakdown)
+	billing.SetAmounts(&inv.Status, &inv.Spec, a, taxes)
 	return nil
 }
