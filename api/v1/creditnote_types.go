@@ -78,7 +78,7 @@ type CreditNoteLine struct {
 	// +kubebuilder:validation:Type=number
 	// +kubebuilder:validation:Minimum=0.0001
 	// +kubebuilder:validation:Maximum=1000000
-	Quantity *DecimalQuantity `json:"quantity,omitempty"`
+	Quantity *DecimalQuantity `json:"quantity,omitempty"` //nolint:kubeapilinter // controller-gen applies bounds only after the field repeats the type
 
 	// amount is the net amount credited, in minor units of the invoice's
 	// currency, tax excluded: 1 to 9,007,199,254,740,991.
@@ -154,7 +154,7 @@ type CreditNoteLineStatus struct {
 	// +kubebuilder:validation:Type=number
 	// +kubebuilder:validation:Minimum=0.0001
 	// +kubebuilder:validation:Maximum=1000000
-	Quantity *DecimalQuantity `json:"quantity,omitempty"`
+	Quantity *DecimalQuantity `json:"quantity,omitempty"` //nolint:kubeapilinter // controller-gen applies bounds only after the field repeats the type
 
 	// unitCode is the invoice line's unit; absent for C62 ("one").
 	// +optional

@@ -60,7 +60,7 @@ type LineItem struct {
 	// +kubebuilder:validation:Type=number
 	// +kubebuilder:validation:Minimum=0.0001
 	// +kubebuilder:validation:Maximum=1000000
-	Quantity DecimalQuantity `json:"quantity"`
+	Quantity DecimalQuantity `json:"quantity"` //nolint:kubeapilinter // controller-gen applies bounds only after the field repeats the type
 
 	// unitCode is the unit the quantity counts (BT-130): a code of UN/ECE
 	// Recommendation 20 (with Recommendation 21), such as HUR (hour), DAY,

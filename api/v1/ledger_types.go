@@ -76,7 +76,7 @@ type CreditedLine struct {
 	// +required
 	// +kubebuilder:validation:Type=number
 	// +kubebuilder:validation:Minimum=0
-	Quantity DecimalQuantity `json:"quantity"`
+	Quantity DecimalQuantity `json:"quantity"` //nolint:kubeapilinter // controller-gen applies bounds only after the field repeats the type
 
 	// net is the sum of the net amounts credited, in minor units.
 	// +required

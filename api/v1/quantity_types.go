@@ -34,24 +34,27 @@ const QuantityScale = 10_000
 // +kubebuilder:validation:XValidation:rule="double(int(self * 10000.0 + 0.5)) / 10000.0 == self",message="must have at most 4 decimal places"
 // +kubebuilder:object:generate=false
 type DecimalQuantity struct {
-	scaled int64
+	// TenThousandths is the quantity in ten-thousandths of a unit: 7.5 is
+	// 75000. It is exported so that reflection-based comparisons
+	// (equality.Semantic, go-cmp) see it; JSON never writes it by name.
+	TenThousandths int64 `json:"-"`
 }
 
 // Units is a whole quantity of n units.
-func Units(n int64) DecimalQuantity { return DecimalQuantity{scaled: n * QuantityScale} }
+func Units(n int64) DecimalQuantity { return DecimalQuantity{TenThousandths: n * QuantityScale} }
 
 // QuantityOfScaled is the quantity of scaled ten-thousandths: 75000 is 7.5.
-func QuantityOfScaled(scaled int64) DecimalQuantity { return DecimalQuantity{scaled: scaled} }
+func QuantityOfScaled(scaled int64) DecimalQuantity { return DecimalQuantity{TenThousandths: scaled} }
 
 // Scaled is the quantity in ten-thousandths: 7.5 is 75000.
-func (q DecimalQuantity) Scaled() int64 { return q.scaled }
+func (q DecimalQuantity) Scaled() int64 { return q.TenThousandths }
 
 // IsZero reports whether the quantity is 0; omitempty leaves such a field out.
-func (q DecimalQuantity) IsZero() bool { return q.scaled == 0 }
+func (q DecimalQuantity) IsZero() bool { return q.TenThousandths == 0 }
 
 // String writes the quantity in its shortest form: "7.5", "3", "0.0001".
 func (q DecimalQuantity) String() string {
-	s := q.scaled
+	s := q.TenThousandths
 	sign := ""
 	if s < 0 {
 		sign, s = "-", -s
@@ -149,7 +152,7 @@ func ParseDecimalQuantity(s string) (DecimalQuantity, error) {
 	if neg {
 		n = -n
 	}
-	return DecimalQuantity{scaled: n}, nil
+	return DecimalQuantity{TenThousandths: n}, nil
 }
 
 func allDigits(s string) bool {
@@ -160,3 +163,6 @@ func allDigits(s string) bool {
 	}
 	return true
 }
+
+// Equal reports whether q and o are the same quantity; go-cmp uses it.
+func (q DecimalQuantity) Equal(o DecimalQuantity) bool { return q.TenThousandths == o.TenThousandths }

@@ -121,7 +121,7 @@ type Issuer struct {
 
 // Item is a line item. Tax is its effective tax, null when it has none.
 type Item struct {
-	Description string `json:"description"`
+	Description string                    `json:"description"`
 	Quantity    billingv1.DecimalQuantity `json:"quantity"`
 	Amount      int64                     `json:"amount"`
 	Tax         *Tax                      `json:"tax"`

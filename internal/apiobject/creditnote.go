@@ -68,11 +68,11 @@ type CreditNote struct {
 // the quantity credited (null for a line that credits an amount), its net
 // amount and the invoice line's tax.
 type CreditNoteLine struct {
-	InvoiceLine int32  `json:"invoice_line"`
-	Description string `json:"description"`
+	InvoiceLine int32                      `json:"invoice_line"`
+	Description string                     `json:"description"`
 	Quantity    *billingv1.DecimalQuantity `json:"quantity"`
-	Amount      int64  `json:"amount"`
-	Tax         *Tax   `json:"tax"`
+	Amount      int64                      `json:"amount"`
+	Tax         *Tax                       `json:"tax"`
 }
 
 // CreditNoteOf is the /v1 representation of cn. inv is its invoice, or nil

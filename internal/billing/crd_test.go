@@ -21,9 +21,9 @@ import (
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/yaml"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-	"sigs.k8s.io/yaml"
 )
 
 // The HTTP adapter validates requests with this package's bounds before it

@@ -275,7 +275,7 @@ func (inv *InvoiceToCredit) creditLineNet(i int, cl CreditLine, noteQty, noteNet
 		return 0, lineError(i, "quantity", true, "%s exceeds the %s units left to credit of invoice line %d",
 			cl.Quantity, billingv1.QuantityOfScaled(max(qtyLeft, 0)), cl.InvoiceLine)
 	}
-	net, err := inv.quantityNet(cl.InvoiceLine, q, qtyLeft, netLeft)
+	net, err := inv.quantityNet(cl.InvoiceLine, credited.Quantity.Scaled()+noteQty, q)
 	if err != nil {
 		return 0, err
 	}
@@ -294,16 +294,24 @@ func (inv *InvoiceToCredit) lineNet(i int) int64 {
 	return 0
 }
 
-// quantityNet is the net credited by q ten-thousandths of invoice line i's
-// quantity, qtyLeft of which are left with netLeft net: all of netLeft
-// when q is all that is left, else the line's net per unit times q,
-// rounded half away from zero. Crediting a line in any number of parts
-// by quantity therefore credits exactly its net.
-func (inv *InvoiceToCredit) quantityNet(i int, q, qtyLeft, netLeft int64) (int64, error) {
-	if q == qtyLeft {
-		return max(netLeft, 0), nil
+// quantityNet is the net credited by q ten-thousandths of invoice line
+// i's quantity when before ten-thousandths were credited by quantity
+// already: the line's net pro rata of the quantity credited so far, less
+// that of before, each rounded half away from zero. A whole line at its
+// unit price credits exactly quantity times price, and crediting a line
+// in any number of parts by quantity credits exactly its net.
+func (inv *InvoiceToCredit) quantityNet(i int, before, q int64) (int64, error) {
+	// All non-negative: nets, quantities and what was credited of them.
+	net, whole := uint64(inv.lineNet(i)), uint64(inv.Lines[i].Quantity.Scaled()) //nolint:gosec // non-negative
+	upTo, err := mulDivRound(net, uint64(before+q), whole)                       //nolint:gosec // non-negative
+	if err != nil {
+		return 0, err
 	}
-	return mulDivRound(uint64(inv.lineNet(i)), uint64(q), uint64(inv.Lines[i].Quantity.Scaled()))
+	already, err := mulDivRound(net, uint64(before), whole) //nolint:gosec // non-negative
+	if err != nil {
+		return 0, err
+	}
+	return upTo - already, nil
 }
 
 // creditGroupTax returns the tax a credit note credits of the invoice's

@@ -97,7 +97,7 @@ func Gross(quantity billingv1.DecimalQuantity, price int64) (int64, error) {
 	if quantity.Scaled() < 0 || price < 0 {
 		return 0, errors.New("quantity and amount must not be negative")
 	}
-	return mulDivRound(uint64(quantity.Scaled()), uint64(price), billingv1.QuantityScale)
+	return mulDivRound(uint64(quantity.Scaled()), uint64(price), billingv1.QuantityScale) //nolint:gosec // checked non-negative above
 }
 
 // PercentOf is p percent of base, rounded half away from zero.

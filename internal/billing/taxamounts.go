@@ -241,7 +241,7 @@ func (d *document) addLines(lines []TaxedLine) error {
 		}
 		d.Lines[i] = la
 		// Both at most MaxTotal (< 2^54): no wrap-around.
-		subtotal += uint64(la.Net)
+		subtotal += uint64(la.Net) //nolint:gosec // a net is never negative
 		if subtotal > MaxTotal {
 			return ErrTotalTooLarge
 		}
@@ -345,7 +345,7 @@ func (d *document) apply(kind string, adjs []Adjustment, sign int64) ([]AppliedA
 		}
 		// Both at most MaxTotal (< 2^54): no wrap-around.
 		*taxable += sign * amount
-		total += uint64(amount)
+		total += uint64(amount) //nolint:gosec // amountOn never returns a negative amount
 		if total > MaxTotal || *taxable > MaxTotal {
 			return nil, 0, ErrTotalTooLarge
 		}
@@ -365,7 +365,7 @@ func (d *document) tax() error {
 			}
 		}
 		// Both at most MaxTotal (< 2^54): no wrap-around.
-		taxTotal += uint64(g.TaxAmount)
+		taxTotal += uint64(g.TaxAmount) //nolint:gosec // TaxAmount is never negative
 		if taxTotal > MaxTotal {
 			return ErrTotalTooLarge
 		}
@@ -379,7 +379,6 @@ func (d *document) tax() error {
 	d.Total = total
 	return nil
 }
-
 
 // taxDivisor is what divides taxable times a Rate to give minor units: 100
 // for the percentage times RateScale for the Rate's units.

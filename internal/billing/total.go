@@ -39,8 +39,8 @@ const (
 	// MaxQuantity is the largest quantity of a line, in units; the
 	// smallest is 0.0001 (one step of a DecimalQuantity).
 	MaxQuantity = 1_000_000
-	MinAmount      = 0
-	MaxAmount      = 1_000_000_000_000
+	MinAmount   = 0
+	MaxAmount   = 1_000_000_000_000
 )
 
 // DefaultCurrency is the currency of an invoice that names none, the same as
@@ -80,7 +80,7 @@ func Total(lines []Line) (int64, error) {
 			return 0, err
 		}
 		// total and gross are both at most MaxTotal (< 2^54): no wrap-around.
-		total += uint64(gross)
+		total += uint64(gross) //nolint:gosec // Gross is never negative
 		if total > MaxTotal {
 			return 0, ErrTotalTooLarge
 		}

@@ -40,8 +40,8 @@ import (
 // invoiceParams is the invoice every create makes: each line carries a tax,
 // at two rates, so that issuing computes a breakdown of two groups.
 var invoiceParams = v1client.InvoiceParams{CustomerID: customer, Items: []v1client.Item{
-	{Description: "Consulting", Quantity: 3, Amount: 15000, Tax: &v1client.Tax{Category: "S", Rate: ptr.To("19")}},
-	{Description: "Travel", Quantity: 1, Amount: 42000, Tax: &v1client.Tax{Category: "S", Rate: ptr.To("7")}},
+	{Description: "Consulting", Quantity: billingv1.Units(3), Amount: 15000, Tax: &v1client.Tax{Category: "S", Rate: ptr.To("19")}},
+	{Description: "Travel", Quantity: billingv1.Units(1), Amount: 42000, Tax: &v1client.Tax{Category: "S", Rate: ptr.To("7")}},
 }}
 
 // newInvoice is invoiceParams as the Kubernetes object a direct create
@@ -51,7 +51,7 @@ func newInvoice(ns string) *billingv1.Invoice {
 	opts := make([]builder.InvoiceOption, 0, 2+len(invoiceParams.Items))
 	opts = append(opts, builder.WithCustomer(customer), builder.WithDefaultTaxFrom(billingv1.DefaultTaxNone))
 	for _, it := range invoiceParams.Items {
-		opts = append(opts, builder.WithTaxedItem(it.Description, it.Quantity, it.Amount,
+		opts = append(opts, builder.WithTaxedItem(it.Description, it.Quantity.Scaled()/billingv1.QuantityScale, it.Amount,
 			builder.Tax(billingv1.TaxCategory(it.Tax.Category), *it.Tax.Rate, "")))
 	}
 	return builder.Invoice(ns, billing.NewID(recordkind.Invoice.IDPrefix), opts...)

@@ -15,6 +15,8 @@
 package e2e
 
 import (
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+
 	"bytes"
 	"context"
 	"encoding/base64"
@@ -197,7 +199,7 @@ type: kubernetes.io/service-account-token`, "apply", "-f", "-")
 		api := env.api(string(decoded))
 		inv, resp, err := api.CreateInvoice(context.Background(), v1client.InvoiceParams{
 			CustomerID: "customer-1",
-			Items:      []v1client.Item{{Description: "Support", Quantity: 1, Amount: 9900}},
+			Items:      []v1client.Item{{Description: "Support", Quantity: billingv1.Units(1), Amount: 9900}},
 		}, v1client.IdempotencyKey("team-b-order-1"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(resp.Status).To(Equal(http.StatusCreated))

@@ -19,6 +19,8 @@ package e2e
 // under the install's RBAC, to an SMTP server on loopback.
 
 import (
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+
 	"context"
 	"fmt"
 	"net/http"
@@ -57,7 +59,7 @@ func (s *installSuite) sendsEmail() {
 	Expect(err).NotTo(HaveOccurred())
 	Expect(resp.Status).To(Equal(http.StatusCreated))
 	inv, resp, err := a.CreateInvoice(ctx, v1client.InvoiceParams{CustomerID: cus.ID,
-		Items: []v1client.Item{{Description: "Servers", Quantity: 1, Amount: 25_000}}})
+		Items: []v1client.Item{{Description: "Servers", Quantity: billingv1.Units(1), Amount: 25_000}}})
 	Expect(err).NotTo(HaveOccurred())
 	Expect(resp.Status).To(Equal(http.StatusCreated))
 	var issued *v1client.Invoice

@@ -18,6 +18,8 @@ package e2e
 // webhooks, a quota's refusal, and the scrape of both containers.
 
 import (
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+
 	"context"
 	"fmt"
 	"io"
@@ -50,7 +52,7 @@ func (s *installSuite) servesTheWorkspaceOverHTTP() {
 	Expect(err).NotTo(HaveOccurred())
 	Expect(resp.Status).To(Equal(http.StatusCreated))
 	order := v1client.InvoiceParams{CustomerID: cus.ID,
-		Items: []v1client.Item{{Description: "Compression", Quantity: 2, Amount: 5000}}}
+		Items: []v1client.Item{{Description: "Compression", Quantity: billingv1.Units(2), Amount: 5000}}}
 	key := v1client.IdempotencyKey("hooli-order-1")
 	inv, resp, err := a.CreateInvoice(ctx, order, key)
 	Expect(err).NotTo(HaveOccurred())
@@ -189,7 +191,7 @@ func (s *installSuite) answersAQuotaRefusal() {
 	Eventually(usedUp, time.Minute).Should(BeTrue(), "kube-controller-manager counts the two invoices")
 
 	order := v1client.InvoiceParams{CustomerID: "initech",
-		Items: []v1client.Item{{Description: "Fax machine", Quantity: 1, Amount: 9900}}}
+		Items: []v1client.Item{{Description: "Fax machine", Quantity: billingv1.Units(1), Amount: 9900}}}
 	key := v1client.IdempotencyKey("initech-order-7")
 	_, resp, _ := a.CreateInvoice(ctx, order, key)
 	expectAPIError(resp, http.StatusForbidden, "permission_denied")

@@ -20,6 +20,8 @@ package e2e
 // under the install's RBAC and retention policies.
 
 import (
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+
 	"context"
 	"net/http"
 	"time"
@@ -44,7 +46,7 @@ func (s *installSuite) usesMoneyOnAccount() {
 	issue := func(amount int64) *v1client.Invoice {
 		GinkgoHelper()
 		inv, resp, err := a.CreateInvoice(ctx, v1client.InvoiceParams{CustomerID: cus.ID,
-			Items: []v1client.Item{{Description: "Printers", Quantity: 1, Amount: amount}}})
+			Items: []v1client.Item{{Description: "Printers", Quantity: billingv1.Units(1), Amount: amount}}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(resp.Status).To(Equal(http.StatusCreated))
 		Eventually(func(g Gomega) {

@@ -149,7 +149,7 @@ func probeStatus(url string) (int, error) {
 // Request bodies.
 
 func invoiceFor(customer string, amount int64) v1client.InvoiceParams {
-	return v1client.InvoiceParams{CustomerID: customer, Items: []v1client.Item{{Description: "Work", Quantity: 1, Amount: amount}}}
+	return v1client.InvoiceParams{CustomerID: customer, Items: []v1client.Item{{Description: "Work", Quantity: billingv1.Units(1), Amount: amount}}}
 }
 
 func aCustomer(n int) v1client.CustomerParams {

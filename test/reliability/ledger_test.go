@@ -159,7 +159,7 @@ var _ = Describe("The controller killed during a burst of credit notes and payme
 				g.Expect(entryUIDs(inv.Status.Ledger.CreditNotes)).To(ConsistOf(issuedUIDs[inv.Name]), "invoice %s", inv.Name)
 				g.Expect(entryUIDs(inv.Status.Ledger.Payments)).To(ConsistOf(paymentUIDs[inv.Name]), "invoice %s", inv.Name)
 				for _, line := range inv.Status.Ledger.CreditedLines {
-					g.Expect(line.Quantity).To(Equal(int64(2)), "invoice %s", inv.Name)
+					g.Expect(line.Quantity).To(Equal(billingv1.Units(2)), "invoice %s", inv.Name)
 				}
 				b := inv.Status.Balance
 				g.Expect(b).NotTo(BeNil())

@@ -45,7 +45,7 @@ var _ = Describe("Documents of sealed invoices", func() {
 			Address: &v1client.AddressParams{Line1: "12 rue de la Paix", City: "Paris", PostalCode: "75002", Country: "FR"}})
 		Expect(err).NotTo(HaveOccurred(), "body: %v", resp)
 		created, resp, err := api.CreateInvoice(ctx, v1client.InvoiceParams{CustomerID: cus.ID, Currency: "EUR",
-			Items: []v1client.Item{{Description: "Conseil", Quantity: 2, Amount: 61_728, Tax: vatTax("S", "19", "")}}})
+			Items: []v1client.Item{{Description: "Conseil", Quantity: billingv1.Units(2), Amount: 61_728, Tax: vatTax("S", "19", "")}}})
 		Expect(err).NotTo(HaveOccurred(), "body: %v", resp)
 		inv := &billingv1.Invoice{}
 		Eventually(func(g Gomega) {

@@ -76,8 +76,8 @@ var _ = Describe("Invoice documents", func() {
 	It("serves an issued invoice as an HTML page with its number, issuer, bill-to, dates, lines, total and footer", func() {
 		withProfile("IBAN DE89 3704 0044 0532 0130 00 · Thank you for your business.")
 		inv := issuedInvoice("USD",
-			v1client.Item{Description: "Consulting, November", Quantity: 3, Amount: 15000},
-			v1client.Item{Description: "Support plan", Quantity: 1, Amount: 23050})
+			v1client.Item{Description: "Consulting, November", Quantity: billingv1.Units(3), Amount: 15000},
+			v1client.Item{Description: "Support plan", Quantity: billingv1.Units(1), Amount: 23050})
 
 		resp, err := api.InvoiceDocument(ctx, inv.ID, "")
 		Expect(err).NotTo(HaveOccurred())
@@ -101,7 +101,7 @@ var _ = Describe("Invoice documents", func() {
 	})
 
 	It("prints a description of <script> as text", func() {
-		inv := issuedInvoice("", v1client.Item{Description: `<script>alert("pwned")</script>`, Quantity: 1, Amount: 100})
+		inv := issuedInvoice("", v1client.Item{Description: `<script>alert("pwned")</script>`, Quantity: billingv1.Units(1), Amount: 100})
 		resp, err := api.InvoiceDocument(ctx, inv.ID, "text/html")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(resp.Body)).NotTo(ContainSubstring("<script"))
@@ -111,7 +111,7 @@ var _ = Describe("Invoice documents", func() {
 
 	It("serves a PDF whose text holds the number and the total when Accept asks for application/pdf", func() {
 		withProfile("Payable by bank transfer.")
-		inv := issuedInvoice("BHD", v1client.Item{Description: "Consulting", Quantity: 2, Amount: 12345})
+		inv := issuedInvoice("BHD", v1client.Item{Description: "Consulting", Quantity: billingv1.Units(2), Amount: 12345})
 
 		resp, err := api.InvoiceDocument(ctx, inv.ID, "application/pdf")
 		Expect(err).NotTo(HaveOccurred())
@@ -131,7 +131,7 @@ var _ = Describe("Invoice documents", func() {
 	})
 
 	It("renders without a footer when the workspace has no billing profile", func() {
-		inv := issuedInvoice("JPY", v1client.Item{Description: "Ramen", Quantity: 3, Amount: 1200})
+		inv := issuedInvoice("JPY", v1client.Item{Description: "Ramen", Quantity: billingv1.Units(3), Amount: 1200})
 		resp, err := api.InvoiceDocument(ctx, inv.ID, "")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(resp.Body)).To(ContainSubstring("¥3,600"))
@@ -167,7 +167,7 @@ var _ = Describe("Invoice documents", func() {
 
 	It("renders an invoice as issued the same before and after a payment, and as it stands with the payment", func() {
 		withProfile("Thank you for your business.")
-		inv := issuedInvoice("USD", v1client.Item{Description: "Consulting", Quantity: 2, Amount: 34025})
+		inv := issuedInvoice("USD", v1client.Item{Description: "Consulting", Quantity: billingv1.Units(2), Amount: 34025})
 		type rendering struct{ name, accept string }
 		renderings := []rendering{{"HTML", "text/html"}, {"PDF", "application/pdf"}}
 		before := map[string][]byte{}
@@ -210,7 +210,7 @@ var _ = Describe("Invoice documents", func() {
 
 	It("creates an invoice with a date of supply, shows it, prints it and refuses a day not in the calendar", func() {
 		cust := createCustomer(v1client.Workspace(ns))
-		items := []v1client.Item{{Description: "x", Quantity: 1, Amount: 1}}
+		items := []v1client.Item{{Description: "x", Quantity: billingv1.Units(1), Amount: 1}}
 		_, resp, err := api.CreateInvoice(ctx, v1client.InvoiceParams{CustomerID: cust.ID, Items: items, SupplyDate: "2026-02-30"})
 		Expect(err).To(HaveOccurred())
 		Expect(resp.Status).To(Equal(http.StatusUnprocessableEntity))
@@ -237,7 +237,7 @@ var _ = Describe("Invoice documents", func() {
 	It("refuses currency XYZ on create with 422 parameter_invalid on currency, and creates nothing", func() {
 		cust := createCustomer(v1client.Workspace(ns))
 		_, resp, err := api.CreateInvoice(ctx, v1client.InvoiceParams{
-			CustomerID: cust.ID, Currency: "XYZ", Items: []v1client.Item{{Description: "x", Quantity: 1, Amount: 1}},
+			CustomerID: cust.ID, Currency: "XYZ", Items: []v1client.Item{{Description: "x", Quantity: billingv1.Units(1), Amount: 1}},
 		})
 		Expect(err).To(HaveOccurred())
 		Expect(resp.Status).To(Equal(http.StatusUnprocessableEntity))

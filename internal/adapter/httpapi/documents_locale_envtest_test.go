@@ -46,7 +46,7 @@ var _ = Describe("Documents in the customer's language", func() {
 		})
 		ExpectWithOffset(1, err).NotTo(HaveOccurred(), "body: %v", resp)
 		inv, resp, err := api.CreateInvoice(ctx, v1client.InvoiceParams{CustomerID: cust.ID, Currency: "EUR",
-			Items: []v1client.Item{{Description: "Beratung", Quantity: 1, Amount: 123456}}})
+			Items: []v1client.Item{{Description: "Beratung", Quantity: billingv1.Units(1), Amount: 123456}}})
 		ExpectWithOffset(1, err).NotTo(HaveOccurred(), "body: %v", resp)
 		EventuallyWithOffset(1, func(g Gomega) {
 			inv, _, err = api.GetInvoice(ctx, inv.ID)

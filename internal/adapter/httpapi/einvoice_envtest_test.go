@@ -167,7 +167,7 @@ var _ = Describe("E-invoices", func() {
 	It("answers 409 einvoice_unavailable naming every missing piece, and the explicit formats and bad parameters", func() {
 		noCountry, resp, err := api.CreateCustomer(ctx, v1client.CustomerParams{Name: "Nowhere Ltd", Email: "a@nowhere.example"})
 		Expect(err).NotTo(HaveOccurred(), "body: %v", resp)
-		untaxed := createInvoice(noCountry.ID, "EUR", []v1client.Item{{Description: "Consulting", Quantity: 1, Amount: 100}})
+		untaxed := createInvoice(noCountry.ID, "EUR", []v1client.Item{{Description: "Consulting", Quantity: billingv1.Units(1), Amount: 100}})
 		issued(untaxed)
 
 		resp, err = api.InvoiceDocumentIn(ctx, untaxed, "ubl", "en16931")
@@ -237,7 +237,7 @@ var _ = Describe("E-invoices", func() {
 		By("answering 409 einvoice_unavailable for an invoice its CII cannot be written for")
 		noCountry, cusResp, err := api.CreateCustomer(ctx, v1client.CustomerParams{Name: "Nowhere Ltd", Email: "a@nowhere.example"})
 		Expect(err).NotTo(HaveOccurred(), "body: %v", cusResp)
-		untaxed := createInvoice(noCountry.ID, "EUR", []v1client.Item{{Description: "Consulting", Quantity: 1, Amount: 100}})
+		untaxed := createInvoice(noCountry.ID, "EUR", []v1client.Item{{Description: "Consulting", Quantity: billingv1.Units(1), Amount: 100}})
 		issued(untaxed)
 		resp, err = api.InvoiceDocument(ctx, untaxed, "application/pdf; profile=factur-x")
 		Expect(err).To(HaveOccurred())
@@ -322,7 +322,7 @@ var _ = Describe("E-invoices", func() {
 
 	It("answers 409 naming every piece XRechnung and Peppol need that an invoice lacks", func() {
 		fr := customer("FR40303265045")
-		inv := createInvoice(fr, "EUR", []v1client.Item{{Description: "Consulting", Quantity: 1, Amount: 100, Tax: vatTax("S", "19", "")}})
+		inv := createInvoice(fr, "EUR", []v1client.Item{{Description: "Consulting", Quantity: billingv1.Units(1), Amount: 100, Tax: vatTax("S", "19", "")}})
 		issued(inv)
 		for _, c := range []struct {
 			profile string
@@ -385,28 +385,28 @@ func einvoiceTaxCases() map[string]einvoiceCase {
 		if i%3 == 0 {
 			r = "7"
 		}
-		many[i] = v1client.Item{Description: fmt.Sprintf("Item %d", i+1), Quantity: int64(i%7 + 1), Amount: int64(333 * (i + 1)),
+		many[i] = v1client.Item{Description: fmt.Sprintf("Item %d", i+1), Quantity: billingv1.Units(int64(i%7 + 1)), Amount: int64(333 * (i + 1)),
 			Tax: vatTax("S", r, "")}
 	}
 	return map[string]einvoiceCase{
 		"S 19% and S 7%": {"EUR", []v1client.Item{
-			{Description: "Consulting, March", Quantity: 3, Amount: 12_345, Tax: vatTax("S", "19", "")},
-			{Description: "Book & <manual>", Quantity: 2, Amount: 1_999, Tax: vatTax("S", "7", "")},
-			{Description: "Support", Quantity: 1, Amount: 333, Tax: vatTax("S", "19", "")}}},
-		"Z": {"EUR", []v1client.Item{{Description: "Printed matter", Quantity: 4, Amount: 2_500, Tax: vatTax("Z", "0", "")}}},
-		"E": {"EUR", []v1client.Item{{Description: "Medical care", Quantity: 1, Amount: 80_000,
+			{Description: "Consulting, March", Quantity: billingv1.Units(3), Amount: 12_345, Tax: vatTax("S", "19", "")},
+			{Description: "Book & <manual>", Quantity: billingv1.Units(2), Amount: 1_999, Tax: vatTax("S", "7", "")},
+			{Description: "Support", Quantity: billingv1.Units(1), Amount: 333, Tax: vatTax("S", "19", "")}}},
+		"Z": {"EUR", []v1client.Item{{Description: "Printed matter", Quantity: billingv1.Units(4), Amount: 2_500, Tax: vatTax("Z", "0", "")}}},
+		"E": {"EUR", []v1client.Item{{Description: "Medical care", Quantity: billingv1.Units(1), Amount: 80_000,
 			Tax: vatTax("E", "0", "Exempt under Article 132(1)(c) of Directive 2006/112/EC")}}},
-		"AE": {"EUR", []v1client.Item{{Description: "Construction work", Quantity: 1, Amount: 500_000,
+		"AE": {"EUR", []v1client.Item{{Description: "Construction work", Quantity: billingv1.Units(1), Amount: 500_000,
 			Tax: vatTax("AE", "0", "Reverse charge")}}},
-		"K": {"EUR", []v1client.Item{{Description: "Machine parts", Quantity: 10, Amount: 4_999,
+		"K": {"EUR", []v1client.Item{{Description: "Machine parts", Quantity: billingv1.Units(10), Amount: 4_999,
 			Tax: vatTax("K", "0", "Intra-community supply")}}},
-		"G": {"USD", []v1client.Item{{Description: "Machine", Quantity: 1, Amount: 1_250_000,
+		"G": {"USD", []v1client.Item{{Description: "Machine", Quantity: billingv1.Units(1), Amount: 1_250_000,
 			Tax: vatTax("G", "0", "Export outside the EU")}}},
-		"O": {"EUR", []v1client.Item{{Description: "Membership fee", Quantity: 1, Amount: 10_000,
+		"O": {"EUR", []v1client.Item{{Description: "Membership fee", Quantity: billingv1.Units(1), Amount: 10_000,
 			Tax: vatTax("O", "", "Not subject to VAT")}}},
 		"JPY": {"JPY", []v1client.Item{
-			{Description: "Licence", Quantity: 3, Amount: 1_333, Tax: vatTax("S", "10", "")},
-			{Description: "Food", Quantity: 7, Amount: 999, Tax: vatTax("S", "8", "")}}},
+			{Description: "Licence", Quantity: billingv1.Units(3), Amount: 1_333, Tax: vatTax("S", "10", "")},
+			{Description: "Food", Quantity: billingv1.Units(7), Amount: 999, Tax: vatTax("S", "8", "")}}},
 		"500 lines": {"EUR", many},
 	}
 }

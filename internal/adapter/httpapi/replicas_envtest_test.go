@@ -15,6 +15,8 @@
 package httpapi
 
 import (
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+
 	"context"
 	"io"
 	"net"
@@ -143,7 +145,7 @@ var _ = Describe("Two adapters behind one address", func() {
 			By("creating through the fast adapter, then listing and getting through the lagging one")
 			rr.nextTo(0, client)
 			inv, _, err := client.CreateInvoice(ctx, v1client.InvoiceParams{CustomerID: customerID,
-				Items: []v1client.Item{{Description: "Consulting", Quantity: 1, Amount: 100}}})
+				Items: []v1client.Item{{Description: "Consulting", Quantity: billingv1.Units(1), Amount: 100}}})
 			Expect(err).NotTo(HaveOccurred())
 			created = append(created, inv.ID)
 
@@ -165,7 +167,7 @@ var _ = Describe("Two adapters behind one address", func() {
 		By("walking the workspace's invoices through the lagging adapter in pages of three, a new one on the last")
 		rr.nextTo(0, client)
 		inv, _, err := client.CreateInvoice(ctx, v1client.InvoiceParams{CustomerID: customerID,
-			Items: []v1client.Item{{Description: "Consulting", Quantity: 1, Amount: 100}}})
+			Items: []v1client.Item{{Description: "Consulting", Quantity: billingv1.Units(1), Amount: 100}}})
 		Expect(err).NotTo(HaveOccurred())
 		created = append(created, inv.ID)
 		var walked []string
@@ -187,7 +189,7 @@ var _ = Describe("Two adapters behind one address", func() {
 		rr, client, customerID := startPair(Options{RateLimit: -1, NoReadOthersWrites: true})
 		rr.nextTo(0, client)
 		inv, _, err := client.CreateInvoice(ctx, v1client.InvoiceParams{CustomerID: customerID,
-			Items: []v1client.Item{{Description: "Consulting", Quantity: 1, Amount: 100}}})
+			Items: []v1client.Item{{Description: "Consulting", Quantity: billingv1.Units(1), Amount: 100}}})
 		Expect(err).NotTo(HaveOccurred())
 		list, _, err := client.ListInvoices(ctx, v1client.ListParams{Limit: 100})
 		Expect(err).NotTo(HaveOccurred())

@@ -15,6 +15,8 @@
 package httpapi
 
 import (
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+
 	"net/http"
 	"sync"
 	"time"
@@ -80,7 +82,7 @@ var _ = Describe("An adapter whose cache is still warming", func() {
 
 		By("creating an invoice, and getting it")
 		created, resp, err := client.CreateInvoice(ctx, v1client.InvoiceParams{CustomerID: customer.ID, Currency: "EUR",
-			Items: []v1client.Item{{Description: "Audit", Quantity: 1, Amount: 700}}})
+			Items: []v1client.Item{{Description: "Audit", Quantity: billingv1.Units(1), Amount: 700}}})
 		Expect(err).NotTo(HaveOccurred(), "body: %s", resp.Body)
 		got, _, err := client.GetInvoice(ctx, created.ID)
 		Expect(err).NotTo(HaveOccurred())

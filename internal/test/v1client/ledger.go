@@ -15,6 +15,8 @@
 package v1client
 
 import (
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+
 	"context"
 	"net/http"
 	"net/url"
@@ -70,11 +72,11 @@ type CreditNote struct {
 // CreditNoteLine is a line of a credit note; Quantity is nil for a line
 // that credits an amount.
 type CreditNoteLine struct {
-	InvoiceLine int32  `json:"invoice_line"`
-	Description string `json:"description"`
-	Quantity    *int64 `json:"quantity"`
-	Amount      int64  `json:"amount"`
-	Tax         *Tax   `json:"tax"`
+	InvoiceLine int32                      `json:"invoice_line"`
+	Description string                     `json:"description"`
+	Quantity    *billingv1.DecimalQuantity `json:"quantity"`
+	Amount      int64                      `json:"amount"`
+	Tax         *Tax                       `json:"tax"`
 }
 
 // PaymentParams is the body of POST /v1/payments; empty fields are left

@@ -15,6 +15,8 @@
 package v1client
 
 import (
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+
 	"net/url"
 	"strconv"
 )
@@ -67,10 +69,10 @@ type InvoiceParams struct {
 // has none; in a request, its own tax, nil (sent as null) to take the
 // workspace's default tax.
 type Item struct {
-	Description string `json:"description"`
-	Quantity    int64  `json:"quantity"`
-	Amount      int64  `json:"amount"`
-	Tax         *Tax   `json:"tax"`
+	Description string                    `json:"description"`
+	Quantity    billingv1.DecimalQuantity `json:"quantity"`
+	Amount      int64                     `json:"amount"`
+	Tax         *Tax                      `json:"tax"`
 }
 
 // Tax is a line item's tax. Rate is nil for category O, ExemptionReason

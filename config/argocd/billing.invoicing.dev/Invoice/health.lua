@@ -6,8 +6,8 @@
 --     TaxIDRequired, InvalidTax by the profile's default)   issued by itself as
 --     soon as its customer, the tax ids or a new default exist
 --   Ready=False, Stalled=True (TotalTooLarge,            -> Degraded: it never
---     InvalidTax of its own lines)                          will be; create a
---                                                           new invoice
+--     AllowanceExceedsBase, InvalidTax of its own          will be; create a
+--     lines)                                                new invoice
 --   Ready=False, Stalled=True (AlreadySealed: phase      -> Degraded, with the
 --     Invalid, its name is in a LedgerSeal; a sealed        message naming the
 --     manifest applied again, docs/gitops.md)               seal: a person
