@@ -77,6 +77,7 @@ type CreditNoteLine struct {
 	// +optional
 	// +kubebuilder:validation:Type=number
 	// +kubebuilder:validation:Minimum=0.0001
+	// +kubebuilder:validation:XValidation:rule="self >= 0.0001",message="must be above 0"
 	// +kubebuilder:validation:Maximum=1000000
 	Quantity *DecimalQuantity `json:"quantity,omitempty"` //nolint:kubeapilinter // controller-gen applies bounds only after the field repeats the type
 
@@ -153,6 +154,7 @@ type CreditNoteLineStatus struct {
 	// +optional
 	// +kubebuilder:validation:Type=number
 	// +kubebuilder:validation:Minimum=0.0001
+	// +kubebuilder:validation:XValidation:rule="self >= 0.0001",message="must be above 0"
 	// +kubebuilder:validation:Maximum=1000000
 	Quantity *DecimalQuantity `json:"quantity,omitempty"` //nolint:kubeapilinter // controller-gen applies bounds only after the field repeats the type
 

@@ -59,6 +59,7 @@ type LineItem struct {
 	// +required
 	// +kubebuilder:validation:Type=number
 	// +kubebuilder:validation:Minimum=0.0001
+	// +kubebuilder:validation:XValidation:rule="self >= 0.0001",message="must be above 0"
 	// +kubebuilder:validation:Maximum=1000000
 	Quantity DecimalQuantity `json:"quantity"` //nolint:kubeapilinter // controller-gen applies bounds only after the field repeats the type
 
