@@ -15,6 +15,7 @@
 package document
 
 import (
+	"fmt"
 	"html"
 	"os"
 	"strings"
@@ -56,7 +57,7 @@ func withAllowanceAndCharge() *billingv1.Invoice {
 }
 
 func TestTheDocumentsShowUnitsDiscountsAllowancesAndCharges(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		name string
 		inv  func() *billingv1.Invoice
 		tag  language.Tag
@@ -94,7 +95,7 @@ func TestTheDocumentsShowUnitsDiscountsAllowancesAndCharges(t *testing.T) {
 			if dir := os.Getenv("DOCUMENT_OUT"); dir != "" {
 				page, _ := HTML(inv, Options{Locale: tc.tag})
 				doc, _ := PDF(inv, Options{Locale: tc.tag})
-				name := strings.ReplaceAll(tc.name, " ", "-")
+				name := fmt.Sprintf("adjustments-%d-%s", i, tc.tag)
 				writeOut(t, dir, name+".html", page)
 				writeOut(t, dir, name+".pdf", doc)
 			}
