@@ -56,6 +56,26 @@ func withAllowanceAndCharge() *billingv1.Invoice {
 	}, freezeTax(nil))
 }
 
+// expectTexts checks that each of docs (by name, its text, the HTML's
+// escaped) shows each of want: in the PDF as its font prints it, in any
+// case, as the PDF prints its headings in capitals.
+func expectTexts(t *testing.T, docs map[string]string, want []string) {
+	t.Helper()
+	for name, text := range docs {
+		if name == "HTML" {
+			text = html.UnescapeString(text)
+		}
+		for _, w := range want {
+			if name == "PDF" {
+				w, text = strings.ToUpper(pdfForm(w)), strings.ToUpper(text)
+			}
+			if !strings.Contains(text, w) {
+				t.Errorf("the %s does not contain %q; it is:\n%s", name, w, text)
+			}
+		}
+	}
+}
+
 func TestTheDocumentsShowUnitsDiscountsAllowancesAndCharges(t *testing.T) {
 	for i, tc := range []struct {
 		name string
@@ -80,18 +100,7 @@ func TestTheDocumentsShowUnitsDiscountsAllowancesAndCharges(t *testing.T) {
 			inv := tc.inv()
 			docs := renderings(t, func(o Options) ([]byte, error) { return HTML(inv, o) },
 				func(o Options) ([]byte, error) { return PDF(inv, o) }, tc.tag)
-			docs["HTML"] = html.UnescapeString(docs["HTML"])
-			for name, text := range docs {
-				for _, w := range tc.want {
-					if name == "PDF" {
-						// The PDF prints its headings in capitals.
-						w, text = strings.ToUpper(pdfForm(w)), strings.ToUpper(text)
-					}
-					if !strings.Contains(text, w) {
-						t.Errorf("the %s does not contain %q; it is:\n%s", name, w, text)
-					}
-				}
-			}
+			expectTexts(t, docs, tc.want)
 			if dir := os.Getenv("DOCUMENT_OUT"); dir != "" {
 				page, _ := HTML(inv, Options{Locale: tc.tag})
 				doc, _ := PDF(inv, Options{Locale: tc.tag})
@@ -99,6 +108,39 @@ func TestTheDocumentsShowUnitsDiscountsAllowancesAndCharges(t *testing.T) {
 				writeOut(t, dir, name+".html", page)
 				writeOut(t, dir, name+".pdf", doc)
 			}
+		})
+	}
+}
+
+// creditedHours is a credit note of 2.5 of the invoiced hours at their net
+// price of $135.00, and $50.00 of the support plan, less a goodwill
+// allowance of $10.00, as the controller issues it.
+func creditedHours() *billingv1.CreditNote {
+	cn := issuedCreditNote()
+	st := &cn.Status
+	st.Lines[0].Quantity, st.Lines[0].UnitCode, st.Lines[0].Amount = ptr.To(billingv1.QuantityOfScaled(25000)), "HUR", 33750
+	st.Allowances = []billingv1.AppliedAllowanceCharge{{Amount: 1000, Reason: "Goodwill"}}
+	st.AllowanceTotal = ptr.To[int64](1000)
+	st.Subtotal, st.Total = ptr.To[int64](38750), ptr.To[int64](37750)
+	return cn
+}
+
+func TestACreditNoteShowsItsQuantitiesWithTheirUnitsAndItsAllowances(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		tag  language.Tag
+		want []string
+	}{
+		{"in English", language.English, []string{"2.5 hours", "$135.00", "$337.50", "Discount · Goodwill", "-$10.00",
+			"Subtotal", "$387.50", "Discounts", "$377.50"}},
+		{"in German", language.German, []string{"2,5 Stunden", "135,00\u00a0$", "337,50\u00a0$", "Nachlass · Goodwill",
+			"-10,00\u00a0$", "Summe netto", "387,50\u00a0$", "Nachlässe", "377,50\u00a0$"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cn := creditedHours()
+			docs := renderings(t, func(o Options) ([]byte, error) { return CreditNoteHTML(cn, o) },
+				func(o Options) ([]byte, error) { return CreditNotePDF(cn, o) }, tc.tag)
+			expectTexts(t, docs, tc.want)
 		})
 	}
 }

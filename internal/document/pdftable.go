@@ -135,17 +135,7 @@ func (r *pdfWriter) lineTable(v *view) {
 	}
 	rows := make([]pdfRow, 0, len(v.Lines))
 	for _, l := range v.Lines {
-		r.font(fontRegular, fontSize)
-		row := pdfRow{cells: []string{l.Quantity, l.UnitAmount}}
-		for _, s := range r.wrap(l.Description, r.descW-2*cellPad) {
-			row.lines = append(row.lines, pdfLine{s: s})
-		}
-		if l.Discount != "" {
-			r.font(fontRegular, noteSize)
-			for _, s := range r.wrap(l.Discount, r.descW-2*cellPad) {
-				row.lines = append(row.lines, pdfLine{s: s, note: true})
-			}
-		}
+		row := pdfRow{lines: r.firstCell(l.Description, l.Discount, r.descW), cells: []string{l.Quantity, l.UnitAmount}}
 		if v.Taxed {
 			row.cells = append(row.cells, l.Tax)
 		}
@@ -171,17 +161,7 @@ func (r *pdfWriter) adjustments(v *view) {
 	cols = append(cols, pdfColumn{r.head(headAmount), r.amountW})
 	rows := make([]pdfRow, 0, len(v.Adjustments))
 	for _, a := range v.Adjustments {
-		var row pdfRow
-		r.font(fontRegular, fontSize)
-		for _, s := range r.wrap(a.Label, first-2*cellPad) {
-			row.lines = append(row.lines, pdfLine{s: s})
-		}
-		if a.Detail != "" {
-			r.font(fontRegular, noteSize)
-			for _, s := range r.wrap(a.Detail, first-2*cellPad) {
-				row.lines = append(row.lines, pdfLine{s: s, note: true})
-			}
-		}
+		row := pdfRow{lines: r.firstCell(a.Label, a.Detail, first)}
 		if v.Taxed {
 			row.cells = append(row.cells, a.Tax)
 		}
@@ -191,6 +171,24 @@ func (r *pdfWriter) adjustments(v *view) {
 	r.table(cols, rows)
 }
 
+// firstCell is the lines of a row's first cell, of width w: text, then
+// note (a discount, how a percent was taken, an exemption reason) in
+// smaller grey type under it, each wrapped.
+func (r *pdfWriter) firstCell(text, note string, w float64) []pdfLine {
+	var lines []pdfLine
+	r.font(fontRegular, fontSize)
+	for _, s := range r.wrap(text, w-2*cellPad) {
+		lines = append(lines, pdfLine{s: s})
+	}
+	if note != "" {
+		r.font(fontRegular, noteSize)
+		for _, s := range r.wrap(note, w-2*cellPad) {
+			lines = append(lines, pdfLine{s: s, note: true})
+		}
+	}
+	return lines
+}
+
 // breakdown writes the tax breakdown: one row per category and rate, named
 // by groupLabel, with its exemption reason under the name.
 func (r *pdfWriter) breakdown(v *view) {
@@ -198,19 +196,7 @@ func (r *pdfWriter) breakdown(v *view) {
 	cols := []pdfColumn{{r.head(headCategory), first}, {r.head(headTaxable), r.amountW}, {r.head(headTaxAmount), r.amountW}}
 	rows := make([]pdfRow, 0, len(v.Breakdown))
 	for _, t := range v.Breakdown {
-		var row pdfRow
-		r.font(fontRegular, fontSize)
-		for _, s := range r.wrap(t.Label, first-2*cellPad) {
-			row.lines = append(row.lines, pdfLine{s: s})
-		}
-		if t.Reason != "" {
-			r.font(fontRegular, noteSize)
-			for _, s := range r.wrap(t.Reason, first-2*cellPad) {
-				row.lines = append(row.lines, pdfLine{s: s, note: true})
-			}
-		}
-		row.cells = []string{t.Taxable, t.Tax}
-		rows = append(rows, row)
+		rows = append(rows, pdfRow{lines: r.firstCell(t.Label, t.Reason, first), cells: []string{t.Taxable, t.Tax}})
 	}
 	r.table(cols, rows)
 }

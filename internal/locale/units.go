@@ -49,8 +49,12 @@ var unitNames = func() map[string]map[string]map[string]string {
 // pluralForms are the keys of unitnames.json by plural form.
 var pluralForms = map[plural.Form]string{
 	plural.Zero: "zero", plural.One: "one", plural.Two: "two", plural.Few: "few", plural.Many: "many",
-	plural.Other: "other",
+	plural.Other: otherForm,
 }
+
+// otherForm is the plural form every language has, the one used when a
+// language's unit has no pattern for a number's form.
+const otherForm = "other"
 
 // Quantity writes a quantity in p's number format with its unit in p's
 // language: "7.5 hours" in en, "7,5 Stunden" in de, "1 godzina", "2
@@ -71,7 +75,7 @@ func (p *Printer) Quantity(q billingv1.DecimalQuantity, unit billingv1.UnitCode)
 	}
 	pattern := forms[pluralForms[pluralOf(lang, q)]]
 	if pattern == "" {
-		pattern = forms["other"]
+		pattern = forms[otherForm]
 	}
 	return strings.Replace(pattern, "{0}", n, 1)
 }
