@@ -144,3 +144,23 @@ func TestACreditNoteShowsItsQuantitiesWithTheirUnitsAndItsAllowances(t *testing.
 		})
 	}
 }
+
+func TestALinesUnitAndDiscountAreWrittenInEachTranslatedLanguage(t *testing.T) {
+	inv := hourly()
+	for _, tc := range []struct{ tag, quantity, discount string }{
+		{"en", "7.5 hours", "Discount 10% · Loyalty: -$112.50"},
+		{"de", "7,5 Stunden", "Rabatt 10\u00a0% · Loyalty: -112,50\u00a0$"},
+		{"es", "7,5 horas", "Descuento del 10\u00a0% · Loyalty: -112,50\u00a0US$"},
+		{"fr", "7,5\u00a0heures", "Remise de 10\u00a0% · Loyalty\u00a0: -112,50\u00a0$US"},
+		{"it", "7,5 ore", "Sconto del 10% · Loyalty: -112,50\u00a0$"},
+		{"nl", "7,5 uur", "Korting van 10\u00a0% · Loyalty: US$\u00a0-112,50"},
+		{"pl", "7,5 godziny", "Rabat 10% · Loyalty: -112,50\u00a0$"},
+		{"pt", "7,5 horas", "Desconto de 10% · Loyalty: -US$\u00a0112,50"},
+	} {
+		t.Run(tc.tag, func(t *testing.T) {
+			docs := renderings(t, func(o Options) ([]byte, error) { return HTML(inv, o) },
+				func(o Options) ([]byte, error) { return PDF(inv, o) }, language.MustParse(tc.tag))
+			expectTexts(t, docs, []string{tc.quantity, tc.discount})
+		})
+	}
+}
