@@ -16,8 +16,11 @@ package document
 
 import (
 	"errors"
+	"math"
 	"regexp"
 	"strings"
+
+	"k8s.io/utils/ptr"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/locale"
@@ -84,14 +87,18 @@ func newCreditNoteView(cn *billingv1.CreditNote, p *locale.Printer, footer strin
 	for _, l := range st.Lines {
 		ln := line{Description: l.Description, Tax: lineTaxLabel(p, l.Tax), Amount: p.Money(code, l.Amount)}
 		if l.Quantity != nil {
-			ln.Quantity = quantityText(p, *l.Quantity)
-			if s := l.Quantity.Scaled(); s > 0 && (l.Amount*billingv1.QuantityScale)%s == 0 {
+			ln.Quantity = p.Quantity(*l.Quantity, l.UnitCode)
+			// The unit amount when the credited amount divides exactly;
+			// the bound keeps the product within int64.
+			if s := l.Quantity.Scaled(); s > 0 && l.Amount <= math.MaxInt64/billingv1.QuantityScale &&
+				(l.Amount*billingv1.QuantityScale)%s == 0 {
 				ln.UnitAmount = p.Money(code, l.Amount*billingv1.QuantityScale/s)
 			}
 		}
 		v.Lines = append(v.Lines, ln)
 	}
 	v.Taxed = len(st.TaxBreakdown) > 0
+	v.adjust(p, code, st.Allowances, st.Charges, ptr.Deref(st.AllowanceTotal, 0), ptr.Deref(st.ChargeTotal, 0))
 	v.Breakdown = taxRows(p, code, st.TaxBreakdown)
 	v.Subtotal = p.Money(code, *st.Subtotal)
 	v.TaxTotal = p.Money(code, *st.TaxTotal)

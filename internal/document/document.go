@@ -95,10 +95,20 @@ type view struct {
 	BillTo              party
 	Lines               []line
 	// Taxed is whether the invoice has a tax breakdown: only then do the
-	// documents show the lines' tax, the breakdown, the subtotal and the
-	// tax. An invoice without tax, or issued before tax existed, shows its
-	// total alone, as it always has.
-	Taxed     bool
+	// documents show the lines' tax, the breakdown and the tax. An invoice
+	// without tax, or issued before tax existed, shows its total alone, as
+	// it always has, unless it has allowances or charges (Summed).
+	Taxed bool
+	// Adjustments are the document's allowances and charges, a row each
+	// above the tax breakdown; AllowanceTotal and ChargeTotal their sums,
+	// "" when it has none.
+	Adjustments                 []adjustmentRow
+	AllowanceTotal, ChargeTotal string
+	// Summed is whether the documents show the totals under the lines and
+	// the breakdown (the subtotal, the allowances, the charges and the tax
+	// when there are any, then the total): for an invoice with tax or with
+	// allowances or charges. Otherwise the total closes the line table.
+	Summed    bool
 	Breakdown []taxRow
 	Subtotal  string
 	TaxTotal  string
@@ -129,11 +139,16 @@ type party struct {
 
 type line struct {
 	Description string
-	Quantity    string
-	UnitAmount  string
+	// Quantity is the quantity with its unit: "7.5 hours", "3".
+	Quantity   string
+	UnitAmount string
+	// Discount is the line's discount under its description
+	// (discountLabel), "" for none.
+	Discount string
 	// Tax is the line's tax rate (lineTaxLabel); shown when Taxed.
 	Tax string
-	// Amount is the line's net amount: quantity times unit amount.
+	// Amount is the line's net amount: quantity times unit amount, less
+	// its discount.
 	Amount string
 }
 
@@ -188,13 +203,15 @@ func newView(inv *billingv1.Invoice, p *locale.Printer, opts Options) (*view, er
 	for i, it := range inv.Spec.Items {
 		v.Lines = append(v.Lines, line{
 			Description: it.Description,
-			Quantity:    quantityText(p, it.Quantity),
+			Quantity:    p.Quantity(it.Quantity, it.UnitCode),
 			UnitAmount:  p.Money(code, it.Amount),
+			Discount:    discountLabel(p, code, it.Discount, a.Lines[i].Discount),
 			Tax:         lineTaxLabel(p, taxes.Items[i]),
 			Amount:      p.Money(code, a.Lines[i].Net),
 		})
 	}
 	v.Taxed = len(a.TaxBreakdown) > 0
+	v.adjust(p, code, a.Allowances, a.Charges, a.AllowanceTotal, a.ChargeTotal)
 	v.Breakdown = taxRows(p, code, a.TaxBreakdown)
 	v.Subtotal = p.Money(code, a.Subtotal)
 	v.TaxTotal = p.Money(code, a.TaxTotal)
@@ -334,13 +351,4 @@ func printable(s string) string {
 		}
 		return r
 	}, s)
-}
-
-// quantityText writes a quantity for people: a whole number as the locale
-// writes it, else its decimal form.
-func quantityText(p *locale.Printer, q billingv1.DecimalQuantity) string {
-	if q.Scaled()%billingv1.QuantityScale == 0 {
-		return p.Number(q.Scaled() / billingv1.QuantityScale)
-	}
-	return q.String()
 }

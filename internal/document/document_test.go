@@ -147,18 +147,20 @@ func TestAPDFOfManyLongLinesRunsOverSeveralPages(t *testing.T) {
 		for range 120 {
 			inv.Spec.Items = append(inv.Spec.Items, billingv1.LineItem{
 				Description: strings.Repeat("A long description of work done. ", 6) + "Unbrokenwordthatislongerthanthecolumnitisprintedin" + strings.Repeat("x", 80),
-				Quantity:    billingv1.Units(1_000_000), Amount: 1_000,
+				Quantity:    billingv1.Units(1_000_000), Amount: 100_000,
 			})
 		}
 		// A description of 1,000 characters, in the narrow column that
-		// large amounts leave, is taller than a page.
+		// large amounts leave, is taller than a page. Its line is the
+		// largest an invoice can have: the widest quantity and nearly
+		// billing.MaxTotal.
 		var words strings.Builder
 		for i := 0; words.Len() < 990; i++ {
 			fmt.Fprintf(&words, "w%03d ", i)
 		}
-		inv.Spec.Items = append(inv.Spec.Items, billingv1.LineItem{Description: words.String() + "LAST", Quantity: billingv1.Units(1_000_000), Amount: 9_000_000_000})
-		// Every line's net and the total within 2^53-1, as the CRD keeps them.
-		inv.Status.Total = ptr.To[int64](120*1_000_000*1_000 + 1_000_000*9_000_000_000)
+		inv.Spec.Items = append(inv.Spec.Items, billingv1.LineItem{Description: words.String() + "LAST",
+			Quantity: billingv1.QuantityOfScaled(9_999_999_999), Amount: 8_900_000_000})
+		inv.Status.Total = ptr.To[int64](120*1_000_000*100_000 + 8_899_999_999_110_000)
 		inv.Status.BillTo.Name = "Ελληνικά Кириллица 日本語"
 	})
 	doc, err := PDF(inv, Options{Footer: strings.Repeat("A footer line.\n", 60)})
@@ -176,7 +178,7 @@ func TestAPDFOfManyLongLinesRunsOverSeveralPages(t *testing.T) {
 		t.Errorf("the PDF has %d pages, want several", n)
 	}
 	text := pdfText(t, doc)
-	for _, want := range []string{"$90,001,200,000,000.00", "$90,000,000,000,000.00", "w000", "w100", "LAST", "Ελληνικά Кириллица ???"} {
+	for _, want := range []string{"$89,119,999,991,100.00", "$88,999,999,991,100.00", "999,999.9999", "w000", "w100", "LAST", "Ελληνικά Кириллица ???"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the PDF's text does not contain %q", want)
 		}

@@ -199,6 +199,10 @@ func (r *pdfWriter) write(v *view) {
 
 	r.columns(v, width)
 	r.lineTable(v)
+	if len(v.Adjustments) > 0 {
+		r.y += 16
+		r.adjustments(v)
+	}
 	if v.Taxed {
 		r.y += 16
 		r.breakdown(v)

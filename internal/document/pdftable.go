@@ -33,6 +33,7 @@ const (
 	headCategory    = "column.taxCategory"
 	headTaxable     = "column.taxableAmount"
 	headTaxAmount   = "column.taxAmount"
+	headAdjustment  = "column.adjustment"
 )
 
 // head is the heading of a column: the message key translated, in
@@ -104,7 +105,14 @@ func (r *pdfWriter) columns(v *view, width float64) {
 	for _, t := range v.Breakdown {
 		r.amountW = max(r.amountW, r.measure(t.Taxable)+2*cellPad, r.measure(t.Tax)+2*cellPad)
 	}
-	r.amountW = max(r.amountW, r.measure(v.Subtotal)+2*cellPad, r.measure(v.TaxTotal)+2*cellPad)
+	for _, a := range v.Adjustments {
+		r.amountW = max(r.amountW, r.measure(a.Amount)+2*cellPad)
+		if v.Taxed {
+			r.taxW = max(r.taxW, r.measure(a.Tax)+2*cellPad)
+		}
+	}
+	r.amountW = max(r.amountW, r.measure(v.Subtotal)+2*cellPad, r.measure(v.TaxTotal)+2*cellPad,
+		r.measure(v.AllowanceTotal)+2*cellPad, r.measure(v.ChargeTotal)+2*cellPad)
 	for _, row := range v.Settlement {
 		r.amountW = max(r.amountW, r.measure(row.Amount)+2*cellPad)
 	}
@@ -127,11 +135,7 @@ func (r *pdfWriter) lineTable(v *view) {
 	}
 	rows := make([]pdfRow, 0, len(v.Lines))
 	for _, l := range v.Lines {
-		r.font(fontRegular, fontSize)
-		row := pdfRow{cells: []string{l.Quantity, l.UnitAmount}}
-		for _, s := range r.wrap(l.Description, r.descW-2*cellPad) {
-			row.lines = append(row.lines, pdfLine{s: s})
-		}
+		row := pdfRow{lines: r.firstCell(l.Description, l.Discount, r.descW), cells: []string{l.Quantity, l.UnitAmount}}
 		if v.Taxed {
 			row.cells = append(row.cells, l.Tax)
 		}
@@ -141,6 +145,50 @@ func (r *pdfWriter) lineTable(v *view) {
 	r.table(cols, rows)
 }
 
+// adjustments writes the document's allowances and charges, one row each:
+// what it is and why, with how a percent was taken under it, the tax rate
+// when the document has tax, and the amount.
+func (r *pdfWriter) adjustments(v *view) {
+	width := r.pageW - 2*margin
+	first := width - r.amountW
+	if v.Taxed {
+		first -= r.taxW
+	}
+	cols := []pdfColumn{{r.head(headAdjustment), first}}
+	if v.Taxed {
+		cols = append(cols, pdfColumn{r.head(headTax), r.taxW})
+	}
+	cols = append(cols, pdfColumn{r.head(headAmount), r.amountW})
+	rows := make([]pdfRow, 0, len(v.Adjustments))
+	for _, a := range v.Adjustments {
+		row := pdfRow{lines: r.firstCell(a.Label, a.Detail, first)}
+		if v.Taxed {
+			row.cells = append(row.cells, a.Tax)
+		}
+		row.cells = append(row.cells, a.Amount)
+		rows = append(rows, row)
+	}
+	r.table(cols, rows)
+}
+
+// firstCell is the lines of a row's first cell, of width w: text, then
+// note (a discount, how a percent was taken, an exemption reason) in
+// smaller grey type under it, each wrapped.
+func (r *pdfWriter) firstCell(text, note string, w float64) []pdfLine {
+	var lines []pdfLine
+	r.font(fontRegular, fontSize)
+	for _, s := range r.wrap(text, w-2*cellPad) {
+		lines = append(lines, pdfLine{s: s})
+	}
+	if note != "" {
+		r.font(fontRegular, noteSize)
+		for _, s := range r.wrap(note, w-2*cellPad) {
+			lines = append(lines, pdfLine{s: s, note: true})
+		}
+	}
+	return lines
+}
+
 // breakdown writes the tax breakdown: one row per category and rate, named
 // by groupLabel, with its exemption reason under the name.
 func (r *pdfWriter) breakdown(v *view) {
@@ -148,43 +196,45 @@ func (r *pdfWriter) breakdown(v *view) {
 	cols := []pdfColumn{{r.head(headCategory), first}, {r.head(headTaxable), r.amountW}, {r.head(headTaxAmount), r.amountW}}
 	rows := make([]pdfRow, 0, len(v.Breakdown))
 	for _, t := range v.Breakdown {
-		var row pdfRow
-		r.font(fontRegular, fontSize)
-		for _, s := range r.wrap(t.Label, first-2*cellPad) {
-			row.lines = append(row.lines, pdfLine{s: s})
-		}
-		if t.Reason != "" {
-			r.font(fontRegular, noteSize)
-			for _, s := range r.wrap(t.Reason, first-2*cellPad) {
-				row.lines = append(row.lines, pdfLine{s: s, note: true})
-			}
-		}
-		row.cells = []string{t.Taxable, t.Tax}
-		rows = append(rows, row)
+		rows = append(rows, pdfRow{lines: r.firstCell(t.Label, t.Reason, first), cells: []string{t.Taxable, t.Tax}})
 	}
 	r.table(cols, rows)
 }
 
-// totals writes the total under the last amount column; for an invoice
-// with tax, the subtotal and the tax above it.
+// totals writes the total under the last amount column; when the view is
+// summed, the subtotal, the allowances, the charges and the tax, each when
+// there is any, above it.
 func (r *pdfWriter) totals(v *view) {
 	width := r.pageW - 2*margin
 	valueX := margin + width - r.amountW
 	// The labels end a cell's padding left of the values' column.
 	labelX := margin
 	labelW := valueX - cellPad - margin
+	var sums [][2]string
+	if v.Summed {
+		sums = append(sums, [2]string{r.p.T("total.subtotal"), v.Subtotal})
+		if v.AllowanceTotal != "" {
+			sums = append(sums, [2]string{r.p.T("total.allowances"), v.AllowanceTotal})
+		}
+		if v.ChargeTotal != "" {
+			sums = append(sums, [2]string{r.p.T("total.charges"), v.ChargeTotal})
+		}
+		if v.Taxed {
+			sums = append(sums, [2]string{r.p.T("total.tax"), v.TaxTotal})
+		}
+	}
 	h := 30.0
-	if v.Taxed {
-		h += 2*lineHeight + 12
+	if len(sums) > 0 {
+		h += float64(len(sums))*(lineHeight+2) + 8
 	}
 	h += float64(len(v.Settlement)) * (lineHeight + 2)
 	if r.y+h > r.bottom() {
 		r.newPage()
 	}
 	r.y += 8
-	if v.Taxed {
+	if len(sums) > 0 {
 		r.font(fontRegular, fontSize)
-		for _, t := range [][2]string{{r.p.T("total.subtotal"), v.Subtotal}, {r.p.T("total.tax"), v.TaxTotal}} {
+		for _, t := range sums {
 			r.at(labelX, r.y, labelW, t[0], gopdf.Right)
 			r.at(valueX, r.y, r.amountW-cellPad, t[1], gopdf.Right)
 			r.y += lineHeight + 2
