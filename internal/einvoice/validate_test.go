@@ -121,9 +121,7 @@ func (d *batch) check(t *testing.T, tools *schematron.Tools) {
 // applies XRechnung's rules (DE-R-*).
 func profileCases(profile einvoice.Profile) []taxCase {
 	cases := taxCases()
-	for _, e := range cenExampleCases() {
-		cases = append(cases, taxCase{e.name, e.inv})
-	}
+	cases = append(cases, cenExampleCases()...)
 	switch profile {
 	case einvoice.EN16931:
 		for i := range cases {
