@@ -114,6 +114,13 @@ func TestAnInvoiceThatLacksWhatEN16931NeedsIsUnavailableNamingEveryPiece(t *test
 		},
 		want: []string{"the customer's VAT id"},
 	}, {
+		name: "a reverse-charged charge to a customer without a VAT id",
+		change: func(inv *billingv1.Invoice) {
+			inv.Spec.Charges = []billingv1.DocumentCharge{charge(1_000, "", "FC", tax(billingv1.TaxReverseCharge, "0", "Reverse charge"))}
+			inv.Status.BillTo.TaxID = "12-3456789"
+		},
+		want: []string{"the customer's VAT id"},
+	}, {
 		name: "an export by an issuer without a VAT id",
 		change: func(inv *billingv1.Invoice) {
 			inv.Spec.Items[0].Tax = tax(billingv1.TaxExport, "0", "Export")

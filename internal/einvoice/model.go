@@ -298,7 +298,8 @@ func newLine(i int, name string, quantity billingv1.DecimalQuantity, unit billin
 }
 
 // finish adds the parties to d and checks what it lacks: a tax category on
-// each line, and what the parties lack for the lines' categories.
+// each line, and what the parties lack for the categories of the lines,
+// allowances and charges.
 func finish(d *document, issuer *billingv1.Issuer, billTo *billingv1.BillTo, lack missing) (*document, error) {
 	var untaxed []string
 	categories := map[billingv1.TaxCategory]bool{}
@@ -311,6 +312,13 @@ func finish(d *document, issuer *billingv1.Issuer, billTo *billingv1.BillTo, lac
 	}
 	if len(untaxed) > 0 {
 		lack.add("a tax category on every line (line %s has none)", strings.Join(untaxed, ", "))
+	}
+	// A document allowance or charge needs what a line of its category
+	// does (BR-AE-3, BR-IC-3, BR-G-3 and the like).
+	for _, a := range append(append([]adjustment{}, d.Allowances...), d.Charges...) {
+		if a.Category != "" {
+			categories[billingv1.TaxCategory(a.Category)] = true
+		}
 	}
 	d.Seller, d.Buyer = parties(issuer, billTo, categories, &lack)
 	if categories[billingv1.TaxIntraCommunity] {
