@@ -39,6 +39,64 @@ func item(desc string, qty, amount int64, t *billingv1.Tax) billingv1.LineItem {
 	return billingv1.LineItem{Description: desc, Quantity: billingv1.Units(qty), Amount: amount, Tax: t}
 }
 
+// quantity is the decimal quantity q, written as the API reads it.
+func quantity(q string) billingv1.DecimalQuantity {
+	d, err := billingv1.ParseDecimalQuantity(q)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+// measured is a line of qty (a decimal) of unit at amount per unit, less
+// discount (nil: none).
+func measured(desc, qty string, unit billingv1.UnitCode, amount int64, discount *billingv1.LineDiscount,
+	t *billingv1.Tax) billingv1.LineItem {
+	return billingv1.LineItem{Description: desc, Quantity: quantity(qty), UnitCode: unit, Amount: amount,
+		Discount: discount, Tax: t}
+}
+
+// percentOff is a discount of p percent, for reason.
+func percentOff(p, reason string) *billingv1.LineDiscount {
+	pc := billingv1.Percent(p)
+	return &billingv1.LineDiscount{Percent: &pc, Reason: reason}
+}
+
+// amountOff is a discount of minor units, for the reason of code.
+func amountOff(minor int64, code billingv1.AllowanceReasonCode) *billingv1.LineDiscount {
+	return &billingv1.LineDiscount{Amount: &minor, ReasonCode: code}
+}
+
+// allowance is a document allowance of minor units, or of percent p when
+// p is not "", at tax t.
+func allowance(minor int64, p, reason string, t *billingv1.Tax) billingv1.DocumentAllowance {
+	pc, amount := percentOrAmount(minor, p)
+	return billingv1.DocumentAllowance{Percent: pc, Amount: amount, Reason: reason, Tax: t}
+}
+
+// charge is a document charge of minor units, or of percent p when p is
+// not "", for the reason of code, at tax t.
+func charge(minor int64, p string, code billingv1.ChargeReasonCode, t *billingv1.Tax) billingv1.DocumentCharge {
+	pc, amount := percentOrAmount(minor, p)
+	return billingv1.DocumentCharge{Percent: pc, Amount: amount, ReasonCode: code, Tax: t}
+}
+
+// percentOrAmount is percent p when it is not "", else minor units.
+func percentOrAmount(minor int64, p string) (*billingv1.Percent, *int64) {
+	if p != "" {
+		pc := billingv1.Percent(p)
+		return &pc, nil
+	}
+	return nil, &minor
+}
+
+// adjusted is inv with the document allowances and charges given.
+func adjusted(inv *billingv1.Invoice, allowances []billingv1.DocumentAllowance,
+	charges ...billingv1.DocumentCharge) *billingv1.Invoice {
+	inv.Spec.Allowances, inv.Spec.Charges = allowances, charges
+	return inv
+}
+
 // issued is an invoice issued on 2026-03-01 by a German company to a
 // French one, its amounts left for apiobject to compute from the items,
 // with all Peppol and XRechnung need: a buyer reference and purchase order,
@@ -90,7 +148,8 @@ type taxCase struct {
 
 // taxCases are an invoice for each tax case: S at 19% and 7%, Z, E with
 // its exemption reason, AE reverse charge, K, S and K with a date of
-// supply, G, O, JPY and 500 lines.
+// supply, G, O, JPY and 500 lines; then the lines that bill real work
+// (adjustmentCases).
 func taxCases() []taxCase {
 	many := make([]billingv1.LineItem, 500)
 	for i := range many {
@@ -100,7 +159,7 @@ func taxCases() []taxCase {
 		}
 		many[i] = item(fmt.Sprintf("Item %d", i+1), int64(i%7+1), int64(333*(i+1)), tax(billingv1.TaxStandard, r, ""))
 	}
-	return []taxCase{
+	cases := []taxCase{
 		{"S 19% and S 7%", issued("EUR",
 			item("Consulting, March", 3, 12_345, tax(billingv1.TaxStandard, "19", "")),
 			item("Book & <manual>", 2, 1_999, tax(billingv1.TaxStandard, "7", "")),
@@ -125,6 +184,44 @@ func taxCases() []taxCase {
 			item("Licence", 3, 1_333, tax(billingv1.TaxStandard, "10", "")),
 			item("Food", 7, 999, tax(billingv1.TaxStandard, "8", "")))},
 		{"500 lines", issued("EUR", many...)},
+	}
+	return append(cases, adjustmentCases()...)
+}
+
+// adjustmentCases are invoices with decimal quantities in units, line
+// discounts of a percent and of an amount, and document allowances and
+// charges in several tax groups, among them a charge in a group without
+// lines; in EUR and in JPY, which has no decimals.
+func adjustmentCases() []taxCase {
+	s19, s7, s21 := tax(billingv1.TaxStandard, "19", ""), tax(billingv1.TaxStandard, "7", ""), tax(billingv1.TaxStandard, "21", "")
+	return []taxCase{
+		{"decimal quantities in hours, days and kilograms", issued("EUR",
+			measured("Consulting", "7.5", "HUR", 12_000, nil, s19),
+			measured("Workshop", "0.25", "DAY", 80_000, nil, s19),
+			measured("Coffee beans", "1234.5678", "KGM", 235, nil, s7),
+			item("Licence", 3, 4_999, s19))},
+		{"line discounts of a percent and of an amount", issued("EUR",
+			measured("Consulting", "7.5", "HUR", 9_500, percentOff("10", "Loyal customer"), s19),
+			measured("Training", "3", "DAY", 45_000, amountOff(5_000, "95"), s19),
+			measured("Handbook", "2", "", 1_999, percentOff("12.5", "Volume discount"), s7))},
+		{"document allowances and charges in several tax groups", adjusted(issued("EUR",
+			measured("Consulting", "7.5", "HUR", 12_000, percentOff("10", "Loyal customer"), s19),
+			measured("Handbook", "4", "", 1_999, nil, s7)),
+			[]billingv1.DocumentAllowance{
+				allowance(6_000, "", "Early booking", s19),
+				allowance(0, "5", "Book fair discount", s7),
+			},
+			charge(0, "2.5", "ABL", s19),
+			charge(1_250, "", "FC", tax(billingv1.TaxStandard, "7", "")),
+			charge(1_500, "", "FC", tax(billingv1.TaxZeroRated, "0", "")))},
+		{"the reference case: 3 x 45.00 at 21% less 60.00", adjusted(issued("EUR",
+			item("Consulting", 3, 4_500, s21)),
+			[]billingv1.DocumentAllowance{allowance(6_000, "", "Discount", s21)})},
+		{"JPY with decimal quantities, discounts, an allowance and a charge", adjusted(issued("JPY",
+			measured("Consulting", "7.5", "HUR", 3_333, percentOff("10", "Loyal customer"), tax(billingv1.TaxStandard, "10", "")),
+			measured("Rice", "2.345", "KGM", 999, amountOff(100, "95"), tax(billingv1.TaxStandard, "8", ""))),
+			[]billingv1.DocumentAllowance{allowance(0, "3", "Member discount", tax(billingv1.TaxStandard, "10", ""))},
+			charge(500, "", "FC", tax(billingv1.TaxStandard, "8", "")))},
 	}
 }
 

@@ -103,7 +103,8 @@ type ciiLineAgreement struct {
 }
 
 type ciiPrice struct {
-	ChargeAmount string `xml:"ram:ChargeAmount"`
+	ChargeAmount  string       `xml:"ram:ChargeAmount"`
+	BasisQuantity *ciiQuantity `xml:"ram:BasisQuantity,omitempty"`
 }
 
 type ciiLineDelivery struct {
@@ -116,8 +117,25 @@ type ciiQuantity struct {
 }
 
 type ciiLineSettlement struct {
-	Tax       ciiTax           `xml:"ram:ApplicableTradeTax"`
-	Summation ciiLineSummation `xml:"ram:SpecifiedTradeSettlementLineMonetarySummation"`
+	Tax              ciiTax               `xml:"ram:ApplicableTradeTax"`
+	AllowanceCharges []ciiAllowanceCharge `xml:"ram:SpecifiedTradeAllowanceCharge"`
+	Summation        ciiLineSummation     `xml:"ram:SpecifiedTradeSettlementLineMonetarySummation"`
+}
+
+// ciiAllowanceCharge is an allowance or a charge: of the document, with
+// its tax category, or of a line, without.
+type ciiAllowanceCharge struct {
+	ChargeIndicator    ciiIndicator `xml:"ram:ChargeIndicator"`
+	CalculationPercent string       `xml:"ram:CalculationPercent,omitempty"`
+	BasisAmount        string       `xml:"ram:BasisAmount,omitempty"`
+	ActualAmount       string       `xml:"ram:ActualAmount"`
+	ReasonCode         string       `xml:"ram:ReasonCode,omitempty"`
+	Reason             string       `xml:"ram:Reason,omitempty"`
+	CategoryTradeTax   *ciiTax      `xml:"ram:CategoryTradeTax,omitempty"`
+}
+
+type ciiIndicator struct {
+	Indicator bool `xml:"udt:Indicator"`
 }
 
 type ciiLineSummation struct {
@@ -220,12 +238,13 @@ type ciiEvent struct {
 }
 
 type ciiHeaderSettlement struct {
-	Currency   string                `xml:"ram:InvoiceCurrencyCode"`
-	Payment    *ciiPaymentMeans      `xml:"ram:SpecifiedTradeSettlementPaymentMeans,omitempty"`
-	Taxes      []ciiTax              `xml:"ram:ApplicableTradeTax"`
-	Terms      *ciiTerms             `xml:"ram:SpecifiedTradePaymentTerms,omitempty"`
-	Summation  ciiHeaderSummation    `xml:"ram:SpecifiedTradeSettlementHeaderMonetarySummation"`
-	Referenced *ciiReferencedInvoice `xml:"ram:InvoiceReferencedDocument,omitempty"`
+	Currency         string                `xml:"ram:InvoiceCurrencyCode"`
+	Payment          *ciiPaymentMeans      `xml:"ram:SpecifiedTradeSettlementPaymentMeans,omitempty"`
+	Taxes            []ciiTax              `xml:"ram:ApplicableTradeTax"`
+	AllowanceCharges []ciiAllowanceCharge  `xml:"ram:SpecifiedTradeAllowanceCharge"`
+	Terms            *ciiTerms             `xml:"ram:SpecifiedTradePaymentTerms,omitempty"`
+	Summation        ciiHeaderSummation    `xml:"ram:SpecifiedTradeSettlementHeaderMonetarySummation"`
+	Referenced       *ciiReferencedInvoice `xml:"ram:InvoiceReferencedDocument,omitempty"`
 }
 
 type ciiTerms struct {
@@ -233,11 +252,13 @@ type ciiTerms struct {
 }
 
 type ciiHeaderSummation struct {
-	LineTotalAmount     string    `xml:"ram:LineTotalAmount"`
-	TaxBasisTotalAmount string    `xml:"ram:TaxBasisTotalAmount"`
-	TaxTotalAmount      ciiAmount `xml:"ram:TaxTotalAmount"`
-	GrandTotalAmount    string    `xml:"ram:GrandTotalAmount"`
-	DuePayableAmount    string    `xml:"ram:DuePayableAmount"`
+	LineTotalAmount      string    `xml:"ram:LineTotalAmount"`
+	ChargeTotalAmount    string    `xml:"ram:ChargeTotalAmount,omitempty"`
+	AllowanceTotalAmount string    `xml:"ram:AllowanceTotalAmount,omitempty"`
+	TaxBasisTotalAmount  string    `xml:"ram:TaxBasisTotalAmount"`
+	TaxTotalAmount       ciiAmount `xml:"ram:TaxTotalAmount"`
+	GrandTotalAmount     string    `xml:"ram:GrandTotalAmount"`
+	DuePayableAmount     string    `xml:"ram:DuePayableAmount"`
 }
 
 type ciiAmount struct {
@@ -268,16 +289,23 @@ func cii(d *document) ([]byte, error) {
 	}
 	tr := &doc.Transaction
 	for _, l := range d.Lines {
-		tr.Lines = append(tr.Lines, ciiLine{
+		c := ciiLine{
 			Document:  ciiLineDocument{LineID: l.ID},
 			Product:   ciiProduct{Name: l.Name},
-			Agreement: ciiLineAgreement{NetPrice: ciiPrice{ChargeAmount: money(l.UnitAmount)}},
-			Delivery:  ciiLineDelivery{BilledQuantity: ciiQuantity{UnitCode: unitCode, Value: l.Quantity.String()}},
+			Agreement: ciiLineAgreement{NetPrice: ciiPrice{ChargeAmount: money(l.Price)}},
+			Delivery:  ciiLineDelivery{BilledQuantity: ciiQuantity{UnitCode: l.Unit, Value: l.Quantity}},
 			Settlement: ciiLineSettlement{
 				Tax:       ciiTax{TypeCode: taxSchemeVAT, CategoryCode: l.Category, Rate: taxPercent(l.Category, l.Rate)},
 				Summation: ciiLineSummation{LineTotalAmount: money(l.Net)},
 			},
-		})
+		}
+		if l.BaseQuantity != "" {
+			c.Agreement.NetPrice.BasisQuantity = &ciiQuantity{UnitCode: l.Unit, Value: l.BaseQuantity}
+		}
+		for _, a := range l.Allowances {
+			c.Settlement.AllowanceCharges = append(c.Settlement.AllowanceCharges, ciiAllowanceChargeOf(d, a))
+		}
+		tr.Lines = append(tr.Lines, c)
 	}
 	tr.Agreement = ciiHeaderAgreement{
 		BuyerReference: d.BuyerReference, Seller: ciiPartyOf(&d.Seller), Buyer: ciiPartyOf(&d.Buyer),
@@ -305,13 +333,22 @@ func cii(d *document) ([]byte, error) {
 			BasisAmount: money(g.Taxable), CategoryCode: g.Category, Rate: groupPercent(d, g),
 		})
 	}
+	for _, a := range append(append([]adjustment{}, d.Allowances...), d.Charges...) {
+		st.AllowanceCharges = append(st.AllowanceCharges, ciiAllowanceChargeOf(d, a))
+	}
 	if d.DueDate != "" {
 		st.Terms = &ciiTerms{DueDate: ciiDate(d.DueDate)}
 	}
 	st.Summation = ciiHeaderSummation{
-		LineTotalAmount: money(d.Subtotal), TaxBasisTotalAmount: money(d.Subtotal),
+		LineTotalAmount: money(d.Subtotal), TaxBasisTotalAmount: money(d.TaxExclusive),
 		TaxTotalAmount:   ciiAmount{Currency: d.Currency.Code, Value: money(d.TaxTotal)},
 		GrandTotalAmount: money(d.Total), DuePayableAmount: money(d.Total),
+	}
+	if len(d.Charges) > 0 {
+		st.Summation.ChargeTotalAmount = money(d.ChargeTotal)
+	}
+	if len(d.Allowances) > 0 {
+		st.Summation.AllowanceTotalAmount = money(d.AllowanceTotal)
 	}
 	if p := d.Preceding; p != nil {
 		st.Referenced = &ciiReferencedInvoice{IssuerAssignedID: p.Number}
@@ -322,6 +359,22 @@ func cii(d *document) ([]byte, error) {
 		}
 	}
 	return marshal(doc)
+}
+
+// ciiAllowanceChargeOf is a of d: with its tax category when it is the
+// document's (it has one).
+func ciiAllowanceChargeOf(d *document, a adjustment) ciiAllowanceCharge {
+	c := ciiAllowanceCharge{
+		ChargeIndicator: ciiIndicator{Indicator: a.Charge}, CalculationPercent: a.Percent,
+		ActualAmount: amount(d.Currency, a.Amount), ReasonCode: a.ReasonCode, Reason: a.Reason,
+	}
+	if a.Percent != "" {
+		c.BasisAmount = amount(d.Currency, a.Base)
+	}
+	if a.Category != "" {
+		c.CategoryTradeTax = &ciiTax{TypeCode: taxSchemeVAT, CategoryCode: a.Category, Rate: taxPercent(a.Category, a.Rate)}
+	}
+	return c
 }
 
 func ciiAddressOf(a *billingv1.Address) ciiAddress {

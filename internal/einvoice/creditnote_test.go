@@ -57,18 +57,58 @@ func TestACreditNoteIsOfType381AndRefersToTheCreditedInvoice(t *testing.T) {
 	}
 }
 
-func TestACreditedQuantityWhoseAmountItDoesNotDivideIsOneUnit(t *testing.T) {
+// A credited quantity is carried as it is, in the invoice line's unit
+// (BT-129, BT-130): at the unit price its amount is when the quantity
+// divides it exactly, else at its amount for the whole quantity (BT-149),
+// so that quantity times price is the line's net (Peppol's R120).
+func TestACreditedQuantityIsCarriedInItsUnitAtAPriceThatGivesItsNet(t *testing.T) {
 	cn := creditNoteCases()[0].cn
-	q := int64(3)
-	cn.Status.Lines[0].Quantity, cn.Status.Lines[0].Amount = ptr.To(billingv1.Units(q)), 1000
-	b, err := einvoice.CreditNote(cn, einvoice.UBL, einvoice.EN16931)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `<cbc:CreditedQuantity unitCode="C62">1</cbc:CreditedQuantity>
-    <cbc:LineExtensionAmount currencyID="EUR">10.00</cbc:LineExtensionAmount>`
-	if !strings.Contains(string(b), want) {
-		t.Errorf("no %s in\n%s", want, b)
+	cn.Status.Lines[0].Quantity, cn.Status.Lines[0].Amount = ptr.To(billingv1.Units(3)), 1000
+	decimals := creditNoteCases()[3].cn
+	for _, c := range []struct {
+		name string
+		cn   *billingv1.CreditNote
+		want map[einvoice.Format][]string
+	}{{
+		name: "3 units for 10.00, which 3 does not divide",
+		cn:   cn,
+		want: map[einvoice.Format][]string{
+			einvoice.UBL: {
+				"<cbc:CreditedQuantity unitCode=\"C62\">3</cbc:CreditedQuantity>\n    <cbc:LineExtensionAmount currencyID=\"EUR\">10.00</cbc:LineExtensionAmount>",
+				"<cbc:PriceAmount currencyID=\"EUR\">10.00</cbc:PriceAmount>\n      <cbc:BaseQuantity unitCode=\"C62\">3</cbc:BaseQuantity>",
+			},
+			einvoice.CII: {
+				"<ram:ChargeAmount>10.00</ram:ChargeAmount>\n          <ram:BasisQuantity unitCode=\"C62\">3</ram:BasisQuantity>",
+				"<ram:BilledQuantity unitCode=\"C62\">3</ram:BilledQuantity>",
+			},
+		},
+	}, {
+		name: "2.5 hours at 120.00 and 34.5678 kilograms",
+		cn:   decimals,
+		want: map[einvoice.Format][]string{
+			einvoice.UBL: {
+				"<cbc:CreditedQuantity unitCode=\"HUR\">2.5</cbc:CreditedQuantity>\n    <cbc:LineExtensionAmount currencyID=\"EUR\">300.00</cbc:LineExtensionAmount>",
+				"<cbc:CreditedQuantity unitCode=\"KGM\">34.5678</cbc:CreditedQuantity>",
+				"<cbc:PriceAmount currencyID=\"EUR\">120.00</cbc:PriceAmount>\n    </cac:Price>",
+				"<cbc:CreditedQuantity unitCode=\"C62\">1</cbc:CreditedQuantity>\n    <cbc:LineExtensionAmount currencyID=\"EUR\">50.00</cbc:LineExtensionAmount>",
+			},
+			einvoice.CII: {
+				"<ram:BilledQuantity unitCode=\"HUR\">2.5</ram:BilledQuantity>",
+				"<ram:BilledQuantity unitCode=\"KGM\">34.5678</ram:BilledQuantity>",
+			},
+		},
+	}} {
+		for format, wants := range c.want {
+			b, err := einvoice.CreditNote(c.cn, format, einvoice.EN16931)
+			if err != nil {
+				t.Fatalf("%s (%s): %v", c.name, format, err)
+			}
+			for _, want := range wants {
+				if !strings.Contains(string(b), want) {
+					t.Errorf("%s (%s): no %s in\n%s", c.name, format, want, b)
+				}
+			}
+		}
 	}
 }
 

@@ -98,9 +98,25 @@ func TestAnInvoiceThatLacksWhatEN16931NeedsIsUnavailableNamingEveryPiece(t *test
 		change: func(inv *billingv1.Invoice) { inv.Spec.Currency = "BHD" },
 		want:   []string{"a currency with at most 2 decimals (BHD has 3"},
 	}, {
+		name: "KWD, of 3 decimals, with a decimal quantity, a discount, an allowance and a charge",
+		change: func(inv *billingv1.Invoice) {
+			inv.Spec.Currency = "KWD"
+			inv.Spec.Items[0] = measured("a", "7.5", "HUR", 1_250, percentOff("10", "Loyal customer"), s19)
+			inv.Spec.Allowances = []billingv1.DocumentAllowance{allowance(0, "5", "Member discount", s19)}
+			inv.Spec.Charges = []billingv1.DocumentCharge{charge(1_000, "", "FC", s19)}
+		},
+		want: []string{"a currency with at most 2 decimals (KWD has 3"},
+	}, {
 		name: "reverse charge to a customer without a VAT id",
 		change: func(inv *billingv1.Invoice) {
 			inv.Spec.Items[0].Tax = tax(billingv1.TaxReverseCharge, "0", "Reverse charge")
+			inv.Status.BillTo.TaxID = "12-3456789"
+		},
+		want: []string{"the customer's VAT id"},
+	}, {
+		name: "a reverse-charged charge to a customer without a VAT id",
+		change: func(inv *billingv1.Invoice) {
+			inv.Spec.Charges = []billingv1.DocumentCharge{charge(1_000, "", "FC", tax(billingv1.TaxReverseCharge, "0", "Reverse charge"))}
 			inv.Status.BillTo.TaxID = "12-3456789"
 		},
 		want: []string{"the customer's VAT id"},

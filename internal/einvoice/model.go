@@ -42,10 +42,6 @@ const paymentMeansSEPA = "58"
 // taxSchemeVAT is the tax scheme of every tax: VAT.
 const taxSchemeVAT = "VAT"
 
-// unitCode is the unit of every line's quantity (BT-130): C62, "one"
-// (UN/ECE Recommendation 20), as the lines bill units.
-const unitCode = "C62"
-
 // document is an e-invoice, independent of its syntax. Amounts are in
 // minor units of Currency.
 type document struct {
@@ -74,10 +70,20 @@ type document struct {
 	// Preceding is the invoice a credit note credits (BG-3).
 	Preceding *reference
 	Lines     []line
-	Breakdown []group
-	Subtotal  int64
-	TaxTotal  int64
-	Total     int64
+	// Allowances and Charges are the document's (BG-20, BG-21), each
+	// with its tax category and rate.
+	Allowances []adjustment
+	Charges    []adjustment
+	Breakdown  []group
+	// Subtotal is the sum of the lines' net amounts (BT-106),
+	// AllowanceTotal and ChargeTotal the sums of Allowances and Charges
+	// (BT-107, BT-108), TaxExclusive the total without tax (BT-109).
+	Subtotal       int64
+	AllowanceTotal int64
+	ChargeTotal    int64
+	TaxExclusive   int64
+	TaxTotal       int64
+	Total          int64
 }
 
 type party struct {
@@ -116,14 +122,39 @@ type reference struct {
 }
 
 type line struct {
-	ID         string
-	Name       string
-	Quantity   billingv1.DecimalQuantity
-	UnitAmount int64
+	ID   string
+	Name string
+	// Quantity is the quantity billed (BT-129) in its shortest form, Unit
+	// its unit (BT-130).
+	Quantity string
+	Unit     string
+	// Price is the item's net price (BT-146) for BaseQuantity (BT-149, ""
+	// for one) of Unit.
+	Price        int64
+	BaseQuantity string
+	// Net is the line's net amount (BT-131): Quantity times Price, less
+	// Allowances (BG-27).
 	Net        int64
+	Allowances []adjustment
 	Category   string
 	// Rate is the percentage in its shortest form; "" for category O.
 	Rate string
+}
+
+// adjustment is an allowance or a charge: of a line (BG-27, without tax)
+// or of the document (BG-20, BG-21, with the tax of the group whose base
+// it lowers or raises).
+type adjustment struct {
+	Charge bool
+	Amount int64
+	// Percent is the percent (BT-94, BT-101, BT-138) of Base (BT-93,
+	// BT-100, BT-137) the amount is; "" for an amount given as such.
+	Percent    string
+	Base       int64
+	Reason     string
+	ReasonCode string
+	Category   string
+	Rate       string
 }
 
 type group struct {
@@ -159,13 +190,17 @@ func fromInvoice(inv *billingv1.Invoice, profile Profile) (*document, error) {
 	}
 	taxes := billing.DocumentTaxesOf(inv)
 	a, ok := billing.TotalsOf(inv, taxes)
-	if !ok {
+	if !ok || len(a.Lines) != len(inv.Spec.Items) {
 		return nil, fmt.Errorf("the amounts of invoice %s cannot be computed", inv.Name)
 	}
-	for i, it := range inv.Spec.Items {
-		d.Lines = append(d.Lines, newLine(i, it.Description, it.Quantity, it.Amount, a.Lines[i].Net, taxes.Items[i]))
+	for i := range inv.Spec.Items {
+		d.Lines = append(d.Lines, invoiceLine(i, &inv.Spec.Items[i], a.Lines[i], taxes.Items[i], d.Currency))
 	}
-	d.Subtotal, d.TaxTotal, d.Total = a.Subtotal, a.TaxTotal, a.Total
+	d.Allowances = adjustments(a.Allowances, false, d.Currency)
+	d.Charges = adjustments(a.Charges, true, d.Currency)
+	d.Subtotal, d.AllowanceTotal, d.ChargeTotal = a.Subtotal, a.AllowanceTotal, a.ChargeTotal
+	d.TaxExclusive = taxExclusive(a.Subtotal, a.AllowanceTotal, a.ChargeTotal)
+	d.TaxTotal, d.Total = a.TaxTotal, a.Total
 	d.Breakdown = groups(a.TaxBreakdown)
 	d.BuyerReference, d.PurchaseOrder = inv.Spec.BuyerReference, inv.Spec.PurchaseOrder
 	if day := inv.Spec.SupplyDate; day != "" {
@@ -202,17 +237,18 @@ func fromCreditNote(cn *billingv1.CreditNote, profile Profile) (*document, error
 			d.Preceding.IssueDate = st.InvoiceIssuedAt.UTC().Format(dateLayout)
 		}
 	}
-	for i, l := range st.Lines {
-		// A line credits a quantity at the invoice line's unit price, or
-		// a net amount: that is one unit at that amount. A quantity whose
-		// amount it does not divide is written as one unit too, so that
-		// quantity times price is the line's net amount.
-		qty, price := billingv1.Units(1), l.Amount
-		if l.Quantity != nil && l.Quantity.Scaled() > 0 && (l.Amount*billingv1.QuantityScale)%l.Quantity.Scaled() == 0 {
-			qty, price = *l.Quantity, l.Amount*billingv1.QuantityScale/l.Quantity.Scaled()
-		}
-		d.Lines = append(d.Lines, newLine(i, l.Description, qty, price, l.Amount, l.Tax))
+	for i := range st.Lines {
+		d.Lines = append(d.Lines, creditedLine(i, &st.Lines[i]))
 	}
+	d.Allowances = adjustments(st.Allowances, false, d.Currency)
+	d.Charges = adjustments(st.Charges, true, d.Currency)
+	if st.AllowanceTotal != nil {
+		d.AllowanceTotal = *st.AllowanceTotal
+	}
+	if st.ChargeTotal != nil {
+		d.ChargeTotal = *st.ChargeTotal
+	}
+	d.TaxExclusive = taxExclusive(d.Subtotal, d.AllowanceTotal, d.ChargeTotal)
 	d.Breakdown = groups(st.TaxBreakdown)
 	d.BuyerReference, d.Payment = st.BuyerReference, st.PaymentAccount
 	return finish(d, st.Issuer, st.BillTo, lack)
@@ -246,9 +282,14 @@ func currencyOf(code string, lack *missing) billing.Currency {
 	return cur
 }
 
-// newLine is the i-th line (from 0), with its tax.
-func newLine(i int, name string, qty billingv1.DecimalQuantity, price, net int64, tax *billingv1.Tax) line {
-	l := line{ID: strconv.Itoa(i + 1), Name: name, Quantity: qty, UnitAmount: price, Net: net}
+// newLine is the i-th line (from 0) of quantity in unit (C62 for none),
+// with its net amount and tax.
+func newLine(i int, name string, quantity billingv1.DecimalQuantity, unit billingv1.UnitCode, net int64,
+	tax *billingv1.Tax) line {
+	if unit == "" {
+		unit = billingv1.UnitOne
+	}
+	l := line{ID: strconv.Itoa(i + 1), Name: name, Quantity: quantity.String(), Unit: string(unit), Net: net}
 	if tax != nil {
 		l.Category = string(tax.Category)
 		l.Rate = shortRate(tax.Rate)
@@ -257,7 +298,8 @@ func newLine(i int, name string, qty billingv1.DecimalQuantity, price, net int64
 }
 
 // finish adds the parties to d and checks what it lacks: a tax category on
-// each line, and what the parties lack for the lines' categories.
+// each line, and what the parties lack for the categories of the lines,
+// allowances and charges.
 func finish(d *document, issuer *billingv1.Issuer, billTo *billingv1.BillTo, lack missing) (*document, error) {
 	var untaxed []string
 	categories := map[billingv1.TaxCategory]bool{}
@@ -270,6 +312,13 @@ func finish(d *document, issuer *billingv1.Issuer, billTo *billingv1.BillTo, lac
 	}
 	if len(untaxed) > 0 {
 		lack.add("a tax category on every line (line %s has none)", strings.Join(untaxed, ", "))
+	}
+	// A document allowance or charge needs what a line of its category
+	// does (BR-AE-3, BR-IC-3, BR-G-3 and the like).
+	for _, a := range append(append([]adjustment{}, d.Allowances...), d.Charges...) {
+		if a.Category != "" {
+			categories[billingv1.TaxCategory(a.Category)] = true
+		}
 	}
 	d.Seller, d.Buyer = parties(issuer, billTo, categories, &lack)
 	if categories[billingv1.TaxIntraCommunity] {

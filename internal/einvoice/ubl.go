@@ -36,52 +36,54 @@ const (
 var vatScheme = &ublTaxScheme{ID: taxSchemeVAT}
 
 type ublInvoice struct {
-	XMLName          xml.Name         `xml:"Invoice"`
-	NS               string           `xml:"xmlns,attr"`
-	CAC              string           `xml:"xmlns:cac,attr"`
-	CBC              string           `xml:"xmlns:cbc,attr"`
-	CustomizationID  string           `xml:"cbc:CustomizationID"`
-	ProfileID        string           `xml:"cbc:ProfileID,omitempty"`
-	ID               string           `xml:"cbc:ID"`
-	IssueDate        string           `xml:"cbc:IssueDate"`
-	DueDate          string           `xml:"cbc:DueDate,omitempty"`
-	TypeCode         string           `xml:"cbc:InvoiceTypeCode"`
-	DocumentCurrency string           `xml:"cbc:DocumentCurrencyCode"`
-	BuyerReference   string           `xml:"cbc:BuyerReference,omitempty"`
-	OrderReference   *ublID           `xml:"cac:OrderReference,omitempty"`
-	BillingReference *ublBillingRef   `xml:"cac:BillingReference,omitempty"`
-	Supplier         ublPartyRole     `xml:"cac:AccountingSupplierParty"`
-	Customer         ublPartyRole     `xml:"cac:AccountingCustomerParty"`
-	Delivery         *ublDelivery     `xml:"cac:Delivery,omitempty"`
-	PaymentMeans     *ublPaymentMeans `xml:"cac:PaymentMeans,omitempty"`
-	TaxTotal         ublTaxTotal      `xml:"cac:TaxTotal"`
-	MonetaryTotal    ublMonetaryTotal `xml:"cac:LegalMonetaryTotal"`
-	Lines            []ublInvoiceLine `xml:"cac:InvoiceLine"`
+	XMLName          xml.Name             `xml:"Invoice"`
+	NS               string               `xml:"xmlns,attr"`
+	CAC              string               `xml:"xmlns:cac,attr"`
+	CBC              string               `xml:"xmlns:cbc,attr"`
+	CustomizationID  string               `xml:"cbc:CustomizationID"`
+	ProfileID        string               `xml:"cbc:ProfileID,omitempty"`
+	ID               string               `xml:"cbc:ID"`
+	IssueDate        string               `xml:"cbc:IssueDate"`
+	DueDate          string               `xml:"cbc:DueDate,omitempty"`
+	TypeCode         string               `xml:"cbc:InvoiceTypeCode"`
+	DocumentCurrency string               `xml:"cbc:DocumentCurrencyCode"`
+	BuyerReference   string               `xml:"cbc:BuyerReference,omitempty"`
+	OrderReference   *ublID               `xml:"cac:OrderReference,omitempty"`
+	BillingReference *ublBillingRef       `xml:"cac:BillingReference,omitempty"`
+	Supplier         ublPartyRole         `xml:"cac:AccountingSupplierParty"`
+	Customer         ublPartyRole         `xml:"cac:AccountingCustomerParty"`
+	Delivery         *ublDelivery         `xml:"cac:Delivery,omitempty"`
+	PaymentMeans     *ublPaymentMeans     `xml:"cac:PaymentMeans,omitempty"`
+	AllowanceCharges []ublAllowanceCharge `xml:"cac:AllowanceCharge"`
+	TaxTotal         ublTaxTotal          `xml:"cac:TaxTotal"`
+	MonetaryTotal    ublMonetaryTotal     `xml:"cac:LegalMonetaryTotal"`
+	Lines            []ublInvoiceLine     `xml:"cac:InvoiceLine"`
 }
 
 // ublCreditNote is a UBL CreditNote: the parts of an Invoice in the order
 // of its own schema, without a due date.
 type ublCreditNote struct {
-	XMLName          xml.Name         `xml:"CreditNote"`
-	NS               string           `xml:"xmlns,attr"`
-	CAC              string           `xml:"xmlns:cac,attr"`
-	CBC              string           `xml:"xmlns:cbc,attr"`
-	CustomizationID  string           `xml:"cbc:CustomizationID"`
-	ProfileID        string           `xml:"cbc:ProfileID,omitempty"`
-	ID               string           `xml:"cbc:ID"`
-	IssueDate        string           `xml:"cbc:IssueDate"`
-	TypeCode         string           `xml:"cbc:CreditNoteTypeCode"`
-	DocumentCurrency string           `xml:"cbc:DocumentCurrencyCode"`
-	BuyerReference   string           `xml:"cbc:BuyerReference,omitempty"`
-	OrderReference   *ublID           `xml:"cac:OrderReference,omitempty"`
-	BillingReference *ublBillingRef   `xml:"cac:BillingReference,omitempty"`
-	Supplier         ublPartyRole     `xml:"cac:AccountingSupplierParty"`
-	Customer         ublPartyRole     `xml:"cac:AccountingCustomerParty"`
-	Delivery         *ublDelivery     `xml:"cac:Delivery,omitempty"`
-	PaymentMeans     *ublPaymentMeans `xml:"cac:PaymentMeans,omitempty"`
-	TaxTotal         ublTaxTotal      `xml:"cac:TaxTotal"`
-	MonetaryTotal    ublMonetaryTotal `xml:"cac:LegalMonetaryTotal"`
-	Lines            []ublInvoiceLine `xml:"cac:CreditNoteLine"`
+	XMLName          xml.Name             `xml:"CreditNote"`
+	NS               string               `xml:"xmlns,attr"`
+	CAC              string               `xml:"xmlns:cac,attr"`
+	CBC              string               `xml:"xmlns:cbc,attr"`
+	CustomizationID  string               `xml:"cbc:CustomizationID"`
+	ProfileID        string               `xml:"cbc:ProfileID,omitempty"`
+	ID               string               `xml:"cbc:ID"`
+	IssueDate        string               `xml:"cbc:IssueDate"`
+	TypeCode         string               `xml:"cbc:CreditNoteTypeCode"`
+	DocumentCurrency string               `xml:"cbc:DocumentCurrencyCode"`
+	BuyerReference   string               `xml:"cbc:BuyerReference,omitempty"`
+	OrderReference   *ublID               `xml:"cac:OrderReference,omitempty"`
+	BillingReference *ublBillingRef       `xml:"cac:BillingReference,omitempty"`
+	Supplier         ublPartyRole         `xml:"cac:AccountingSupplierParty"`
+	Customer         ublPartyRole         `xml:"cac:AccountingCustomerParty"`
+	Delivery         *ublDelivery         `xml:"cac:Delivery,omitempty"`
+	PaymentMeans     *ublPaymentMeans     `xml:"cac:PaymentMeans,omitempty"`
+	AllowanceCharges []ublAllowanceCharge `xml:"cac:AllowanceCharge"`
+	TaxTotal         ublTaxTotal          `xml:"cac:TaxTotal"`
+	MonetaryTotal    ublMonetaryTotal     `xml:"cac:LegalMonetaryTotal"`
+	Lines            []ublInvoiceLine     `xml:"cac:CreditNoteLine"`
 }
 
 type ublBillingRef struct {
@@ -198,10 +200,12 @@ type ublTaxCategory struct {
 }
 
 type ublMonetaryTotal struct {
-	LineExtension ublAmount `xml:"cbc:LineExtensionAmount"`
-	TaxExclusive  ublAmount `xml:"cbc:TaxExclusiveAmount"`
-	TaxInclusive  ublAmount `xml:"cbc:TaxInclusiveAmount"`
-	Payable       ublAmount `xml:"cbc:PayableAmount"`
+	LineExtension  ublAmount  `xml:"cbc:LineExtensionAmount"`
+	TaxExclusive   ublAmount  `xml:"cbc:TaxExclusiveAmount"`
+	TaxInclusive   ublAmount  `xml:"cbc:TaxInclusiveAmount"`
+	AllowanceTotal *ublAmount `xml:"cbc:AllowanceTotalAmount,omitempty"`
+	ChargeTotal    *ublAmount `xml:"cbc:ChargeTotalAmount,omitempty"`
+	Payable        ublAmount  `xml:"cbc:PayableAmount"`
 }
 
 type ublQuantity struct {
@@ -209,13 +213,26 @@ type ublQuantity struct {
 	Value    string `xml:",chardata"`
 }
 
+// ublAllowanceCharge is an allowance or a charge: of the document, with
+// its tax category, or of a line, without.
+type ublAllowanceCharge struct {
+	ChargeIndicator bool            `xml:"cbc:ChargeIndicator"`
+	ReasonCode      string          `xml:"cbc:AllowanceChargeReasonCode,omitempty"`
+	Reason          string          `xml:"cbc:AllowanceChargeReason,omitempty"`
+	Percent         string          `xml:"cbc:MultiplierFactorNumeric,omitempty"`
+	Amount          ublAmount       `xml:"cbc:Amount"`
+	BaseAmount      *ublAmount      `xml:"cbc:BaseAmount,omitempty"`
+	TaxCategory     *ublTaxCategory `xml:"cac:TaxCategory,omitempty"`
+}
+
 type ublInvoiceLine struct {
-	ID                  string       `xml:"cbc:ID"`
-	InvoicedQuantity    *ublQuantity `xml:"cbc:InvoicedQuantity,omitempty"`
-	CreditedQuantity    *ublQuantity `xml:"cbc:CreditedQuantity,omitempty"`
-	LineExtensionAmount ublAmount    `xml:"cbc:LineExtensionAmount"`
-	Item                ublItem      `xml:"cac:Item"`
-	Price               ublPrice     `xml:"cac:Price"`
+	ID                  string               `xml:"cbc:ID"`
+	InvoicedQuantity    *ublQuantity         `xml:"cbc:InvoicedQuantity,omitempty"`
+	CreditedQuantity    *ublQuantity         `xml:"cbc:CreditedQuantity,omitempty"`
+	LineExtensionAmount ublAmount            `xml:"cbc:LineExtensionAmount"`
+	AllowanceCharges    []ublAllowanceCharge `xml:"cac:AllowanceCharge"`
+	Item                ublItem              `xml:"cac:Item"`
+	Price               ublPrice             `xml:"cac:Price"`
 }
 
 type ublItem struct {
@@ -224,7 +241,8 @@ type ublItem struct {
 }
 
 type ublPrice struct {
-	PriceAmount ublAmount `xml:"cbc:PriceAmount"`
+	PriceAmount  ublAmount    `xml:"cbc:PriceAmount"`
+	BaseQuantity *ublQuantity `xml:"cbc:BaseQuantity,omitempty"`
 }
 
 // ubl writes d as a UBL Invoice.
@@ -244,7 +262,7 @@ func ublCredit(d *document) ([]byte, error) {
 		ID: inv.ID, IssueDate: inv.IssueDate, TypeCode: inv.TypeCode, DocumentCurrency: inv.DocumentCurrency,
 		BuyerReference: inv.BuyerReference, OrderReference: inv.OrderReference, BillingReference: inv.BillingReference,
 		Supplier: inv.Supplier, Customer: inv.Customer, Delivery: inv.Delivery, PaymentMeans: inv.PaymentMeans,
-		TaxTotal: inv.TaxTotal, MonetaryTotal: inv.MonetaryTotal, Lines: inv.Lines,
+		AllowanceCharges: inv.AllowanceCharges, TaxTotal: inv.TaxTotal, MonetaryTotal: inv.MonetaryTotal, Lines: inv.Lines,
 	})
 }
 
@@ -266,9 +284,20 @@ func ublInvoiceOf(d *document) *ublInvoice {
 		Customer:         ublPartyRole{Party: ublPartyOf(&d.Buyer)},
 		TaxTotal:         ublTaxTotal{TaxAmount: money(d.TaxTotal)},
 		MonetaryTotal: ublMonetaryTotal{
-			LineExtension: money(d.Subtotal), TaxExclusive: money(d.Subtotal),
+			LineExtension: money(d.Subtotal), TaxExclusive: money(d.TaxExclusive),
 			TaxInclusive: money(d.Total), Payable: money(d.Total),
 		},
+	}
+	if len(d.Allowances) > 0 {
+		total := money(d.AllowanceTotal)
+		doc.MonetaryTotal.AllowanceTotal = &total
+	}
+	if len(d.Charges) > 0 {
+		total := money(d.ChargeTotal)
+		doc.MonetaryTotal.ChargeTotal = &total
+	}
+	for _, a := range append(append([]adjustment{}, d.Allowances...), d.Charges...) {
+		doc.AllowanceCharges = append(doc.AllowanceCharges, ublAllowanceChargeOf(d, a))
 	}
 	if d.Profile == Peppol {
 		doc.ProfileID = peppolProfileID
@@ -298,16 +327,39 @@ func ublInvoiceOf(d *document) *ublInvoice {
 		})
 	}
 	for _, l := range d.Lines {
-		doc.Lines = append(doc.Lines, ublInvoiceLine{
-			ID: l.ID, InvoicedQuantity: &ublQuantity{UnitCode: unitCode, Value: l.Quantity.String()}, LineExtensionAmount: money(l.Net),
+		u := ublInvoiceLine{
+			ID: l.ID, InvoicedQuantity: &ublQuantity{UnitCode: l.Unit, Value: l.Quantity}, LineExtensionAmount: money(l.Net),
 			Item: ublItem{
 				Name:        l.Name,
 				TaxCategory: ublTaxCategory{ID: l.Category, Percent: taxPercent(l.Category, l.Rate), TaxScheme: vatScheme},
 			},
-			Price: ublPrice{PriceAmount: money(l.UnitAmount)},
-		})
+			Price: ublPrice{PriceAmount: money(l.Price)},
+		}
+		if l.BaseQuantity != "" {
+			u.Price.BaseQuantity = &ublQuantity{UnitCode: l.Unit, Value: l.BaseQuantity}
+		}
+		for _, a := range l.Allowances {
+			u.AllowanceCharges = append(u.AllowanceCharges, ublAllowanceChargeOf(d, a))
+		}
+		doc.Lines = append(doc.Lines, u)
 	}
 	return doc
+}
+
+// ublAllowanceChargeOf is a of d: with its tax category when it is the
+// document's (it has one).
+func ublAllowanceChargeOf(d *document, a adjustment) ublAllowanceCharge {
+	u := ublAllowanceCharge{
+		ChargeIndicator: a.Charge, ReasonCode: a.ReasonCode, Reason: a.Reason, Percent: a.Percent,
+		Amount: ublAmount{Currency: d.Currency.Code, Value: amount(d.Currency, a.Amount)},
+	}
+	if a.Percent != "" {
+		u.BaseAmount = &ublAmount{Currency: d.Currency.Code, Value: amount(d.Currency, a.Base)}
+	}
+	if a.Category != "" {
+		u.TaxCategory = &ublTaxCategory{ID: a.Category, Percent: taxPercent(a.Category, a.Rate), TaxScheme: vatScheme}
+	}
+	return u
 }
 
 func ublPartyOf(p *party) ublParty {

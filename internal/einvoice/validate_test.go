@@ -115,12 +115,13 @@ func (d *batch) check(t *testing.T, tools *schematron.Tools) {
 	}
 }
 
-// profileCases are the tax cases as profile sees them: under en16931
-// without what only Peppol and XRechnung need; under peppol also two
-// invoices to a German buyer, to which Peppol applies XRechnung's rules
-// (DE-R-*).
+// profileCases are the tax cases and CEN's examples rebuilt as profile
+// sees them: under en16931 without what only Peppol and XRechnung need;
+// under peppol also two invoices to a German buyer, to which Peppol
+// applies XRechnung's rules (DE-R-*).
 func profileCases(profile einvoice.Profile) []taxCase {
 	cases := taxCases()
+	cases = append(cases, cenExampleCases()...)
 	switch profile {
 	case einvoice.EN16931:
 		for i := range cases {

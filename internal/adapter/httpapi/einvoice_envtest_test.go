@@ -28,10 +28,22 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/pdfcheck"
 	"github.com/invoicing-dev/invoicing/internal/test/schematron"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
+
+// invoiceSyntaxes are the formats of an invoice's e-invoice, each with
+// its schema and CEN's rules.
+var invoiceSyntaxes = []struct {
+	format     string
+	schema     schematron.Schema
+	stylesheet string
+}{
+	{"ubl", schematron.UBLInvoice, schematron.EN16931UBL},
+	{"cii", schematron.CIIInvoice, schematron.EN16931CII},
+}
 
 var _ = Describe("E-invoices", func() {
 	var (
@@ -92,14 +104,7 @@ var _ = Describe("E-invoices", func() {
 			issued(id)
 		}
 		dir := GinkgoT().TempDir()
-		for _, f := range []struct {
-			format     string
-			schema     schematron.Schema
-			stylesheet string
-		}{
-			{"ubl", schematron.UBLInvoice, schematron.EN16931UBL},
-			{"cii", schematron.CIIInvoice, schematron.EN16931CII},
-		} {
+		for _, f := range invoiceSyntaxes {
 			var docs []schematron.Document
 			for i, name := range names {
 				resp, err := api.InvoiceDocumentIn(ctx, ids[name], f.format, "")
@@ -161,6 +166,36 @@ var _ = Describe("E-invoices", func() {
 			}
 			tools.Check(GinkgoT(), f.schema, f.stylesheet, docs)
 			GinkgoWriter.Printf("validated %d %s credit notes\n", len(docs), f.format)
+		}
+	})
+
+	It("issues CEN's examples with allowances and charges, rebuilt, with the examples' totals, served passing CEN's rules", func() {
+		// Created as kubectl creates them: the controller computes and
+		// freezes their amounts; the adapter serves their UBL and CII.
+		tools := schematron.Require(GinkgoT())
+		fr := customer("FR40303265045")
+		examples := builder.CENExamples()
+		for i, e := range examples {
+			opts := append([]builder.InvoiceOption{builder.WithCustomer(fr)}, e.Options...)
+			Expect(k8s.Create(ctx, builder.Invoice(ns, fmt.Sprintf("cen-%d", i), opts...))).To(Succeed())
+			issued(fmt.Sprintf("cen-%d", i))
+		}
+		dir := GinkgoT().TempDir()
+		for _, f := range invoiceSyntaxes {
+			var docs []schematron.Document
+			for i, e := range examples {
+				resp, err := api.InvoiceDocumentIn(ctx, fmt.Sprintf("cen-%d", i), f.format, "en16931")
+				Expect(err).NotTo(HaveOccurred(), "%s: %s", e.Name, resp)
+				want, err := schematron.CENExample(e.File)
+				Expect(err).NotTo(HaveOccurred())
+				got, err := schematron.FiguresOf(resp.Body)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(got).To(Equal(want), "%s (%s): our figures, then the example's", e.Name, f.format)
+				path := filepath.Join(dir, fmt.Sprintf("cen-%s-%d.xml", f.format, i))
+				Expect(os.WriteFile(path, resp.Body, 0o600)).To(Succeed())
+				docs = append(docs, schematron.Document{Name: fmt.Sprintf("%s (%s, en16931)", e.Name, f.format), Path: path})
+			}
+			tools.Check(GinkgoT(), f.schema, f.stylesheet, docs)
 		}
 	})
 
