@@ -136,9 +136,12 @@ func (c *cacheRecords) list(ctx context.Context, list client.ObjectList, field, 
 
 // pointers points at each of items, in order; nil for none.
 func pointers[T any](items []T) []*T {
-	var out []*T
+	if len(items) == 0 {
+		return nil
+	}
+	out := make([]*T, len(items))
 	for i := range items {
-		out = append(out, &items[i])
+		out[i] = &items[i]
 	}
 	return out
 }
