@@ -179,10 +179,9 @@ func appliedCreditApplication(capp *billingv1.CreditApplication, inv *billingv1.
 	status := *capp.Status.DeepCopy()
 	status.Phase = billingv1.CreditApplicationApplied
 	record(capp, recordedFields{conditions: &status.Conditions, customerName: &status.CustomerName,
-		currency: &status.Currency, display: &status.Display, at: &status.AppliedAt,
-		observedGeneration: &status.ObservedGeneration},
-		recording{inv: inv, currency: billing.InvoiceCurrency(inv), amount: &capp.Spec.Amount,
-			reason: billingv1.ReasonApplied, message: "The credit is applied to the invoice"}, now)
+		currency: &status.Currency, display: &status.Display, at: &status.AppliedAt, observedGeneration: &status.ObservedGeneration},
+		recording{inv: inv, currency: billing.InvoiceCurrency(inv), amount: &capp.Spec.Amount, reason: billingv1.ReasonApplied,
+			message: "The credit is applied to the invoice"}, now)
 	return status
 }
 

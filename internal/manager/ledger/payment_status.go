@@ -29,10 +29,9 @@ func recordedPayment(payment *billingv1.Payment, inv *billingv1.Invoice, now tim
 	status.Phase = billingv1.PaymentRecorded
 	status.AppliedAmount, status.OverpaidAmount = &applied, &overpaid
 	record(payment, recordedFields{conditions: &status.Conditions, customerName: &status.CustomerName,
-		currency: &status.Currency, display: &status.Display, at: &status.RecordedAt,
-		observedGeneration: &status.ObservedGeneration},
-		recording{inv: inv, currency: billing.InvoiceCurrency(inv), amount: &payment.Spec.Amount,
-			reason: billingv1.ReasonRecorded, message: "The payment is recorded in the invoice's balance"}, now)
+		currency: &status.Currency, display: &status.Display, at: &status.RecordedAt, observedGeneration: &status.ObservedGeneration},
+		recording{inv: inv, currency: billing.InvoiceCurrency(inv), amount: &payment.Spec.Amount, reason: billingv1.ReasonRecorded,
+			message: "The payment is recorded in the invoice's balance"}, now)
 	return status
 }
 

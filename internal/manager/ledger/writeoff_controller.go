@@ -113,10 +113,9 @@ func recordedWriteOff(wo *billingv1.WriteOff, inv *billingv1.Invoice, now time.T
 		}
 	}
 	record(wo, recordedFields{conditions: &status.Conditions, customerName: &status.CustomerName,
-		currency: &status.Currency, display: &status.Display, at: &status.RecordedAt,
-		observedGeneration: &status.ObservedGeneration},
-		recording{inv: inv, currency: billing.InvoiceCurrency(inv), amount: entered,
-			reason: billingv1.ReasonRecorded, message: "What remained of the invoice is written off"}, now)
+		currency: &status.Currency, display: &status.Display, at: &status.RecordedAt, observedGeneration: &status.ObservedGeneration},
+		recording{inv: inv, currency: billing.InvoiceCurrency(inv), amount: entered, reason: billingv1.ReasonRecorded,
+			message: "What remained of the invoice is written off"}, now)
 	return status
 }
 
