@@ -16,7 +16,6 @@ package httpapi
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strings"
 
@@ -127,15 +126,8 @@ func pages[O client.Object](st Store) pageReader[O] {
 		if err != nil {
 			return nil, false, err
 		}
-		page := make([]O, len(objs))
-		for i, obj := range objs {
-			o, ok := obj.(O)
-			if !ok {
-				return nil, false, fmt.Errorf("the store answered a %T in a page of %s", obj, k.Name)
-			}
-			page[i] = o
-		}
-		return page, more, nil
+		page, err := store.Typed[O](objs)
+		return page, more, err
 	}
 }
 

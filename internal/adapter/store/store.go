@@ -359,6 +359,20 @@ func (s *Store) Page(ctx context.Context, rk *recordkind.Kind, sel Selection, af
 	return page, false, nil
 }
 
+// Typed is page, a page Page read, as Os: an error when it holds an
+// object of another type.
+func Typed[O client.Object](page []client.Object) ([]O, error) {
+	typed := make([]O, len(page))
+	for i, obj := range page {
+		o, ok := obj.(O)
+		if !ok {
+			return nil, fmt.Errorf("the page holds a %T, not a %T", obj, o)
+		}
+		typed[i] = o
+	}
+	return typed, nil
+}
+
 // kindName names rk in an error, nil included.
 func kindName(rk *recordkind.Kind) string {
 	if rk == nil {

@@ -396,13 +396,6 @@ func typedPage[T any, PT interface {
 	if err != nil {
 		return nil, false, err
 	}
-	page := make([]PT, len(objs))
-	for i, o := range objs {
-		pt, ok := o.(PT)
-		if !ok {
-			return nil, false, fmt.Errorf("the page holds a %T", o)
-		}
-		page[i] = pt
-	}
-	return page, more, nil
+	page, err := Typed[PT](objs)
+	return page, more, err
 }
