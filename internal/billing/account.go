@@ -268,7 +268,17 @@ func (a *account) enter(e entry) (effect, reversal int64, err error) {
 // less what was applied and refunded. It is negative only when a refund is
 // dated before the overpayment it paid back.
 func (a *account) credit(customer, currency string) (int64, error) {
-	credit := -a.taken[[2]string{customer, currency}]
+	overpaid, err := a.sumOfInvoices(customer, currency, func(_ *position, b Balance) int64 { return b.Overpaid })
+	if err != nil {
+		return 0, err
+	}
+	return overpaid - a.taken[[2]string{customer, currency}], nil
+}
+
+// sumOfInvoices is the sum of of over customer's invoices in currency,
+// each with its balance as read so far.
+func (a *account) sumOfInvoices(customer, currency string, of func(p *position, b Balance) int64) (int64, error) {
+	var sum int64
 	for _, p := range a.positions {
 		if p.invoice.Spec.CustomerRef.Name != customer || InvoiceCurrency(p.invoice) != currency {
 			continue
@@ -277,7 +287,7 @@ func (a *account) credit(customer, currency string) (int64, error) {
 		if err != nil {
 			return 0, err
 		}
-		credit += b.Overpaid
+		sum += of(p, b)
 	}
-	return credit, nil
+	return sum, nil
 }

@@ -94,26 +94,22 @@ func creditSealable(inv *billingv1.Invoice, balance *billingv1.InvoiceBalance, c
 // issued or recorded with its event, rejected or invalid.
 func recordsFinal(f Family) bool {
 	for _, n := range f.CreditNotes {
-		switch n.Status.Phase {
-		case billingv1.CreditNoteIssued:
-			if billingv1.FindEvent(n.Status.Events, billingv1.EventTypeCreditNoteIssued) == nil {
-				return false
-			}
-		case billingv1.CreditNoteRejected:
-		default:
+		s := &n.Status
+		if !final(s.Phase, billingv1.CreditNoteIssued, billingv1.CreditNoteRejected, s.Events, billingv1.EventTypeCreditNoteIssued) {
 			return false
 		}
 	}
 	for _, p := range f.Payments {
-		switch p.Status.Phase {
-		case billingv1.PaymentRecorded:
-			if billingv1.FindEvent(p.Status.Events, billingv1.EventTypePaymentRecorded) == nil {
-				return false
-			}
-		case billingv1.PaymentInvalid:
-		default:
+		s := &p.Status
+		if !final(s.Phase, billingv1.PaymentRecorded, billingv1.PaymentInvalid, s.Events, billingv1.EventTypePaymentRecorded) {
 			return false
 		}
 	}
 	return true
+}
+
+// final reports whether a record in phase is final: settled with its
+// event fact among its events, or rejected.
+func final[P ~string](phase, settled, rejected P, events []billingv1.RecordedEvent, fact billingv1.EventType) bool {
+	return phase == rejected || (phase == settled && billingv1.FindEvent(events, fact) != nil)
 }

@@ -197,16 +197,9 @@ func rowOf(e entry, typ EntryType, recordAmount, amount int64) StatementRow {
 // balance is what customer owes in currency as read so far: what its
 // invoices leave to pay less its credit, from the invoices' ledgers.
 func (a *account) balance(customer, currency string) (int64, error) {
-	balance := a.taken[[2]string{customer, currency}]
-	for _, p := range a.positions {
-		if p.invoice.Spec.CustomerRef.Name != customer || InvoiceCurrency(p.invoice) != currency {
-			continue
-		}
-		b, err := p.balance()
-		if err != nil {
-			return 0, err
-		}
-		balance += owedOf(p.total, b)
+	owed, err := a.sumOfInvoices(customer, currency, func(p *position, b Balance) int64 { return owedOf(p.total, b) })
+	if err != nil {
+		return 0, err
 	}
-	return balance, nil
+	return a.taken[[2]string{customer, currency}] + owed, nil
 }

@@ -71,7 +71,7 @@ func BenchmarkListInvoices(b *testing.B) {
 		if !a.conn.Store.Synced() {
 			return false, nil
 		}
-		page, _, err := store.Page[billingv1.Invoice](ctx, a.conn.Store, store.Selection{Namespace: ns}, "", count+1)
+		page, _, err := pages[*billingv1.Invoice](a.conn.Store)(ctx, store.Selection{Namespace: ns}, "", count+1)
 		return len(page) == count, err
 	})
 	if err != nil {
@@ -80,7 +80,7 @@ func BenchmarkListInvoices(b *testing.B) {
 
 	b.Run("cache", func(b *testing.B) {
 		for b.Loop() {
-			page, more, err := store.Page[billingv1.Invoice](ctx, a.conn.Store, store.Selection{Namespace: ns}, "inv-0100", 20)
+			page, more, err := pages[*billingv1.Invoice](a.conn.Store)(ctx, store.Selection{Namespace: ns}, "inv-0100", 20)
 			if err != nil || len(page) != 20 || !more {
 				b.Fatalf("got %d invoices, more %v, error %v", len(page), more, err)
 			}

@@ -127,6 +127,6 @@ func (a *Adapter) getCreditApplication(w http.ResponseWriter, r *http.Request, c
 // workspace's credit applications, optionally of one invoice and one
 // customer, ordered by id.
 func (a *Adapter) listCreditApplications(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return listRecords(w, r, c, resourceCreditApplications, "credit applications", a.store.CreditApplications,
+	return listRecords(w, r, c, resourceCreditApplications, "credit applications", a.store,
 		a.creditApplicationOf(r, c.ns))
 }

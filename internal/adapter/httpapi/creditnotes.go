@@ -159,5 +159,5 @@ func (a *Adapter) listCreditNotes(w http.ResponseWriter, r *http.Request, c *cal
 				"status must be pending, issued or rejected.")
 		}
 	}
-	return listPage(w, r, c, l, a.store.CreditNotes, a.creditNoteOf(r, c.ns), nil)
+	return listPage(w, r, c, l, a.store, a.creditNoteOf(r, c.ns), nil)
 }

@@ -55,5 +55,5 @@ func (a *Adapter) listCustomers(w http.ResponseWriter, r *http.Request, c *call)
 		return e
 	}
 	return listPage(w, r, c, listing{resource: resourceCustomers, what: "customers", filters: listFilters{Email: email},
-		sel: store.Selection{Email: email}}, a.store.Customers, apiobject.CustomerOf, a.encoded)
+		sel: store.Selection{Email: email}}, a.store, apiobject.CustomerOf, a.encoded)
 }

@@ -182,7 +182,9 @@ func (a *Adapter) ledgerCreditNotes(ctx context.Context, ns string, inv *billing
 	if inv.Status.Ledger == nil || len(inv.Status.Ledger.CreditNotes) == 0 {
 		return nil, nil
 	}
-	return readAll(ctx, store.Selection{Namespace: ns, InvoiceID: inv.Name}, a.store.CreditNotes)
+	var notes []*billingv1.CreditNote
+	err := readAll(ctx, a.store, store.Selection{Namespace: ns, InvoiceID: inv.Name}, &notes)
+	return notes, err
 }
 
 // documentOptions are what the documents of workspace ns's customer

@@ -36,6 +36,7 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/idempotency"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
 
 // The fakes that drive handlers without a control plane: a Store over a
@@ -125,40 +126,26 @@ func (s *fakeStore) Get(_ context.Context, ns, name string, obj client.Object) (
 	return true, nil
 }
 
-func (s *fakeStore) Customers(_ context.Context, sel store.Selection, after string, limit int) (
-	[]*billingv1.Customer, bool, error) {
-	return fakePage[*billingv1.Customer](s, sel, after, limit)
-}
-
-// fakePage is the page of the fake store's objects of type O in sel's
+// Page is the page of the fake store's objects of kind k in sel's
 // workspace (no other filter) after the name after, by name.
-func fakePage[O client.Object](s *fakeStore, sel store.Selection, after string, limit int) ([]O, bool, error) {
+func (s *fakeStore) Page(_ context.Context, k *recordkind.Kind, sel store.Selection, after string, limit int) (
+	[]client.Object, bool, error) {
 	if s.err != nil {
 		return nil, false, s.err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var all []O
-	for _, obj := range s.objects {
-		if o, ok := obj.(O); ok && o.GetNamespace() == sel.Namespace && o.GetName() > after {
-			all = append(all, o.DeepCopyObject().(O))
+	var all []client.Object
+	for _, o := range s.objects {
+		if k != nil && recordkind.Of(o) == k && o.GetNamespace() == sel.Namespace && o.GetName() > after {
+			all = append(all, o.DeepCopyObject().(client.Object))
 		}
 	}
-	slices.SortFunc(all, func(a, b O) int { return strings.Compare(a.GetName(), b.GetName()) })
+	slices.SortFunc(all, func(a, b client.Object) int { return strings.Compare(a.GetName(), b.GetName()) })
 	if len(all) > limit {
 		return all[:limit], true, nil
 	}
 	return all, false, nil
-}
-
-func (s *fakeStore) PeriodCloses(_ context.Context, sel store.Selection, after string, limit int) (
-	[]*billingv1.PeriodClose, bool, error) {
-	return fakePage[*billingv1.PeriodClose](s, sel, after, limit)
-}
-
-func (s *fakeStore) LedgerSeals(_ context.Context, sel store.Selection, after string, limit int) (
-	[]*billingv1.LedgerSeal, bool, error) {
-	return fakePage[*billingv1.LedgerSeal](s, sel, after, limit)
 }
 
 func (s *fakeStore) ClosedThrough(context.Context, string) (time.Time, string, bool, error) {
@@ -168,39 +155,9 @@ func (s *fakeStore) ClosedThrough(context.Context, string) (time.Time, string, b
 	return s.closedThrough, s.closedBy, !s.closedThrough.IsZero(), nil
 }
 
-func (s *fakeStore) Seals(_ context.Context, ns string) ([]*billingv1.LedgerSeal, error) {
-	page, _, err := fakePage[*billingv1.LedgerSeal](s, store.Selection{Namespace: ns}, "", 1<<30)
-	return page, err
-}
-
-func (s *fakeStore) Invoices(_ context.Context, sel store.Selection, after string, limit int) (
-	[]*billingv1.Invoice, bool, error) {
-	return fakePage[*billingv1.Invoice](s, sel, after, limit)
-}
-
-func (s *fakeStore) CreditNotes(_ context.Context, sel store.Selection, after string, limit int) (
-	[]*billingv1.CreditNote, bool, error) {
-	return fakePage[*billingv1.CreditNote](s, sel, after, limit)
-}
-
-func (s *fakeStore) Payments(_ context.Context, sel store.Selection, after string, limit int) (
-	[]*billingv1.Payment, bool, error) {
-	return fakePage[*billingv1.Payment](s, sel, after, limit)
-}
-
-func (s *fakeStore) CreditApplications(_ context.Context, sel store.Selection, after string, limit int) (
-	[]*billingv1.CreditApplication, bool, error) {
-	return fakePage[*billingv1.CreditApplication](s, sel, after, limit)
-}
-
-func (s *fakeStore) Refunds(_ context.Context, sel store.Selection, after string, limit int) (
-	[]*billingv1.Refund, bool, error) {
-	return fakePage[*billingv1.Refund](s, sel, after, limit)
-}
-
-func (s *fakeStore) WriteOffs(_ context.Context, sel store.Selection, after string, limit int) (
-	[]*billingv1.WriteOff, bool, error) {
-	return fakePage[*billingv1.WriteOff](s, sel, after, limit)
+func (s *fakeStore) Seals(ctx context.Context, ns string) ([]*billingv1.LedgerSeal, error) {
+	seals, _, err := pages[*billingv1.LedgerSeal](s)(ctx, store.Selection{Namespace: ns}, "", 1<<30)
+	return seals, err
 }
 
 func (s *fakeStore) Feed(context.Context, string, int64, int) ([]*billingv1.Invoice, bool, error) {

@@ -114,7 +114,7 @@ func (a *Adapter) listInvoices(w http.ResponseWriter, r *http.Request, c *call) 
 		return a.listInvoiceFeed(w, r, c, listScope{workspace: c.ns, resource: resourceInvoices, filters: filters})
 	}
 	return listPage(w, r, c, listing{resource: resourceInvoices, what: "invoices", filters: filters, sel: sel},
-		a.store.Invoices, apiobject.InvoiceOf, a.encoded)
+		a.store, apiobject.InvoiceOf, a.encoded)
 }
 
 // listInvoiceFeed serves GET /v1/invoices?status=issued&order=sequence: the

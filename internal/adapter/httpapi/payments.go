@@ -100,5 +100,5 @@ func (a *Adapter) getPayment(w http.ResponseWriter, r *http.Request, c *call) *E
 // listPayments serves GET /v1/payments: a page of the workspace's
 // payments, optionally of one invoice and one customer, ordered by id.
 func (a *Adapter) listPayments(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return listRecords(w, r, c, resourcePayments, "payments", a.store.Payments, a.paymentOf(r, c.ns))
+	return listRecords(w, r, c, resourcePayments, "payments", a.store, a.paymentOf(r, c.ns))
 }

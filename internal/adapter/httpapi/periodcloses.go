@@ -187,7 +187,7 @@ func (a *Adapter) listPeriodCloses(w http.ResponseWriter, r *http.Request, c *ca
 	if e != nil {
 		return e
 	}
-	page, more, err := a.store.PeriodCloses(r.Context(), store.Selection{Namespace: c.ns}, after, limit)
+	page, more, err := pages[*billingv1.PeriodClose](a.store)(r.Context(), store.Selection{Namespace: c.ns}, after, limit)
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to list period closes")
 	}

@@ -26,15 +26,15 @@ import (
 // listRecords serves GET /v1/<kind> of a kind of record of an invoice
 // (payments, credit applications, write-offs): a page of the workspace's
 // records of resource, optionally of one invoice and one customer
-// (recordFilters), ordered by id. read reads the page from the store,
-// render answers each record; what names the records in the log.
+// (recordFilters), ordered by id. The page is read from st, render
+// answers each record; what names the records in the log.
 func listRecords[O client.Object, R any](w http.ResponseWriter, r *http.Request, c *call,
-	resource, what string, read pageReader[O], render func(O) R) *Error {
+	resource, what string, st Store, render func(O) R) *Error {
 	l, e := recordListing(c.query, resource, what)
 	if e != nil {
 		return e
 	}
-	return listPage(w, r, c, l, read, render, nil)
+	return listPage(w, r, c, l, st, render, nil)
 }
 
 // recordListing is the list of resource (what in the log) a query asks

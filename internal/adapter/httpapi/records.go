@@ -23,6 +23,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
 
 // The steps every resource's handlers share, written once: read the record
@@ -112,8 +113,23 @@ func createOnInvoice[T any, O apiObject[T], P invoiceRecordParams](a *Adapter, w
 }
 
 // pageReader reads a page of records from the store: at most limit of sel
-// after the name after, and whether more follow (store.Page).
+// after the name after, and whether more follow (Store.Page).
 type pageReader[O client.Object] func(ctx context.Context, sel store.Selection, after string, limit int) ([]O, bool, error)
+
+// pages reads from st the pages of O's kind of the table
+// (internal/recordkind), as Os.
+func pages[O client.Object](st Store) pageReader[O] {
+	var none O
+	k := recordkind.Of(none)
+	return func(ctx context.Context, sel store.Selection, after string, limit int) ([]O, bool, error) {
+		objs, more, err := st.Page(ctx, k, sel, after, limit)
+		if err != nil {
+			return nil, false, err
+		}
+		page, err := store.Typed[O](objs)
+		return page, more, err
+	}
+}
 
 // listing is a list a request asks for: of resource (named what in the
 // log), with filters, which its cursors hold, selecting sel in the
@@ -125,9 +141,9 @@ type listing struct {
 }
 
 // listPage serves GET /v1/<kind> once its filters are read: the page of l
-// that the query's limit and cursor name (pageParams), read by read,
+// that the query's limit and cursor name (pageParams), read from st,
 // each record rendered by render; cache as writePage's.
-func listPage[O client.Object, R any](w http.ResponseWriter, r *http.Request, c *call, l listing, read pageReader[O],
+func listPage[O client.Object, R any](w http.ResponseWriter, r *http.Request, c *call, l listing, st Store,
 	render func(O) R, cache *encodedCache) *Error {
 	scope := listScope{workspace: c.ns, resource: l.resource, filters: l.filters}
 	limit, after, e := pageParams(c.query, scope)
@@ -135,7 +151,7 @@ func listPage[O client.Object, R any](w http.ResponseWriter, r *http.Request, c 
 		return e
 	}
 	l.sel.Namespace = c.ns
-	page, more, err := read(r.Context(), l.sel, after, limit)
+	page, more, err := pages[O](st)(r.Context(), l.sel, after, limit)
 	if err != nil {
 		return apiError(r.Context(), err, "Unable to list "+l.what)
 	}

@@ -75,5 +75,5 @@ func (a *Adapter) listRefunds(w http.ResponseWriter, r *http.Request, c *call) *
 		return e
 	}
 	return listPage(w, r, c, listing{resource: resourceRefunds, what: "refunds", filters: listFilters{CustomerID: customer},
-		sel: store.Selection{CustomerID: customer}}, a.store.Refunds, apiobject.RefundOf, nil)
+		sel: store.Selection{CustomerID: customer}}, a.store, apiobject.RefundOf, nil)
 }

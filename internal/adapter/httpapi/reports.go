@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"time"
 
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/billing"
@@ -107,7 +108,7 @@ func (a *Adapter) agingPage(ctx context.Context, ns string, asOf time.Time, loc 
 	limit int) (items []apiobject.Aging, last string, more bool, err error) {
 	last, read := after, 0
 	for read < limit*agingScan {
-		customers, others, err := a.store.Customers(ctx, store.Selection{Namespace: ns}, last, limit)
+		customers, others, err := pages[*billingv1.Customer](a.store)(ctx, store.Selection{Namespace: ns}, last, limit)
 		if err != nil {
 			return nil, "", false, err
 		}

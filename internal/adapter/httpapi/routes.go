@@ -17,6 +17,7 @@ package httpapi
 import (
 	"net/http"
 	"net/url"
+	"strings"
 
 	"k8s.io/apiserver/pkg/authentication/user"
 
@@ -89,36 +90,17 @@ func (a *Adapter) routes() *http.ServeMux {
 	mux.Handle("POST /v1/credit_notes/{credit_note_id}/send",
 		a.api("create", resourceEmails, "", nil, a.sendCreditNote))
 
-	mux.Handle("POST /v1/payments", a.api("create", resourcePayments, "", nil, a.createPayment))
-	mux.Handle("GET /v1/payments", a.api("list", resourcePayments, "",
-		[]string{queryLimit, queryCursor, queryInvoiceID, queryCustomerID}, a.listPayments))
-	mux.Handle("GET /v1/payments/{payment_id}", a.api("get", resourcePayments, "payment_id", nil, a.getPayment))
-
-	mux.Handle("POST /v1/credit_applications",
-		a.api("create", resourceCreditApplications, "", nil, a.createCreditApplication))
-	mux.Handle("GET /v1/credit_applications", a.api("list", resourceCreditApplications, "",
-		[]string{queryLimit, queryCursor, queryInvoiceID, queryCustomerID}, a.listCreditApplications))
-	mux.Handle("GET /v1/credit_applications/{credit_application_id}",
-		a.api("get", resourceCreditApplications, "credit_application_id", nil, a.getCreditApplication))
-
+	ofInvoice := []string{queryLimit, queryCursor, queryInvoiceID, queryCustomerID}
+	a.recordRoutes(mux, &recordkind.Payment, "payment_id", ofInvoice, a.createPayment, a.listPayments, a.getPayment)
+	a.recordRoutes(mux, &recordkind.CreditApplication, "credit_application_id", ofInvoice,
+		a.createCreditApplication, a.listCreditApplications, a.getCreditApplication)
 	// A refund draws on its customer's credit, not on one invoice: no
 	// invoice_id filter (400 parameter_unknown, as for any other).
-	mux.Handle("POST /v1/refunds", a.api("create", resourceRefunds, "", nil, a.createRefund))
-	mux.Handle("GET /v1/refunds", a.api("list", resourceRefunds, "",
-		[]string{queryLimit, queryCursor, queryCustomerID}, a.listRefunds))
-	mux.Handle("GET /v1/refunds/{refund_id}", a.api("get", resourceRefunds, "refund_id", nil, a.getRefund))
-
-	mux.Handle("POST /v1/write_offs", a.api("create", resourceWriteOffs, "", nil, a.createWriteOff))
-	mux.Handle("GET /v1/write_offs", a.api("list", resourceWriteOffs, "",
-		[]string{queryLimit, queryCursor, queryInvoiceID, queryCustomerID}, a.listWriteOffs))
-	mux.Handle("GET /v1/write_offs/{write_off_id}",
-		a.api("get", resourceWriteOffs, "write_off_id", nil, a.getWriteOff))
-
-	mux.Handle("POST /v1/period_closes", a.api("create", resourcePeriodClose, "", nil, a.createPeriodClose))
-	mux.Handle("GET /v1/period_closes", a.api("list", resourcePeriodClose, "",
-		[]string{queryLimit, queryCursor}, a.listPeriodCloses))
-	mux.Handle("GET /v1/period_closes/{period_close_id}",
-		a.api("get", resourcePeriodClose, "period_close_id", nil, a.getPeriodClose))
+	a.recordRoutes(mux, &recordkind.Refund, "refund_id", []string{queryLimit, queryCursor, queryCustomerID},
+		a.createRefund, a.listRefunds, a.getRefund)
+	a.recordRoutes(mux, &recordkind.WriteOff, "write_off_id", ofInvoice, a.createWriteOff, a.listWriteOffs, a.getWriteOff)
+	a.recordRoutes(mux, &recordkind.PeriodClose, "period_close_id", []string{queryLimit, queryCursor},
+		a.createPeriodClose, a.listPeriodCloses, a.getPeriodClose)
 
 	mux.Handle("GET /v1/seals", a.api("list", resourceLedgerSeals, "", []string{queryLimit, queryCursor}, a.listSeals))
 	mux.Handle("GET /v1/seals/verify", a.api("list", resourceLedgerSeals, "", nil, a.verifySeals))
@@ -133,6 +115,16 @@ func (a *Adapter) routes() *http.ServeMux {
 	mux.Handle("GET /v1/events", a.api("list", resourceEvents, "",
 		[]string{queryLimit, queryCursor, queryAfter, queryType}, a.listEvents))
 	return mux
+}
+
+// recordRoutes routes the create (POST) and the list (GET, with the query
+// parameters query) of kind k at its path (internal/recordkind), and the
+// get of one of its records at the path's id param.
+func (a *Adapter) recordRoutes(mux *http.ServeMux, k *recordkind.Kind, param string, query []string,
+	create, list, get apiHandler) {
+	mux.Handle("POST "+strings.TrimSuffix(k.Path, "/"), a.api("create", k.Resource, "", nil, create))
+	mux.Handle("GET "+strings.TrimSuffix(k.Path, "/"), a.api("list", k.Resource, "", query, list))
+	mux.Handle("GET "+k.Path+"{"+param+"}", a.api("get", k.Resource, param, nil, get))
 }
 
 // call is an authenticated, authorized request.

@@ -24,6 +24,7 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 	"github.com/invoicing-dev/invoicing/internal/seal"
 )
 
@@ -63,7 +64,7 @@ func (a *Adapter) getSealPayload(w http.ResponseWriter, r *http.Request, c *call
 // listSeals serves GET /v1/seals: a page of the workspace's seals ordered
 // by id, which is their sequence order (seal-NNNNNN).
 func (a *Adapter) listSeals(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return listPage(w, r, c, listing{resource: resourceLedgerSeals, what: "seals"}, a.store.LedgerSeals,
+	return listPage(w, r, c, listing{resource: resourceLedgerSeals, what: "seals"}, a.store,
 		apiobject.SealOf, nil)
 }
 
@@ -149,25 +150,24 @@ func (h sealedRecords) check(kind string, obj client.Object) *seal.BrokenLink {
 // workspace serves and returns the first finding (a *seal.BrokenLink),
 // nil when there is none.
 func (a *Adapter) checkServedRecords(r *http.Request, ns string, held sealedRecords) error {
-	if err := walkRecords(r, ns, seal.KindInvoice, a.store.Invoices, held); err != nil {
-		return err
+	for _, k := range recordkind.Where(func(k *recordkind.Kind) bool { return k.Sealed != nil }) {
+		if err := a.walkRecords(r, ns, k, held); err != nil {
+			return err
+		}
 	}
-	if err := walkRecords(r, ns, seal.KindCreditNote, a.store.CreditNotes, held); err != nil {
-		return err
-	}
-	return walkRecords(r, ns, seal.KindPayment, a.store.Payments, held)
+	return nil
 }
 
-// walkRecords pages through every record of one kind in workspace ns.
-func walkRecords[O client.Object](r *http.Request, ns, kind string, page pageReader[O], held sealedRecords) error {
+// walkRecords pages through every record of kind k in workspace ns.
+func (a *Adapter) walkRecords(r *http.Request, ns string, k *recordkind.Kind, held sealedRecords) error {
 	after := ""
 	for {
-		objs, more, err := page(r.Context(), store.Selection{Namespace: ns}, after, listLimitMax)
+		objs, more, err := a.store.Page(r.Context(), k, store.Selection{Namespace: ns}, after, listLimitMax)
 		if err != nil {
 			return err
 		}
 		for _, o := range objs {
-			if finding := held.check(kind, o); finding != nil {
+			if finding := held.check(k.Name, o); finding != nil {
 				return finding
 			}
 		}

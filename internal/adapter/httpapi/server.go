@@ -38,24 +38,18 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/idempotency"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
 
 // Store is everything handlers read: *store.Store, or a fake in a test.
 type Store interface {
 	// Get reads ns/name into obj and reports whether it exists.
 	Get(ctx context.Context, ns, name string, obj client.Object) (bool, error)
-	// Customers and Invoices read the page of sel after the name after: at
-	// most limit objects, and whether more follow.
-	Customers(ctx context.Context, sel store.Selection, after string, limit int) ([]*billingv1.Customer, bool, error)
-	Invoices(ctx context.Context, sel store.Selection, after string, limit int) ([]*billingv1.Invoice, bool, error)
-	// CreditNotes and Payments read pages the same way.
-	CreditNotes(ctx context.Context, sel store.Selection, after string, limit int) ([]*billingv1.CreditNote, bool, error)
-	Payments(ctx context.Context, sel store.Selection, after string, limit int) ([]*billingv1.Payment, bool, error)
-	// CreditApplications, Refunds and WriteOffs read pages the same way.
-	CreditApplications(ctx context.Context, sel store.Selection, after string, limit int) (
-		[]*billingv1.CreditApplication, bool, error)
-	Refunds(ctx context.Context, sel store.Selection, after string, limit int) ([]*billingv1.Refund, bool, error)
-	WriteOffs(ctx context.Context, sel store.Selection, after string, limit int) ([]*billingv1.WriteOff, bool, error)
+	// Page reads the page of sel of kind k (a Cached row of
+	// internal/recordkind) after the name after: at most limit objects, and
+	// whether more follow. Handlers read it as their own type (pages).
+	Page(ctx context.Context, k *recordkind.Kind, sel store.Selection, after string, limit int) (
+		[]client.Object, bool, error)
 	// Feed reads the issued invoices of ns after a sequence, in order;
 	// FeedChanged is closed once another one is seen.
 	Feed(ctx context.Context, ns string, after int64, limit int) ([]*billingv1.Invoice, bool, error)
@@ -70,12 +64,6 @@ type Store interface {
 	// default tax, for creates, and its e-mail settings and time zone, for
 	// sends.
 	Profile(ctx context.Context, ns string) (store.Profile, error)
-	// PeriodCloses and LedgerSeals read pages of the workspace's period
-	// closes and seals as Customers does.
-	PeriodCloses(ctx context.Context, sel store.Selection, after string, limit int) (
-		[]*billingv1.PeriodClose, bool, error)
-	LedgerSeals(ctx context.Context, sel store.Selection, after string, limit int) (
-		[]*billingv1.LedgerSeal, bool, error)
 	// ClosedThrough is how far ns's books are closed, and by which close;
 	// ok is false while they are not (billing.ClosedThrough).
 	ClosedThrough(ctx context.Context, ns string) (through time.Time, closeName string, ok bool, err error)

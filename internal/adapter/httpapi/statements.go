@@ -191,41 +191,42 @@ type storeRecords struct {
 }
 
 func (s storeRecords) Invoices(ctx context.Context) ([]*billingv1.Invoice, error) {
-	return readAll(ctx, s.sel, s.a.store.Invoices)
+	var invs []*billingv1.Invoice
+	err := readAll(ctx, s.a.store, s.sel, &invs)
+	return invs, err
 }
 
 func (s storeRecords) Ledgers(ctx context.Context, _ []*billingv1.Invoice, recs *billing.Records) error {
-	var err error
-	if recs.CreditNotes, err = readAll(ctx, s.sel, s.a.store.CreditNotes); err != nil {
+	if err := readAll(ctx, s.a.store, s.sel, &recs.CreditNotes); err != nil {
 		return err
 	}
-	if recs.Payments, err = readAll(ctx, s.sel, s.a.store.Payments); err != nil {
+	if err := readAll(ctx, s.a.store, s.sel, &recs.Payments); err != nil {
 		return err
 	}
-	if recs.CreditApplications, err = readAll(ctx, s.sel, s.a.store.CreditApplications); err != nil {
+	if err := readAll(ctx, s.a.store, s.sel, &recs.CreditApplications); err != nil {
 		return err
 	}
-	recs.WriteOffs, err = readAll(ctx, s.sel, s.a.store.WriteOffs)
-	return err
+	return readAll(ctx, s.a.store, s.sel, &recs.WriteOffs)
 }
 
 func (s storeRecords) Refunds(ctx context.Context) ([]*billingv1.Refund, error) {
-	return readAll(ctx, s.sel, s.a.store.Refunds)
+	var refunds []*billingv1.Refund
+	err := readAll(ctx, s.a.store, s.sel, &refunds)
+	return refunds, err
 }
 
-// readAll reads every object of sel with read, page after page.
-func readAll[O client.Object](ctx context.Context, sel store.Selection,
-	read func(ctx context.Context, sel store.Selection, after string, limit int) ([]O, bool, error)) ([]O, error) {
-	var out []O
+// readAll reads every object of sel from st into *out, page after page.
+func readAll[O client.Object](ctx context.Context, st Store, sel store.Selection, out *[]O) error {
+	read := pages[O](st)
 	after := ""
 	for {
 		page, more, err := read(ctx, sel, after, recordsPage)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out = append(out, page...)
+		*out = append(*out, page...)
 		if !more || len(page) == 0 {
-			return out, nil
+			return nil
 		}
 		after = page[len(page)-1].GetName()
 	}

@@ -69,5 +69,5 @@ func replayWriteOff(a *Adapter, r *http.Request, ns string, obj client.Object) a
 // listWriteOffs serves GET /v1/write_offs: a page of the workspace's
 // write-offs, optionally of one invoice and one customer, ordered by id.
 func (a *Adapter) listWriteOffs(w http.ResponseWriter, r *http.Request, c *call) *Error {
-	return listRecords(w, r, c, resourceWriteOffs, "write-offs", a.store.WriteOffs, a.writeOffOf(r, c.ns))
+	return listRecords(w, r, c, resourceWriteOffs, "write-offs", a.store, a.writeOffOf(r, c.ns))
 }

@@ -18,7 +18,6 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -41,15 +40,7 @@ import (
 // highest sequence it has seen; Events walks it as Feed walks the invoice
 // sequences.
 type eventIndex struct {
-	mu         sync.RWMutex
-	workspaces map[string]*workspaceEvents
-}
-
-type workspaceEvents struct {
-	refs map[int64]eventRef
-	max  int64
-	// changed is closed, and replaced, when an event is added.
-	changed chan struct{}
+	bySequence[eventRef]
 }
 
 // eventRef names the object an event is about: its name, and the event
@@ -60,7 +51,7 @@ type eventRef struct {
 }
 
 func newEventIndex() *eventIndex {
-	return &eventIndex{workspaces: map[string]*workspaceEvents{}}
+	return &eventIndex{newBySequence[eventRef]()}
 }
 
 // recordedEvents returns the namespace, name and status.events
@@ -83,36 +74,13 @@ func (x *eventIndex) put(obj any) {
 	ws := x.workspace(ns)
 	added := false
 	for _, e := range events {
-		ref := eventRef{name: name, typ: e.Type}
-		if ws.refs[e.Sequence] == ref {
-			continue
+		if ws.set(e.Sequence, eventRef{name: name, typ: e.Type}) {
+			added = true
 		}
-		ws.refs[e.Sequence] = ref
-		ws.max = max(ws.max, e.Sequence)
-		added = true
 	}
 	if added {
-		close(ws.changed)
-		ws.changed = make(chan struct{})
+		ws.added()
 	}
-}
-
-// workspace returns the index of ns, making it. Called with mu held.
-func (x *eventIndex) workspace(ns string) *workspaceEvents {
-	ws, ok := x.workspaces[ns]
-	if !ok {
-		ws = &workspaceEvents{refs: map[int64]eventRef{}, changed: make(chan struct{})}
-		x.workspaces[ns] = ws
-	}
-	return ws
-}
-
-// changed returns a channel that is closed when the next event of ns is
-// added.
-func (x *eventIndex) changed(ns string) <-chan struct{} {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return x.workspace(ns).changed
 }
 
 // drop forgets the events of an object that was deleted (only with its
@@ -131,29 +99,10 @@ func (x *eventIndex) drop(obj any) {
 		return
 	}
 	for _, e := range events {
-		if ref := ws.refs[e.Sequence]; ref.name == name && ref.typ == e.Type {
-			delete(ws.refs, e.Sequence)
+		if ref := ws.values[e.Sequence]; ref.name == name && ref.typ == e.Type {
+			delete(ws.values, e.Sequence)
 		}
 	}
-}
-
-// run returns the events of ns from first on, consecutive and each seen,
-// at most scan of them, and the highest sequence seen in ns.
-func (x *eventIndex) run(ns string, first int64, scan int) (refs []eventRef, highest int64) {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	ws, ok := x.workspaces[ns]
-	if !ok {
-		return nil, 0
-	}
-	for s := first; len(refs) < scan; s++ {
-		ref, ok := ws.refs[s]
-		if !ok {
-			break
-		}
-		refs = append(refs, ref)
-	}
-	return refs, ws.max
 }
 
 // handler keeps the index in step with the Invoice, CreditNote, Payment,

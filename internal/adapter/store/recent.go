@@ -94,8 +94,8 @@ func (s *Store) currentVersion(k *kind) func(ctx context.Context, ns string) (st
 // from the cache behind the barrier; else from the cache when a
 // metadata-only read of the page from the API server confirms it; else
 // from the API server.
-func othersWrites[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel Selection, after string,
-	limit int) ([]PT, error) {
+func othersWrites(ctx context.Context, s *Store, k *kind, sel Selection, after string,
+	limit int) ([]client.Object, error) {
 	rv, outcome, took, err := k.barrier.await(ctx, sel.Namespace)
 	if err != nil {
 		return nil, err
@@ -103,9 +103,9 @@ func othersWrites[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, s
 	s.metrics.observe(outcome, took)
 	if outcome == barrierReached {
 		// Read the page again: the informer has delivered more since.
-		return cachedPage[T, PT](ctx, s, k, sel, after, limit)
+		return cachedPage(ctx, s, k, sel, after, limit)
 	}
-	page, confirmed, err := confirmedPage[T, PT](ctx, s, k, sel, after, rv, limit)
+	page, confirmed, err := confirmedPage(ctx, s, k, sel, after, rv, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ func othersWrites[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, s
 	s.metrics.fallBack(outcome)
 	logf.FromContext(ctx).V(1).Info("Reading the last page from the API server", "kind", k.listKind,
 		"barrier", outcome, "took", took)
-	return livePage[T, PT](ctx, s, k, sel, after, rv, limit)
+	return livePage(ctx, s, k, sel, after, rv, limit)
 }
 
 // confirmedPage returns the cached last page of a whole workspace when the
@@ -126,8 +126,8 @@ func othersWrites[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, s
 // list of limit+1 objects (names and versions, not the objects) instead of
 // the objects themselves. A filtered selection cannot be checked from
 // metadata and is never confirmed.
-func confirmedPage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel Selection, after, rv string,
-	limit int) ([]PT, bool, error) {
+func confirmedPage(ctx context.Context, s *Store, k *kind, sel Selection, after, rv string,
+	limit int) ([]client.Object, bool, error) {
 	if sel.key() != (Selection{Namespace: sel.Namespace}).key() {
 		return nil, false, nil
 	}
@@ -140,7 +140,7 @@ func confirmedPage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, 
 	if err != nil || (token == "" && after != "") {
 		return nil, false, err
 	}
-	cached, err := cachedPage[T, PT](ctx, s, k, sel, after, limit)
+	cached, err := cachedPage(ctx, s, k, sel, after, limit)
 	if err != nil {
 		return nil, false, err
 	}
@@ -154,7 +154,7 @@ func confirmedPage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, 
 
 // sameOrNewer reports whether cached holds the objects of live's first
 // limit+1, in order, each at a resource version no older than live's.
-func sameOrNewer[PT client.Object](cached []PT, live []metav1.PartialObjectMetadata, limit int) bool {
+func sameOrNewer(cached []client.Object, live []metav1.PartialObjectMetadata, limit int) bool {
 	live = live[:min(len(live), limit+1)]
 	if len(cached) != len(live) {
 		return false
@@ -215,8 +215,8 @@ func pageOptions(ns string, limit int64, token string) []client.ListOption {
 // The sealed records (sealed.go), which the API server no longer has, are
 // merged in from the overlay, in name order; a live object whose name the
 // overlay holds is skipped, as cachedPage serves the overlay's instead.
-func livePage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel Selection, after, rv string,
-	limit int) ([]PT, error) {
+func livePage(ctx context.Context, s *Store, k *kind, sel Selection, after, rv string,
+	limit int) ([]client.Object, error) {
 	set := sel.key()
 	chunk := int64(limit + 1)
 	if set != (Selection{Namespace: sel.Namespace}).key() {
@@ -228,14 +228,14 @@ func livePage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel S
 	if err != nil {
 		return nil, err
 	}
-	page := make([]PT, 0, limit+1)
+	page := make([]client.Object, 0, limit+1)
 	for {
 		list := k.newList()
 		if err := s.live.List(ctx, list, pageOptions(sel.Namespace, chunk, token)...); err != nil {
 			return nil, fmt.Errorf("reading the last page from the API server: %w", err)
 		}
 		err := meta.EachListItem(list, func(o runtime.Object) error {
-			obj, ok := o.(PT)
+			obj, ok := o.(client.Object)
 			if ok && len(page) <= limit && obj.GetName() > after && slices.Contains(k.sets(obj), set) {
 				if !k.overlay.has(obj.GetNamespace(), obj.GetName()) {
 					page = append(page, obj)

@@ -157,7 +157,7 @@ func TestTheLastPageWaitsForTheInformerToDeliverWhatAnotherReplicaWrote(t *testi
 	}
 	done := make(chan result, 1)
 	go func() {
-		page, _, err := Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "", 10)
+		page, _, err := typedPage[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "", 10)
 		done <- result{names(page), err}
 	}()
 	select {
@@ -191,7 +191,7 @@ func TestAnEventOfAnotherWorkspaceReachesTheBarrierToo(t *testing.T) {
 	}
 	done := make(chan string, 1)
 	go func() {
-		page, _, _ := Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "", 10)
+		page, _, _ := typedPage[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "", 10)
 		done <- names(page)
 	}()
 	time.Sleep(50 * time.Millisecond)
@@ -221,22 +221,22 @@ func TestAnIdleInformerHasTheLastPageReadFromTheAPIServer(t *testing.T) {
 	}
 	time.Sleep(50 * time.Millisecond)
 
-	page, more, err := Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "", 2)
+	page, more, err := typedPage[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "", 2)
 	if err != nil || names(page) != "inv-01,inv-02" || !more {
 		t.Fatalf("first page = %s, %v, %v; want inv-01,inv-02 from the cache alone", names(page), more, err)
 	}
 	if api.barriers.Load() != 0 {
 		t.Fatal("a page that is not the last took the barrier")
 	}
-	page, more, err = Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "inv-02", 2)
+	page, more, err = typedPage[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "inv-02", 2)
 	if err != nil || names(page) != "inv-03,inv-04" || !more {
 		t.Fatalf("page after inv-02 = %s, %v, %v; want inv-03,inv-04 and more", names(page), more, err)
 	}
-	page, more, err = Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "inv-04", 2)
+	page, more, err = typedPage[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "inv-04", 2)
 	if err != nil || names(page) != "inv-05" || more {
 		t.Fatalf("last page = %s, %v, %v; want inv-05", names(page), more, err)
 	}
-	page, _, err = Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws", CustomerID: "acme"}, "", 10)
+	page, _, err = typedPage[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws", CustomerID: "acme"}, "", 10)
 	if err != nil || names(page) != "inv-01,inv-02,inv-03,inv-05" {
 		t.Fatalf("acme's = %s, %v; want inv-01,inv-02,inv-03,inv-05", names(page), err)
 	}
@@ -259,7 +259,7 @@ func TestAnIdleInformerWhosePageTheAPIServerConfirmsServesItFromTheCache(t *test
 	}
 	time.Sleep(50 * time.Millisecond)
 
-	page, more, err := Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "inv-01", 10)
+	page, more, err := typedPage[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "inv-01", 10)
 	if err != nil || names(page) != "inv-02,inv-03" || more {
 		t.Fatalf("last page = %s, %v, %v; want inv-02,inv-03", names(page), more, err)
 	}
@@ -281,7 +281,7 @@ func TestAnIdleInformerWhosePageTheAPIServerConfirmsServesItFromTheCache(t *test
 	if err := f.live.Update(t.Context(), changed); err != nil {
 		t.Fatal(err)
 	}
-	page, _, err = Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "inv-01", 10)
+	page, _, err = typedPage[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "inv-01", 10)
 	if err != nil || names(page) != "inv-02,inv-03" || page[1].Annotations["example.com/changed"] == "" {
 		t.Fatalf("last page = %s, %v; want inv-02,inv-03 with inv-03 as changed", names(page), err)
 	}
@@ -300,7 +300,7 @@ func TestTheCachedPageIsConfirmedOnlyWhenItHoldsTheSameObjectsNoOlder(t *testing
 		inv.ResourceVersion = rv
 		return inv
 	}
-	cached := []*billingv1.Invoice{cachedAt("inv-1", "5"), cachedAt("inv-2", "9")}
+	cached := []client.Object{cachedAt("inv-1", "5"), cachedAt("inv-2", "9")}
 	cases := []struct {
 		name  string
 		live  []metav1.PartialObjectMetadata
@@ -355,7 +355,7 @@ func TestWithoutReadingOthersWritesTheLastPageIsTheCachesAlone(t *testing.T) {
 	f.cachedAt(t, invoice("inv-01", "acme"), "1")
 	f.createdLive(t, invoice("inv-01", "acme"))
 	f.createdLive(t, invoice("inv-02", "acme"))
-	page, _, err := Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "", 10)
+	page, _, err := typedPage[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "", 10)
 	if err != nil || names(page) != "inv-01" {
 		t.Fatalf("page = %s, %v; want inv-01", names(page), err)
 	}
@@ -378,11 +378,11 @@ func TestAWholeWorkspacesPagesAreReadFromTheAPIServerWhileTheCacheWarms(t *testi
 		f.createdLive(t, invoice(name, "acme"))
 	}
 
-	page, more, err := Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "", 2)
+	page, more, err := typedPage[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "", 2)
 	if err != nil || names(page) != "inv-01,inv-02" || !more {
 		t.Fatalf("first page = %s, %v, %v; want inv-01,inv-02 and more", names(page), more, err)
 	}
-	page, more, err = Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "inv-02", 2)
+	page, more, err = typedPage[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "inv-02", 2)
 	if err != nil || names(page) != "inv-03" || more {
 		t.Fatalf("page after inv-02 = %s, %v, %v; want inv-03 alone", names(page), more, err)
 	}
@@ -398,7 +398,7 @@ func TestAWholeWorkspacesPagesAreReadFromTheAPIServerWhileTheCacheWarms(t *testi
 
 	f.start(t)
 	f.cachedAt(t, invoice("inv-01", "acme"), "1")
-	if page, _, err = Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "", 2); err != nil ||
+	if page, _, err = typedPage[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "", 2); err != nil ||
 		names(page) != "inv-01" {
 		t.Fatalf("page once synced = %s, %v; want inv-01, the cache's", names(page), err)
 	}

@@ -604,7 +604,7 @@ func (s *Store) awaitSeals(ctx context.Context) error {
 // mergeSealed merges into page (at most limit+1 objects of sel after
 // after, sorted by name, none of them held by the overlay) the overlay's
 // objects of sel after after: the first limit+1 of both, in name order.
-func mergeSealed[T any, PT Object[T]](k *kind, page []PT, sel Selection, after string, limit int) []PT {
+func mergeSealed(k *kind, page []client.Object, sel Selection, after string, limit int) []client.Object {
 	if k.overlay == nil {
 		return page
 	}
@@ -614,12 +614,10 @@ func mergeSealed[T any, PT Object[T]](k *kind, page []PT, sel Selection, after s
 	}
 	for _, name := range names {
 		if obj, ok := k.overlay.get(sel.Namespace, name); ok {
-			if pt, ok := obj.(PT); ok {
-				page = append(page, pt)
-			}
+			page = append(page, obj)
 		}
 	}
-	slices.SortFunc(page, func(a, b PT) int {
+	slices.SortFunc(page, func(a, b client.Object) int {
 		switch {
 		case a.GetName() < b.GetName():
 			return -1

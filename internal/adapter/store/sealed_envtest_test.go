@@ -31,6 +31,7 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 	"github.com/invoicing-dev/invoicing/internal/seal"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/testenv"
@@ -190,28 +191,28 @@ func view(t *testing.T, st *store.Store, ns string) storeView {
 	t.Helper()
 	ctx := t.Context()
 	v := storeView{invoices: map[string]string{}}
-	page, _, err := st.Invoices(ctx, store.Selection{Namespace: ns}, "", 10)
+	page, _, err := st.Page(ctx, &recordkind.Invoice, store.Selection{Namespace: ns}, "", 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	paid, _, err := st.Invoices(ctx, store.Selection{Namespace: ns, CustomerID: "acme",
+	paid, _, err := st.Page(ctx, &recordkind.Invoice, store.Selection{Namespace: ns, CustomerID: "acme",
 		PaymentStatus: billingv1.InvoicePaymentPaid}, "", 10)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var names []string
 	for _, inv := range page {
-		names = append(names, inv.Name)
+		names = append(names, inv.GetName())
 		got := &billingv1.Invoice{}
-		if found, err := st.Get(ctx, ns, inv.Name, got); err != nil || !found {
-			t.Fatalf("get of %s = %v, %v", inv.Name, found, err)
+		if found, err := st.Get(ctx, ns, inv.GetName(), got); err != nil || !found {
+			t.Fatalf("get of %s = %v, %v", inv.GetName(), found, err)
 		}
 		b, err := json.Marshal(map[string]any{"name": got.Name, "uid": got.UID, "labels": got.Labels,
 			"spec": got.Spec, "status": got.Status})
 		if err != nil {
 			t.Fatal(err)
 		}
-		v.invoices[inv.Name] = string(b)
+		v.invoices[inv.GetName()] = string(b)
 	}
 	v.page = strings.Join(names, ",") + " | paid " + fmt.Sprint(len(paid))
 	feed, _, err := st.Feed(ctx, ns, 0, 10)

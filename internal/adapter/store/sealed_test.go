@@ -94,7 +94,7 @@ func getInvoice(t *testing.T, f *fixture, name string) (*billingv1.Invoice, bool
 
 func invoicePage(t *testing.T, f *fixture, sel Selection) string {
 	t.Helper()
-	page, _, err := Page[billingv1.Invoice](t.Context(), f.store, sel, "", 50)
+	page, _, err := typedPage[billingv1.Invoice](t.Context(), f.store, sel, "", 50)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestFiltersSelectSealedCreditNotesAndPaymentsAsLiveOnes(t *testing.T) {
 		{Selection{Namespace: "ws", CustomerID: "acme"}, "pay-a,pay-b"},
 		{Selection{Namespace: "ws", CustomerID: "globex"}, ""},
 	} {
-		page, _, err := Page[billingv1.Payment](t.Context(), f.store, tc.sel, "", 10)
+		page, _, err := typedPage[billingv1.Payment](t.Context(), f.store, tc.sel, "", 10)
 		if err != nil || names(page) != tc.want {
 			t.Errorf("payments of %s = %s, %v; want %s", tc.sel.key(), names(page), err, tc.want)
 		}
@@ -223,7 +223,7 @@ func TestFiltersSelectSealedCreditNotesAndPaymentsAsLiveOnes(t *testing.T) {
 		{Selection{Namespace: "ws", CustomerID: "acme"}, "cn-a"},
 		{Selection{Namespace: "ws", CreditNotePhase: billingv1.CreditNotePending}, ""},
 	} {
-		page, _, err := Page[billingv1.CreditNote](t.Context(), f.store, tc.sel, "", 10)
+		page, _, err := typedPage[billingv1.CreditNote](t.Context(), f.store, tc.sel, "", 10)
 		if err != nil || names(page) != tc.want {
 			t.Errorf("credit notes of %s = %s, %v; want %s", tc.sel.key(), names(page), err, tc.want)
 		}
@@ -240,7 +240,7 @@ func TestFiltersSelectSealedCreditNotesAndPaymentsAsLiveOnes(t *testing.T) {
 			t.Errorf("invoices of %s = %s; want %s", tc.sel.key(), got, tc.want)
 		}
 	}
-	page, more, err := Page[billingv1.Payment](t.Context(), f.store, Selection{Namespace: "ws"}, "pay-a", 1)
+	page, more, err := typedPage[billingv1.Payment](t.Context(), f.store, Selection{Namespace: "ws"}, "pay-a", 1)
 	if err != nil || names(page) != "pay-b" || more {
 		t.Errorf("the page after the sealed pay-a = %s, %v, %v; want pay-b, the last", names(page), more, err)
 	}
@@ -365,7 +365,7 @@ func TestClosedThroughAndSeals(t *testing.T) {
 	if err != nil || !ok || name != "close-b" || !through.Equal(at("2026-10-31T23:59:59Z").Time) {
 		t.Errorf("ClosedThrough = %s, %s, %v, %v; want close-b's", through, name, ok, err)
 	}
-	closes, _, err := Page[billingv1.PeriodClose](t.Context(), f.store, Selection{Namespace: "ws"}, "close-a", 10)
+	closes, _, err := typedPage[billingv1.PeriodClose](t.Context(), f.store, Selection{Namespace: "ws"}, "close-a", 10)
 	if err != nil || names(closes) != "close-b,close-c" {
 		t.Errorf("closes after close-a = %s, %v", names(closes), err)
 	}
@@ -424,7 +424,7 @@ func TestTheLastPageReadFromTheAPIServerMergesTheSealedRecords(t *testing.T) {
 		{Selection{Namespace: "ws", CustomerID: "acme"}, "", 10, "inv-01,inv-02,inv-03,inv-04", false},
 		{Selection{Namespace: "ws", PaymentStatus: billingv1.InvoicePaymentPaid}, "", 10, "inv-01,inv-03", false},
 	} {
-		page, more, err := Page[billingv1.Invoice](t.Context(), f.store, tc.sel, tc.after, tc.limit)
+		page, more, err := typedPage[billingv1.Invoice](t.Context(), f.store, tc.sel, tc.after, tc.limit)
 		if err != nil || names(page) != tc.want || more != tc.more {
 			t.Errorf("%s after %q = %s, %v, %v; want %s, %v", tc.sel.key(), tc.after, names(page), more, err,
 				tc.want, tc.more)

@@ -95,9 +95,11 @@ func (s Selection) matchable() bool {
 // kind is one type the store holds: its name index and the sets an object
 // of it belongs to.
 type kind struct {
-	obj   client.Object
-	names *nameIndex
-	sets  func(client.Object) []string
+	// obj is an empty object of the kind; newObj returns another.
+	obj    client.Object
+	newObj func() client.Object
+	names  *nameIndex
+	sets   func(client.Object) []string
 	// listKind is the kind of a list of obj, for metadata-only lists;
 	// newList returns an empty list of obj.
 	listKind string

@@ -15,8 +15,6 @@
 package store
 
 import (
-	"sync"
-
 	toolscache "k8s.io/client-go/tools/cache"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -28,19 +26,11 @@ import (
 // (internal/numbering), so the feed of issued invoices is a walk from a
 // sequence upwards that stops at the first one this replica has not seen.
 type sequenceIndex struct {
-	mu         sync.RWMutex
-	workspaces map[string]*workspaceSequences
-}
-
-type workspaceSequences struct {
-	names map[int64]string
-	max   int64
-	// changed is closed, and replaced, when a sequence is added.
-	changed chan struct{}
+	bySequence[string]
 }
 
 func newSequenceIndex() *sequenceIndex {
-	return &sequenceIndex{workspaces: map[string]*workspaceSequences{}}
+	return &sequenceIndex{newBySequence[string]()}
 }
 
 // sequenceOf returns the invoice's sequence, 0 when it carries none.
@@ -58,32 +48,9 @@ func sequenceOf(obj any) (*billingv1.Invoice, int64) {
 func (x *sequenceIndex) put(ns, name string, sequence int64) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	ws := x.workspace(ns)
-	if ws.names[sequence] == name {
-		return
+	if ws := x.workspace(ns); ws.set(sequence, name) {
+		ws.added()
 	}
-	ws.names[sequence] = name
-	ws.max = max(ws.max, sequence)
-	close(ws.changed)
-	ws.changed = make(chan struct{})
-}
-
-// workspace returns the index of ns, making it. Called with mu held.
-func (x *sequenceIndex) workspace(ns string) *workspaceSequences {
-	ws, ok := x.workspaces[ns]
-	if !ok {
-		ws = &workspaceSequences{names: map[int64]string{}, changed: make(chan struct{})}
-		x.workspaces[ns] = ws
-	}
-	return ws
-}
-
-// changed returns a channel that is closed when the next sequence of ns is
-// added.
-func (x *sequenceIndex) changed(ns string) <-chan struct{} {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return x.workspace(ns).changed
 }
 
 // drop forgets an invoice that was deleted (only with its workspace: issued
@@ -91,29 +58,9 @@ func (x *sequenceIndex) changed(ns string) <-chan struct{} {
 func (x *sequenceIndex) drop(ns, name string, sequence int64) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if ws, ok := x.workspaces[ns]; ok && ws.names[sequence] == name {
-		delete(ws.names, sequence)
+	if ws, ok := x.workspaces[ns]; ok && ws.values[sequence] == name {
+		delete(ws.values, sequence)
 	}
-}
-
-// run returns the names of at most n consecutive sequences of ns from
-// first on, stopping before the first one not seen, and the highest
-// sequence seen in ns.
-func (x *sequenceIndex) run(ns string, first int64, n int) (names []string, highest int64) {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	ws, ok := x.workspaces[ns]
-	if !ok {
-		return nil, 0
-	}
-	for s := first; len(names) < n; s++ {
-		name, ok := ws.names[s]
-		if !ok {
-			break
-		}
-		names = append(names, name)
-	}
-	return names, ws.max
 }
 
 // handler keeps the index in step with the Invoice informer.

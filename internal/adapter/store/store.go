@@ -68,12 +68,6 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Object is a pointer to a type the store holds.
-type Object[T any] interface {
-	*T
-	client.Object
-}
-
 // Store reads Customers, Invoices, CreditNotes, Payments, PeriodCloses,
 // LedgerSeals, CreditApplications, Refunds and WriteOffs for the adapter,
 // and the sealed records as if live.
@@ -82,6 +76,8 @@ type Store struct {
 	live  client.Reader
 	opts  Options
 	kinds map[reflect.Type]*kind
+	// byKind are the same kinds by their row of the table, for Page.
+	byKind map[*recordkind.Kind]*kind
 	// sequences indexes the issued invoices by sequence, for Feed.
 	sequences *sequenceIndex
 	// events indexes the events of every workspace by sequence, for
@@ -109,18 +105,20 @@ func New(c cache.Cache, live client.Reader, opts Options) *Store {
 	if opts.BarrierTimeout == 0 {
 		opts.BarrierTimeout = DefaultBarrierTimeout
 	}
-	s := &Store{cache: c, live: live, opts: opts, kinds: map[reflect.Type]*kind{}, sequences: newSequenceIndex(),
+	s := &Store{cache: c, live: live, opts: opts, kinds: map[reflect.Type]*kind{},
+		byKind: map[*recordkind.Kind]*kind{}, sequences: newSequenceIndex(),
 		events: newEventIndex(), syncedCh: make(chan struct{}), metrics: newMetrics(),
 		seals: newSeals(), sealsSynced: make(chan struct{}), log: logr.Discard(),
 		profiles: &profileVersions{live: live, byWorkspace: map[string]*coalesced{}}}
 	for _, rk := range recordkind.Where(func(k *recordkind.Kind) bool { return k.Cached }) {
-		k := &kind{obj: rk.New(), sets: setsOf(rk), listKind: rk.Name + "List", newList: rk.NewList}
+		k := &kind{obj: rk.New(), newObj: rk.New, sets: setsOf(rk), listKind: rk.Name + "List", newList: rk.NewList}
 		if rk.Overlaid {
 			k.overlay = newOverlay()
 		}
 		k.names = newNameIndex()
 		k.barrier = newReadBarrier(s.currentVersion(k), opts.BarrierTimeout)
 		s.kinds[reflect.TypeOf(k.obj)] = k
+		s.byKind[rk] = k
 	}
 	return s
 }
@@ -326,7 +324,8 @@ func (h both) OnDelete(obj any) {
 	h[1].OnDelete(obj)
 }
 
-// Page reads the page of sel, ordered by name, that follows the name after:
+// Page reads the page of sel of kind rk (a Cached row of the table,
+// internal/recordkind), ordered by name, that follows the name after:
 // at most limit objects, and whether more follow. The names come from the
 // index, each object from the cache (or from what this replica has just
 // created), so a page costs O(log n + limit) whatever the size of the
@@ -338,18 +337,18 @@ func (h both) OnDelete(obj any) {
 // name once. Before the cache has synced, a page of a whole workspace is read
 // from the API server (warming.go), and any other page waits for the cache
 // as long as ctx allows.
-func Page[T any, PT Object[T]](ctx context.Context, s *Store, sel Selection, after string, limit int) (
-	[]PT, bool, error) {
-	k, ok := s.kinds[reflect.TypeFor[PT]()]
+func (s *Store) Page(ctx context.Context, rk *recordkind.Kind, sel Selection, after string, limit int) (
+	[]client.Object, bool, error) {
+	k, ok := s.byKind[rk]
 	if !ok {
-		return nil, false, fmt.Errorf("the store holds no %s", reflect.TypeFor[T]().Name())
+		return nil, false, fmt.Errorf("the store holds no %s", kindName(rk))
 	}
-	var page []PT
+	var page []client.Object
 	var err error
 	if !s.synced.Load() && servedWhileWarming(sel) {
-		page, err = warmingPage[T, PT](ctx, s, k, sel, after, limit)
+		page, err = warmingPage(ctx, s, k, sel, after, limit)
 	} else {
-		page, err = syncedPage[T, PT](ctx, s, k, sel, after, limit)
+		page, err = syncedPage(ctx, s, k, sel, after, limit)
 	}
 	if err != nil {
 		return nil, false, err
@@ -360,38 +359,60 @@ func Page[T any, PT Object[T]](ctx context.Context, s *Store, sel Selection, aft
 	return page, false, nil
 }
 
+// Typed is page, a page Page read, as Os: an error when it holds an
+// object of another type.
+func Typed[O client.Object](page []client.Object) ([]O, error) {
+	typed := make([]O, len(page))
+	for i, obj := range page {
+		o, ok := obj.(O)
+		if !ok {
+			return nil, fmt.Errorf("the page holds a %T, not a %T", obj, o)
+		}
+		typed[i] = o
+	}
+	return typed, nil
+}
+
+// kindName names rk in an error, nil included.
+func kindName(rk *recordkind.Kind) string {
+	if rk == nil {
+		return "objects of no kind of the table"
+	}
+	return rk.Name
+}
+
 // syncedPage reads at most limit+1 objects of sel that follow after from
 // the synced cache, the last page with what other replicas wrote before.
-func syncedPage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel Selection, after string,
-	limit int) ([]PT, error) {
+func syncedPage(ctx context.Context, s *Store, k *kind, sel Selection, after string,
+	limit int) ([]client.Object, error) {
 	if err := s.awaitSync(ctx); err != nil {
 		return nil, err
 	}
-	page, err := cachedPage[T, PT](ctx, s, k, sel, after, limit)
+	page, err := cachedPage(ctx, s, k, sel, after, limit)
 	if err != nil {
 		return nil, err
 	}
 	if len(page) <= limit && s.opts.ReadOthersWrites && sel.matchable() {
 		// The last page: with what other replicas wrote a moment ago.
-		return othersWrites[T, PT](ctx, s, k, sel, after, limit)
+		return othersWrites(ctx, s, k, sel, after, limit)
 	}
 	return page, nil
 }
 
 // cachedPage reads from the cache (and what this replica has just created)
 // at most limit+1 objects of sel that follow after.
-func cachedPage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel Selection, after string,
-	limit int) ([]PT, error) {
+func cachedPage(ctx context.Context, s *Store, k *kind, sel Selection, after string,
+	limit int) ([]client.Object, error) {
 	set := sel.key()
 	// Every object of the workspace is in its set: only a filtered set
 	// is checked object by object.
 	filtered := set != (Selection{Namespace: sel.Namespace}).key()
-	page := make([]PT, 0, limit+1)
+	page := make([]client.Object, 0, limit+1)
 	for len(page) <= limit {
 		want := limit + 1 - len(page)
 		names := k.names.after(set, after, want)
 		for _, name := range names {
-			obj, found, err := cachedObject[T, PT](ctx, s, k, sel.Namespace, name)
+			obj, found, err := cachedObject(ctx, s, k, sel.Namespace, name)
 			if err != nil {
 				return nil, err
 			}
@@ -399,10 +420,8 @@ func cachedPage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel
 				// Created by this replica a moment ago, and not yet
 				// delivered by the informer; else deleted since the index
 				// listed it.
-				if p, ok := k.names.pendingObject(sel.Namespace, name); ok {
-					if pt, ok := p.(PT); ok && slices.Contains(k.sets(pt), set) {
-						page = append(page, pt)
-					}
+				if p, ok := k.names.pendingObject(sel.Namespace, name); ok && slices.Contains(k.sets(p), set) {
+					page = append(page, p)
 				}
 				continue
 			}
@@ -424,15 +443,13 @@ func cachedPage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel
 // cachedObject reads ns/name of kind k from the sealed records, else the
 // cache: the overlay's or the informer's own object, as pages read it (none is ever modified), without the copy and
 // the lookups of a cache read; found is false when the cache has none.
-func cachedObject[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, ns, name string) (
-	obj PT, found bool, err error) {
+func cachedObject(ctx context.Context, s *Store, k *kind, ns, name string) (
+	obj client.Object, found bool, err error) {
 	if sealed, ok := s.served(k, ns, name); ok {
-		if obj, ok := sealed.(PT); ok {
-			return obj, true, nil
-		}
+		return sealed, true, nil
 	}
 	if k.indexer == nil {
-		obj = PT(new(T))
+		obj = k.newObj()
 		err := s.cache.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, obj, client.UnsafeDisableDeepCopy)
 		if apierrors.IsNotFound(err) {
 			return nil, false, nil
@@ -449,64 +466,10 @@ func cachedObject[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, n
 	if !exists {
 		return nil, false, nil
 	}
-	if obj, ok := item.(PT); ok {
+	if obj, ok := item.(client.Object); ok && reflect.TypeOf(obj) == reflect.TypeOf(k.obj) {
 		return obj, true, nil
 	}
 	return nil, false, fmt.Errorf("the cache holds a %T for %s/%s", item, ns, name)
-}
-
-// Customers is Page of customers.
-func (s *Store) Customers(ctx context.Context, sel Selection, after string, limit int) (
-	[]*billingv1.Customer, bool, error) {
-	return Page[billingv1.Customer](ctx, s, sel, after, limit)
-}
-
-// Invoices is Page of invoices.
-func (s *Store) Invoices(ctx context.Context, sel Selection, after string, limit int) (
-	[]*billingv1.Invoice, bool, error) {
-	return Page[billingv1.Invoice](ctx, s, sel, after, limit)
-}
-
-// CreditNotes is Page of credit notes.
-func (s *Store) CreditNotes(ctx context.Context, sel Selection, after string, limit int) (
-	[]*billingv1.CreditNote, bool, error) {
-	return Page[billingv1.CreditNote](ctx, s, sel, after, limit)
-}
-
-// Payments is Page of payments.
-func (s *Store) Payments(ctx context.Context, sel Selection, after string, limit int) (
-	[]*billingv1.Payment, bool, error) {
-	return Page[billingv1.Payment](ctx, s, sel, after, limit)
-}
-
-// PeriodCloses is Page of period closes.
-func (s *Store) PeriodCloses(ctx context.Context, sel Selection, after string, limit int) (
-	[]*billingv1.PeriodClose, bool, error) {
-	return Page[billingv1.PeriodClose](ctx, s, sel, after, limit)
-}
-
-// CreditApplications is Page of credit applications.
-func (s *Store) CreditApplications(ctx context.Context, sel Selection, after string, limit int) (
-	[]*billingv1.CreditApplication, bool, error) {
-	return Page[billingv1.CreditApplication](ctx, s, sel, after, limit)
-}
-
-// Refunds is Page of refunds.
-func (s *Store) Refunds(ctx context.Context, sel Selection, after string, limit int) (
-	[]*billingv1.Refund, bool, error) {
-	return Page[billingv1.Refund](ctx, s, sel, after, limit)
-}
-
-// WriteOffs is Page of write-offs.
-func (s *Store) WriteOffs(ctx context.Context, sel Selection, after string, limit int) (
-	[]*billingv1.WriteOff, bool, error) {
-	return Page[billingv1.WriteOff](ctx, s, sel, after, limit)
-}
-
-// LedgerSeals is Page of seals.
-func (s *Store) LedgerSeals(ctx context.Context, sel Selection, after string, limit int) (
-	[]*billingv1.LedgerSeal, bool, error) {
-	return Page[billingv1.LedgerSeal](ctx, s, sel, after, limit)
 }
 
 // Feed reads the issued invoices of workspace ns whose sequences follow
@@ -526,11 +489,12 @@ func (s *Store) Feed(ctx context.Context, ns string, after int64, limit int) ([]
 	last := after
 	k := s.kinds[reflect.TypeFor[*billingv1.Invoice]()]
 	for _, name := range names {
-		inv, found, err := cachedObject[billingv1.Invoice](ctx, s, k, ns, name)
+		obj, found, err := cachedObject(ctx, s, k, ns, name)
 		if err != nil {
 			return nil, false, err
 		}
-		if !found {
+		inv, ok := obj.(*billingv1.Invoice)
+		if !found || !ok {
 			// Deleted with its workspace: the feed ends there. (An
 			// original moved into a seal stays in the overlay.)
 			break

@@ -34,6 +34,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllertest"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
 
 // The store against fakes: controller-runtime's fake informers deliver
@@ -216,13 +217,13 @@ func TestACreatedObjectIsReadAtOnceUntilTheInformerDeliversIt(t *testing.T) {
 	if f.liveReads.Load() != 0 {
 		t.Error("a created object was read from the API server")
 	}
-	page, more, err := Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws", CustomerID: "acme"}, "", 10)
+	page, more, err := typedPage[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws", CustomerID: "acme"}, "", 10)
 	if err != nil || more || names(page) != "inv-a,inv-b" {
 		t.Errorf("Page = %s, %v, %v; want inv-a,inv-b", names(page), more, err)
 	}
 
 	f.cached(t, made)
-	page, _, err = Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "", 10)
+	page, _, err = typedPage[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws"}, "", 10)
 	if err != nil || names(page) != "inv-a,inv-b" {
 		t.Errorf("after delivery Page = %s, %v", names(page), err)
 	}
@@ -236,15 +237,15 @@ func TestPagesFollowOneAnotherAndSkipDeletedObjects(t *testing.T) {
 	}
 	f.deleted(t, customer("cus-b"))
 	all := Selection{Namespace: "ws"}
-	first, more, err := Page[billingv1.Customer](t.Context(), f.store, all, "", 2)
+	first, more, err := typedPage[billingv1.Customer](t.Context(), f.store, all, "", 2)
 	if err != nil || !more || names(first) != "cus-a,cus-c" {
 		t.Fatalf("first page = %s, %v, %v; want cus-a,cus-c and more", names(first), more, err)
 	}
-	last, more, err := Page[billingv1.Customer](t.Context(), f.store, all, "cus-c", 2)
+	last, more, err := typedPage[billingv1.Customer](t.Context(), f.store, all, "cus-c", 2)
 	if err != nil || more || names(last) != "cus-d,cus-e" {
 		t.Errorf("last page = %s, %v, %v; want cus-d,cus-e and no more", names(last), more, err)
 	}
-	other, _, err := Page[billingv1.Customer](t.Context(), f.store, Selection{Namespace: "other"}, "", 2)
+	other, _, err := typedPage[billingv1.Customer](t.Context(), f.store, Selection{Namespace: "other"}, "", 2)
 	if err != nil || len(other) != 0 {
 		t.Errorf("another workspace = %s, %v; want nothing", names(other), err)
 	}
@@ -255,7 +256,7 @@ func TestAFilteredPageWaitsForTheCacheOnlyAsLongAsTheRequest(t *testing.T) {
 	api := f.apiServer(t, "100")
 	for _, sel := range []Selection{{Namespace: "ws", Email: "ada@example.com"}, {Namespace: "ws", CustomerID: "acme"}} {
 		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
-		if _, _, err := Page[billingv1.Customer](ctx, f.store, sel, "", 2); !errors.Is(err, ErrNotSynced) {
+		if _, _, err := typedPage[billingv1.Customer](ctx, f.store, sel, "", 2); !errors.Is(err, ErrNotSynced) {
 			t.Errorf("Page of %s = %v; want ErrNotSynced", sel.key(), err)
 		}
 		cancel()
@@ -265,11 +266,22 @@ func TestAFilteredPageWaitsForTheCacheOnlyAsLongAsTheRequest(t *testing.T) {
 	}
 }
 
-func TestPageRefusesATypeTheStoreDoesNotHold(t *testing.T) {
+func TestPageRefusesAKindTheStoreDoesNotHold(t *testing.T) {
 	f := newFixture(t)
 	f.start(t)
-	if _, _, err := Page[corev1.ConfigMap](t.Context(), f.store, Selection{Namespace: "ws"}, "", 2); err == nil {
-		t.Error("Page of ConfigMaps succeeded")
+	cases := []struct {
+		name string
+		kind *recordkind.Kind
+	}{
+		{"a kind of the table the store does not cache", &recordkind.Email},
+		{"no kind at all (a type of no row)", recordkind.Of(&corev1.ConfigMap{})},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, _, err := f.store.Page(t.Context(), tc.kind, Selection{Namespace: "ws"}, "", 2); err == nil {
+				t.Error("Page succeeded")
+			}
+		})
 	}
 }
 
@@ -306,7 +318,7 @@ func TestFilteredPagesFillUpToTheLimit(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			after := ""
 			for i, want := range tc.want {
-				page, more, err := Page[billingv1.Invoice](t.Context(), f.store, tc.sel, after, 2)
+				page, more, err := typedPage[billingv1.Invoice](t.Context(), f.store, tc.sel, after, 2)
 				if err != nil || names(page) != want || more != (i < len(tc.want)-1) {
 					t.Fatalf("page %d = %s, %v, %v; want %s", i, names(page), more, err, want)
 				}
@@ -331,7 +343,7 @@ func TestAnInvoiceMovesBetweenPhaseListsWithoutLeavingItsWorkspaceList(t *testin
 	issued.Status.Phase = billingv1.InvoiceIssued
 
 	phase := func(p billingv1.InvoicePhase) string {
-		page, _, err := Page[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws", Phase: p}, "", 10)
+		page, _, err := typedPage[billingv1.Invoice](t.Context(), f.store, Selection{Namespace: "ws", Phase: p}, "", 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -368,9 +380,22 @@ func TestCustomersAreSelectedByTheirExactEmail(t *testing.T) {
 	for email, want := range map[string]string{
 		"ada@example.com": "cus-0,cus-2", "Ada@example.com": "cus-1", "a|email=b@c": "cus-4", "nobody@example.com": "",
 	} {
-		page, more, err := Page[billingv1.Customer](t.Context(), f.store, Selection{Namespace: "ws", Email: email}, "", 10)
+		page, more, err := typedPage[billingv1.Customer](t.Context(), f.store, Selection{Namespace: "ws", Email: email}, "", 10)
 		if err != nil || more || names(page) != want {
 			t.Errorf("email %q = %s, %v, %v; want %s", email, names(page), more, err, want)
 		}
 	}
+}
+
+// typedPage is the store's Page of PT's kind, as PTs.
+func typedPage[T any, PT interface {
+	*T
+	client.Object
+}](ctx context.Context, s *Store, sel Selection, after string, limit int) ([]PT, bool, error) {
+	objs, more, err := s.Page(ctx, recordkind.Of(PT(new(T))), sel, after, limit)
+	if err != nil {
+		return nil, false, err
+	}
+	page, err := Typed[PT](objs)
+	return page, more, err
 }

@@ -16,6 +16,8 @@ package store
 
 import (
 	"context"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // Serving while the cache warms. A started adapter holds every object of
@@ -48,12 +50,12 @@ func servedWhileWarming(sel Selection) bool {
 // warmingPage reads from the API server the objects of the workspace sel
 // that follow after, at most limit+1, at the API server's current resource
 // version: what a page of the cache would hold once synced.
-func warmingPage[T any, PT Object[T]](ctx context.Context, s *Store, k *kind, sel Selection, after string,
-	limit int) ([]PT, error) {
+func warmingPage(ctx context.Context, s *Store, k *kind, sel Selection, after string,
+	limit int) ([]client.Object, error) {
 	rv, err := s.currentVersion(k)(ctx, sel.Namespace)
 	if err != nil {
 		return nil, err
 	}
 	s.metrics.servedWhileWarming()
-	return livePage[T, PT](ctx, s, k, sel, after, rv, limit)
+	return livePage(ctx, s, k, sel, after, rv, limit)
 }

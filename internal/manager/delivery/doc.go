@@ -16,8 +16,8 @@
 // body an event becomes (the event of GET /v1/events, EventBody), its signature (Invoicing-Signature, the
 // scheme Stripe documents), which URLs and addresses may receive it, one
 // attempt to send it, and the wait before the next attempt. It knows nothing
-// of controllers; internal/manager/controller decides what to send when, and keeps
-// the endpoint's status.
+// of controllers; internal/manager/webhooks (the WebhookEndpoint
+// reconciler) decides what to send when, and keeps the endpoint's status.
 //
 // Errors: an attempt fails with an *Error whose Reason says whether the
 // address was refused (ReasonNotAllowed: a person must change the URL), the

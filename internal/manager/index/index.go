@@ -36,12 +36,18 @@ import (
 const InvoiceCustomer = "spec.customerRef.name"
 
 // invoiceCustomer extracts the InvoiceCustomer index value.
-func invoiceCustomer(obj client.Object) []string {
-	inv, ok := obj.(*billingv1.Invoice)
-	if !ok || inv.Spec.CustomerRef.Name == "" {
-		return nil
+var invoiceCustomer = oneValue(func(inv *billingv1.Invoice) string { return inv.Spec.CustomerRef.Name })
+
+// oneValue extracts value's one index value of an object of type O: none
+// of another type, or when value is "".
+func oneValue[O any](value func(O) string) client.IndexerFunc {
+	return func(obj client.Object) []string {
+		o, ok := obj.(O)
+		if !ok || value(o) == "" {
+			return nil
+		}
+		return []string{value(o)}
 	}
-	return []string{inv.Spec.CustomerRef.Name}
 }
 
 // InvoiceSequenceBlock indexes issued Invoices by the block of
@@ -133,26 +139,14 @@ const (
 
 // recordInvoice extracts the RecordInvoice value of a
 // billingv1.LedgerRecord.
-func recordInvoice(obj client.Object) []string {
-	rec, ok := obj.(billingv1.LedgerRecord)
-	if !ok || rec.InvoiceName() == "" {
-		return nil
-	}
-	return []string{rec.InvoiceName()}
-}
+var recordInvoice = oneValue(billingv1.LedgerRecord.InvoiceName)
 
 // RefundCustomer indexes Refunds by the customer paid back, so a change of
 // a customer's credit wakes the refunds that wait for it.
 const RefundCustomer = "spec.customerRef.name"
 
 // refundCustomer extracts the RefundCustomer value.
-func refundCustomer(obj client.Object) []string {
-	rf, ok := obj.(*billingv1.Refund)
-	if !ok || rf.Spec.CustomerRef.Name == "" {
-		return nil
-	}
-	return []string{rf.Spec.CustomerRef.Name}
-}
+var refundCustomer = oneValue(func(rf *billingv1.Refund) string { return rf.Spec.CustomerRef.Name })
 
 // Setup registers the indexes with a manager's or cache's field indexer.
 func Setup(ctx context.Context, indexer client.FieldIndexer) error {

@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -179,16 +178,10 @@ func appliedCreditApplication(capp *billingv1.CreditApplication, inv *billingv1.
 	now time.Time) billingv1.CreditApplicationStatus {
 	status := *capp.Status.DeepCopy()
 	status.Phase = billingv1.CreditApplicationApplied
-	status.CustomerName = inv.Spec.CustomerRef.Name
-	status.Currency = billing.InvoiceCurrency(inv)
-	status.Display = amountDisplay(status.Currency, capp.Spec.Amount)
-	if status.AppliedAt == nil {
-		at := metav1.NewTime(now)
-		status.AppliedAt = &at
-	}
-	status.ObservedGeneration = capp.Generation
-	c := reconciler.Conditions{List: &status.Conditions, Generation: capp.Generation, Now: now}
-	c.Ready(billingv1.ReasonApplied, "The credit is applied to the invoice")
+	record(capp, recordedFields{conditions: &status.Conditions, customerName: &status.CustomerName,
+		currency: &status.Currency, display: &status.Display, at: &status.AppliedAt, observedGeneration: &status.ObservedGeneration},
+		recording{inv: inv, currency: billing.InvoiceCurrency(inv), amount: &capp.Spec.Amount, reason: billingv1.ReasonApplied,
+			message: "The credit is applied to the invoice"}, now)
 	return status
 }
 

@@ -18,8 +18,6 @@ import (
 	"context"
 	"fmt"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -39,13 +37,9 @@ import (
 func liveCustomer(ctx context.Context, reader client.Reader, namespace, name string) (
 	customer *billingv1.Customer, waiting *reconciler.Verdict, err error) {
 	customer = &billingv1.Customer{}
-	key := types.NamespacedName{Namespace: namespace, Name: name}
-	if err := reader.Get(ctx, key, customer); err != nil {
-		if apierrors.IsNotFound(err) {
-			return nil, &reconciler.Verdict{Reason: billingv1.ReasonCustomerNotFound,
-				Message: fmt.Sprintf("Customer %q does not exist in namespace %q; waiting for it", name, namespace)}, nil
-		}
-		return nil, nil, fmt.Errorf("getting customer %s: %w", key, err)
+	waiting, err = liveGet(ctx, reader, namespace, name, customer, "Customer", billingv1.ReasonCustomerNotFound)
+	if waiting != nil || err != nil {
+		return nil, waiting, err
 	}
 	return customer, nil, nil
 }

@@ -22,6 +22,8 @@
 // and brings its own step; ledger.go is the protocol they share (live
 // reads, waiting for the invoice to be issued, entering the ledger with an
 // optimistic lock, retrying after a conflict; Parts are what each is
-// given), display.go the money each shows to kubectl, and customer_credit.go
-// the customer's credit that credit applications and refunds draw on.
+// given), recorded.go the steps every record's status takes once it is
+// recorded (a payment, refund, credit application or write-off),
+// display.go the money each shows to kubectl, and customer_credit.go the
+// customer's credit that credit applications and refunds draw on.
 package ledger

@@ -439,17 +439,29 @@ func (k *ledgerKind[O]) waitedOn() client.Object {
 func liveIssuedInvoice(ctx context.Context, reader client.Reader, namespace, name, once string) (
 	inv *billingv1.Invoice, waiting *reconciler.Verdict, err error) {
 	inv = &billingv1.Invoice{}
-	key := types.NamespacedName{Namespace: namespace, Name: name}
-	if err := reader.Get(ctx, key, inv); err != nil {
-		if apierrors.IsNotFound(err) {
-			return nil, &reconciler.Verdict{Reason: billingv1.ReasonInvoiceNotFound,
-				Message: fmt.Sprintf("Invoice %q does not exist in namespace %q; waiting for it", name, namespace)}, nil
-		}
-		return nil, nil, fmt.Errorf("getting invoice %s: %w", key, err)
+	waiting, err = liveGet(ctx, reader, namespace, name, inv, "Invoice", billingv1.ReasonInvoiceNotFound)
+	if waiting != nil || err != nil {
+		return nil, waiting, err
 	}
 	if inv.Status.Phase != billingv1.InvoiceIssued || inv.Status.Sequence == nil || inv.Status.Total == nil {
 		return nil, &reconciler.Verdict{Reason: billingv1.ReasonInvoiceNotIssued,
 			Message: fmt.Sprintf("Invoice %q is not issued yet; %s", name, once)}, nil
 	}
 	return inv, nil, nil
+}
+
+// liveGet reads name of namespace into obj straight from the API server;
+// waiting says why a record waits while it is missing, for reason: what
+// ("Invoice") does not exist yet.
+func liveGet(ctx context.Context, reader client.Reader, namespace, name string, obj client.Object, what, reason string) (
+	waiting *reconciler.Verdict, err error) {
+	key := types.NamespacedName{Namespace: namespace, Name: name}
+	if err := reader.Get(ctx, key, obj); err != nil {
+		if apierrors.IsNotFound(err) {
+			return &reconciler.Verdict{Reason: reason,
+				Message: fmt.Sprintf("%s %q does not exist in namespace %q; waiting for it", what, name, namespace)}, nil
+		}
+		return nil, fmt.Errorf("getting %s %s: %w", strings.ToLower(what), key, err)
+	}
+	return nil, nil
 }

@@ -17,11 +17,8 @@ package ledger
 import (
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
-	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
 )
 
 // recordedPayment returns payment's status Recorded against inv, in whose
@@ -31,16 +28,10 @@ func recordedPayment(payment *billingv1.Payment, inv *billingv1.Invoice, now tim
 	applied, overpaid := billing.PaymentSplit(inv, payment.Name, string(payment.UID), payment.Spec.Amount)
 	status.Phase = billingv1.PaymentRecorded
 	status.AppliedAmount, status.OverpaidAmount = &applied, &overpaid
-	status.CustomerName = inv.Spec.CustomerRef.Name
-	status.Currency = billing.InvoiceCurrency(inv)
-	status.Display = amountDisplay(billing.InvoiceCurrency(inv), payment.Spec.Amount)
-	if status.RecordedAt == nil {
-		recordedAt := metav1.NewTime(now)
-		status.RecordedAt = &recordedAt
-	}
-	status.ObservedGeneration = payment.Generation
-	c := reconciler.Conditions{List: &status.Conditions, Generation: payment.Generation, Now: now}
-	c.Ready(billingv1.ReasonRecorded, "The payment is recorded in the invoice's balance")
+	record(payment, recordedFields{conditions: &status.Conditions, customerName: &status.CustomerName,
+		currency: &status.Currency, display: &status.Display, at: &status.RecordedAt, observedGeneration: &status.ObservedGeneration},
+		recording{inv: inv, currency: billing.InvoiceCurrency(inv), amount: &payment.Spec.Amount, reason: billingv1.ReasonRecorded,
+			message: "The payment is recorded in the invoice's balance"}, now)
 	return status
 }
 

@@ -18,7 +18,6 @@ import (
 	"context"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 
@@ -120,15 +119,10 @@ func (r *RefundReconciler) once(ctx context.Context, key types.NamespacedName) e
 func recordedRefund(rf *billingv1.Refund, now time.Time) billingv1.RefundStatus {
 	status := *rf.Status.DeepCopy()
 	status.Phase = billingv1.RefundRecorded
-	status.Currency = rf.Spec.Currency
-	status.Display = amountDisplay(status.Currency, rf.Spec.Amount)
-	if status.RecordedAt == nil {
-		at := metav1.NewTime(now)
-		status.RecordedAt = &at
-	}
-	status.ObservedGeneration = rf.Generation
-	c := reconciler.Conditions{List: &status.Conditions, Generation: rf.Generation, Now: now}
-	c.Ready(billingv1.ReasonRecorded, "The refund is recorded in the customer's credit")
+	record(rf, recordedFields{conditions: &status.Conditions, currency: &status.Currency, display: &status.Display,
+		at: &status.RecordedAt, observedGeneration: &status.ObservedGeneration},
+		recording{currency: rf.Spec.Currency, amount: &rf.Spec.Amount,
+			reason: billingv1.ReasonRecorded, message: "The refund is recorded in the customer's credit"}, now)
 	return status
 }
 

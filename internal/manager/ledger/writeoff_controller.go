@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -106,22 +105,17 @@ func (r *WriteOffReconciler) step(ctx context.Context, wo *billingv1.WriteOff, i
 func recordedWriteOff(wo *billingv1.WriteOff, inv *billingv1.Invoice, now time.Time) billingv1.WriteOffStatus {
 	status := *wo.Status.DeepCopy()
 	status.Phase = billingv1.WriteOffRecorded
-	status.CustomerName = inv.Spec.CustomerRef.Name
-	status.Currency = billing.InvoiceCurrency(inv)
+	var entered *int64
 	for _, e := range inv.Status.Ledger.WriteOffs {
 		if e.Name == wo.Name && e.UID == string(wo.UID) {
 			amount := e.Amount
-			status.Amount = &amount
-			status.Display = amountDisplay(status.Currency, amount)
+			status.Amount, entered = &amount, &amount
 		}
 	}
-	if status.RecordedAt == nil {
-		at := metav1.NewTime(now)
-		status.RecordedAt = &at
-	}
-	status.ObservedGeneration = wo.Generation
-	c := reconciler.Conditions{List: &status.Conditions, Generation: wo.Generation, Now: now}
-	c.Ready(billingv1.ReasonRecorded, "What remained of the invoice is written off")
+	record(wo, recordedFields{conditions: &status.Conditions, customerName: &status.CustomerName,
+		currency: &status.Currency, display: &status.Display, at: &status.RecordedAt, observedGeneration: &status.ObservedGeneration},
+		recording{inv: inv, currency: billing.InvoiceCurrency(inv), amount: entered, reason: billingv1.ReasonRecorded,
+			message: "What remained of the invoice is written off"}, now)
 	return status
 }
 

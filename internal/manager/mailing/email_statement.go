@@ -86,14 +86,10 @@ type cacheRecords struct {
 // Invoices lists the customer's live invoices, then its sealed ones.
 func (c *cacheRecords) Invoices(ctx context.Context) ([]*billingv1.Invoice, error) {
 	invoices := &billingv1.InvoiceList{}
-	if err := c.r.List(ctx, invoices, client.InNamespace(c.ns),
-		client.MatchingFields{index.InvoiceCustomer: c.customer}); err != nil {
-		return nil, fmt.Errorf("listing the invoices of %s: %w", c.customer, err)
+	if err := c.list(ctx, invoices, index.InvoiceCustomer, "invoices"); err != nil {
+		return nil, err
 	}
-	var out []*billingv1.Invoice
-	for i := range invoices.Items {
-		out = append(out, &invoices.Items[i])
-	}
+	out := pointers(invoices.Items)
 	if err := c.r.sealedRecords(ctx, c.ns, c.customer, &c.sealed); err != nil {
 		return nil, err
 	}
@@ -123,15 +119,31 @@ func (c *cacheRecords) Ledgers(ctx context.Context, invoices []*billingv1.Invoic
 // Refunds lists the customer's refunds.
 func (c *cacheRecords) Refunds(ctx context.Context) ([]*billingv1.Refund, error) {
 	refunds := &billingv1.RefundList{}
-	if err := c.r.List(ctx, refunds, client.InNamespace(c.ns),
-		client.MatchingFields{index.RefundCustomer: c.customer}); err != nil {
-		return nil, fmt.Errorf("listing the refunds of %s: %w", c.customer, err)
+	if err := c.list(ctx, refunds, index.RefundCustomer, "refunds"); err != nil {
+		return nil, err
 	}
-	var out []*billingv1.Refund
-	for i := range refunds.Items {
-		out = append(out, &refunds.Items[i])
+	return pointers(refunds.Items), nil
+}
+
+// list lists into list the customer's objects that field (a cache index
+// of their customer) finds; what names them in the error.
+func (c *cacheRecords) list(ctx context.Context, list client.ObjectList, field, what string) error {
+	if err := c.r.List(ctx, list, client.InNamespace(c.ns), client.MatchingFields{field: c.customer}); err != nil {
+		return fmt.Errorf("listing the %s of %s: %w", what, c.customer, err)
 	}
-	return out, nil
+	return nil
+}
+
+// pointers points at each of items, in order; nil for none.
+func pointers[T any](items []T) []*T {
+	if len(items) == 0 {
+		return nil
+	}
+	out := make([]*T, len(items))
+	for i := range items {
+		out[i] = &items[i]
+	}
+	return out
 }
 
 // ledgerRecords adds the records in inv's ledger to recs.

@@ -17,7 +17,6 @@ package numbering
 import (
 	"context"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -40,16 +39,11 @@ type creditNoteReader struct {
 // LookupInvoice tells the UID and the sequence (0: none yet) of the credit
 // note named by key, or that it does not exist.
 func (r creditNoteReader) LookupInvoice(ctx context.Context, key types.NamespacedName) (InvoiceState, bool, error) {
-	note := &billingv1.CreditNote{}
-	if err := r.reader.Get(ctx, key, note); err != nil {
-		if apierrors.IsNotFound(err) {
-			return InvoiceState{}, false, nil
+	return readState(ctx, r.reader, key, &billingv1.CreditNote{}, func(note *billingv1.CreditNote) InvoiceState {
+		var sequence int64
+		if note.Status.Sequence != nil {
+			sequence = *note.Status.Sequence
 		}
-		return InvoiceState{}, false, err
-	}
-	var sequence int64
-	if note.Status.Sequence != nil {
-		sequence = *note.Status.Sequence
-	}
-	return InvoiceState{UID: note.UID, Sequence: sequence}, true, nil
+		return InvoiceState{UID: note.UID, Sequence: sequence}
+	})
 }

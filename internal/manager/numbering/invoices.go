@@ -46,12 +46,20 @@ type invoiceReader struct {
 }
 
 func (r invoiceReader) LookupInvoice(ctx context.Context, key types.NamespacedName) (InvoiceState, bool, error) {
-	inv := &billingv1.Invoice{}
-	if err := r.reader.Get(ctx, key, inv); err != nil {
+	return readState(ctx, r.reader, key, &billingv1.Invoice{}, func(inv *billingv1.Invoice) InvoiceState {
+		return InvoiceState{UID: inv.UID, Sequence: r.sequenceOf(inv)}
+	})
+}
+
+// readState reads the object named by key into obj and tells its state, or
+// that it does not exist.
+func readState[O client.Object](ctx context.Context, reader client.Reader, key types.NamespacedName, obj O,
+	state func(O) InvoiceState) (InvoiceState, bool, error) {
+	if err := reader.Get(ctx, key, obj); err != nil {
 		if apierrors.IsNotFound(err) {
 			return InvoiceState{}, false, nil
 		}
 		return InvoiceState{}, false, err
 	}
-	return InvoiceState{UID: inv.UID, Sequence: r.sequenceOf(inv)}, true, nil
+	return state(obj), true, nil
 }

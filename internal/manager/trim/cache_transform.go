@@ -81,19 +81,7 @@ func CacheOptions() cache.Options {
 // managedFields from every object and trims issued invoices
 // (trimIssuedInvoice). Objects of other kinds pass through with only their
 // managedFields stripped.
-func InvoiceCacheTransform() toolscache.TransformFunc {
-	strip := cache.TransformStripManagedFields()
-	return func(in any) (any, error) {
-		out, err := strip(in)
-		if err != nil {
-			return nil, err
-		}
-		if inv, ok := out.(*billingv1.Invoice); ok {
-			trimIssuedInvoice(inv)
-		}
-		return out, nil
-	}
-}
+func InvoiceCacheTransform() toolscache.TransformFunc { return stripping(trimIssuedInvoice) }
 
 // LedgerSealCacheTransform is the cache transform of LedgerSeals: it strips
 // managedFields and spec.payload, up to a MiB each, which the manager reads
@@ -102,14 +90,20 @@ func InvoiceCacheTransform() toolscache.TransformFunc {
 // sealed record. The cache keeps the rest: the sequence, the hashes, the
 // counts and status.events.
 func LedgerSealCacheTransform() toolscache.TransformFunc {
+	return stripping(func(sl *billingv1.LedgerSeal) { sl.Spec.Payload = "" })
+}
+
+// stripping is a cache transform that strips managedFields from every
+// object and then passes each of type O to trim.
+func stripping[O any](trim func(O)) toolscache.TransformFunc {
 	strip := cache.TransformStripManagedFields()
 	return func(in any) (any, error) {
 		out, err := strip(in)
 		if err != nil {
 			return nil, err
 		}
-		if sl, ok := out.(*billingv1.LedgerSeal); ok {
-			sl.Spec.Payload = ""
+		if o, ok := out.(O); ok {
+			trim(o)
 		}
 		return out, nil
 	}

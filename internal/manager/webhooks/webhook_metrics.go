@@ -34,18 +34,11 @@ var (
 		Help: "Webhook delivery attempts by endpoint and result: success (a 2xx answer) or failure " +
 			"(another answer, an error, a timeout or a refused address).",
 	}, []string{reconciler.WorkspaceLabel, endpointLabel, "result"})
-	webhookLag = prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Namespace: reconciler.MetricsNamespace,
-		Name:      "webhook_lag_sequences",
-		Help: "Issued invoices not yet delivered to an endpoint: the highest sequence the manager has seen " +
-			"issued in the workspace minus the endpoint's status.deliveredSequence. Absent while the endpoint is paused.",
-	}, []string{reconciler.WorkspaceLabel, endpointLabel})
-	webhookLagEvents = prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Namespace: reconciler.MetricsNamespace,
-		Name:      "webhook_lag_events",
-		Help: "Events not yet walked by an endpoint (sent or skipped): the highest event sequence the manager " +
-			"has seen in the workspace minus the endpoint's status.deliveredEventSequence. Absent while the endpoint is paused.",
-	}, []string{reconciler.WorkspaceLabel, endpointLabel})
+	webhookLag = lagGauge("webhook_lag_sequences", "Issued invoices not yet delivered to an endpoint: the highest "+
+		"sequence the manager has seen issued in the workspace minus the endpoint's status.deliveredSequence.")
+	webhookLagEvents = lagGauge("webhook_lag_events", "Events not yet walked by an endpoint (sent or skipped): the "+
+		"highest event sequence the manager has seen in the workspace minus the endpoint's "+
+		"status.deliveredEventSequence.")
 	webhookAttemptSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Namespace: reconciler.MetricsNamespace,
 		Name:      "webhook_attempt_duration_seconds",
@@ -53,6 +46,17 @@ var (
 		Buckets:   []float64{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10},
 	}, []string{"result"})
 )
+
+// lagGauge is a gauge of how far behind each endpoint of a workspace is,
+// named name; help says in what, and the gauge's help adds that it is
+// absent while the endpoint is paused.
+func lagGauge(name, help string) *prometheus.GaugeVec {
+	return prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Namespace: reconciler.MetricsNamespace,
+		Name:      name,
+		Help:      help + " Absent while the endpoint is paused.",
+	}, []string{reconciler.WorkspaceLabel, endpointLabel})
+}
 
 const endpointLabel = "endpoint"
 

@@ -29,6 +29,10 @@ const (
 	exampleFile   = "writeoff"
 	exampleFiles  = "writeoffs"
 	exampleGoType = "billingv1." + exampleKind
+	// mostNamingFiles is how many production files outside api/ may name
+	// a kind's Go type (issue 47): its row, its reconciler step, its
+	// renderer, its handler file, and the customer's account.
+	mostNamingFiles = 6
 )
 
 var (
@@ -93,6 +97,7 @@ func TestAddingAKindListsEveryProductionFileThatNamesTheNewestKind(t *testing.T)
 		listed[forExample(m[1])] = true
 	}
 	naming := regexp.MustCompile(regexp.QuoteMeta(exampleGoType) + `\b`)
+	var named []string
 	for _, dir := range []string{"cmd", "internal"} {
 		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d os.DirEntry, err error) error {
 			if err != nil {
@@ -117,7 +122,11 @@ func TestAddingAKindListsEveryProductionFileThatNamesTheNewestKind(t *testing.T)
 			if err != nil {
 				return err
 			}
-			if naming.Match(src) && !listed[rel] {
+			if !naming.Match(src) {
+				return nil
+			}
+			named = append(named, rel)
+			if !listed[rel] {
 				t.Errorf("%s names %s, and Adding a kind does not list it among a kind's places", rel, exampleGoType)
 			}
 			return nil
@@ -125,5 +134,9 @@ func TestAddingAKindListsEveryProductionFileThatNamesTheNewestKind(t *testing.T)
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+	if len(named) > mostNamingFiles {
+		t.Errorf("%d production files name %s, at most %d may: %s", len(named), exampleGoType, mostNamingFiles,
+			strings.Join(named, ", "))
 	}
 }
