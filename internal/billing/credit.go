@@ -58,6 +58,13 @@ type InvoiceToCredit struct {
 	Amounts Amounts
 	// Credited may have nil slices: nothing credited yet.
 	Credited Credited
+	// CreditedTotal is the sum of the totals of the credit notes issued
+	// against the invoice.
+	CreditedTotal int64
+	// Allowances and Charges are the invoice's document allowances and
+	// charges as issued, copied onto a full credit of an invoice nothing
+	// was credited of yet.
+	Allowances, Charges []billingv1.AppliedAllowanceCharge
 }
 
 // CreditLine is one line of a credit note: the invoice line it credits
@@ -75,6 +82,9 @@ type CreditLine struct {
 // credits, in the order its lines first name them (not the invoice's).
 type CreditedAmounts struct {
 	LineNets []int64
+	// NoteAllowances and NoteCharges are the note's own allowances and
+	// charges as applied, with their tax (nil: none) and reason.
+	NoteAllowances, NoteCharges []billingv1.AppliedAllowanceCharge
 	Amounts
 	// GroupIndexes holds, for each entry of TaxBreakdown, the index of the
 	// invoice's group it credits.
@@ -120,10 +130,14 @@ func (inv *InvoiceToCredit) creditedGroup(g int) CreditedGroup {
 	return CreditedGroup{}
 }
 
-// Remaining returns what is left to credit of the invoice: the sum of
-// every line's net not yet credited and every group's tax not yet
-// credited. 0 means the invoice is fully credited.
+// Remaining returns what is left to credit of the invoice: every line's
+// net not yet credited and every group's tax not yet credited; for an
+// invoice with document allowances or charges, its total less the totals
+// of its issued credit notes. 0 means the invoice is fully credited.
 func (inv *InvoiceToCredit) Remaining() int64 {
+	if inv.settled() {
+		return inv.Amounts.Total - inv.CreditedTotal
+	}
 	var left int64
 	for i := range inv.Lines {
 		left += inv.lineNet(i) - inv.creditedLine(i).Net
@@ -144,7 +158,7 @@ func (inv *InvoiceToCredit) FullCredit() ([]CreditLine, error) {
 			lines = append(lines, CreditLine{InvoiceLine: i, Amount: left})
 		}
 	}
-	if len(lines) == 0 {
+	if len(lines) == 0 && (!inv.settled() || inv.Remaining() <= 0) {
 		return nil, ErrFullyCredited
 	}
 	return lines, nil
@@ -193,7 +207,31 @@ func (inv *InvoiceToCredit) groupIndexes() []int {
 // many, therefore credits exactly its total, to the minor unit, and the
 // credit notes of an invoice never credit more than its total.
 func ComputeCredit(inv *InvoiceToCredit, lines []CreditLine) (CreditedAmounts, error) {
-	if len(lines) == 0 {
+	return ComputeNoteCredit(inv, lines, NoteAdjustments{})
+}
+
+// NoteAdjustments are a credit note's own document allowances and
+// charges, each with its API form (for its reason) and its arithmetic
+// (percent or amount, tax); or, Full, those of a full credit, which
+// ComputeNoteCredit derives.
+type NoteAdjustments struct {
+	Allowances, Charges []billingv1.AppliedAllowanceCharge
+	Adjust              struct{ Allowances, Charges []Adjustment }
+	Full                bool
+}
+
+// ComputeNoteCredit is ComputeCredit with the note's document allowances
+// and charges (adj). Each is in one of the invoice's tax groups (its tax's
+// category and rate), a percent taken of the note's lines in that group;
+// a group's credited base is its lines plus its charges less its
+// allowances. No group is credited more than the invoice's base there
+// less what earlier notes credited there (Exceeds, on "lines"), and a full
+// credit credits exactly what is left of each group's base: the invoice's
+// own allowances and charges when nothing was credited yet, else one
+// allowance or charge per group for the difference between what is left
+// of its base and of its lines.
+func ComputeNoteCredit(inv *InvoiceToCredit, lines []CreditLine, adj NoteAdjustments) (CreditedAmounts, error) {
+	if len(lines) == 0 && !adj.Full {
 		return CreditedAmounts{}, lineError(0, "lines", false, "must have at least one line")
 	}
 	groupOf := inv.groupIndexes()
@@ -232,6 +270,9 @@ func ComputeCredit(inv *InvoiceToCredit, lines []CreditLine) (CreditedAmounts, e
 		}
 		out.TaxBreakdown[k].TaxableAmount += net
 	}
+	if err := inv.adjust(&out, noteGroup, adj); err != nil {
+		return CreditedAmounts{}, err
+	}
 	for k := range out.TaxBreakdown {
 		group := &out.TaxBreakdown[k]
 		tax, err := inv.creditGroupTax(out.GroupIndexes[k], group.TaxableAmount)
@@ -241,7 +282,7 @@ func ComputeCredit(inv *InvoiceToCredit, lines []CreditLine) (CreditedAmounts, e
 		group.TaxAmount = tax
 		out.TaxTotal += tax
 	}
-	out.Total = out.Subtotal + out.TaxTotal
+	out.Total = out.Subtotal - out.AllowanceTotal + out.ChargeTotal + out.TaxTotal
 	return out, nil
 }
 
@@ -349,8 +390,210 @@ func (inv *InvoiceToCredit) Apply(lines []CreditLine, amounts CreditedAmounts) {
 		c.Quantity = billingv1.QuantityOfScaled(c.Quantity.Scaled() + cl.Quantity.Scaled())
 		inv.Credited.Lines[cl.InvoiceLine].Net += amounts.LineNets[i]
 	}
+	inv.CreditedTotal += amounts.Total
 	for k, g := range amounts.GroupIndexes {
 		inv.Credited.Groups[g].TaxableAmount += amounts.TaxBreakdown[k].TaxableAmount
 		inv.Credited.Groups[g].TaxAmount += amounts.TaxBreakdown[k].TaxAmount
 	}
+}
+
+// adjust applies a note's allowances and charges (adj) to its amounts out,
+// whose groups noteGroup indexes by the invoice's group, and checks that
+// no group is credited more than is left of its base.
+func (inv *InvoiceToCredit) adjust(out *CreditedAmounts, noteGroup map[int]int, adj NoteAdjustments) error {
+	untaxed := len(inv.Amounts.TaxBreakdown) == 0
+	base := out.Subtotal // the note's base without tax
+	// taxableOf returns the note's taxable amount of the invoice's group g
+	// (-1: a document without tax), adding the group when it is new.
+	taxableOf := func(g int) *int64 {
+		if g < 0 {
+			return &base
+		}
+		k, seen := noteGroup[g]
+		if !seen {
+			k = len(out.TaxBreakdown)
+			noteGroup[g] = k
+			ig := inv.Amounts.TaxBreakdown[g]
+			out.TaxBreakdown = append(out.TaxBreakdown, TaxGroup{Category: ig.Category, Rate: ig.Rate, ExemptionReason: ig.ExemptionReason})
+			out.GroupIndexes = append(out.GroupIndexes, g)
+		}
+		return &out.TaxBreakdown[k].TaxableAmount
+	}
+	if adj.Full {
+		inv.fullAdjustments(out, taxableOf, untaxed, &base)
+	} else {
+		for _, kind := range []struct {
+			name    string
+			adjs    []Adjustment
+			applied []billingv1.AppliedAllowanceCharge
+			sign    int64
+		}{{"charges", adj.Adjust.Charges, adj.Charges, +1}, {"allowances", adj.Adjust.Allowances, adj.Allowances, -1}} {
+			for i := range kind.adjs {
+				a := &kind.adjs[i]
+				g, err := inv.groupOfTax(a.Tax, untaxed)
+				if err != nil {
+					return lineError(i, fmt.Sprintf("%s[%d].tax", kind.name, i), false, "%s", err)
+				}
+				taxable := taxableOf(g)
+				linesNet := *taxable
+				amount, err := a.amountOn(linesNet)
+				if err != nil {
+					return lineError(i, fmt.Sprintf("%s[%d]", kind.name, i), false, "%s", err)
+				}
+				if kind.sign < 0 && amount > *taxable {
+					return lineError(i, fmt.Sprintf("%s[%d]", kind.name, i), false,
+						"%d %s, the %d the note credits in its tax group", amount, ErrAllowanceExceedsBase, *taxable)
+				}
+				*taxable += kind.sign * amount
+				applied := kind.applied[i]
+				applied.Amount = amount
+				if a.Percent != nil {
+					b := linesNet
+					applied.Base = &b
+				}
+				if kind.sign < 0 {
+					out.NoteAllowances = append(out.NoteAllowances, applied)
+					out.AllowanceTotal += amount
+				} else {
+					out.NoteCharges = append(out.NoteCharges, applied)
+					out.ChargeTotal += amount
+				}
+			}
+		}
+	}
+	// No group credited beyond what is left of its base.
+	if untaxed {
+		if left := inv.Remaining(); base > left {
+			return lineError(0, "lines", true, "credit %d, more than the %d left to credit of the invoice", base, max(left, 0))
+		}
+		return nil
+	}
+	for k, g := range out.GroupIndexes {
+		ig, credited := inv.Amounts.TaxBreakdown[g], inv.creditedGroup(g)
+		if left := ig.TaxableAmount - credited.TaxableAmount; out.TaxBreakdown[k].TaxableAmount > left {
+			return lineError(0, "lines", true, "credit %d of tax group %s, more than the %d left to credit there",
+				out.TaxBreakdown[k].TaxableAmount, groupName(ig), max(left, 0))
+		}
+	}
+	return nil
+}
+
+// fullAdjustments adds to out the allowances and charges of a full credit:
+// the invoice's own when nothing was credited of it yet, else per group
+// the difference between what is left of its base and the note's lines.
+func (inv *InvoiceToCredit) fullAdjustments(out *CreditedAmounts, taxableOf func(int) *int64, untaxed bool, base *int64) {
+	if !inv.settled() {
+		// A ledger of lines only: what is left of each line is what is
+		// left of the invoice.
+		return
+	}
+	if inv.CreditedTotal == 0 && len(inv.Credited.Lines) == 0 {
+		for _, kind := range []struct {
+			src  []billingv1.AppliedAllowanceCharge
+			sign int64
+		}{{inv.Charges, +1}, {inv.Allowances, -1}} {
+			for _, a := range kind.src {
+				g := -1
+				if !untaxed {
+					lt, err := LineTaxOf(a.Tax)
+					if err != nil {
+						continue
+					}
+					g, _ = inv.groupOfTax(lt, untaxed)
+				}
+				t := taxableOf(g)
+				*t += kind.sign * a.Amount
+				a.Base = nil
+				a.Percent = nil
+				if kind.sign < 0 {
+					out.NoteAllowances = append(out.NoteAllowances, a)
+					out.AllowanceTotal += a.Amount
+				} else {
+					out.NoteCharges = append(out.NoteCharges, a)
+					out.ChargeTotal += a.Amount
+				}
+			}
+		}
+		return
+	}
+	settle := func(g int, left int64, tax *billingv1.Tax) {
+		t := taxableOf(g)
+		diff := *t - left
+		switch {
+		case diff > 0:
+			*t -= diff
+			out.NoteAllowances = append(out.NoteAllowances, billingv1.AppliedAllowanceCharge{Amount: diff,
+				Reason: "What is left of the invoice's allowances", Tax: tax})
+			out.AllowanceTotal += diff
+		case diff < 0:
+			*t -= diff
+			out.NoteCharges = append(out.NoteCharges, billingv1.AppliedAllowanceCharge{Amount: -diff,
+				Reason: "What is left of the invoice's charges", Tax: tax})
+			out.ChargeTotal -= diff
+		}
+	}
+	if untaxed {
+		// The note's lines are what is left of the invoice's lines; what is
+		// left to credit is the total less the notes'.
+		settle(-1, inv.Remaining(), nil)
+		return
+	}
+	for g, ig := range inv.Amounts.TaxBreakdown {
+		left := ig.TaxableAmount - inv.creditedGroup(g).TaxableAmount
+		if left == 0 {
+			if _, seen := inv.noteHasGroup(out, g); !seen {
+				continue
+			}
+		}
+		settle(g, left, TaxOf(&LineTax{Category: ig.Category, Rate: ig.Rate, ExemptionReason: ig.ExemptionReason}))
+	}
+}
+
+// noteHasGroup reports whether out credits the invoice's group g.
+func (inv *InvoiceToCredit) noteHasGroup(out *CreditedAmounts, g int) (int, bool) {
+	for k, gi := range out.GroupIndexes {
+		if gi == g {
+			return k, true
+		}
+	}
+	return -1, false
+}
+
+// groupOfTax is the index of the invoice's group of tax, -1 for a
+// document without tax; an error when the tax is missing, extra or of no
+// group of the invoice.
+func (inv *InvoiceToCredit) groupOfTax(tax *LineTax, untaxed bool) (int, error) {
+	switch {
+	case untaxed && tax != nil:
+		return 0, errors.New("must be absent: the invoice has no tax")
+	case untaxed:
+		return -1, nil
+	case tax == nil:
+		return 0, errors.New("is required: the invoice has tax")
+	}
+	k := groupKey(tax)
+	for g := range inv.Amounts.TaxBreakdown {
+		ig := &inv.Amounts.TaxBreakdown[g]
+		if groupKey(&LineTax{Category: ig.Category, Rate: ig.Rate}) == k {
+			return g, nil
+		}
+	}
+	return 0, errors.New("is none of the invoice's tax categories and rates")
+}
+
+// groupName writes a tax group for a message: "S 19".
+func groupName(g TaxGroup) string {
+	if g.Rate == nil {
+		return string(g.Category)
+	}
+	return string(g.Category) + " " + g.Rate.String()
+}
+
+// settled reports whether what is left of the invoice is its total less
+// its credit notes' totals: it has document allowances or charges, or its
+// ledger counts the totals of the notes issued against it (a ledger of
+// credited lines alone, as written before notes carried allowances, is
+// read line by line).
+func (inv *InvoiceToCredit) settled() bool {
+	return inv.Amounts.AllowanceTotal != 0 || inv.Amounts.ChargeTotal != 0 || inv.CreditedTotal != 0
 }

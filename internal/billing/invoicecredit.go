@@ -53,6 +53,12 @@ func ToCredit(inv *billingv1.Invoice) (*InvoiceToCredit, error) {
 	if frozenAmounts(st) {
 		out.Amounts = Amounts{Lines: lineAmounts, Subtotal: *st.Subtotal, TaxTotal: *st.TaxTotal, Total: *st.Total,
 			TaxBreakdown: make([]TaxGroup, len(st.TaxBreakdown))}
+		if st.AllowanceTotal != nil {
+			out.Amounts.AllowanceTotal = *st.AllowanceTotal
+		}
+		if st.ChargeTotal != nil {
+			out.Amounts.ChargeTotal = *st.ChargeTotal
+		}
 		for g, e := range st.TaxBreakdown {
 			group := TaxGroup{Category: e.Category, TaxableAmount: e.TaxableAmount, TaxAmount: e.TaxAmount,
 				ExemptionReason: e.ExemptionReason}
@@ -72,7 +78,12 @@ func ToCredit(inv *billingv1.Invoice) (*InvoiceToCredit, error) {
 		}
 		out.Amounts = a
 	}
+	out.Allowances = append(out.Allowances, st.Allowances...)
+	out.Charges = append(out.Charges, st.Charges...)
 	if l := st.Ledger; l != nil {
+		for _, e := range l.CreditNotes {
+			out.CreditedTotal += e.Amount
+		}
 		for _, c := range l.CreditedLines {
 			out.Credited.Lines = append(out.Credited.Lines, CreditedLine{Quantity: c.Quantity, Net: c.Net})
 		}
@@ -109,6 +120,10 @@ func CreditLines(spec *billingv1.CreditNoteSpec, inv *InvoiceToCredit) ([]Credit
 type CreditNoteTotals struct {
 	Lines    []billingv1.CreditNoteLineStatus
 	Subtotal int64
+	// Allowances and Charges are the note's, nil when it has none;
+	// AllowanceTotal and ChargeTotal their sums.
+	Allowances, Charges         []billingv1.AppliedAllowanceCharge
+	AllowanceTotal, ChargeTotal int64
 	// TaxBreakdown is empty, not nil, when no line has tax.
 	TaxBreakdown []billingv1.TaxBreakdownEntry
 	TaxTotal     int64
@@ -122,7 +137,8 @@ func CreditNoteTotalsOf(inv *billingv1.Invoice, lines []CreditLine, amounts Cred
 	taxes := DocumentTaxesOf(inv).Items
 	out := CreditNoteTotals{Lines: make([]billingv1.CreditNoteLineStatus, len(lines)),
 		Subtotal: amounts.Subtotal, TaxBreakdown: Breakdown(amounts.TaxBreakdown), TaxTotal: amounts.TaxTotal,
-		Total: amounts.Total}
+		Total: amounts.Total, Allowances: amounts.NoteAllowances, Charges: amounts.NoteCharges,
+		AllowanceTotal: amounts.AllowanceTotal, ChargeTotal: amounts.ChargeTotal}
 	for i, l := range lines {
 		line := billingv1.CreditNoteLineStatus{
 			InvoiceLine: int32(l.InvoiceLine), //nolint:gosec // an index of at most MaxItems lines
@@ -167,8 +183,38 @@ func CreditOf(spec *billingv1.CreditNoteSpec, inv *billingv1.Invoice) (*NoteCred
 	if credit.Lines, err = CreditLines(spec, toCredit); err != nil {
 		return credit, err
 	}
-	credit.Amounts, err = ComputeCredit(toCredit, credit.Lines)
+	adj, err := noteAdjustments(spec)
+	if err != nil {
+		return credit, err
+	}
+	credit.Amounts, err = ComputeNoteCredit(toCredit, credit.Lines, adj)
 	return credit, err
+}
+
+// noteAdjustments are the allowances and charges of a credit note's spec,
+// or a full credit's; a percent or rate that does not parse is a
+// *CreditLineError on it.
+func noteAdjustments(spec *billingv1.CreditNoteSpec) (NoteAdjustments, error) {
+	adj := NoteAdjustments{Full: spec.FullCredit}
+	for i, a := range spec.Allowances {
+		x, err := AdjustmentOf(a.Percent, a.Amount, a.Tax)
+		if err != nil {
+			return adj, lineError(i, fmt.Sprintf("allowances[%d]", i), false, "%s", err)
+		}
+		adj.Adjust.Allowances = append(adj.Adjust.Allowances, *x)
+		adj.Allowances = append(adj.Allowances, billingv1.AppliedAllowanceCharge{Percent: a.Percent,
+			Reason: a.Reason, ReasonCode: string(a.ReasonCode), Tax: a.Tax.DeepCopy()})
+	}
+	for i, c := range spec.Charges {
+		x, err := AdjustmentOf(c.Percent, c.Amount, c.Tax)
+		if err != nil {
+			return adj, lineError(i, fmt.Sprintf("charges[%d]", i), false, "%s", err)
+		}
+		adj.Adjust.Charges = append(adj.Adjust.Charges, *x)
+		adj.Charges = append(adj.Charges, billingv1.AppliedAllowanceCharge{Percent: c.Percent,
+			Reason: c.Reason, ReasonCode: string(c.ReasonCode), Tax: c.Tax.DeepCopy()})
+	}
+	return adj, nil
 }
 
 // Totals writes the credit's lines and amounts against inv, the invoice

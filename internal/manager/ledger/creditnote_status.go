@@ -56,6 +56,13 @@ func computedCreditNote(note *billingv1.CreditNote, inv *billingv1.Invoice,
 	totals := billing.CreditNoteTotalsOf(inv, lines, amounts)
 	status.Lines = totals.Lines
 	status.Subtotal, status.TaxTotal, status.Total = &totals.Subtotal, &totals.TaxTotal, &totals.Total
+	status.Allowances, status.Charges, status.AllowanceTotal, status.ChargeTotal = nil, nil, nil, nil
+	if len(totals.Allowances) > 0 {
+		status.Allowances, status.AllowanceTotal = totals.Allowances, &totals.AllowanceTotal
+	}
+	if len(totals.Charges) > 0 {
+		status.Charges, status.ChargeTotal = totals.Charges, &totals.ChargeTotal
+	}
 	status.TaxBreakdown = nil
 	if len(totals.TaxBreakdown) > 0 {
 		status.TaxBreakdown = totals.TaxBreakdown
