@@ -420,7 +420,7 @@ func (inv *InvoiceToCredit) adjust(out *CreditedAmounts, noteGroup map[int]int, 
 		return &out.TaxBreakdown[k].TaxableAmount
 	}
 	if adj.Full {
-		inv.fullAdjustments(out, taxableOf, untaxed, &base)
+		inv.fullAdjustments(out, taxableOf, untaxed)
 	} else {
 		for _, kind := range []struct {
 			name    string
@@ -481,7 +481,7 @@ func (inv *InvoiceToCredit) adjust(out *CreditedAmounts, noteGroup map[int]int, 
 // fullAdjustments adds to out the allowances and charges of a full credit:
 // the invoice's own when nothing was credited of it yet, else per group
 // the difference between what is left of its base and the note's lines.
-func (inv *InvoiceToCredit) fullAdjustments(out *CreditedAmounts, taxableOf func(int) *int64, untaxed bool, base *int64) {
+func (inv *InvoiceToCredit) fullAdjustments(out *CreditedAmounts, taxableOf func(int) *int64, untaxed bool) {
 	if !inv.settled() {
 		// A ledger of lines only: what is left of each line is what is
 		// left of the invoice.
