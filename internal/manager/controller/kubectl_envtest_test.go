@@ -73,7 +73,7 @@ var _ = Describe("kubectl", func() {
 			g.Expect(text).To(ContainSubstring(
 				"description <string> -required- description says what is billed, for example \"Consulting, March\". 1 to 1000 characters."))
 			g.Expect(text).To(ContainSubstring(
-				"quantity <integer> -required- quantity is how many units are billed: a whole number from 1 to 1,000,000."))
+				"quantity <number> -required- quantity is how many units are billed (BT-129): a number above 0 and at most 1,000,000 with at most 4 decimal places, such as 3, 7.5 or 0.25."))
 			g.Expect(text).To(ContainSubstring(
 				"amount <integer> -required- amount is the price of one unit in minor units of the invoice's currency (cents for USD): a whole number from 0 to 1,000,000,000,000."))
 		}).Should(Succeed())
