@@ -17,6 +17,7 @@ package billing
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
@@ -420,7 +421,9 @@ func (inv *InvoiceToCredit) adjust(out *CreditedAmounts, noteGroup map[int]int, 
 		return &out.TaxBreakdown[k].TaxableAmount
 	}
 	if adj.Full {
-		inv.fullAdjustments(out, taxableOf, untaxed)
+		if err := inv.fullAdjustments(out, taxableOf, untaxed); err != nil {
+			return err
+		}
 	} else {
 		for _, kind := range []struct {
 			name    string
@@ -481,11 +484,11 @@ func (inv *InvoiceToCredit) adjust(out *CreditedAmounts, noteGroup map[int]int, 
 // fullAdjustments adds to out the allowances and charges of a full credit:
 // the invoice's own when nothing was credited of it yet, else per group
 // the difference between what is left of its base and the note's lines.
-func (inv *InvoiceToCredit) fullAdjustments(out *CreditedAmounts, taxableOf func(int) *int64, untaxed bool) {
+func (inv *InvoiceToCredit) fullAdjustments(out *CreditedAmounts, taxableOf func(int) *int64, untaxed bool) error {
 	if !inv.settled() {
 		// A ledger of lines only: what is left of each line is what is
 		// left of the invoice.
-		return
+		return nil
 	}
 	if inv.CreditedTotal == 0 && len(inv.Credited.Lines) == 0 {
 		for _, kind := range []struct {
@@ -497,9 +500,11 @@ func (inv *InvoiceToCredit) fullAdjustments(out *CreditedAmounts, taxableOf func
 				if !untaxed {
 					lt, err := LineTaxOf(a.Tax)
 					if err != nil {
-						continue
+						return fmt.Errorf("the invoice's allowance or charge of %d: %w", a.Amount, err)
 					}
-					g, _ = inv.groupOfTax(lt, untaxed)
+					if g, err = inv.groupOfTax(lt, untaxed); err != nil {
+						return fmt.Errorf("the invoice's allowance or charge of %d: its tax %w", a.Amount, err)
+					}
 				}
 				t := taxableOf(g)
 				*t += kind.sign * a.Amount
@@ -514,7 +519,7 @@ func (inv *InvoiceToCredit) fullAdjustments(out *CreditedAmounts, taxableOf func
 				}
 			}
 		}
-		return
+		return nil
 	}
 	settle := func(g int, left int64, tax *billingv1.Tax) {
 		t := taxableOf(g)
@@ -536,27 +541,18 @@ func (inv *InvoiceToCredit) fullAdjustments(out *CreditedAmounts, taxableOf func
 		// The note's lines are what is left of the invoice's lines; what is
 		// left to credit is the total less the notes'.
 		settle(-1, inv.Remaining(), nil)
-		return
+		return nil
 	}
 	for g, ig := range inv.Amounts.TaxBreakdown {
 		left := ig.TaxableAmount - inv.creditedGroup(g).TaxableAmount
 		if left == 0 {
-			if _, seen := inv.noteHasGroup(out, g); !seen {
+			if !slices.Contains(out.GroupIndexes, g) {
 				continue
 			}
 		}
 		settle(g, left, TaxOf(&LineTax{Category: ig.Category, Rate: ig.Rate, ExemptionReason: ig.ExemptionReason}))
 	}
-}
-
-// noteHasGroup reports whether out credits the invoice's group g.
-func (inv *InvoiceToCredit) noteHasGroup(out *CreditedAmounts, g int) (int, bool) {
-	for k, gi := range out.GroupIndexes {
-		if gi == g {
-			return k, true
-		}
-	}
-	return -1, false
+	return nil
 }
 
 // groupOfTax is the index of the invoice's group of tax, -1 for a

@@ -198,12 +198,19 @@ func AdjustmentOf(percent *billingv1.Percent, amount *int64, tax *billingv1.Tax)
 	return out, nil
 }
 
-// DiscountOf is the adjustment of an item's discount, nil when it has none.
-func DiscountOf(item *billingv1.LineItem) (*Adjustment, error) {
-	if item.Discount == nil {
+// DiscountOf is the adjustment of items[i]'s discount, nil when it has
+// none; a percent that does not parse is an *AdjustmentError on
+// items[i].discount.percent.
+func DiscountOf(items []billingv1.LineItem, i int) (*Adjustment, error) {
+	d := items[i].Discount
+	if d == nil {
 		return nil, nil
 	}
-	return AdjustmentOf(item.Discount.Percent, item.Discount.Amount, nil)
+	adj, err := AdjustmentOf(d.Percent, d.Amount, nil)
+	if err != nil {
+		return nil, &AdjustmentError{Param: fmt.Sprintf("items[%d].discount.percent", i), Err: err}
+	}
+	return adj, nil
 }
 
 // ItemAmounts computes the amounts of each of items: gross, discount and
@@ -212,9 +219,9 @@ func DiscountOf(item *billingv1.LineItem) (*Adjustment, error) {
 func ItemAmounts(items []billingv1.LineItem) ([]LineAmounts, error) {
 	out := make([]LineAmounts, len(items))
 	for i := range items {
-		d, err := DiscountOf(&items[i])
+		d, err := DiscountOf(items, i)
 		if err != nil {
-			return nil, &AdjustmentError{Param: fmt.Sprintf("items[%d].discount.percent", i), Err: err}
+			return nil, err
 		}
 		if out[i], err = LineAmountsOf(items[i].Quantity, items[i].Amount, d); err != nil {
 			if errors.Is(err, ErrAllowanceExceedsBase) {

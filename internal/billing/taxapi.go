@@ -128,9 +128,9 @@ func InvoiceAmounts(spec *billingv1.InvoiceSpec, taxes DocumentTaxes) (Amounts, 
 	for i := range spec.Items {
 		it := &spec.Items[i]
 		lines[i] = TaxedLine{Quantity: it.Quantity, Amount: it.Amount}
-		d, err := DiscountOf(it)
+		d, err := DiscountOf(spec.Items, i)
 		if err != nil {
-			return Amounts{}, &AdjustmentError{Param: fmt.Sprintf("items[%d].discount.percent", i), Err: err}
+			return Amounts{}, err
 		}
 		lines[i].Discount = d
 		if i >= len(taxes.Items) {
