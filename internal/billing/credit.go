@@ -37,7 +37,8 @@ type CreditedLine struct {
 }
 
 // CreditedGroup is what the issued credit notes of an invoice have
-// credited of one group of its tax breakdown so far.
+// credited of one group of its tax breakdown so far: its base (their
+// lines, less their allowances, plus their charges in the group) and tax.
 type CreditedGroup struct {
 	TaxableAmount int64
 	TaxAmount     int64
@@ -45,17 +46,23 @@ type CreditedGroup struct {
 
 // Credited is what the issued credit notes of an invoice have credited so
 // far: Lines has one entry per invoice line, Groups one per entry of the
-// invoice's tax breakdown, in the same orders.
+// invoice's tax breakdown, in the same orders; Untaxed is what they
+// credited of the base in no tax group (lines without tax).
 type Credited struct {
-	Lines  []CreditedLine
-	Groups []CreditedGroup
+	Lines   []CreditedLine
+	Groups  []CreditedGroup
+	Untaxed int64
 }
 
 // InvoiceToCredit is an issued invoice as a credit note sees it: its lines
-// with their effective taxes, its frozen amounts, and what was credited.
+// with their effective taxes, its frozen amounts, its document allowances
+// and charges, and what was credited.
 type InvoiceToCredit struct {
 	Lines   []TaxedLine
 	Amounts Amounts
+	// Allowances and Charges are the invoice's document allowances and
+	// charges, each as the Amount applied (no Percent) with its Tax.
+	Allowances, Charges []Adjustment
 	// Credited may have nil slices: nothing credited yet.
 	Credited Credited
 }
@@ -69,16 +76,32 @@ type CreditLine struct {
 	Amount      int64
 }
 
+// CreditParts are what a credit note credits: lines of the invoice, and
+// document allowances and charges of its own (BG-20, BG-21), each an
+// Adjustment with its tax, as on an invoice.
+type CreditParts struct {
+	Lines               []CreditLine
+	Allowances, Charges []Adjustment
+	// AllowanceOf and ChargeOf are set by FullCredit only: for each of its
+	// allowances and charges, the index of the invoice's that it repeats,
+	// -1 for the rest of a tax group's base (creditRest).
+	AllowanceOf, ChargeOf []int
+}
+
 // CreditedAmounts are a credit note's amounts: the net of each of its
-// lines in order, and its subtotal, breakdown, tax total and total, like
-// an invoice's. Its breakdown has the groups of the invoice that it
-// credits, in the order its lines first name them (not the invoice's).
+// lines in order, and its subtotal, allowances, charges, breakdown, tax
+// total and total, like an invoice's. Its breakdown has the groups of the
+// invoice that it credits, in the order its lines, then its charges, then
+// its allowances first name them (not the invoice's).
 type CreditedAmounts struct {
 	LineNets []int64
 	Amounts
 	// GroupIndexes holds, for each entry of TaxBreakdown, the index of the
 	// invoice's group it credits.
 	GroupIndexes []int
+	// Untaxed is the note's base in no tax group: its lines without tax,
+	// and, on an invoice without tax, its allowances and charges.
+	Untaxed int64
 }
 
 // Errors of a credit note.
@@ -86,6 +109,10 @@ var (
 	// ErrFullyCredited is returned when nothing of the invoice is left to
 	// credit.
 	ErrFullyCredited = errors.New("the invoice is fully credited")
+	// ErrExceedsCreditable is the cause of a credit note whose base in a
+	// tax group (its lines, less its allowances, plus its charges there)
+	// exceeds what is left to credit of the invoice's base in that group.
+	ErrExceedsCreditable = errors.New("exceeds what is left to credit")
 )
 
 // CreditLineError is a credit note's line at fault: Index is the line of
@@ -120,36 +147,6 @@ func (inv *InvoiceToCredit) creditedGroup(g int) CreditedGroup {
 	return CreditedGroup{}
 }
 
-// Remaining returns what is left to credit of the invoice: the sum of
-// every line's net not yet credited and every group's tax not yet
-// credited. 0 means the invoice is fully credited.
-func (inv *InvoiceToCredit) Remaining() int64 {
-	var left int64
-	for i := range inv.Lines {
-		left += inv.lineNet(i) - inv.creditedLine(i).Net
-	}
-	for g, group := range inv.Amounts.TaxBreakdown {
-		left += group.TaxAmount - inv.creditedGroup(g).TaxAmount
-	}
-	return left
-}
-
-// FullCredit returns the lines of a credit note that credits everything
-// still creditable: one line per invoice line with net left, crediting
-// that net by amount. It fails with ErrFullyCredited when nothing is left.
-func (inv *InvoiceToCredit) FullCredit() ([]CreditLine, error) {
-	var lines []CreditLine
-	for i := range inv.Lines {
-		if left := inv.lineNet(i) - inv.creditedLine(i).Net; left > 0 {
-			lines = append(lines, CreditLine{InvoiceLine: i, Amount: left})
-		}
-	}
-	if len(lines) == 0 {
-		return nil, ErrFullyCredited
-	}
-	return lines, nil
-}
-
 // lineError returns a CreditLineError on field of line i.
 func lineError(i int, field string, exceeds bool, format string, args ...any) *CreditLineError {
 	return &CreditLineError{Index: i, Field: field, Exceeds: exceeds, Message: fmt.Sprintf(format, args...)}
@@ -175,35 +172,42 @@ func (inv *InvoiceToCredit) groupIndexes() []int {
 	return out
 }
 
-// ComputeCredit returns the amounts of a credit note of lines against
-// inv, or the *CreditLineError of the first line at fault:
+// ComputeCredit returns the amounts of a credit note of note's parts
+// against inv, or the error of the first part at fault:
 //
-//   - InvoiceLine must be one of the invoice's lines;
-//   - exactly one of Quantity and Amount is above 0 (both at least 1);
-//   - a line never credits more than is left of its invoice line, counting
-//     the invoice's issued credit notes and the lines before it in this
-//     one: by quantity, neither more units than are left nor more net; by
-//     amount, no more net (Exceeds is true).
+//   - a *CreditLineError when a line is at fault: InvoiceLine must be one
+//     of the invoice's lines; exactly one of Quantity and Amount is above
+//     0; a line never credits more than is left of its invoice line,
+//     counting the invoice's issued credit notes and the lines before it in
+//     this one: by quantity, neither more units than are left nor more net;
+//     by amount, no more net (Exceeds is true);
+//   - an *AdjustmentError when an allowance or charge is: its tax is not
+//     that of one of the invoice's groups (or it has one on an invoice
+//     without tax), or it is above the base it is taken off
+//     (ErrAllowanceExceedsBase), as on an invoice;
+//   - ErrExceedsCreditable, wrapped, when the note's base in a tax group,
+//     its lines less its allowances plus its charges there, exceeds what is
+//     left of the invoice's base in that group.
 //
 // A line's tax is its invoice line's. The tax of each (category, rate)
-// group of the credit note is computed once on the group's net (TaxAmount),
-// but never more than is left of that group's tax on the invoice; and a
-// credit note that credits the rest of a group's net takes exactly the
-// rest of its tax. Crediting a whole invoice, in one credit note or in
-// many, therefore credits exactly its total, to the minor unit, and the
-// credit notes of an invoice never credit more than its total.
-func ComputeCredit(inv *InvoiceToCredit, lines []CreditLine) (CreditedAmounts, error) {
-	if len(lines) == 0 {
+// group of the credit note is computed once on the group's base
+// (TaxAmount), but never more than is left of that group's tax on the
+// invoice; and a credit note that credits the rest of a group's base
+// takes exactly the rest of its tax. Crediting a whole invoice, in one
+// credit note or in many, therefore credits exactly its total, to the
+// minor unit, and the credit notes of an invoice never credit more than
+// its total.
+func ComputeCredit(inv *InvoiceToCredit, note CreditParts) (CreditedAmounts, error) {
+	if len(note.Lines) == 0 && len(note.Allowances) == 0 && len(note.Charges) == 0 {
 		return CreditedAmounts{}, lineError(0, "lines", false, "must have at least one line")
 	}
 	groupOf := inv.groupIndexes()
 	// What this note credits of each invoice line, so far.
 	noteQty := map[int]int64{} // in ten-thousandths
 	noteNet := map[int]int64{}
-	out := CreditedAmounts{LineNets: make([]int64, len(lines)), GroupIndexes: []int{}}
-	out.TaxBreakdown = []TaxGroup{}
-	noteGroup := map[int]int{} // invoice group -> index in out.TaxBreakdown
-	for i, cl := range lines {
+	out := CreditedAmounts{LineNets: make([]int64, len(note.Lines))}
+	doc := &document{index: map[taxGroupKey]int{}, breakdown: []TaxGroup{}}
+	for i, cl := range note.Lines {
 		if cl.InvoiceLine < 0 || cl.InvoiceLine >= len(inv.Lines) {
 			return CreditedAmounts{}, lineError(i, "invoice_line", false,
 				"must be the index of one of the invoice's %d lines, from 0 to %d", len(inv.Lines), len(inv.Lines)-1)
@@ -215,33 +219,21 @@ func ComputeCredit(inv *InvoiceToCredit, lines []CreditLine) (CreditedAmounts, e
 		noteQty[cl.InvoiceLine] += cl.Quantity.Scaled()
 		noteNet[cl.InvoiceLine] += net
 		out.LineNets[i] = net
-		out.Subtotal += net
-		g := groupOf[cl.InvoiceLine]
-		if g < 0 {
-			continue
+		doc.Subtotal += net
+		if g := groupOf[cl.InvoiceLine]; g >= 0 {
+			group := doc.group(inv.groupTax(g))
+			group.LinesNet += net
+			group.TaxableAmount += net
 		}
-		k, seen := noteGroup[g]
-		if !seen {
-			k = len(out.TaxBreakdown)
-			noteGroup[g] = k
-			invGroup := inv.Amounts.TaxBreakdown[g]
-			out.TaxBreakdown = append(out.TaxBreakdown, TaxGroup{
-				Category: invGroup.Category, Rate: invGroup.Rate, ExemptionReason: invGroup.ExemptionReason,
-			})
-			out.GroupIndexes = append(out.GroupIndexes, g)
-		}
-		out.TaxBreakdown[k].TaxableAmount += net
 	}
-	for k := range out.TaxBreakdown {
-		group := &out.TaxBreakdown[k]
-		tax, err := inv.creditGroupTax(out.GroupIndexes[k], group.TaxableAmount)
-		if err != nil {
-			return CreditedAmounts{}, err
-		}
-		group.TaxAmount = tax
-		out.TaxTotal += tax
+	doc.untaxed = doc.Subtotal
+	if err := inv.adjustNote(doc, note); err != nil {
+		return CreditedAmounts{}, err
 	}
-	out.Total = out.Subtotal + out.TaxTotal
+	out.Amounts = doc.Amounts
+	if err := inv.creditGroups(doc.breakdown, &out); err != nil {
+		return CreditedAmounts{}, err
+	}
 	return out, nil
 }
 
@@ -335,16 +327,16 @@ func (inv *InvoiceToCredit) creditGroupTax(g int, taxable int64) (int64, error) 
 	return min(tax, taxLeft), nil
 }
 
-// Apply adds an issued credit note of lines, whose amounts ComputeCredit
-// returned, to what inv has credited.
-func (inv *InvoiceToCredit) Apply(lines []CreditLine, amounts CreditedAmounts) {
+// Apply adds an issued credit note of note's parts, whose amounts
+// ComputeCredit returned, to what inv has credited.
+func (inv *InvoiceToCredit) Apply(note CreditParts, amounts CreditedAmounts) {
 	if len(inv.Credited.Lines) < len(inv.Lines) {
 		inv.Credited.Lines = append(inv.Credited.Lines, make([]CreditedLine, len(inv.Lines)-len(inv.Credited.Lines))...)
 	}
 	if n := len(inv.Amounts.TaxBreakdown); len(inv.Credited.Groups) < n {
 		inv.Credited.Groups = append(inv.Credited.Groups, make([]CreditedGroup, n-len(inv.Credited.Groups))...)
 	}
-	for i, cl := range lines {
+	for i, cl := range note.Lines {
 		c := &inv.Credited.Lines[cl.InvoiceLine]
 		c.Quantity = billingv1.QuantityOfScaled(c.Quantity.Scaled() + cl.Quantity.Scaled())
 		inv.Credited.Lines[cl.InvoiceLine].Net += amounts.LineNets[i]
@@ -353,4 +345,5 @@ func (inv *InvoiceToCredit) Apply(lines []CreditLine, amounts CreditedAmounts) {
 		inv.Credited.Groups[g].TaxableAmount += amounts.TaxBreakdown[k].TaxableAmount
 		inv.Credited.Groups[g].TaxAmount += amounts.TaxBreakdown[k].TaxAmount
 	}
+	inv.Credited.Untaxed += amounts.Untaxed
 }

@@ -140,7 +140,7 @@ func TestToCreditRefusesARateThatDoesNotParse(t *testing.T) {
 	}
 }
 
-func TestCreditLinesAreTheSpecsOrAllThatIsLeft(t *testing.T) {
+func TestCreditPartsAreTheSpecsOrAllThatIsLeft(t *testing.T) {
 	toCredit, err := billing.ToCredit(issuedInvoice(1000))
 	if err != nil {
 		t.Fatal(err)
@@ -148,24 +148,25 @@ func TestCreditLinesAreTheSpecsOrAllThatIsLeft(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		spec billingv1.CreditNoteSpec
-		want []billing.CreditLine
+		want billing.CreditParts
 	}{{
 		name: "a line of a quantity and a line of an amount are the spec's",
 		spec: billingv1.CreditNoteSpec{Lines: []billingv1.CreditNoteLine{
 			{InvoiceLine: 0, Quantity: kptr.To(billingv1.Units(1))}, {InvoiceLine: 1, Amount: kptr.To[int64](200)}}},
-		want: []billing.CreditLine{{InvoiceLine: 0, Quantity: billingv1.Units(1)}, {InvoiceLine: 1, Amount: 200}},
+		want: billing.CreditParts{Lines: []billing.CreditLine{
+			{InvoiceLine: 0, Quantity: billingv1.Units(1)}, {InvoiceLine: 1, Amount: 200}}},
 	}, {
 		name: "a full credit credits the net left of each line, as an amount",
 		spec: billingv1.CreditNoteSpec{FullCredit: true},
-		want: []billing.CreditLine{{InvoiceLine: 0, Amount: 2000}, {InvoiceLine: 1, Amount: 500}},
+		want: billing.CreditParts{Lines: []billing.CreditLine{{InvoiceLine: 0, Amount: 2000}, {InvoiceLine: 1, Amount: 500}}},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := billing.CreditLines(&tc.spec, toCredit)
+			got, err := billing.CreditPartsOf(&tc.spec, toCredit)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("CreditLines() = %+v, want %+v", got, tc.want)
+				t.Errorf("CreditPartsOf() = %+v, want %+v", got, tc.want)
 			}
 		})
 	}
