@@ -187,7 +187,8 @@ func (inv *InvoiceToCredit) groupIndexes() []int {
 //     (ErrAllowanceExceedsBase), as on an invoice;
 //   - ErrExceedsCreditable, wrapped, when the note's base in a tax group,
 //     its lines less its allowances plus its charges there, exceeds what is
-//     left of the invoice's base in that group.
+//     left of the invoice's base in that group: the amounts are returned
+//     all the same, for a caller to see by how much.
 //
 // A line's tax is its invoice line's. The tax of each (category, rate)
 // group of the credit note is computed once on the group's base
@@ -232,6 +233,9 @@ func ComputeCredit(inv *InvoiceToCredit, note CreditParts) (CreditedAmounts, err
 	}
 	out.Amounts = doc.Amounts
 	if err := inv.creditGroups(doc.breakdown, &out); err != nil {
+		if errors.Is(err, ErrExceedsCreditable) {
+			return out, err
+		}
 		return CreditedAmounts{}, err
 	}
 	return out, nil

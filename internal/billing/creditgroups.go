@@ -124,24 +124,27 @@ func (inv *InvoiceToCredit) checkAdjustmentGroups(kind string, adjs []Adjustment
 }
 
 // creditGroups completes out with the tax of breakdown, the note's groups
-// (doc.breakdown): each credits the invoice's group of its key, and never
-// more than is left of its base (ErrExceedsCreditable); its tax follows
-// creditGroupTax. The base in no group is checked as a group of its own.
+// (doc.breakdown): each credits the invoice's group of its key, and its
+// tax follows creditGroupTax. It returns ErrExceedsCreditable, wrapped, for
+// the first group whose base exceeds what is left of the invoice's there,
+// the base in no group counting as a group of its own, once out is
+// complete all the same.
 func (inv *InvoiceToCredit) creditGroups(breakdown []TaxGroup, out *CreditedAmounts) error {
 	index := inv.groupIndex()
 	out.TaxBreakdown, out.GroupIndexes = breakdown, make([]int, len(breakdown))
 	out.Untaxed = out.TaxExclusive()
 	out.TaxTotal = 0
+	var exceeds error
 	for k := range breakdown {
 		group := &breakdown[k]
 		g := index[groupKey(&LineTax{Category: group.Category, Rate: group.Rate})]
 		out.GroupIndexes[k] = g
-		if left := inv.groupBaseLeft(g); group.TaxableAmount > left {
+		if left := inv.groupBaseLeft(g); group.TaxableAmount > left && exceeds == nil {
 			name := string(group.Category)
 			if group.Rate != nil {
 				name += " " + group.Rate.String() + "%"
 			}
-			return fmt.Errorf("its base of %d in tax group %s %w there, %d", group.TaxableAmount, name,
+			exceeds = fmt.Errorf("its base of %d in tax group %s %w there, %d", group.TaxableAmount, name,
 				ErrExceedsCreditable, max(left, 0))
 		}
 		tax, err := inv.creditGroupTax(g, group.TaxableAmount)
@@ -152,11 +155,11 @@ func (inv *InvoiceToCredit) creditGroups(breakdown []TaxGroup, out *CreditedAmou
 		out.TaxTotal += tax
 		out.Untaxed -= group.TaxableAmount
 	}
-	if left := inv.groupBaseLeft(len(inv.Amounts.TaxBreakdown)); out.Untaxed > left {
-		return fmt.Errorf("its base of %d without tax %w, %d", out.Untaxed, ErrExceedsCreditable, max(left, 0))
+	if left := inv.groupBaseLeft(len(inv.Amounts.TaxBreakdown)); out.Untaxed > left && exceeds == nil {
+		exceeds = fmt.Errorf("its base of %d without tax %w, %d", out.Untaxed, ErrExceedsCreditable, max(left, 0))
 	}
 	out.Total = out.TaxExclusive() + out.TaxTotal
-	return nil
+	return exceeds
 }
 
 // FullCredit returns the parts of a credit note that credits exactly what
