@@ -320,7 +320,7 @@ func discountedInvoice() *billingv1.Invoice {
 	inv := &billingv1.Invoice{
 		ObjectMeta: metav1.ObjectMeta{Name: "inv-d", Namespace: "ws"},
 		Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "acme"}, Currency: "EUR",
-			Items: []billingv1.LineItem{{Description: "Hours", Quantity: billingv1.Units(3), Amount: 4500, UnitCode: "HUR", Tax: s21}},
+			Items:      []billingv1.LineItem{{Description: "Hours", Quantity: billingv1.Units(3), Amount: 4500, UnitCode: "HUR", Tax: s21}},
 			Allowances: []billingv1.DocumentAllowance{{Percent: kptr.To(billingv1.Percent("10")), Reason: "Loyalty", Tax: s21}}},
 		Status: billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, Number: "INV-000002"},
 	}
