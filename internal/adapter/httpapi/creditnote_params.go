@@ -44,39 +44,55 @@ var creditNoteReasons = []string{
 	"duplicate", "fraudulent", "order_change", "product_unsatisfactory", "issued_in_error", "other",
 }
 
-// CreditNoteParams is a validated POST /v1/credit_notes body: Lines, or
-// FullCredit true. Its JSON is what the request's fingerprint is computed
-// from.
+// CreditNoteParams is a validated POST /v1/credit_notes body: Lines, with
+// Allowances and Charges of its own (BG-20, BG-21), or FullCredit true.
+// Its JSON is what the request's fingerprint is computed from; the
+// allowances and charges are left out of it when absent.
 type CreditNoteParams struct {
 	InvoiceID  string                 `json:"invoice_id"`
 	Reason     string                 `json:"reason"`
 	Memo       string                 `json:"memo,omitempty"`
 	Lines      []CreditNoteLineParams `json:"lines,omitempty"`
 	FullCredit bool                   `json:"full_credit,omitempty"`
+	Allowances []AdjustmentParams     `json:"allowances,omitempty"`
+	Charges    []AdjustmentParams     `json:"charges,omitempty"`
 }
 
 // invoiceID is the invoice p names (invoiceRecordParams).
 func (p *CreditNoteParams) invoiceID() string { return p.InvoiceID }
 
 // CreditNoteLineParams is a validated line of a credit note's body: a
-// Quantity or an Amount (net, in minor units) of an invoice line; the
-// other is 0.
+// Quantity (at most 4 decimals, written in its shortest form, so that a
+// whole one has the fingerprint it had before decimals existed) or an
+// Amount (net, in minor units) of an invoice line; the other is 0.
 type CreditNoteLineParams struct {
-	InvoiceLine int   `json:"invoice_line"`
-	Quantity    int64 `json:"quantity,omitempty"`
-	Amount      int64 `json:"amount,omitempty"`
+	InvoiceLine int                       `json:"invoice_line"`
+	Quantity    billingv1.DecimalQuantity `json:"quantity,omitzero"`
+	Amount      int64                     `json:"amount,omitempty"`
 }
 
 var creditNoteLineFields = map[string]kind{"invoice_line": kindNumber, "quantity": kindNumber, fieldAmount: kindNumber}
 
 // DecodeCreditNote parses and validates a POST /v1/credit_notes body, with
 // the same guarantees as DecodeInvoice: structure and JSON types first
-// (400), then values (422). Whether the lines fit what is left of the
-// invoice is the handler's to check, against the invoice.
+// (400), then values (422). Its allowances and charges are read as an
+// invoice's (decodeAdjustments), and go with lines only: a full credit
+// credits the invoice's itself. Whether the lines, allowances and charges
+// fit what is left of the invoice is the handler's to check, against the
+// invoice.
 func DecodeCreditNote(body []byte) (*CreditNoteParams, *Error) {
 	fields, e := bodyFields(body, map[string]kind{
 		fieldInvoiceID: kindString, "reason": kindString, "memo": kindString, "lines": kindArray, "full_credit": kindBool,
+		"allowances": kindArray, "charges": kindArray,
 	})
+	if e != nil {
+		return nil, e
+	}
+	allowances, e := checkAdjustments(fields["allowances"], "allowances", documentAdjustmentFields)
+	if e != nil {
+		return nil, e
+	}
+	charges, e := checkAdjustments(fields["charges"], "charges", documentAdjustmentFields)
 	if e != nil {
 		return nil, e
 	}
@@ -111,6 +127,13 @@ func DecodeCreditNote(body []byte) (*CreditNoteParams, *Error) {
 	case p.FullCredit && fields["lines"] != nil:
 		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "full_credit",
 			"Send either lines or full_credit: true, not both.")
+	case p.FullCredit && (fields["allowances"] != nil || fields["charges"] != nil):
+		name := "allowances"
+		if fields[name] == nil {
+			name = "charges"
+		}
+		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, name,
+			"A full credit credits what is left of the invoice's allowances and charges itself: send %s only with lines.", name)
 	case p.FullCredit:
 		return p, nil
 	case fields["lines"] == nil:
@@ -126,6 +149,12 @@ func DecodeCreditNote(body []byte) (*CreditNoteParams, *Error) {
 		if p.Lines[i], e = decodeCreditNoteLine(line, elem("lines", i)); e != nil {
 			return nil, e
 		}
+	}
+	if p.Allowances, e = decodeAdjustments(allowances, "allowances", allowanceReasonCode); e != nil {
+		return nil, e
+	}
+	if p.Charges, e = decodeAdjustments(charges, "charges", chargeReasonCode); e != nil {
+		return nil, e
 	}
 	return p, nil
 }
@@ -143,7 +172,7 @@ func decodeCreditNoteLine(fields map[string]*node, path string) (CreditNoteLineP
 		return l, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, join(path, fieldAmount),
 			"%s: send either quantity or amount, not both.", path)
 	case fields["quantity"] != nil:
-		l.Quantity, e = requiredWhole(fields, path, "quantity", 1, billing.MaxQuantity)
+		l.Quantity, e = requiredQuantity(fields, path)
 	case fields[fieldAmount] != nil:
 		l.Amount, e = requiredWhole(fields, path, fieldAmount, 1, billing.MaxTotal)
 	default:
@@ -188,16 +217,23 @@ func joinValues(values []string) string {
 	return out
 }
 
-// spec is the CreditNote spec of p.
+// spec is the CreditNote spec of p: its allowances and charges with their
+// own taxes (a credit note takes no default tax).
 func (p *CreditNoteParams) spec() billingv1.CreditNoteSpec {
 	spec := billingv1.CreditNoteSpec{
 		InvoiceRef: billingv1.InvoiceReference{Name: p.InvoiceID},
 		Reason:     billingv1.CreditNoteReason(p.Reason), Memo: p.Memo, FullCredit: p.FullCredit,
 	}
+	for _, a := range p.Allowances {
+		spec.Allowances = append(spec.Allowances, a.allowance())
+	}
+	for _, c := range p.Charges {
+		spec.Charges = append(spec.Charges, c.charge())
+	}
 	for _, l := range p.Lines {
 		line := billingv1.CreditNoteLine{InvoiceLine: int32(l.InvoiceLine)} //nolint:gosec // at most 499
-		if l.Quantity > 0 {
-			q := billingv1.Units(l.Quantity)
+		if l.Quantity.Scaled() > 0 {
+			q := l.Quantity
 			line.Quantity = &q
 		}
 		if l.Amount > 0 {
