@@ -59,12 +59,12 @@ type CreditNote struct {
 	AllowanceTotal *int64              `json:"allowance_total"`
 	ChargeTotal    *int64              `json:"charge_total"`
 	TaxBreakdown   []TaxBreakdownEntry `json:"tax_breakdown"`
-	TaxTotal     *int64              `json:"tax_total"`
-	Total        *int64              `json:"total"`
-	IssuedAt     *string             `json:"issued_at"`
-	BillTo       *BillTo             `json:"bill_to"`
-	Issuer       *Issuer             `json:"issuer"`
-	CreatedAt    string              `json:"created_at"`
+	TaxTotal       *int64              `json:"tax_total"`
+	Total          *int64              `json:"total"`
+	IssuedAt       *string             `json:"issued_at"`
+	BillTo         *BillTo             `json:"bill_to"`
+	Issuer         *Issuer             `json:"issuer"`
+	CreatedAt      string              `json:"created_at"`
 	// Seal is the name of the seal that holds it; null while it is live.
 	Seal *string `json:"seal"`
 	// Deliveries are the messages sent about the credit note; empty, not

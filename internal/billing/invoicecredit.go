@@ -242,7 +242,8 @@ func CreditNoteTotalsOf(inv *billingv1.Invoice, spec *billingv1.CreditNoteSpec, 
 
 // creditApplied is a credit note's own allowance or charge as applied,
 // its tax's rate in its shortest form.
-func creditApplied(a AppliedAdjustment, percent *billingv1.Percent, reason, code string, tax *billingv1.Tax) billingv1.AppliedAllowanceCharge {
+func creditApplied(a AppliedAdjustment, percent *billingv1.Percent, reason, code string,
+	tax *billingv1.Tax) billingv1.AppliedAllowanceCharge {
 	return applied(a, percent, reason, code, NormalizedTaxes([]*billingv1.Tax{tax})[0])
 }
 

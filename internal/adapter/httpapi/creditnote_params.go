@@ -25,11 +25,14 @@ import (
 // Names of body fields several bodies have: the amount of an item, a
 // credit note's line, a payment, a credit application and a refund; the
 // invoice of a credit note, a payment, a credit application and a
-// write-off; the currency of an invoice, a payment and a refund.
+// write-off; the currency of an invoice, a payment and a refund; the
+// allowances and charges of an invoice and a credit note.
 const (
-	fieldAmount    = "amount"
-	fieldInvoiceID = "invoice_id"
-	fieldCurrency  = "currency"
+	fieldAmount     = "amount"
+	fieldInvoiceID  = "invoice_id"
+	fieldCurrency   = "currency"
+	fieldAllowances = "allowances"
+	fieldCharges    = "charges"
 )
 
 // Bounds of a credit note's body, as the CreditNote CRD has them.
@@ -83,32 +86,22 @@ var creditNoteLineFields = map[string]kind{"invoice_line": kindNumber, "quantity
 func DecodeCreditNote(body []byte) (*CreditNoteParams, *Error) {
 	fields, e := bodyFields(body, map[string]kind{
 		fieldInvoiceID: kindString, "reason": kindString, "memo": kindString, "lines": kindArray, "full_credit": kindBool,
-		"allowances": kindArray, "charges": kindArray,
+		fieldAllowances: kindArray, fieldCharges: kindArray,
 	})
 	if e != nil {
 		return nil, e
 	}
-	allowances, e := checkAdjustments(fields["allowances"], "allowances", documentAdjustmentFields)
+	lines, e := checkCreditNoteLines(fields["lines"])
 	if e != nil {
 		return nil, e
 	}
-	charges, e := checkAdjustments(fields["charges"], "charges", documentAdjustmentFields)
+	allowances, e := checkAdjustments(fields[fieldAllowances], fieldAllowances, documentAdjustmentFields)
 	if e != nil {
 		return nil, e
 	}
-	var lines []map[string]*node
-	if list := fields["lines"]; list != nil {
-		lines = make([]map[string]*node, len(list.elems))
-		for i, el := range list.elems {
-			path := elem("lines", i)
-			if el.kind != kindObject {
-				return nil, errorf(http.StatusBadRequest, CodeParameterInvalid, path,
-					"%s must be an object with invoice_line and quantity or amount.", path)
-			}
-			if lines[i], e = checkObject(el, path, creditNoteLineFields); e != nil {
-				return nil, e
-			}
-		}
+	charges, e := checkAdjustments(fields[fieldCharges], fieldCharges, documentAdjustmentFields)
+	if e != nil {
+		return nil, e
 	}
 
 	p := &CreditNoteParams{}
@@ -123,22 +116,11 @@ func DecodeCreditNote(body []byte) (*CreditNoteParams, *Error) {
 	}
 	full := fields["full_credit"]
 	p.FullCredit = full != nil && full.s == literalTrue
-	switch {
-	case p.FullCredit && fields["lines"] != nil:
-		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "full_credit",
-			"Send either lines or full_credit: true, not both.")
-	case p.FullCredit && (fields["allowances"] != nil || fields["charges"] != nil):
-		name := "allowances"
-		if fields[name] == nil {
-			name = "charges"
-		}
-		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, name,
-			"A full credit credits what is left of the invoice's allowances and charges itself: send %s only with lines.", name)
-	case p.FullCredit:
+	if e := checkFullCredit(fields, p.FullCredit); e != nil {
+		return nil, e
+	}
+	if p.FullCredit {
 		return p, nil
-	case fields["lines"] == nil:
-		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "full_credit",
-			"Send the lines to credit, or full_credit: true to credit everything that is left.")
 	}
 	if n := len(lines); n < 1 || n > maxCreditNoteLines {
 		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "lines",
@@ -150,13 +132,55 @@ func DecodeCreditNote(body []byte) (*CreditNoteParams, *Error) {
 			return nil, e
 		}
 	}
-	if p.Allowances, e = decodeAdjustments(allowances, "allowances", allowanceReasonCode); e != nil {
+	if p.Allowances, e = decodeAdjustments(allowances, fieldAllowances, allowanceReasonCode); e != nil {
 		return nil, e
 	}
-	if p.Charges, e = decodeAdjustments(charges, "charges", chargeReasonCode); e != nil {
+	if p.Charges, e = decodeAdjustments(charges, fieldCharges, chargeReasonCode); e != nil {
 		return nil, e
 	}
 	return p, nil
+}
+
+// checkCreditNoteLines checks the structure and JSON types of the lines of
+// a body (nil: absent): each an object of creditNoteLineFields.
+func checkCreditNoteLines(list *node) ([]map[string]*node, *Error) {
+	if list == nil {
+		return nil, nil
+	}
+	lines := make([]map[string]*node, len(list.elems))
+	for i, el := range list.elems {
+		path := elem("lines", i)
+		if el.kind != kindObject {
+			return nil, errorf(http.StatusBadRequest, CodeParameterInvalid, path,
+				"%s must be an object with invoice_line and quantity or amount.", path)
+		}
+		var e *Error
+		if lines[i], e = checkObject(el, path, creditNoteLineFields); e != nil {
+			return nil, e
+		}
+	}
+	return lines, nil
+}
+
+// checkFullCredit checks that a body has lines or full true, not both, and
+// allowances or charges only with lines.
+func checkFullCredit(fields map[string]*node, full bool) *Error {
+	switch {
+	case full && fields["lines"] != nil:
+		return errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "full_credit",
+			"Send either lines or full_credit: true, not both.")
+	case full && (fields[fieldAllowances] != nil || fields[fieldCharges] != nil):
+		name := fieldAllowances
+		if fields[name] == nil {
+			name = fieldCharges
+		}
+		return errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, name,
+			"A full credit credits what is left of the invoice's allowances and charges itself: send %s only with lines.", name)
+	case !full && fields["lines"] == nil:
+		return errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "full_credit",
+			"Send the lines to credit, or full_credit: true to credit everything that is left.")
+	}
+	return nil
 }
 
 // decodeCreditNoteLine validates the values of the line at path.
