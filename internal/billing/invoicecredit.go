@@ -212,39 +212,51 @@ func CreditNoteTotalsOf(inv *billingv1.Invoice, spec *billingv1.CreditNoteSpec, 
 		out.Lines[i] = line
 	}
 	var invoiced InvoiceTotals
+	var allowances, charges []givenAdjustment
 	if spec.FullCredit {
 		invoiced, _ = TotalsOf(inv, DocumentTaxesOf(inv))
-	}
-	for i, a := range amounts.Allowances {
-		applied := creditRestOf(a, parts.Allowances[i], invoiced.Allowances, allowanceRest)
-		switch {
-		case spec.FullCredit && i < len(parts.AllowanceOf) && parts.AllowanceOf[i] >= 0:
-			applied = *invoiced.Allowances[parts.AllowanceOf[i]].DeepCopy()
-		case !spec.FullCredit:
-			own := spec.Allowances[i]
-			applied = creditApplied(a, own.Percent, own.Reason, string(own.ReasonCode), own.Tax)
+	} else {
+		for _, a := range spec.Allowances {
+			allowances = append(allowances, givenAdjustment{a.Percent, a.Reason, string(a.ReasonCode), a.Tax})
 		}
-		out.Allowances = append(out.Allowances, applied)
-	}
-	for i, c := range amounts.Charges {
-		applied := creditRestOf(c, parts.Charges[i], invoiced.Charges, chargeRest)
-		switch {
-		case spec.FullCredit && i < len(parts.ChargeOf) && parts.ChargeOf[i] >= 0:
-			applied = *invoiced.Charges[parts.ChargeOf[i]].DeepCopy()
-		case !spec.FullCredit:
-			own := spec.Charges[i]
-			applied = creditApplied(c, own.Percent, own.Reason, string(own.ReasonCode), own.Tax)
+		for _, c := range spec.Charges {
+			charges = append(charges, givenAdjustment{c.Percent, c.Reason, string(c.ReasonCode), c.Tax})
 		}
-		out.Charges = append(out.Charges, applied)
 	}
+	out.Allowances = noteAdjustments(amounts.Allowances, parts.Allowances, parts.AllowanceOf, allowances,
+		invoiced.Allowances, allowanceRest)
+	out.Charges = noteAdjustments(amounts.Charges, parts.Charges, parts.ChargeOf, charges, invoiced.Charges, chargeRest)
 	return out
 }
 
-// creditApplied is a credit note's own allowance or charge as applied,
-// its tax's rate in its shortest form.
-func creditApplied(a AppliedAdjustment, percent *billingv1.Percent, reason, code string,
-	tax *billingv1.Tax) billingv1.AppliedAllowanceCharge {
-	return applied(a, percent, reason, code, NormalizedTaxes([]*billingv1.Tax{tax})[0])
+// givenAdjustment is an allowance or charge as a credit note's spec gives
+// it.
+type givenAdjustment struct {
+	percent      *billingv1.Percent
+	reason, code string
+	tax          *billingv1.Tax
+}
+
+// noteAdjustments writes a credit note's allowances or charges, applied
+// as amounts says, adjs being their arithmetic: each as given when the
+// spec gives it; on a full credit, as the invoice applied the one it
+// repeats (of, from invoiced), or as the rest of a group (creditRestOf,
+// fallback its reason code).
+func noteAdjustments(amounts []AppliedAdjustment, adjs []Adjustment, of []int, given []givenAdjustment,
+	invoiced []billingv1.AppliedAllowanceCharge, fallback string) []billingv1.AppliedAllowanceCharge {
+	var out []billingv1.AppliedAllowanceCharge
+	for i, a := range amounts {
+		switch {
+		case i < len(given):
+			g := given[i]
+			out = append(out, applied(a, g.percent, g.reason, g.code, NormalizedTaxes([]*billingv1.Tax{g.tax})[0]))
+		case i < len(of) && of[i] >= 0 && of[i] < len(invoiced):
+			out = append(out, *invoiced[of[i]].DeepCopy())
+		default:
+			out = append(out, creditRestOf(a, adjs[i], invoiced, fallback))
+		}
+	}
+	return out
 }
 
 // The reason codes of the rest of a group's base on a full credit, when
