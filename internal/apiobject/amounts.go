@@ -20,23 +20,32 @@ import (
 )
 
 // renderedAmounts are an invoice's amounts as /v1 shows them; the numbers are
-// null, and the breakdown empty, when they cannot be computed.
+// null, the breakdown empty and Lines nil when they cannot be computed.
 type renderedAmounts struct {
 	Subtotal     *int64
 	TaxBreakdown []TaxBreakdownEntry
 	TaxTotal     *int64
 	Total        *int64
+	// Lines are each line's gross, discount and net.
+	Lines []billing.LineAmounts
+	// Allowances and Charges are the document's as applied, empty when it
+	// has none; AllowanceTotal and ChargeTotal their sums.
+	Allowances, Charges         []AllowanceCharge
+	AllowanceTotal, ChargeTotal *int64
 }
 
 // invoiceAmounts renders inv's amounts (billing.TotalsOf), taxes being
-// billing.DocumentTaxesOf(inv).
+// billing.DocumentTaxesOf(inv). When they cannot be computed, the
+// allowances and charges are shown as given.
 func invoiceAmounts(inv *billingv1.Invoice, taxes billing.DocumentTaxes) renderedAmounts {
 	t, ok := billing.TotalsOf(inv, taxes)
 	if !ok {
-		return renderedAmounts{TaxBreakdown: []TaxBreakdownEntry{}}
+		return renderedAmounts{TaxBreakdown: []TaxBreakdownEntry{}, Allowances: givenAllowances(&inv.Spec, taxes.Allowances),
+			Charges: givenCharges(&inv.Spec, taxes.Charges)}
 	}
 	return renderedAmounts{Subtotal: &t.Subtotal, TaxBreakdown: breakdownJSON(t.TaxBreakdown), TaxTotal: &t.TaxTotal,
-		Total: &t.Total}
+		Total: &t.Total, Lines: t.Lines, Allowances: AllowanceChargesOf(t.Allowances), Charges: AllowanceChargesOf(t.Charges),
+		AllowanceTotal: &t.AllowanceTotal, ChargeTotal: &t.ChargeTotal}
 }
 
 func copyInt(p *int64) *int64 {

@@ -120,10 +120,17 @@ type Issuer struct {
 }
 
 // Item is a line item. Tax is its effective tax, null when it has none.
+// Quantity is a number in its shortest form (3, 7.5); UnitCode is C62
+// (one) for a line that names none; Discount is null when it has none;
+// NetAmount is quantity times amount less the discount (billing), null
+// when the invoice's amounts cannot be computed.
 type Item struct {
 	Description string                    `json:"description"`
 	Quantity    billingv1.DecimalQuantity `json:"quantity"`
+	UnitCode    string                    `json:"unit_code"`
 	Amount      int64                     `json:"amount"`
+	Discount    *Discount                 `json:"discount"`
+	NetAmount   *int64                    `json:"net_amount"`
 	Tax         *Tax                      `json:"tax"`
 }
 
@@ -164,11 +171,18 @@ type Invoice struct {
 	// outside the API (kubectl) whose amounts exceed 2^53-1 or whose taxes
 	// break a rule; the controller marks it invalid. TaxBreakdown is then
 	// empty.
-	Subtotal     *int64              `json:"subtotal"`
-	TaxBreakdown []TaxBreakdownEntry `json:"tax_breakdown"`
-	TaxTotal     *int64              `json:"tax_total"`
-	Total        *int64              `json:"total"`
-	Status       string              `json:"status"`
+	Subtotal *int64 `json:"subtotal"`
+	// Allowances and Charges are the document's (BG-20, BG-21), empty when
+	// it has none; AllowanceTotal (BT-107) and ChargeTotal (BT-108) their
+	// sums, 0 when it has none, null when the amounts cannot be computed.
+	Allowances     []AllowanceCharge   `json:"allowances"`
+	Charges        []AllowanceCharge   `json:"charges"`
+	AllowanceTotal *int64              `json:"allowance_total"`
+	ChargeTotal    *int64              `json:"charge_total"`
+	TaxBreakdown   []TaxBreakdownEntry `json:"tax_breakdown"`
+	TaxTotal       *int64              `json:"tax_total"`
+	Total          *int64              `json:"total"`
+	Status         string              `json:"status"`
 	// StatusReason says why an invalid invoice is invalid; null otherwise.
 	StatusReason *string `json:"status_reason"`
 	// Number, IssuedAt, DueAt, BillTo and Issuer are null until the
@@ -333,11 +347,19 @@ func electronicAddressJSON(e *billingv1.ElectronicAddress) *ElectronicAddress {
 // InvoiceOf is the /v1 representation of inv.
 func InvoiceOf(inv *billingv1.Invoice) Invoice {
 	taxes := billing.DocumentTaxesOf(inv)
-	items := make([]Item, len(inv.Spec.Items))
-	for i, it := range inv.Spec.Items {
-		items[i] = Item{Description: it.Description, Quantity: it.Quantity, Amount: it.Amount, Tax: taxJSON(taxes.Items[i])}
-	}
 	amounts := invoiceAmounts(inv, taxes)
+	items := make([]Item, len(inv.Spec.Items))
+	for i := range inv.Spec.Items {
+		it := &inv.Spec.Items[i]
+		items[i] = Item{Description: it.Description, Quantity: it.Quantity, UnitCode: string(billing.UnitCodeOf(it)),
+			Amount: it.Amount, Tax: taxJSON(taxes.Items[i])}
+		var line *billing.LineAmounts
+		if i < len(amounts.Lines) {
+			line = &amounts.Lines[i]
+			items[i].NetAmount = copyInt(&line.Net)
+		}
+		items[i].Discount = discountJSON(it.Discount, line)
+	}
 	currency := billing.InvoiceCurrency(inv)
 	phase := inv.EffectivePhase()
 	out := Invoice{
@@ -351,6 +373,10 @@ func InvoiceOf(inv *billingv1.Invoice) Invoice {
 		PurchaseOrder:  optional(inv.Spec.PurchaseOrder),
 		SupplyDate:     optional(inv.Spec.SupplyDate),
 		Subtotal:       amounts.Subtotal,
+		Allowances:     amounts.Allowances,
+		Charges:        amounts.Charges,
+		AllowanceTotal: amounts.AllowanceTotal,
+		ChargeTotal:    amounts.ChargeTotal,
 		TaxBreakdown:   amounts.TaxBreakdown,
 		TaxTotal:       amounts.TaxTotal,
 		Total:          amounts.Total,

@@ -49,14 +49,22 @@ type CreditNote struct {
 	// Subtotal, TaxTotal and Total are null while they cannot be computed:
 	// a pending credit note whose invoice is gone, or can no longer be
 	// credited that much.
-	Subtotal     *int64              `json:"subtotal"`
-	TaxBreakdown []TaxBreakdownEntry `json:"tax_breakdown"`
-	TaxTotal     *int64              `json:"tax_total"`
-	Total        *int64              `json:"total"`
-	IssuedAt     *string             `json:"issued_at"`
-	BillTo       *BillTo             `json:"bill_to"`
-	Issuer       *Issuer             `json:"issuer"`
-	CreatedAt    string              `json:"created_at"`
+	Subtotal *int64 `json:"subtotal"`
+	// Allowances and Charges are the credit note's (BG-20, BG-21), as
+	// given, or on a full credit what is left of the invoice's; empty when
+	// it has none. AllowanceTotal and ChargeTotal are their sums, 0 when it
+	// has none, null while the amounts cannot be computed.
+	Allowances     []AllowanceCharge   `json:"allowances"`
+	Charges        []AllowanceCharge   `json:"charges"`
+	AllowanceTotal *int64              `json:"allowance_total"`
+	ChargeTotal    *int64              `json:"charge_total"`
+	TaxBreakdown   []TaxBreakdownEntry `json:"tax_breakdown"`
+	TaxTotal       *int64              `json:"tax_total"`
+	Total          *int64              `json:"total"`
+	IssuedAt       *string             `json:"issued_at"`
+	BillTo         *BillTo             `json:"bill_to"`
+	Issuer         *Issuer             `json:"issuer"`
+	CreatedAt      string              `json:"created_at"`
 	// Seal is the name of the seal that holds it; null while it is live.
 	Seal *string `json:"seal"`
 	// Deliveries are the messages sent about the credit note; empty, not
@@ -65,12 +73,14 @@ type CreditNote struct {
 }
 
 // CreditNoteLine is a line of a credit note: the invoice line it credits,
-// the quantity credited (null for a line that credits an amount), its net
-// amount and the invoice line's tax.
+// the quantity credited, a number in its shortest form (null for a line
+// that credits an amount), the invoice line's unit (C62, one, when it
+// names none), its net amount and the invoice line's tax.
 type CreditNoteLine struct {
 	InvoiceLine int32                      `json:"invoice_line"`
 	Description string                     `json:"description"`
 	Quantity    *billingv1.DecimalQuantity `json:"quantity"`
+	UnitCode    string                     `json:"unit_code"`
 	Amount      int64                      `json:"amount"`
 	Tax         *Tax                       `json:"tax"`
 }
@@ -85,6 +95,8 @@ func CreditNoteOf(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote {
 		out.Subtotal, out.TaxTotal, out.Total = copyInt(st.Subtotal), copyInt(st.TaxTotal), copyInt(st.Total)
 		out.TaxBreakdown = breakdownJSON(st.TaxBreakdown)
 		out.Lines = creditNoteLinesJSON(st.Lines)
+		out.Allowances, out.Charges = AllowanceChargesOf(st.Allowances), AllowanceChargesOf(st.Charges)
+		out.AllowanceTotal, out.ChargeTotal = orZero(st.AllowanceTotal), orZero(st.ChargeTotal)
 		return out
 	}
 	if out.Status == creditNotePending && inv != nil {
@@ -94,13 +106,24 @@ func CreditNoteOf(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote {
 		}
 	}
 	for _, l := range cn.Spec.Lines {
-		line := CreditNoteLine{InvoiceLine: l.InvoiceLine, Quantity: l.Quantity}
+		line := CreditNoteLine{InvoiceLine: l.InvoiceLine, Quantity: l.Quantity, UnitCode: string(billingv1.UnitOne)}
 		if l.Amount != nil {
 			line.Amount = *l.Amount
 		}
 		out.Lines = append(out.Lines, line)
 	}
+	given := &billingv1.InvoiceSpec{Allowances: cn.Spec.Allowances, Charges: cn.Spec.Charges}
+	own := billing.EffectiveDocumentTaxes(given, nil)
+	out.Allowances, out.Charges = givenAllowances(given, own.Allowances), givenCharges(given, own.Charges)
 	return out
+}
+
+// orZero is a copy of p, 0 for nil.
+func orZero(p *int64) *int64 {
+	if p == nil {
+		return new(int64)
+	}
+	return copyInt(p)
 }
 
 // PendingCreditNoteOf is the /v1 representation of cn, pending against
@@ -131,6 +154,7 @@ func creditNoteHead(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote
 		Status: strings.ToLower(string(phase)), Number: optional(st.Number), Sequence: st.Sequence,
 		InvoiceNumber: optional(st.InvoiceNumber), Reason: string(cn.Spec.Reason), Memo: optional(cn.Spec.Memo),
 		Lines: []CreditNoteLine{}, TaxBreakdown: []TaxBreakdownEntry{},
+		Allowances: []AllowanceCharge{}, Charges: []AllowanceCharge{},
 		IssuedAt: optionalTimestamp(st.IssuedAt), CreatedAt: timestamp(cn.CreationTimestamp.Time),
 		Seal: SealOfRecord(cn), Deliveries: DeliveriesOf(st.Deliveries),
 	}
@@ -159,6 +183,8 @@ func creditNoteHead(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote
 func withTotals(out *CreditNote, computed billing.CreditNoteTotals) {
 	out.Lines, out.TaxBreakdown = creditNoteLinesJSON(computed.Lines), breakdownJSON(computed.TaxBreakdown)
 	out.Subtotal, out.TaxTotal, out.Total = &computed.Subtotal, &computed.TaxTotal, &computed.Total
+	out.Allowances, out.Charges = AllowanceChargesOf(computed.Allowances), AllowanceChargesOf(computed.Charges)
+	out.AllowanceTotal, out.ChargeTotal = &computed.AllowanceTotal, &computed.ChargeTotal
 }
 
 // creditNoteLinesJSON is the /v1 representation of a credit note's lines
@@ -168,7 +194,10 @@ func creditNoteLinesJSON(lines []billingv1.CreditNoteLineStatus) []CreditNoteLin
 	out := make([]CreditNoteLine, len(lines))
 	for i, l := range lines {
 		out[i] = CreditNoteLine{InvoiceLine: l.InvoiceLine, Description: l.Description, Quantity: l.Quantity,
-			Amount: l.Amount, Tax: taxJSON(l.Tax)}
+			UnitCode: string(billingv1.UnitOne), Amount: l.Amount, Tax: taxJSON(l.Tax)}
+		if l.UnitCode != "" {
+			out[i].UnitCode = string(l.UnitCode)
+		}
 	}
 	return out
 }

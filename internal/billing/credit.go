@@ -17,7 +17,6 @@ package billing
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
@@ -38,7 +37,8 @@ type CreditedLine struct {
 }
 
 // CreditedGroup is what the issued credit notes of an invoice have
-// credited of one group of its tax breakdown so far.
+// credited of one group of its tax breakdown so far: its base (their
+// lines, less their allowances, plus their charges in the group) and tax.
 type CreditedGroup struct {
 	TaxableAmount int64
 	TaxAmount     int64
@@ -46,26 +46,25 @@ type CreditedGroup struct {
 
 // Credited is what the issued credit notes of an invoice have credited so
 // far: Lines has one entry per invoice line, Groups one per entry of the
-// invoice's tax breakdown, in the same orders.
+// invoice's tax breakdown, in the same orders; Untaxed is what they
+// credited of the base in no tax group (lines without tax).
 type Credited struct {
-	Lines  []CreditedLine
-	Groups []CreditedGroup
+	Lines   []CreditedLine
+	Groups  []CreditedGroup
+	Untaxed int64
 }
 
 // InvoiceToCredit is an issued invoice as a credit note sees it: its lines
-// with their effective taxes, its frozen amounts, and what was credited.
+// with their effective taxes, its frozen amounts, its document allowances
+// and charges, and what was credited.
 type InvoiceToCredit struct {
 	Lines   []TaxedLine
 	Amounts Amounts
+	// Allowances and Charges are the invoice's document allowances and
+	// charges, each as the Amount applied (no Percent) with its Tax.
+	Allowances, Charges []Adjustment
 	// Credited may have nil slices: nothing credited yet.
 	Credited Credited
-	// CreditedTotal is the sum of the totals of the credit notes issued
-	// against the invoice.
-	CreditedTotal int64
-	// Allowances and Charges are the invoice's document allowances and
-	// charges as issued, copied onto a full credit of an invoice nothing
-	// was credited of yet.
-	Allowances, Charges []billingv1.AppliedAllowanceCharge
 }
 
 // CreditLine is one line of a credit note: the invoice line it credits
@@ -77,19 +76,32 @@ type CreditLine struct {
 	Amount      int64
 }
 
+// CreditParts are what a credit note credits: lines of the invoice, and
+// document allowances and charges of its own (BG-20, BG-21), each an
+// Adjustment with its tax, as on an invoice.
+type CreditParts struct {
+	Lines               []CreditLine
+	Allowances, Charges []Adjustment
+	// AllowanceOf and ChargeOf are set by FullCredit only: for each of its
+	// allowances and charges, the index of the invoice's that it repeats,
+	// -1 for the rest of a tax group's base (creditRest).
+	AllowanceOf, ChargeOf []int
+}
+
 // CreditedAmounts are a credit note's amounts: the net of each of its
-// lines in order, and its subtotal, breakdown, tax total and total, like
-// an invoice's. Its breakdown has the groups of the invoice that it
-// credits, in the order its lines first name them (not the invoice's).
+// lines in order, and its subtotal, allowances, charges, breakdown, tax
+// total and total, like an invoice's. Its breakdown has the groups of the
+// invoice that it credits, in the order its lines, then its charges, then
+// its allowances first name them (not the invoice's).
 type CreditedAmounts struct {
 	LineNets []int64
-	// NoteAllowances and NoteCharges are the note's own allowances and
-	// charges as applied, with their tax (nil: none) and reason.
-	NoteAllowances, NoteCharges []billingv1.AppliedAllowanceCharge
 	Amounts
 	// GroupIndexes holds, for each entry of TaxBreakdown, the index of the
 	// invoice's group it credits.
 	GroupIndexes []int
+	// Untaxed is the note's base in no tax group: its lines without tax,
+	// and, on an invoice without tax, its allowances and charges.
+	Untaxed int64
 }
 
 // Errors of a credit note.
@@ -97,6 +109,10 @@ var (
 	// ErrFullyCredited is returned when nothing of the invoice is left to
 	// credit.
 	ErrFullyCredited = errors.New("the invoice is fully credited")
+	// ErrExceedsCreditable is the cause of a credit note whose base in a
+	// tax group (its lines, less its allowances, plus its charges there)
+	// exceeds what is left to credit of the invoice's base in that group.
+	ErrExceedsCreditable = errors.New("exceeds what is left to credit")
 )
 
 // CreditLineError is a credit note's line at fault: Index is the line of
@@ -131,40 +147,6 @@ func (inv *InvoiceToCredit) creditedGroup(g int) CreditedGroup {
 	return CreditedGroup{}
 }
 
-// Remaining returns what is left to credit of the invoice: every line's
-// net not yet credited and every group's tax not yet credited; for an
-// invoice with document allowances or charges, its total less the totals
-// of its issued credit notes. 0 means the invoice is fully credited.
-func (inv *InvoiceToCredit) Remaining() int64 {
-	if inv.settled() {
-		return inv.Amounts.Total - inv.CreditedTotal
-	}
-	var left int64
-	for i := range inv.Lines {
-		left += inv.lineNet(i) - inv.creditedLine(i).Net
-	}
-	for g, group := range inv.Amounts.TaxBreakdown {
-		left += group.TaxAmount - inv.creditedGroup(g).TaxAmount
-	}
-	return left
-}
-
-// FullCredit returns the lines of a credit note that credits everything
-// still creditable: one line per invoice line with net left, crediting
-// that net by amount. It fails with ErrFullyCredited when nothing is left.
-func (inv *InvoiceToCredit) FullCredit() ([]CreditLine, error) {
-	var lines []CreditLine
-	for i := range inv.Lines {
-		if left := inv.lineNet(i) - inv.creditedLine(i).Net; left > 0 {
-			lines = append(lines, CreditLine{InvoiceLine: i, Amount: left})
-		}
-	}
-	if len(lines) == 0 && (!inv.settled() || inv.Remaining() <= 0) {
-		return nil, ErrFullyCredited
-	}
-	return lines, nil
-}
-
 // lineError returns a CreditLineError on field of line i.
 func lineError(i int, field string, exceeds bool, format string, args ...any) *CreditLineError {
 	return &CreditLineError{Index: i, Field: field, Exceeds: exceeds, Message: fmt.Sprintf(format, args...)}
@@ -190,59 +172,43 @@ func (inv *InvoiceToCredit) groupIndexes() []int {
 	return out
 }
 
-// ComputeCredit returns the amounts of a credit note of lines against
-// inv, or the *CreditLineError of the first line at fault:
+// ComputeCredit returns the amounts of a credit note of note's parts
+// against inv, or the error of the first part at fault:
 //
-//   - InvoiceLine must be one of the invoice's lines;
-//   - exactly one of Quantity and Amount is above 0 (both at least 1);
-//   - a line never credits more than is left of its invoice line, counting
-//     the invoice's issued credit notes and the lines before it in this
-//     one: by quantity, neither more units than are left nor more net; by
-//     amount, no more net (Exceeds is true).
+//   - a *CreditLineError when a line is at fault: InvoiceLine must be one
+//     of the invoice's lines; exactly one of Quantity and Amount is above
+//     0; a line never credits more than is left of its invoice line,
+//     counting the invoice's issued credit notes and the lines before it in
+//     this one: by quantity, neither more units than are left nor more net;
+//     by amount, no more net (Exceeds is true);
+//   - an *AdjustmentError when an allowance or charge is: its tax is not
+//     that of one of the invoice's groups (or it has one on an invoice
+//     without tax), or it is above the base it is taken off
+//     (ErrAllowanceExceedsBase), as on an invoice;
+//   - ErrExceedsCreditable, wrapped, when the note's base in a tax group,
+//     its lines less its allowances plus its charges there, exceeds what is
+//     left of the invoice's base in that group: the amounts are returned
+//     all the same, for a caller to see by how much.
 //
 // A line's tax is its invoice line's. The tax of each (category, rate)
-// group of the credit note is computed once on the group's net (TaxAmount),
-// but never more than is left of that group's tax on the invoice; and a
-// credit note that credits the rest of a group's net takes exactly the
-// rest of its tax. Crediting a whole invoice, in one credit note or in
-// many, therefore credits exactly its total, to the minor unit, and the
-// credit notes of an invoice never credit more than its total.
-func ComputeCredit(inv *InvoiceToCredit, lines []CreditLine) (CreditedAmounts, error) {
-	return ComputeNoteCredit(inv, lines, NoteAdjustments{})
-}
-
-// NoteAdjustments are a credit note's own document allowances and
-// charges, each with its API form (for its reason) and its arithmetic
-// (percent or amount, tax); or, Full, those of a full credit, which
-// ComputeNoteCredit derives.
-type NoteAdjustments struct {
-	Allowances, Charges []billingv1.AppliedAllowanceCharge
-	Adjust              struct{ Allowances, Charges []Adjustment }
-	Full                bool
-}
-
-// ComputeNoteCredit is ComputeCredit with the note's document allowances
-// and charges (adj). Each is in one of the invoice's tax groups (its tax's
-// category and rate), a percent taken of the note's lines in that group;
-// a group's credited base is its lines plus its charges less its
-// allowances. No group is credited more than the invoice's base there
-// less what earlier notes credited there (Exceeds, on "lines"), and a full
-// credit credits exactly what is left of each group's base: the invoice's
-// own allowances and charges when nothing was credited yet, else one
-// allowance or charge per group for the difference between what is left
-// of its base and of its lines.
-func ComputeNoteCredit(inv *InvoiceToCredit, lines []CreditLine, adj NoteAdjustments) (CreditedAmounts, error) {
-	if len(lines) == 0 && !adj.Full {
+// group of the credit note is computed once on the group's base
+// (TaxAmount), but never more than is left of that group's tax on the
+// invoice; and a credit note that credits the rest of a group's base
+// takes exactly the rest of its tax. Crediting a whole invoice, in one
+// credit note or in many, therefore credits exactly its total, to the
+// minor unit, and the credit notes of an invoice never credit more than
+// its total.
+func ComputeCredit(inv *InvoiceToCredit, note CreditParts) (CreditedAmounts, error) {
+	if len(note.Lines) == 0 && len(note.Allowances) == 0 && len(note.Charges) == 0 {
 		return CreditedAmounts{}, lineError(0, "lines", false, "must have at least one line")
 	}
 	groupOf := inv.groupIndexes()
 	// What this note credits of each invoice line, so far.
 	noteQty := map[int]int64{} // in ten-thousandths
 	noteNet := map[int]int64{}
-	out := CreditedAmounts{LineNets: make([]int64, len(lines)), GroupIndexes: []int{}}
-	out.TaxBreakdown = []TaxGroup{}
-	noteGroup := map[int]int{} // invoice group -> index in out.TaxBreakdown
-	for i, cl := range lines {
+	out := CreditedAmounts{LineNets: make([]int64, len(note.Lines))}
+	doc := &document{index: map[taxGroupKey]int{}, breakdown: []TaxGroup{}}
+	for i, cl := range note.Lines {
 		if cl.InvoiceLine < 0 || cl.InvoiceLine >= len(inv.Lines) {
 			return CreditedAmounts{}, lineError(i, "invoice_line", false,
 				"must be the index of one of the invoice's %d lines, from 0 to %d", len(inv.Lines), len(inv.Lines)-1)
@@ -254,36 +220,24 @@ func ComputeNoteCredit(inv *InvoiceToCredit, lines []CreditLine, adj NoteAdjustm
 		noteQty[cl.InvoiceLine] += cl.Quantity.Scaled()
 		noteNet[cl.InvoiceLine] += net
 		out.LineNets[i] = net
-		out.Subtotal += net
-		g := groupOf[cl.InvoiceLine]
-		if g < 0 {
-			continue
+		doc.Subtotal += net
+		if g := groupOf[cl.InvoiceLine]; g >= 0 {
+			group := doc.group(inv.groupTax(g))
+			group.LinesNet += net
+			group.TaxableAmount += net
 		}
-		k, seen := noteGroup[g]
-		if !seen {
-			k = len(out.TaxBreakdown)
-			noteGroup[g] = k
-			invGroup := inv.Amounts.TaxBreakdown[g]
-			out.TaxBreakdown = append(out.TaxBreakdown, TaxGroup{
-				Category: invGroup.Category, Rate: invGroup.Rate, ExemptionReason: invGroup.ExemptionReason,
-			})
-			out.GroupIndexes = append(out.GroupIndexes, g)
-		}
-		out.TaxBreakdown[k].TaxableAmount += net
 	}
-	if err := inv.adjust(&out, noteGroup, adj); err != nil {
+	doc.untaxed = doc.Subtotal
+	if err := inv.adjustNote(doc, note); err != nil {
 		return CreditedAmounts{}, err
 	}
-	for k := range out.TaxBreakdown {
-		group := &out.TaxBreakdown[k]
-		tax, err := inv.creditGroupTax(out.GroupIndexes[k], group.TaxableAmount)
-		if err != nil {
-			return CreditedAmounts{}, err
+	out.Amounts = doc.Amounts
+	if err := inv.creditGroups(doc.breakdown, &out); err != nil {
+		if errors.Is(err, ErrExceedsCreditable) {
+			return out, err
 		}
-		group.TaxAmount = tax
-		out.TaxTotal += tax
+		return CreditedAmounts{}, err
 	}
-	out.Total = out.Subtotal - out.AllowanceTotal + out.ChargeTotal + out.TaxTotal
 	return out, nil
 }
 
@@ -377,219 +331,23 @@ func (inv *InvoiceToCredit) creditGroupTax(g int, taxable int64) (int64, error) 
 	return min(tax, taxLeft), nil
 }
 
-// Apply adds an issued credit note of lines, whose amounts ComputeCredit
-// returned, to what inv has credited.
-func (inv *InvoiceToCredit) Apply(lines []CreditLine, amounts CreditedAmounts) {
+// Apply adds an issued credit note of note's parts, whose amounts
+// ComputeCredit returned, to what inv has credited.
+func (inv *InvoiceToCredit) Apply(note CreditParts, amounts CreditedAmounts) {
 	if len(inv.Credited.Lines) < len(inv.Lines) {
 		inv.Credited.Lines = append(inv.Credited.Lines, make([]CreditedLine, len(inv.Lines)-len(inv.Credited.Lines))...)
 	}
 	if n := len(inv.Amounts.TaxBreakdown); len(inv.Credited.Groups) < n {
 		inv.Credited.Groups = append(inv.Credited.Groups, make([]CreditedGroup, n-len(inv.Credited.Groups))...)
 	}
-	for i, cl := range lines {
+	for i, cl := range note.Lines {
 		c := &inv.Credited.Lines[cl.InvoiceLine]
 		c.Quantity = billingv1.QuantityOfScaled(c.Quantity.Scaled() + cl.Quantity.Scaled())
 		inv.Credited.Lines[cl.InvoiceLine].Net += amounts.LineNets[i]
 	}
-	inv.CreditedTotal += amounts.Total
 	for k, g := range amounts.GroupIndexes {
 		inv.Credited.Groups[g].TaxableAmount += amounts.TaxBreakdown[k].TaxableAmount
 		inv.Credited.Groups[g].TaxAmount += amounts.TaxBreakdown[k].TaxAmount
 	}
-}
-
-// adjust applies a note's allowances and charges (adj) to its amounts out,
-// whose groups noteGroup indexes by the invoice's group, and checks that
-// no group is credited more than is left of its base.
-func (inv *InvoiceToCredit) adjust(out *CreditedAmounts, noteGroup map[int]int, adj NoteAdjustments) error {
-	untaxed := len(inv.Amounts.TaxBreakdown) == 0
-	base := out.Subtotal // the note's base without tax
-	// taxableOf returns the note's taxable amount of the invoice's group g
-	// (-1: a document without tax), adding the group when it is new.
-	taxableOf := func(g int) *int64 {
-		if g < 0 {
-			return &base
-		}
-		k, seen := noteGroup[g]
-		if !seen {
-			k = len(out.TaxBreakdown)
-			noteGroup[g] = k
-			ig := inv.Amounts.TaxBreakdown[g]
-			out.TaxBreakdown = append(out.TaxBreakdown, TaxGroup{Category: ig.Category, Rate: ig.Rate, ExemptionReason: ig.ExemptionReason})
-			out.GroupIndexes = append(out.GroupIndexes, g)
-		}
-		return &out.TaxBreakdown[k].TaxableAmount
-	}
-	if adj.Full {
-		if err := inv.fullAdjustments(out, taxableOf, untaxed); err != nil {
-			return err
-		}
-	} else {
-		for _, kind := range []struct {
-			name    string
-			adjs    []Adjustment
-			applied []billingv1.AppliedAllowanceCharge
-			sign    int64
-		}{{"charges", adj.Adjust.Charges, adj.Charges, +1}, {"allowances", adj.Adjust.Allowances, adj.Allowances, -1}} {
-			for i := range kind.adjs {
-				a := &kind.adjs[i]
-				g, err := inv.groupOfTax(a.Tax, untaxed)
-				if err != nil {
-					return lineError(i, fmt.Sprintf("%s[%d].tax", kind.name, i), false, "%s", err)
-				}
-				taxable := taxableOf(g)
-				linesNet := *taxable
-				amount, err := a.amountOn(linesNet)
-				if err != nil {
-					return lineError(i, fmt.Sprintf("%s[%d]", kind.name, i), false, "%s", err)
-				}
-				if kind.sign < 0 && amount > *taxable {
-					return lineError(i, fmt.Sprintf("%s[%d]", kind.name, i), false,
-						"%d %s, the %d the note credits in its tax group", amount, ErrAllowanceExceedsBase, *taxable)
-				}
-				*taxable += kind.sign * amount
-				applied := kind.applied[i]
-				applied.Amount = amount
-				if a.Percent != nil {
-					b := linesNet
-					applied.Base = &b
-				}
-				if kind.sign < 0 {
-					out.NoteAllowances = append(out.NoteAllowances, applied)
-					out.AllowanceTotal += amount
-				} else {
-					out.NoteCharges = append(out.NoteCharges, applied)
-					out.ChargeTotal += amount
-				}
-			}
-		}
-	}
-	// No group credited beyond what is left of its base.
-	if untaxed {
-		if left := inv.Remaining(); base > left {
-			return lineError(0, "lines", true, "credit %d, more than the %d left to credit of the invoice", base, max(left, 0))
-		}
-		return nil
-	}
-	for k, g := range out.GroupIndexes {
-		ig, credited := inv.Amounts.TaxBreakdown[g], inv.creditedGroup(g)
-		if left := ig.TaxableAmount - credited.TaxableAmount; out.TaxBreakdown[k].TaxableAmount > left {
-			return lineError(0, "lines", true, "credit %d of tax group %s, more than the %d left to credit there",
-				out.TaxBreakdown[k].TaxableAmount, groupName(ig), max(left, 0))
-		}
-	}
-	return nil
-}
-
-// fullAdjustments adds to out the allowances and charges of a full credit:
-// the invoice's own when nothing was credited of it yet, else per group
-// the difference between what is left of its base and the note's lines.
-func (inv *InvoiceToCredit) fullAdjustments(out *CreditedAmounts, taxableOf func(int) *int64, untaxed bool) error {
-	if !inv.settled() {
-		// A ledger of lines only: what is left of each line is what is
-		// left of the invoice.
-		return nil
-	}
-	if inv.CreditedTotal == 0 && len(inv.Credited.Lines) == 0 {
-		for _, kind := range []struct {
-			src  []billingv1.AppliedAllowanceCharge
-			sign int64
-		}{{inv.Charges, +1}, {inv.Allowances, -1}} {
-			for _, a := range kind.src {
-				g := -1
-				if !untaxed {
-					lt, err := LineTaxOf(a.Tax)
-					if err != nil {
-						return fmt.Errorf("the invoice's allowance or charge of %d: %w", a.Amount, err)
-					}
-					if g, err = inv.groupOfTax(lt, untaxed); err != nil {
-						return fmt.Errorf("the invoice's allowance or charge of %d: its tax %w", a.Amount, err)
-					}
-				}
-				t := taxableOf(g)
-				*t += kind.sign * a.Amount
-				a.Base = nil
-				a.Percent = nil
-				if kind.sign < 0 {
-					out.NoteAllowances = append(out.NoteAllowances, a)
-					out.AllowanceTotal += a.Amount
-				} else {
-					out.NoteCharges = append(out.NoteCharges, a)
-					out.ChargeTotal += a.Amount
-				}
-			}
-		}
-		return nil
-	}
-	settle := func(g int, left int64, tax *billingv1.Tax) {
-		t := taxableOf(g)
-		diff := *t - left
-		switch {
-		case diff > 0:
-			*t -= diff
-			out.NoteAllowances = append(out.NoteAllowances, billingv1.AppliedAllowanceCharge{Amount: diff,
-				Reason: "What is left of the invoice's allowances", Tax: tax})
-			out.AllowanceTotal += diff
-		case diff < 0:
-			*t -= diff
-			out.NoteCharges = append(out.NoteCharges, billingv1.AppliedAllowanceCharge{Amount: -diff,
-				Reason: "What is left of the invoice's charges", Tax: tax})
-			out.ChargeTotal -= diff
-		}
-	}
-	if untaxed {
-		// The note's lines are what is left of the invoice's lines; what is
-		// left to credit is the total less the notes'.
-		settle(-1, inv.Remaining(), nil)
-		return nil
-	}
-	for g, ig := range inv.Amounts.TaxBreakdown {
-		left := ig.TaxableAmount - inv.creditedGroup(g).TaxableAmount
-		if left == 0 {
-			if !slices.Contains(out.GroupIndexes, g) {
-				continue
-			}
-		}
-		settle(g, left, TaxOf(&LineTax{Category: ig.Category, Rate: ig.Rate, ExemptionReason: ig.ExemptionReason}))
-	}
-	return nil
-}
-
-// groupOfTax is the index of the invoice's group of tax, -1 for a
-// document without tax; an error when the tax is missing, extra or of no
-// group of the invoice.
-func (inv *InvoiceToCredit) groupOfTax(tax *LineTax, untaxed bool) (int, error) {
-	switch {
-	case untaxed && tax != nil:
-		return 0, errors.New("must be absent: the invoice has no tax")
-	case untaxed:
-		return -1, nil
-	case tax == nil:
-		return 0, errors.New("is required: the invoice has tax")
-	}
-	k := groupKey(tax)
-	for g := range inv.Amounts.TaxBreakdown {
-		ig := &inv.Amounts.TaxBreakdown[g]
-		if groupKey(&LineTax{Category: ig.Category, Rate: ig.Rate}) == k {
-			return g, nil
-		}
-	}
-	return 0, errors.New("is none of the invoice's tax categories and rates")
-}
-
-// groupName writes a tax group for a message: "S 19".
-func groupName(g TaxGroup) string {
-	if g.Rate == nil {
-		return string(g.Category)
-	}
-	return string(g.Category) + " " + g.Rate.String()
-}
-
-// settled reports whether what is left of the invoice is its total less
-// its credit notes' totals: it has document allowances or charges, or its
-// ledger counts the totals of the notes issued against it (a ledger of
-// credited lines alone, as written before notes carried allowances, is
-// read line by line).
-func (inv *InvoiceToCredit) settled() bool {
-	return inv.Amounts.AllowanceTotal != 0 || inv.Amounts.ChargeTotal != 0 || inv.CreditedTotal != 0
+	inv.Credited.Untaxed += amounts.Untaxed
 }

@@ -39,11 +39,18 @@ func invoiceToCredit(t *testing.T, lines ...billing.TaxedLine) *billing.InvoiceT
 // returns its total.
 func credit(t *testing.T, inv *billing.InvoiceToCredit, lines ...billing.CreditLine) int64 {
 	t.Helper()
-	amounts, err := billing.ComputeCredit(inv, lines)
+	return creditNote(t, inv, billing.CreditParts{Lines: lines})
+}
+
+// creditNote computes a credit note of parts against inv, applies it, and
+// returns its total.
+func creditNote(t *testing.T, inv *billing.InvoiceToCredit, note billing.CreditParts) int64 {
+	t.Helper()
+	amounts, err := billing.ComputeCredit(inv, note)
 	if err != nil {
-		t.Fatalf("ComputeCredit(%+v): %v", lines, err)
+		t.Fatalf("ComputeCredit(%+v): %v", note, err)
 	}
-	inv.Apply(lines, amounts)
+	inv.Apply(note, amounts)
 	return amounts.Total
 }
 
@@ -102,11 +109,11 @@ func TestAFullCreditAfterAPartialOneCreditsTheRest(t *testing.T) {
 		billing.TaxedLine{Quantity: billingv1.Units(2), Amount: 2_450, Tax: standard("7")},
 		billing.TaxedLine{Quantity: billingv1.Units(1), Amount: 999})
 	first := credit(t, inv, qty(0, 1), amount(1, 1_000))
-	lines, err := inv.FullCredit()
+	note, err := inv.FullCredit()
 	if err != nil {
 		t.Fatal(err)
 	}
-	rest := credit(t, inv, lines...)
+	rest := creditNote(t, inv, note)
 	if first+rest != inv.Amounts.Total {
 		t.Errorf("credited %d + %d = %d, want the invoice's total %d", first, rest, first+rest, inv.Amounts.Total)
 	}
@@ -136,7 +143,7 @@ func TestComputeCreditRefusesALineAtFault(t *testing.T) {
 			inv := invoiceToCredit(t,
 				billing.TaxedLine{Quantity: billingv1.Units(3), Amount: 15_000, Tax: standard("19")},
 				billing.TaxedLine{Quantity: billingv1.Units(2), Amount: 2_450, Tax: standard("7")})
-			_, err := billing.ComputeCredit(inv, tc.lines)
+			_, err := billing.ComputeCredit(inv, billing.CreditParts{Lines: tc.lines})
 			var lineErr *billing.CreditLineError
 			if !errors.As(err, &lineErr) {
 				t.Fatalf("ComputeCredit error = %v, want a CreditLineError", err)
@@ -167,19 +174,19 @@ func TestRandomCreditsSumToExactlyTheInvoicesTotal(t *testing.T) {
 		inv := invoiceToCredit(t, lines...)
 		var credited int64
 		for inv.Remaining() > 0 {
-			var note []billing.CreditLine
+			var note billing.CreditParts
 			if r.IntN(4) == 0 {
 				var err error
 				if note, err = inv.FullCredit(); err != nil {
 					t.Fatalf("round %d: FullCredit: %v", round, err)
 				}
 			} else {
-				note = randomPartialCredit(r, inv)
-				if note == nil {
+				note.Lines = randomPartialCredit(r, inv)
+				if note.Lines == nil {
 					continue
 				}
 			}
-			credited += credit(t, inv, note...)
+			credited += creditNote(t, inv, note)
 			if credited > inv.Amounts.Total {
 				t.Fatalf("round %d: credited %d, above the invoice's total %d", round, credited, inv.Amounts.Total)
 			}

@@ -140,7 +140,7 @@ func TestToCreditRefusesARateThatDoesNotParse(t *testing.T) {
 	}
 }
 
-func TestCreditLinesAreTheSpecsOrAllThatIsLeft(t *testing.T) {
+func TestCreditPartsAreTheSpecsOrAllThatIsLeft(t *testing.T) {
 	toCredit, err := billing.ToCredit(issuedInvoice(1000))
 	if err != nil {
 		t.Fatal(err)
@@ -148,24 +148,25 @@ func TestCreditLinesAreTheSpecsOrAllThatIsLeft(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		spec billingv1.CreditNoteSpec
-		want []billing.CreditLine
+		want billing.CreditParts
 	}{{
 		name: "a line of a quantity and a line of an amount are the spec's",
 		spec: billingv1.CreditNoteSpec{Lines: []billingv1.CreditNoteLine{
 			{InvoiceLine: 0, Quantity: kptr.To(billingv1.Units(1))}, {InvoiceLine: 1, Amount: kptr.To[int64](200)}}},
-		want: []billing.CreditLine{{InvoiceLine: 0, Quantity: billingv1.Units(1)}, {InvoiceLine: 1, Amount: 200}},
+		want: billing.CreditParts{Lines: []billing.CreditLine{
+			{InvoiceLine: 0, Quantity: billingv1.Units(1)}, {InvoiceLine: 1, Amount: 200}}},
 	}, {
 		name: "a full credit credits the net left of each line, as an amount",
 		spec: billingv1.CreditNoteSpec{FullCredit: true},
-		want: []billing.CreditLine{{InvoiceLine: 0, Amount: 2000}, {InvoiceLine: 1, Amount: 500}},
+		want: billing.CreditParts{Lines: []billing.CreditLine{{InvoiceLine: 0, Amount: 2000}, {InvoiceLine: 1, Amount: 500}}},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := billing.CreditLines(&tc.spec, toCredit)
+			got, err := billing.CreditPartsOf(&tc.spec, toCredit)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("CreditLines() = %+v, want %+v", got, tc.want)
+				t.Errorf("CreditPartsOf() = %+v, want %+v", got, tc.want)
 			}
 		})
 	}
@@ -308,5 +309,98 @@ func TestCreditOfComposesOneCreditForEveryReader(t *testing.T) {
 				t.Errorf("Totals = %+v, PendingCreditNote = %+v; want both of total %d", got, pending, tc.wantTotal)
 			}
 		})
+	}
+}
+
+// discountedInvoice is the reference case issued: 3 x 45.00 at 21 % less
+// 10 % of the lines (13.50) for "Loyalty", frozen as the controller
+// writes it: base 121.50, tax 25.52, total 147.02.
+func discountedInvoice() *billingv1.Invoice {
+	s21 := &billingv1.Tax{Category: billingv1.TaxStandard, Rate: kptr.To("21")}
+	inv := &billingv1.Invoice{
+		ObjectMeta: metav1.ObjectMeta{Name: "inv-d", Namespace: "ws"},
+		Spec: billingv1.InvoiceSpec{CustomerRef: billingv1.CustomerReference{Name: "acme"}, Currency: "EUR",
+			Items:      []billingv1.LineItem{{Description: "Hours", Quantity: billingv1.Units(3), Amount: 4500, UnitCode: "HUR", Tax: s21}},
+			Allowances: []billingv1.DocumentAllowance{{Percent: kptr.To(billingv1.Percent("10")), Reason: "Loyalty", Tax: s21}}},
+		Status: billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, Number: "INV-000002"},
+	}
+	amounts, err := billing.InvoiceAmounts(&inv.Spec, billing.DocumentTaxesOf(inv))
+	if err != nil {
+		panic(err)
+	}
+	billing.SetAmounts(&inv.Status, &inv.Spec, amounts, billing.DocumentTaxesOf(inv))
+	return inv
+}
+
+func TestACreditNoteOfAnInvoiceWithAnAllowanceWritesItsAllowances(t *testing.T) {
+	inv := discountedInvoice()
+	if *inv.Status.Total != 14_702 {
+		t.Fatalf("invoice total = %d, want 14702", *inv.Status.Total)
+	}
+	for _, tc := range []struct {
+		name       string
+		spec       billingv1.CreditNoteSpec
+		allowances []billingv1.AppliedAllowanceCharge
+		total      int64
+	}{{
+		name:       "a full credit repeats the invoice's allowance as it was applied",
+		spec:       billingv1.CreditNoteSpec{FullCredit: true},
+		allowances: inv.Status.Allowances,
+		total:      14_702,
+	}, {
+		name: "a note's own allowance is written as given, its rate in its shortest form",
+		spec: billingv1.CreditNoteSpec{Lines: []billingv1.CreditNoteLine{{InvoiceLine: 0, Quantity: kptr.To(quantity("1.5"))}},
+			Allowances: []billingv1.DocumentAllowance{{Amount: kptr.To[int64](675), ReasonCode: "95",
+				Tax: &billingv1.Tax{Category: billingv1.TaxStandard, Rate: kptr.To("21.000")}}}},
+		allowances: []billingv1.AppliedAllowanceCharge{{Amount: 675, ReasonCode: "95",
+			Tax: &billingv1.Tax{Category: billingv1.TaxStandard, Rate: kptr.To("21")}}},
+		total: 6_075 + 1_276,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := billing.PendingCreditNote(&tc.spec, inv)
+			if !ok {
+				t.Fatal("no amounts")
+			}
+			if !reflect.DeepEqual(got.Allowances, tc.allowances) || got.Total != tc.total {
+				t.Errorf("allowances %+v, total %d; want %+v, %d", got.Allowances, got.Total, tc.allowances, tc.total)
+			}
+			if got.Lines[0].UnitCode != "HUR" {
+				t.Errorf("line unit = %q, want HUR", got.Lines[0].UnitCode)
+			}
+		})
+	}
+}
+
+func TestAFullCreditAfterAPartialOneCreditsTheRestOfTheAllowance(t *testing.T) {
+	inv := discountedInvoice()
+	// A note credited 1 of the 3 hours without its share of the
+	// allowance: 45.00 of the 121.50 base, and 9.45 of tax.
+	inv.Status.Ledger = &billingv1.InvoiceLedger{
+		CreditNotes:    []billingv1.LedgerEntry{{Name: "cn-1", UID: "u1", Amount: 5_445}},
+		CreditedLines:  []billingv1.CreditedLine{{Quantity: billingv1.Units(1), Net: 4_500}},
+		CreditedGroups: []billingv1.CreditedGroup{{TaxableAmount: 4_500, TaxAmount: 945}},
+	}
+	got, ok := billing.PendingCreditNote(&billingv1.CreditNoteSpec{FullCredit: true}, inv)
+	if !ok {
+		t.Fatal("no amounts")
+	}
+	want := []billingv1.AppliedAllowanceCharge{{Amount: 1_350, Reason: "Loyalty",
+		Tax: &billingv1.Tax{Category: billingv1.TaxStandard, Rate: kptr.To("21")}}}
+	if !reflect.DeepEqual(got.Allowances, want) || got.Total != 14_702-5_445 {
+		t.Errorf("allowances %+v, total %d; want %+v, %d", got.Allowances, got.Total, want, 14_702-5_445)
+	}
+}
+
+func TestToCreditCountsWhatNotesCreditedWithoutTax(t *testing.T) {
+	inv := issuedInvoice(0)
+	inv.Status = billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, Total: kptr.To[int64](3500),
+		Ledger: &billingv1.InvoiceLedger{CreditNotes: []billingv1.LedgerEntry{{Name: "cn-1", UID: "u1", Amount: 1_200}},
+			CreditedLines: []billingv1.CreditedLine{{Net: 1_200}, {}}}}
+	got, err := billing.ToCredit(inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Credited.Untaxed != 1_200 || got.Remaining() != 3_500-1_200 {
+		t.Errorf("credited without tax %d, %d left; want 1200, %d", got.Credited.Untaxed, got.Remaining(), 3_500-1_200)
 	}
 }

@@ -77,7 +77,7 @@ func (s *installSuite) servesTheWorkspaceOverHTTP() {
 	Expect(v1client.IDs(list)).To(ContainElements("gitops-001", inv.ID), "objects applied as manifests are served over HTTP too")
 
 	By("crediting one unit of the invoice and paying the rest: the controller issues the credit note and records the payment")
-	one := int64(1)
+	one := billingv1.Units(1)
 	cn, resp, err := a.CreateCreditNote(ctx, v1client.CreditNoteParams{InvoiceID: inv.ID, Reason: "order_change",
 		Lines: []v1client.CreditNoteLineParams{{InvoiceLine: 0, Quantity: &one}}})
 	Expect(err).NotTo(HaveOccurred())

@@ -25,11 +25,14 @@ import (
 // Names of body fields several bodies have: the amount of an item, a
 // credit note's line, a payment, a credit application and a refund; the
 // invoice of a credit note, a payment, a credit application and a
-// write-off; the currency of an invoice, a payment and a refund.
+// write-off; the currency of an invoice, a payment and a refund; the
+// allowances and charges of an invoice and a credit note.
 const (
-	fieldAmount    = "amount"
-	fieldInvoiceID = "invoice_id"
-	fieldCurrency  = "currency"
+	fieldAmount     = "amount"
+	fieldInvoiceID  = "invoice_id"
+	fieldCurrency   = "currency"
+	fieldAllowances = "allowances"
+	fieldCharges    = "charges"
 )
 
 // Bounds of a credit note's body, as the CreditNote CRD has them.
@@ -44,55 +47,61 @@ var creditNoteReasons = []string{
 	"duplicate", "fraudulent", "order_change", "product_unsatisfactory", "issued_in_error", "other",
 }
 
-// CreditNoteParams is a validated POST /v1/credit_notes body: Lines, or
-// FullCredit true. Its JSON is what the request's fingerprint is computed
-// from.
+// CreditNoteParams is a validated POST /v1/credit_notes body: Lines, with
+// Allowances and Charges of its own (BG-20, BG-21), or FullCredit true.
+// Its JSON is what the request's fingerprint is computed from; the
+// allowances and charges are left out of it when absent.
 type CreditNoteParams struct {
 	InvoiceID  string                 `json:"invoice_id"`
 	Reason     string                 `json:"reason"`
 	Memo       string                 `json:"memo,omitempty"`
 	Lines      []CreditNoteLineParams `json:"lines,omitempty"`
 	FullCredit bool                   `json:"full_credit,omitempty"`
+	Allowances []AdjustmentParams     `json:"allowances,omitempty"`
+	Charges    []AdjustmentParams     `json:"charges,omitempty"`
 }
 
 // invoiceID is the invoice p names (invoiceRecordParams).
 func (p *CreditNoteParams) invoiceID() string { return p.InvoiceID }
 
 // CreditNoteLineParams is a validated line of a credit note's body: a
-// Quantity or an Amount (net, in minor units) of an invoice line; the
-// other is 0.
+// Quantity (at most 4 decimals, written in its shortest form, so that a
+// whole one has the fingerprint it had before decimals existed) or an
+// Amount (net, in minor units) of an invoice line; the other is 0.
 type CreditNoteLineParams struct {
-	InvoiceLine int   `json:"invoice_line"`
-	Quantity    int64 `json:"quantity,omitempty"`
-	Amount      int64 `json:"amount,omitempty"`
+	InvoiceLine int                       `json:"invoice_line"`
+	Quantity    billingv1.DecimalQuantity `json:"quantity,omitzero"`
+	Amount      int64                     `json:"amount,omitempty"`
 }
 
 var creditNoteLineFields = map[string]kind{"invoice_line": kindNumber, "quantity": kindNumber, fieldAmount: kindNumber}
 
 // DecodeCreditNote parses and validates a POST /v1/credit_notes body, with
 // the same guarantees as DecodeInvoice: structure and JSON types first
-// (400), then values (422). Whether the lines fit what is left of the
-// invoice is the handler's to check, against the invoice.
+// (400), then values (422). Its allowances and charges are read as an
+// invoice's (decodeAdjustments), and go with lines only: a full credit
+// credits the invoice's itself. Whether the lines, allowances and charges
+// fit what is left of the invoice is the handler's to check, against the
+// invoice.
 func DecodeCreditNote(body []byte) (*CreditNoteParams, *Error) {
 	fields, e := bodyFields(body, map[string]kind{
 		fieldInvoiceID: kindString, "reason": kindString, "memo": kindString, "lines": kindArray, "full_credit": kindBool,
+		fieldAllowances: kindArray, fieldCharges: kindArray,
 	})
 	if e != nil {
 		return nil, e
 	}
-	var lines []map[string]*node
-	if list := fields["lines"]; list != nil {
-		lines = make([]map[string]*node, len(list.elems))
-		for i, el := range list.elems {
-			path := elem("lines", i)
-			if el.kind != kindObject {
-				return nil, errorf(http.StatusBadRequest, CodeParameterInvalid, path,
-					"%s must be an object with invoice_line and quantity or amount.", path)
-			}
-			if lines[i], e = checkObject(el, path, creditNoteLineFields); e != nil {
-				return nil, e
-			}
-		}
+	lines, e := checkCreditNoteLines(fields["lines"])
+	if e != nil {
+		return nil, e
+	}
+	allowances, e := checkAdjustments(fields[fieldAllowances], fieldAllowances, documentAdjustmentFields)
+	if e != nil {
+		return nil, e
+	}
+	charges, e := checkAdjustments(fields[fieldCharges], fieldCharges, documentAdjustmentFields)
+	if e != nil {
+		return nil, e
 	}
 
 	p := &CreditNoteParams{}
@@ -107,15 +116,11 @@ func DecodeCreditNote(body []byte) (*CreditNoteParams, *Error) {
 	}
 	full := fields["full_credit"]
 	p.FullCredit = full != nil && full.s == literalTrue
-	switch {
-	case p.FullCredit && fields["lines"] != nil:
-		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "full_credit",
-			"Send either lines or full_credit: true, not both.")
-	case p.FullCredit:
+	if e := checkFullCredit(fields, p.FullCredit); e != nil {
+		return nil, e
+	}
+	if p.FullCredit {
 		return p, nil
-	case fields["lines"] == nil:
-		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "full_credit",
-			"Send the lines to credit, or full_credit: true to credit everything that is left.")
 	}
 	if n := len(lines); n < 1 || n > maxCreditNoteLines {
 		return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "lines",
@@ -127,7 +132,55 @@ func DecodeCreditNote(body []byte) (*CreditNoteParams, *Error) {
 			return nil, e
 		}
 	}
+	if p.Allowances, e = decodeAdjustments(allowances, fieldAllowances, allowanceReasonCode); e != nil {
+		return nil, e
+	}
+	if p.Charges, e = decodeAdjustments(charges, fieldCharges, chargeReasonCode); e != nil {
+		return nil, e
+	}
 	return p, nil
+}
+
+// checkCreditNoteLines checks the structure and JSON types of the lines of
+// a body (nil: absent): each an object of creditNoteLineFields.
+func checkCreditNoteLines(list *node) ([]map[string]*node, *Error) {
+	if list == nil {
+		return nil, nil
+	}
+	lines := make([]map[string]*node, len(list.elems))
+	for i, el := range list.elems {
+		path := elem("lines", i)
+		if el.kind != kindObject {
+			return nil, errorf(http.StatusBadRequest, CodeParameterInvalid, path,
+				"%s must be an object with invoice_line and quantity or amount.", path)
+		}
+		var e *Error
+		if lines[i], e = checkObject(el, path, creditNoteLineFields); e != nil {
+			return nil, e
+		}
+	}
+	return lines, nil
+}
+
+// checkFullCredit checks that a body has lines or full true, not both, and
+// allowances or charges only with lines.
+func checkFullCredit(fields map[string]*node, full bool) *Error {
+	switch {
+	case full && fields["lines"] != nil:
+		return errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "full_credit",
+			"Send either lines or full_credit: true, not both.")
+	case full && (fields[fieldAllowances] != nil || fields[fieldCharges] != nil):
+		name := fieldAllowances
+		if fields[name] == nil {
+			name = fieldCharges
+		}
+		return errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, name,
+			"A full credit credits what is left of the invoice's allowances and charges itself: send %s only with lines.", name)
+	case !full && fields["lines"] == nil:
+		return errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "full_credit",
+			"Send the lines to credit, or full_credit: true to credit everything that is left.")
+	}
+	return nil
 }
 
 // decodeCreditNoteLine validates the values of the line at path.
@@ -143,7 +196,7 @@ func decodeCreditNoteLine(fields map[string]*node, path string) (CreditNoteLineP
 		return l, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, join(path, fieldAmount),
 			"%s: send either quantity or amount, not both.", path)
 	case fields["quantity"] != nil:
-		l.Quantity, e = requiredWhole(fields, path, "quantity", 1, billing.MaxQuantity)
+		l.Quantity, e = requiredQuantity(fields, path)
 	case fields[fieldAmount] != nil:
 		l.Amount, e = requiredWhole(fields, path, fieldAmount, 1, billing.MaxTotal)
 	default:
@@ -188,16 +241,23 @@ func joinValues(values []string) string {
 	return out
 }
 
-// spec is the CreditNote spec of p.
+// spec is the CreditNote spec of p: its allowances and charges with their
+// own taxes (a credit note takes no default tax).
 func (p *CreditNoteParams) spec() billingv1.CreditNoteSpec {
 	spec := billingv1.CreditNoteSpec{
 		InvoiceRef: billingv1.InvoiceReference{Name: p.InvoiceID},
 		Reason:     billingv1.CreditNoteReason(p.Reason), Memo: p.Memo, FullCredit: p.FullCredit,
 	}
+	for _, a := range p.Allowances {
+		spec.Allowances = append(spec.Allowances, a.allowance())
+	}
+	for _, c := range p.Charges {
+		spec.Charges = append(spec.Charges, c.charge())
+	}
 	for _, l := range p.Lines {
 		line := billingv1.CreditNoteLine{InvoiceLine: int32(l.InvoiceLine)} //nolint:gosec // at most 499
-		if l.Quantity > 0 {
-			q := billingv1.Units(l.Quantity)
+		if l.Quantity.Scaled() > 0 {
+			q := l.Quantity
 			line.Quantity = &q
 		}
 		if l.Amount > 0 {

@@ -74,8 +74,13 @@ func (a *Adapter) creditableInvoice(r *http.Request, c *call, id string) (*billi
 // checkCredit checks a credit note of spec against what is left to credit
 // of inv, and returns what it credits (billing.CreditOf): 409
 // invoice_fully_credited when nothing is left, 422 amount_exceeds_creditable
-// on the first line that credits more than is left of its invoice line, 422
-// parameter_invalid on a line that names no line of the invoice.
+// on the first line that credits more than is left of its invoice line, or
+// on lines when the note's base in a tax group (its lines less its
+// allowances plus its charges there) exceeds what is left of the
+// invoice's, 422 parameter_invalid on a line that names no line of the
+// invoice, and the 422 of an allowance or charge at fault
+// (adjustmentError): allowance_exceeds_base above its base, or
+// parameter_invalid on a tax that is not one of the invoice's groups.
 func checkCredit(inv *billingv1.Invoice, spec *billingv1.CreditNoteSpec) (*billing.NoteCredit, *Error) {
 	credit, err := billing.CreditOf(spec, inv)
 	if credit == nil {
@@ -86,9 +91,16 @@ func checkCredit(inv *billingv1.Invoice, spec *billingv1.CreditNoteSpec) (*billi
 		return nil, fullyCredited(inv.Name)
 	}
 	var lineErr *billing.CreditLineError
+	var adjErr *billing.AdjustmentError
 	switch {
 	case err == nil:
 		return credit, nil
+	case errors.Is(err, billing.ErrExceedsCreditable):
+		return nil, errorf(http.StatusUnprocessableEntity, CodeExceedsCreditable, "lines",
+			"The credit note credits more than is left of invoice %q: %v. Take its share of the invoice's allowances off with allowances of the same tax.",
+			inv.Name, err)
+	case errors.As(err, &adjErr):
+		return nil, adjustmentError(adjErr)
 	case errors.As(err, &lineErr):
 		code, path := CodeParameterInvalid, elem("lines", lineErr.Index)
 		if lineErr.Exceeds {

@@ -15,10 +15,15 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"k8s.io/utils/ptr"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
 // Decoding the bodies of credit notes and payments: what is accepted, and
@@ -67,7 +72,33 @@ func TestDecodeCreditNote(t *testing.T) {
 		{name: "a credit note of a quantity and an amount is accepted",
 			body: `{"invoice_id":"inv-a","reason":"duplicate","memo":"sorry","lines":[{"invoice_line":0,"quantity":2},{"invoice_line":1,"amount":50}]}`,
 			want: &P{InvoiceID: "inv-a", Reason: "duplicate", Memo: "sorry",
-				Lines: []L{{InvoiceLine: 0, Quantity: 2}, {InvoiceLine: 1, Amount: 50}}}},
+				Lines: []L{{InvoiceLine: 0, Quantity: billingv1.Units(2)}, {InvoiceLine: 1, Amount: 50}}}},
+		{name: "a quantity with 4 decimals is accepted exactly",
+			body: `{"invoice_id":"inv-a","reason":"other","lines":[{"invoice_line":0,"quantity":2.5},{"invoice_line":1,"quantity":0.0001}]}`,
+			want: &P{InvoiceID: "inv-a", Reason: "other",
+				Lines: []L{{InvoiceLine: 0, Quantity: billingv1.QuantityOfScaled(25_000)}, {InvoiceLine: 1, Quantity: billingv1.QuantityOfScaled(1)}}}},
+		{name: "a quantity with 5 decimals is refused",
+			body:   `{"invoice_id":"inv-a","reason":"other","lines":[{"invoice_line":0,"quantity":2.50001}]}`,
+			status: 422, code: CodeParameterInvalid, param: "lines[0].quantity"},
+		{name: "a quantity as a string is a 400",
+			body:   `{"invoice_id":"inv-a","reason":"other","lines":[{"invoice_line":0,"quantity":"2.5"}]}`,
+			status: 400, code: CodeParameterInvalid, param: "lines[0].quantity"},
+		{name: "allowances and charges of the invoice's shape are accepted with lines",
+			body: `{"invoice_id":"inv-a","reason":"other","lines":[{"invoice_line":0,"quantity":3}],` +
+				`"allowances":[{"amount":6000,"reason":"Loyalty","tax":{"category":"S","rate":"21"}}],` +
+				`"charges":[{"percent":"10","reason_code":"FC","tax":{"category":"S","rate":"21"}}]}`,
+			want: &P{InvoiceID: "inv-a", Reason: "other", Lines: []L{{InvoiceLine: 0, Quantity: billingv1.Units(3)}},
+				Allowances: []AdjustmentParams{{Amount: ptr.To[int64](6000), Reason: "Loyalty", Tax: &TaxParams{Category: "S", Rate: ptr.To("21")}}},
+				Charges:    []AdjustmentParams{{Percent: ptr.To("10"), ReasonCode: "FC", Tax: &TaxParams{Category: "S", Rate: ptr.To("21")}}}}},
+		{name: "allowances beside full_credit are refused",
+			body:   `{"invoice_id":"inv-a","reason":"other","full_credit":true,"allowances":[{"amount":1,"reason":"r"}]}`,
+			status: 422, code: CodeParameterInvalid, param: "allowances"},
+		{name: "an allowance without a reason is refused on its reason",
+			body:   `{"invoice_id":"inv-a","reason":"other","lines":[{"invoice_line":0,"amount":1}],"allowances":[{"amount":1}]}`,
+			status: 422, code: CodeParameterMissing, param: "allowances[0].reason"},
+		{name: "a charge that is not an object is a 400",
+			body:   `{"invoice_id":"inv-a","reason":"other","lines":[{"invoice_line":0,"amount":1}],"charges":[1]}`,
+			status: 400, code: CodeParameterInvalid, param: "charges[0]"},
 		{name: "a full credit is accepted without lines",
 			body: `{"invoice_id":"inv-a","reason":"issued_in_error","full_credit":true}`,
 			want: &P{InvoiceID: "inv-a", Reason: "issued_in_error", FullCredit: true}},
@@ -131,6 +162,21 @@ func TestDecodeCreditNote(t *testing.T) {
 			body: `{"invoice":"inv-a"}`, status: 400, code: CodeParameterUnknown, param: "invoice"},
 	}
 	runDecodeCases(t, cases, DecodeCreditNote)
+}
+
+func TestACreditNotesWholeQuantityFingerprintsAsBeforeDecimals(t *testing.T) {
+	p, e := DecodeCreditNote([]byte(`{"invoice_id":"inv-a","reason":"other","lines":[{"invoice_line":0,"quantity":3},{"invoice_line":1,"amount":5}]}`))
+	if e != nil {
+		t.Fatal(e)
+	}
+	got, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"invoice_id":"inv-a","reason":"other","lines":[{"invoice_line":0,"quantity":3},{"invoice_line":1,"amount":5}]}`
+	if string(got) != want {
+		t.Errorf("fingerprinted JSON = %s, want %s", got, want)
+	}
 }
 
 func TestDecodePayment(t *testing.T) {

@@ -24,6 +24,8 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
 // Decoding request bodies into customer and invoice parameters: what is
@@ -150,13 +152,13 @@ func TestDecodeInvoice(t *testing.T) {
 		param  string
 	}{
 		{"a valid invoice defaults to USD", `{"customer_id":"c",` + one + `}`,
-			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{Description: "x", Quantity: 1, Amount: 2}}, Subtotal: 2}, 0, "", ""},
+			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{Description: "x", Quantity: billingv1.Units(1), Amount: 2}}, Subtotal: 2}, 0, "", ""},
 		{"the currency is upper-cased", `{"customer_id":"c","currency":"eUr",` + one + `}`,
-			&InvoiceParams{CustomerID: "c", Currency: "EUR", Items: []ItemParams{{Description: "x", Quantity: 1, Amount: 2}}, Subtotal: 2}, 0, "", ""},
+			&InvoiceParams{CustomerID: "c", Currency: "EUR", Items: []ItemParams{{Description: "x", Quantity: billingv1.Units(1), Amount: 2}}, Subtotal: 2}, 0, "", ""},
 		{"a null currency is the default", `{"customer_id":"c","currency":null,` + one + `}`,
-			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{Description: "x", Quantity: 1, Amount: 2}}, Subtotal: 2}, 0, "", ""},
+			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{Description: "x", Quantity: billingv1.Units(1), Amount: 2}}, Subtotal: 2}, 0, "", ""},
 		{"whole numbers in any notation", `{"customer_id":"c","items":[{"description":"x","quantity":2.0,"amount":1.5E2}]}`,
-			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{Description: "x", Quantity: 2, Amount: 150}}, Subtotal: 300}, 0, "", ""},
+			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{Description: "x", Quantity: billingv1.Units(2), Amount: 150}}, Subtotal: 300}, 0, "", ""},
 		{"a string quantity", `{"customer_id":"c","items":[{"description":"x","quantity":"1","amount":2}]}`,
 			nil, 400, CodeParameterInvalid, "items[0].quantity"},
 		{"an unknown item field", `{"customer_id":"c","items":[{"description":"x","quantity":1,"amount":2,"vat":1}]}`,
@@ -172,7 +174,7 @@ func TestDecodeInvoice(t *testing.T) {
 		{"missing items", `{"customer_id":"c"}`, nil, 422, CodeParameterMissing, "items"},
 		{"null items", `{"customer_id":"c","items":null}`, nil, 422, CodeParameterMissing, "items"},
 		{"no items", `{"customer_id":"c","items":[]}`, nil, 422, CodeParameterInvalid, "items"},
-		{"a fraction", `{"customer_id":"c","items":[{"description":"x","quantity":1.5,"amount":2}]}`,
+		{"a fraction of five decimals", `{"customer_id":"c","items":[{"description":"x","quantity":1.00001,"amount":2}]}`,
 			nil, 422, CodeParameterInvalid, "items[0].quantity"},
 		{"a tiny fraction", `{"customer_id":"c","items":[{"description":"x","quantity":1,"amount":1000000000000.0000000001}]}`,
 			nil, 422, CodeParameterInvalid, "items[0].amount"},
@@ -193,10 +195,10 @@ func TestDecodeInvoice(t *testing.T) {
 		{"three letters that ISO 4217 does not assign", `{"customer_id":"c","currency":"XYZ",` + one + `}`,
 			nil, 422, CodeParameterInvalid, "currency"},
 		{"a currency without minor units", `{"customer_id":"c","currency":"jpy",` + one + `}`,
-			&InvoiceParams{CustomerID: "c", Currency: "JPY", Items: []ItemParams{{Description: "x", Quantity: 1, Amount: 2}}, Subtotal: 2}, 0, "", ""},
+			&InvoiceParams{CustomerID: "c", Currency: "JPY", Items: []ItemParams{{Description: "x", Quantity: billingv1.Units(1), Amount: 2}}, Subtotal: 2}, 0, "", ""},
 		{"tab, line feed and carriage return in a description",
 			`{"customer_id":"c","items":[{"description":"a\tb\r\nc","quantity":1,"amount":2}]}`,
-			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{Description: "a\tb\r\nc", Quantity: 1, Amount: 2}}, Subtotal: 2}, 0, "", ""},
+			&InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{Description: "a\tb\r\nc", Quantity: billingv1.Units(1), Amount: 2}}, Subtotal: 2}, 0, "", ""},
 		{"a NUL in a description", `{"customer_id":"c","items":[{"description":"a\u0000","quantity":1,"amount":2}]}`,
 			nil, 422, CodeParameterInvalid, "items[0].description"},
 		{"a DEL in a description", `{"customer_id":"c","items":[{"description":"a\u007f","quantity":1,"amount":2}]}`,
@@ -258,7 +260,7 @@ func TestDecodeInvoiceParameters(t *testing.T) {
 		t.Fatal(e)
 	}
 	want := InvoiceParams{CustomerID: "cus-1", Currency: "CHF", Subtotal: 45000,
-		Items: []ItemParams{{Description: "Consulting", Quantity: 3, Amount: 15000}, {Description: "Travel", Quantity: 1, Amount: 0}}}
+		Items: []ItemParams{{Description: "Consulting", Quantity: billingv1.Units(3), Amount: 15000}, {Description: "Travel", Quantity: billingv1.Units(1), Amount: 0}}}
 	if got.CustomerID != want.CustomerID || got.Currency != want.Currency || got.Subtotal != want.Subtotal ||
 		len(got.Items) != 2 || got.Items[0] != want.Items[0] || got.Items[1] != want.Items[1] {
 		t.Errorf("got %+v, want %+v", got, want)
@@ -425,7 +427,7 @@ func TestDecodeInvoiceBuyerReferencePurchaseOrderAndSupplyDate(t *testing.T) {
 		return `{"customer_id":"c","items":[{"description":"x","quantity":1,"amount":2}],` + extra + `}`
 	}
 	with := func(ref, po string) *InvoiceParams {
-		return &InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{Description: "x", Quantity: 1, Amount: 2}},
+		return &InvoiceParams{CustomerID: "c", Currency: "USD", Items: []ItemParams{{Description: "x", Quantity: billingv1.Units(1), Amount: 2}},
 			Subtotal: 2, BuyerReference: ref, PurchaseOrder: po}
 	}
 	supplied := func(day string) *InvoiceParams {

@@ -128,7 +128,7 @@ var _ = Describe("E-invoices", func() {
 		reverse := einvoiceTaxCases()["AE"]
 		fullOf := createInvoice(fr, reverse.currency, reverse.items)
 		issued(partialOf, fullOf)
-		one, amount := int64(1), int64(1_000)
+		one, amount := billingv1.Units(1), int64(1_000)
 		partial, resp, err := api.CreateCreditNote(ctx, v1client.CreditNoteParams{
 			InvoiceID: partialOf, Reason: "order_change",
 			Lines: []v1client.CreditNoteLineParams{{InvoiceLine: 0, Quantity: &one}, {InvoiceLine: 1, Amount: &amount}},

@@ -58,6 +58,7 @@ const (
 	CodeInvoiceSealed        = "invoice_sealed"
 	CodeCreditNoteNotIssued  = "credit_note_not_issued"
 	CodeExceedsCreditable    = "amount_exceeds_creditable"
+	CodeAllowanceExceedsBase = "allowance_exceeds_base"
 	CodeExceedsRemaining     = "amount_exceeds_remaining"
 	CodeExceedsCredit        = "amount_exceeds_credit"
 	CodeInvoiceNotOpen       = "invoice_not_open"

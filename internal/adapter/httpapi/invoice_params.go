@@ -50,23 +50,35 @@ type InvoiceParams struct {
 	// SupplyDate (BT-72), YYYY-MM-DD, is left out of the request hash
 	// when absent.
 	SupplyDate string `json:"supply_date,omitempty"`
-	// Subtotal is the items' sum before tax, computed by billing.Total; it
-	// is not part of the body.
+	// Allowances and Charges (BG-20, BG-21) are left out of the request
+	// hash when absent.
+	Allowances []AdjustmentParams `json:"allowances,omitempty"`
+	Charges    []AdjustmentParams `json:"charges,omitempty"`
+	// Subtotal is the sum of the items' gross amounts (quantity times
+	// amount), before discounts and tax, computed by billing.Total; it is
+	// not part of the body.
 	Subtotal int64 `json:"-"`
 }
 
 // ItemParams is a validated line item of a POST /v1/invoices body.
 type ItemParams struct {
 	Description string `json:"description"`
-	Quantity    int64  `json:"quantity"`
-	Amount      int64  `json:"amount"`
+	// Quantity is written as the body wrote it, in its shortest form: a
+	// whole quantity has the fingerprint it had before decimals existed.
+	Quantity billingv1.DecimalQuantity `json:"quantity"`
+	// UnitCode is "" when the body names none (C62, one).
+	UnitCode string `json:"unit_code,omitempty"`
+	Amount   int64  `json:"amount"`
+	// Discount is nil when the body gives none.
+	Discount *AdjustmentParams `json:"discount,omitempty"`
 	// Tax is the item's own tax; nil when the body gives it none, and the
 	// item takes the workspace's default tax (invoiceItems).
 	Tax *TaxParams `json:"tax,omitempty"`
 }
 
 var itemFields = map[string]kind{
-	"description": kindString, "quantity": kindNumber, "amount": kindNumber, "tax": kindObject,
+	"description": kindString, "quantity": kindNumber, "unit_code": kindString, fieldAmount: kindNumber,
+	"discount": kindObject, "tax": kindObject,
 }
 
 // DecodeInvoice parses and validates a POST /v1/invoices body, with the same
@@ -79,6 +91,7 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 	fields, e := bodyFields(body, map[string]kind{
 		"customer_id": kindString, fieldCurrency: kindString, "items": kindArray,
 		"buyer_reference": kindString, "purchase_order": kindString, "supply_date": kindString,
+		"allowances": kindArray, "charges": kindArray,
 	})
 	if e != nil {
 		return nil, e
@@ -89,6 +102,14 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 		if items, e = checkItems(list); e != nil {
 			return nil, e
 		}
+	}
+	allowances, e := checkAdjustments(fields["allowances"], "allowances", documentAdjustmentFields)
+	if e != nil {
+		return nil, e
+	}
+	charges, e := checkAdjustments(fields["charges"], "charges", documentAdjustmentFields)
+	if e != nil {
+		return nil, e
 	}
 
 	p := &InvoiceParams{Currency: billing.DefaultCurrency}
@@ -108,7 +129,7 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 		if p.Items[i], e = decodeItem(item, itemPath(i)); e != nil {
 			return nil, e
 		}
-		lines[i] = billing.Line{Quantity: billingv1.Units(p.Items[i].Quantity), Amount: p.Items[i].Amount}
+		lines[i] = billing.Line{Quantity: p.Items[i].Quantity, Amount: p.Items[i].Amount}
 	}
 	if c := fields[fieldCurrency]; c != nil {
 		if !billing.ValidCurrency(c.s) {
@@ -126,6 +147,12 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 	if p.SupplyDate, e = optionalDay(fields, "", "supply_date"); e != nil {
 		return nil, e
 	}
+	if p.Allowances, e = decodeAdjustments(allowances, "allowances", allowanceReasonCode); e != nil {
+		return nil, e
+	}
+	if p.Charges, e = decodeAdjustments(charges, "charges", chargeReasonCode); e != nil {
+		return nil, e
+	}
 	subtotal, err := billing.Total(lines)
 	if err != nil {
 		return nil, totalTooLarge()
@@ -134,10 +161,11 @@ func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
 	return p, nil
 }
 
-// itemNodes are the fields of an item of a body, and those of its tax (nil
-// when it has none).
+// itemNodes are the fields of an item of a body, and those of its tax and
+// of its discount (nil when it has none).
 type itemNodes struct {
 	fields, tax map[string]*node
+	discount    adjustmentNodes
 }
 
 // checkItems checks the structure and JSON types of the items of a body,
@@ -148,7 +176,7 @@ func checkItems(list *node) ([]itemNodes, *Error) {
 		path := itemPath(i)
 		if el.kind != kindObject {
 			return nil, errorf(http.StatusBadRequest, CodeParameterInvalid, path,
-				"%s must be an object with description, quantity and amount, and optionally tax.", path)
+				"%s must be an object with description, quantity and amount, and optionally unit_code, discount and tax.", path)
 		}
 		var e *Error
 		if items[i].fields, e = checkObject(el, path, itemFields); e != nil {
@@ -156,6 +184,11 @@ func checkItems(list *node) ([]itemNodes, *Error) {
 		}
 		if tax := items[i].fields["tax"]; tax != nil {
 			if items[i].tax, e = checkObject(tax, join(path, "tax"), taxFields); e != nil {
+				return nil, e
+			}
+		}
+		if d := items[i].fields["discount"]; d != nil {
+			if items[i].discount, e = checkAdjustment(d, join(path, "discount"), discountFields); e != nil {
 				return nil, e
 			}
 		}
@@ -170,11 +203,19 @@ func decodeItem(item itemNodes, path string) (ItemParams, *Error) {
 	if it.Description, e = requiredString(item.fields, path, "description", billing.MaxDescription); e != nil {
 		return it, e
 	}
-	if it.Quantity, e = requiredWhole(item.fields, path, "quantity", 1, billing.MaxQuantity); e != nil {
+	if it.Quantity, e = requiredQuantity(item.fields, path); e != nil {
+		return it, e
+	}
+	if it.UnitCode, e = optionalUnitCode(item.fields, path); e != nil {
 		return it, e
 	}
 	if it.Amount, e = requiredWhole(item.fields, path, "amount", billing.MinAmount, billing.MaxAmount); e != nil {
 		return it, e
+	}
+	if item.discount.fields != nil {
+		if it.Discount, e = decodeAdjustment(item.discount, join(path, "discount"), allowanceReasonCode); e != nil {
+			return it, e
+		}
 	}
 	if item.tax != nil {
 		if it.Tax, e = decodeTax(item.tax, join(path, "tax")); e != nil {

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
@@ -119,15 +120,42 @@ func (t *TaxParams) crd() *billingv1.Tax {
 	return out
 }
 
-// needsDefaultTax reports whether an item of p has no tax of its own, and
-// so takes the workspace's default tax.
+// needsDefaultTax reports whether an item, allowance or charge of p has no
+// tax of its own, and so takes the workspace's default tax.
 func (p *InvoiceParams) needsDefaultTax() bool {
 	for _, it := range p.Items {
 		if it.Tax == nil {
 			return true
 		}
 	}
+	for _, a := range append(slices.Clip(p.Allowances), p.Charges...) {
+		if a.Tax == nil {
+			return true
+		}
+	}
 	return false
+}
+
+// adjustments returns the allowances and charges of the invoice that p
+// creates, each with its effective tax, rate in its shortest form: its
+// own, or else defaultTax, the workspace's (nil: none), as an item takes
+// it (invoiceItems).
+func (p *InvoiceParams) adjustments(defaultTax *billingv1.Tax) ([]billingv1.DocumentAllowance, []billingv1.DocumentCharge) {
+	spec := &billingv1.InvoiceSpec{}
+	for _, a := range p.Allowances {
+		spec.Allowances = append(spec.Allowances, a.allowance())
+	}
+	for _, c := range p.Charges {
+		spec.Charges = append(spec.Charges, c.charge())
+	}
+	taxes := billing.EffectiveDocumentTaxes(spec, defaultTax).Normalized()
+	for i := range spec.Allowances {
+		spec.Allowances[i].Tax = taxes.Allowances[i]
+	}
+	for i := range spec.Charges {
+		spec.Charges[i].Tax = taxes.Charges[i]
+	}
+	return spec.Allowances, spec.Charges
 }
 
 // invoiceItems returns the line items of the invoice that p creates, each
@@ -142,19 +170,27 @@ func (p *InvoiceParams) needsDefaultTax() bool {
 // category and rate share one exemption reason; the total, tax included,
 // is at most billing.MaxTotal. A broken rule is a 422 on the field at fault,
 // items[i].tax.<field>; or on items[i].tax, the first item that took the
-// default tax, when the default tax is what breaks it.
+// default tax, when the default tax is what breaks it. It checks p's
+// discounts, allowances and charges with the items (adjustmentError): a
+// discount above its line's gross, or an allowance above its tax group's
+// base, is 422 allowance_exceeds_base.
 func invoiceItems(p *InvoiceParams, defaultTax *billingv1.Tax) ([]billingv1.LineItem, billing.Amounts, *Error) {
 	items := make([]billingv1.LineItem, len(p.Items))
 	for i, it := range p.Items {
-		items[i] = billingv1.LineItem{Description: it.Description, Quantity: billingv1.Units(it.Quantity), Amount: it.Amount, Tax: it.Tax.crd()}
+		items[i] = billingv1.LineItem{Description: it.Description, Quantity: it.Quantity,
+			UnitCode: billingv1.UnitCode(it.UnitCode), Amount: it.Amount, Discount: it.Discount.discount(), Tax: it.Tax.crd()}
 	}
 	spec := &billingv1.InvoiceSpec{Items: items}
+	spec.Allowances, spec.Charges = p.adjustments(defaultTax)
 	taxes := billing.EffectiveDocumentTaxes(spec, defaultTax).Normalized()
 	amounts, err := billing.InvoiceAmounts(spec, taxes)
 	var line *billing.TaxLineError
+	var adj *billing.AdjustmentError
 	switch {
 	case errors.As(err, &line):
 		return nil, billing.Amounts{}, taxRuleError(billing.TaxFaultOf(spec, defaultTax, err), defaultTax)
+	case errors.As(err, &adj):
+		return nil, billing.Amounts{}, adjustmentError(adj)
 	case errors.Is(err, billing.ErrTotalTooLarge):
 		return nil, billing.Amounts{}, totalTooLarge()
 	case err != nil:
@@ -167,6 +203,22 @@ func invoiceItems(p *InvoiceParams, defaultTax *billingv1.Tax) ([]billingv1.Line
 		items[i].Tax = taxes.Items[i]
 	}
 	return items, amounts, nil
+}
+
+// adjustmentError is the 422 of err, a discount, allowance or charge at
+// fault: allowance_exceeds_base when it is above its base, else
+// parameter_invalid on its field (its tax, missing, present when no line
+// has tax, or breaking a rule of its category).
+func adjustmentError(err *billing.AdjustmentError) *Error {
+	if errors.Is(err, billing.ErrAllowanceExceedsBase) {
+		return errorf(http.StatusUnprocessableEntity, CodeAllowanceExceedsBase, err.Param,
+			"%s: %s.", err.Param, err.Err)
+	}
+	var field *billing.TaxFieldError
+	if errors.As(err, &field) {
+		return taxFieldError(err.Param, field)
+	}
+	return errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, err.Param, "%s %s.", err.Param, err.Err)
 }
 
 // totalTooLarge is the 422 of an invoice whose total exceeds

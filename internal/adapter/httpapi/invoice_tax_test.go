@@ -35,7 +35,7 @@ import (
 func taxItems(taxes ...*TaxParams) *InvoiceParams {
 	p := &InvoiceParams{CustomerID: "c", Currency: "EUR", Items: make([]ItemParams, len(taxes))}
 	for i, tax := range taxes {
-		p.Items[i] = ItemParams{Description: "x", Quantity: 1, Amount: 100, Tax: tax}
+		p.Items[i] = ItemParams{Description: "x", Quantity: billingv1.Units(1), Amount: 100, Tax: tax}
 	}
 	return p
 }
@@ -84,7 +84,7 @@ func TestInvoiceItemsRefuseWhatBreaksARuleOnTheItemAtFault(t *testing.T) {
 	exempt := func(reason string) *billingv1.Tax { return builder.Tax(billingv1.TaxExempt, "0", reason) }
 	notSubject := builder.Tax(billingv1.TaxNotSubject, "", "Outside the scope of VAT")
 	big := func(p *InvoiceParams) *InvoiceParams {
-		p.Items[0].Quantity, p.Items[0].Amount = 9000, 1_000_000_000_000
+		p.Items[0].Quantity, p.Items[0].Amount = billingv1.Units(9000), 1_000_000_000_000
 		return p
 	}
 	cases := []struct {
@@ -137,7 +137,7 @@ func TestTaxIsRoundedOncePerGroup(t *testing.T) {
 	rate := "20"
 	p := &InvoiceParams{CustomerID: "c", Currency: "EUR"}
 	for _, amount := range []int64{6833, 6833, 5750, 8500} {
-		p.Items = append(p.Items, ItemParams{Description: "x", Quantity: 1, Amount: amount,
+		p.Items = append(p.Items, ItemParams{Description: "x", Quantity: billingv1.Units(1), Amount: amount,
 			Tax: &TaxParams{Category: "S", Rate: &rate}})
 	}
 	items, _, e := invoiceItems(p, nil)

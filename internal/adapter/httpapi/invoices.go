@@ -39,7 +39,8 @@ func (a *Adapter) createInvoice(w http.ResponseWriter, r *http.Request, c *call)
 			if e != nil {
 				return nil, e
 			}
-			return &creation[*billingv1.Invoice]{object: p.invoice(items),
+			allowances, charges := p.adjustments(defaultTax)
+			return &creation[*billingv1.Invoice]{object: p.invoice(items, allowances, charges),
 				answer: func(inv *billingv1.Invoice, replayed bool) any {
 					if replayed {
 						return apiobject.InvoiceOf(inv)
@@ -67,9 +68,11 @@ func (a *Adapter) invoiceContext(r *http.Request, c *call, p *InvoiceParams) (*b
 	return profile.DefaultTax, nil
 }
 
-// invoice is the invoice p creates, of items (invoiceItems'): with
-// spec.defaultTaxFrom None, since its items carry their taxes already.
-func (p *InvoiceParams) invoice(items []billingv1.LineItem) *billingv1.Invoice {
+// invoice is the invoice p creates, of items (invoiceItems'), allowances
+// and charges (adjustments'): with spec.defaultTaxFrom None, since they
+// carry their taxes already.
+func (p *InvoiceParams) invoice(items []billingv1.LineItem, allowances []billingv1.DocumentAllowance,
+	charges []billingv1.DocumentCharge) *billingv1.Invoice {
 	return &billingv1.Invoice{Spec: billingv1.InvoiceSpec{
 		CustomerRef:    billingv1.CustomerReference{Name: p.CustomerID},
 		Currency:       p.Currency,
@@ -78,6 +81,8 @@ func (p *InvoiceParams) invoice(items []billingv1.LineItem) *billingv1.Invoice {
 		BuyerReference: p.BuyerReference,
 		PurchaseOrder:  p.PurchaseOrder,
 		SupplyDate:     p.SupplyDate,
+		Allowances:     allowances,
+		Charges:        charges,
 	}}
 }
 

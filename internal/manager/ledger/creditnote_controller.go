@@ -74,7 +74,7 @@ var creditNotes = &ledgerKind[*billingv1.CreditNote]{
 //	   uid), it was entered before a crash or a lost status write: go to d
 //	   with the amounts on the note's status, which c0 wrote before.
 //	c0. Its lines and amounts are computed against the invoice's lines,
-//	   taxes and ledger (billing.ComputeCredit). Crediting more than is left
+//	   taxes and ledger (billing.CreditOf). Crediting more than is left
 //	   rejects it for good (ExceedsCreditable; the ledger only grows), and
 //	   so does a malformed line (InvalidLine); a rejected note takes no
 //	   number. Otherwise the amounts are written on the note's status
@@ -124,11 +124,11 @@ func (r *CreditNoteReconciler) enter(ctx context.Context, note *billingv1.Credit
 	if full := creditNotes.full(inv); full != nil {
 		return true, r.reject(ctx, note, full, now)
 	}
-	computed := computedCreditNote(note, inv, credit.Lines, credit.Amounts)
+	computed := computedCreditNote(note, inv, credit)
 	if err := creditNotes.patch(ctx, r.Client, note, func() { note.Status = computed }); err != nil {
 		return false, err
 	}
-	return false, creditNotes.enter(ctx, r.Client, note, inv, enteredLedger(inv, credit.Invoice, note, credit.Lines, credit.Amounts), now)
+	return false, creditNotes.enter(ctx, r.Client, note, inv, enteredLedger(inv, credit, note), now)
 }
 
 // reject patches note Rejected for verdict; Stalled, since only a new

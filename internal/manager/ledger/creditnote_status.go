@@ -27,12 +27,21 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
 )
 
-// verdictOf tells whether err, from billing.CreditLines or ComputeCredit, rejects
-// the credit note (nil: it is another error, to retry).
+// verdictOf tells whether err, from billing.CreditOf, rejects the credit
+// note (nil: it is another error, to retry).
 func verdictOf(err error) *reconciler.Verdict {
 	if errors.Is(err, billing.ErrFullyCredited) {
 		return &reconciler.Verdict{Reason: billingv1.ReasonExceedsCreditable,
 			Message: "The invoice is fully credited already; nothing is left to credit"}
+	}
+	if errors.Is(err, billing.ErrExceedsCreditable) {
+		return &reconciler.Verdict{Reason: billingv1.ReasonExceedsCreditable,
+			Message: fmt.Sprintf("It exceeds what is left to credit of the invoice: %v", err)}
+	}
+	var adjErr *billing.AdjustmentError
+	if errors.As(err, &adjErr) {
+		return &reconciler.Verdict{Reason: billingv1.ReasonInvalidLine,
+			Message: fmt.Sprintf("An allowance or charge is invalid: %v", adjErr)}
 	}
 	var lineErr *billing.CreditLineError
 	if !errors.As(err, &lineErr) {
@@ -46,14 +55,15 @@ func verdictOf(err error) *reconciler.Verdict {
 }
 
 // computedCreditNote returns the credit note's status (still Pending) with
-// the lines and amounts it credits of inv: lines as billing.CreditLines
-// returned and amounts as ComputeCredit computed them, written as the
-// adapter answers them (billing.CreditNoteTotalsOf).
+// the lines, allowances, charges and amounts it credits of inv, as
+// billing.CreditOf composed them, written as the adapter answers them
+// (billing.CreditNoteTotalsOf): the allowances, charges and their totals
+// only when it has some.
 func computedCreditNote(note *billingv1.CreditNote, inv *billingv1.Invoice,
-	lines []billing.CreditLine, amounts billing.CreditedAmounts) billingv1.CreditNoteStatus {
+	credit *billing.NoteCredit) billingv1.CreditNoteStatus {
 	status := *note.Status.DeepCopy()
 	status.Phase = billingv1.CreditNotePending
-	totals := billing.CreditNoteTotalsOf(inv, lines, amounts)
+	totals := credit.Totals(inv)
 	status.Lines = totals.Lines
 	status.Subtotal, status.TaxTotal, status.Total = &totals.Subtotal, &totals.TaxTotal, &totals.Total
 	status.Allowances, status.Charges, status.AllowanceTotal, status.ChargeTotal = nil, nil, nil, nil
@@ -74,16 +84,16 @@ func computedCreditNote(note *billingv1.CreditNote, inv *billingv1.Invoice,
 
 // enteredLedger returns inv's ledger with the credit note entered: its
 // entry (name, uid, total) and what it credits added to the credited lines
-// and groups. toCredit is inv as billing.ToCredit read it.
-func enteredLedger(inv *billingv1.Invoice, toCredit *billing.InvoiceToCredit, note *billingv1.CreditNote,
-	lines []billing.CreditLine, amounts billing.CreditedAmounts) *billingv1.InvoiceLedger {
+// and groups. credit is what billing.CreditOf composed against inv.
+func enteredLedger(inv *billingv1.Invoice, credit *billing.NoteCredit, note *billingv1.CreditNote) *billingv1.InvoiceLedger {
+	toCredit, amounts := credit.Invoice, credit.Amounts
 	ledger := creditNotes.withEntry(inv, note, amounts.Total)
 	credited := *toCredit
 	credited.Credited = billing.Credited{
 		Lines:  append([]billing.CreditedLine(nil), toCredit.Credited.Lines...),
 		Groups: append([]billing.CreditedGroup(nil), toCredit.Credited.Groups...),
 	}
-	credited.Apply(lines, amounts)
+	credited.Apply(credit.Parts, amounts)
 	ledger.CreditedLines = make([]billingv1.CreditedLine, len(credited.Credited.Lines))
 	for i, l := range credited.Credited.Lines {
 		ledger.CreditedLines[i] = billingv1.CreditedLine{Quantity: l.Quantity, Net: l.Net}

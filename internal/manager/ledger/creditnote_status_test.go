@@ -42,18 +42,17 @@ func creditableInvoice(ledger *billingv1.InvoiceLedger) *billingv1.Invoice {
 	return inv
 }
 
-// credit runs what the reconciler runs for note against inv: its lines,
-// amounts, or the verdict that rejects it.
-func credit(inv *billingv1.Invoice, note *billingv1.CreditNote) (
-	*billing.InvoiceToCredit, []billing.CreditLine, billing.CreditedAmounts, *reconciler.Verdict) {
+// credit runs what the reconciler runs for note against inv: what it
+// credits, or the verdict that rejects it.
+func credit(inv *billingv1.Invoice, note *billingv1.CreditNote) (*billing.NoteCredit, *reconciler.Verdict) {
 	cr, err := billing.CreditOf(&note.Spec, inv)
 	if cr == nil {
 		panic(err)
 	}
 	if err != nil {
-		return cr.Invoice, nil, cr.Amounts, verdictOf(err)
+		return cr, verdictOf(err)
 	}
-	return cr.Invoice, cr.Lines, cr.Amounts, nil
+	return cr, nil
 }
 
 func TestCreditNoteAmountsAndVerdicts(t *testing.T) {
@@ -78,21 +77,24 @@ func TestCreditNoteAmountsAndVerdicts(t *testing.T) {
 		display: "USD 11.90",
 		credits: []billingv1.CreditedLine{{}, {Net: 1_000}},
 	}, {
-		name:    "a full credit credits all that is left, tax included",
-		ledger:  &billingv1.InvoiceLedger{CreditedLines: []billingv1.CreditedLine{{Quantity: billingv1.Units(1), Net: 10_000}, {}}},
+		name: "a full credit credits all that is left, tax included",
+		ledger: &billingv1.InvoiceLedger{CreditedLines: []billingv1.CreditedLine{{Quantity: billingv1.Units(1), Net: 10_000}, {}},
+			CreditedGroups: []billingv1.CreditedGroup{{TaxableAmount: 10_000, TaxAmount: 1_900}}},
 		note:    builder.CreditNote("ns", "cn", "inv-1", builder.WithFullCredit()),
 		total:   41_650 - 11_900,
 		display: "USD 297.50",
 		credits: []billingv1.CreditedLine{{Quantity: billingv1.Units(1), Net: 30_000}, {Net: 5_000}},
 	}, {
-		name:   "more units than are left are ExceedsCreditable",
-		ledger: &billingv1.InvoiceLedger{CreditedLines: []billingv1.CreditedLine{{Quantity: billingv1.Units(3), Net: 30_000}, {}}},
+		name: "more units than are left are ExceedsCreditable",
+		ledger: &billingv1.InvoiceLedger{CreditedLines: []billingv1.CreditedLine{{Quantity: billingv1.Units(3), Net: 30_000}, {}},
+			CreditedGroups: []billingv1.CreditedGroup{{TaxableAmount: 30_000, TaxAmount: 5_700}}},
 		note:   builder.CreditNote("ns", "cn", "inv-1", builder.WithCreditedQuantity(0, 1)),
 		reason: billingv1.ReasonExceedsCreditable,
 	}, {
 		name: "a full credit of a fully credited invoice is ExceedsCreditable",
 		ledger: &billingv1.InvoiceLedger{
-			CreditedLines: []billingv1.CreditedLine{{Quantity: billingv1.Units(3), Net: 30_000}, {Quantity: billingv1.Units(1), Net: 5_000}}},
+			CreditedLines:  []billingv1.CreditedLine{{Quantity: billingv1.Units(3), Net: 30_000}, {Quantity: billingv1.Units(1), Net: 5_000}},
+			CreditedGroups: []billingv1.CreditedGroup{{TaxableAmount: 35_000, TaxAmount: 6_650}}},
 		note:   builder.CreditNote("ns", "cn", "inv-1", builder.WithFullCredit()),
 		reason: billingv1.ReasonExceedsCreditable,
 	}, {
@@ -103,21 +105,21 @@ func TestCreditNoteAmountsAndVerdicts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
 			inv := creditableInvoice(tc.ledger)
-			toCredit, lines, amounts, verdict := credit(inv, tc.note)
+			cr, verdict := credit(inv, tc.note)
 			if tc.reason != "" {
 				g.Expect(verdict).NotTo(BeNil())
 				g.Expect(verdict.Reason).To(Equal(tc.reason))
 				return
 			}
 			g.Expect(verdict).To(BeNil())
-			status := computedCreditNote(tc.note, inv, lines, amounts)
+			status := computedCreditNote(tc.note, inv, cr)
 			g.Expect(status.Phase).To(Equal(billingv1.CreditNotePending))
 			g.Expect(status.Total).To(HaveValue(Equal(tc.total)))
 			g.Expect(status.Display).To(Equal(&billingv1.CreditNoteDisplay{Total: tc.display}))
 			g.Expect(status.Lines[0].Tax).To(Equal(builder.StandardTax("19")))
 
 			tc.note.UID = "uid-1"
-			ledger := enteredLedger(inv, toCredit, tc.note, lines, amounts)
+			ledger := enteredLedger(inv, cr, tc.note)
 			g.Expect(ledger.CreditedLines).To(Equal(tc.credits))
 			g.Expect(hasEntry(ledger.CreditNotes, "cn", "uid-1")).To(BeTrue())
 			g.Expect(inv.Status.Ledger).To(Equal(tc.ledger), "the invoice read is not changed")

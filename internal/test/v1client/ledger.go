@@ -30,51 +30,61 @@ type CreditNoteParams struct {
 	Memo       string                 `json:"memo,omitempty"`
 	Lines      []CreditNoteLineParams `json:"lines,omitempty"`
 	FullCredit bool                   `json:"full_credit,omitempty"`
+	// Allowances and Charges are left out when empty.
+	Allowances []AllowanceCharge `json:"allowances,omitempty"`
+	Charges    []AllowanceCharge `json:"charges,omitempty"`
 }
 
-// CreditNoteLineParams is a line of a credit note's body: a Quantity or an
-// Amount of an invoice line; nil is left out.
+// CreditNoteLineParams is a line of a credit note's body: a Quantity (a
+// number, such as 2.5) or an Amount of an invoice line; nil is left out.
 type CreditNoteLineParams struct {
-	InvoiceLine int    `json:"invoice_line"`
-	Quantity    *int64 `json:"quantity,omitempty"`
-	Amount      *int64 `json:"amount,omitempty"`
+	InvoiceLine int                        `json:"invoice_line"`
+	Quantity    *billingv1.DecimalQuantity `json:"quantity,omitempty"`
+	Amount      *int64                     `json:"amount,omitempty"`
 }
 
 // CreditNote is a credit note. Number, Sequence, IssuedAt, BillTo and
 // Issuer are nil until it is issued; StatusReason is set once it is
 // rejected.
 type CreditNote struct {
-	ID            string              `json:"id"`
-	Object        string              `json:"object"`
-	InvoiceID     string              `json:"invoice_id"`
-	CustomerID    string              `json:"customer_id"`
-	Currency      *string             `json:"currency"`
-	Status        string              `json:"status"`
-	StatusReason  *string             `json:"status_reason"`
-	Number        *string             `json:"number"`
-	Sequence      *int64              `json:"sequence"`
-	InvoiceNumber *string             `json:"invoice_number"`
-	Reason        string              `json:"reason"`
-	Memo          *string             `json:"memo"`
-	Lines         []CreditNoteLine    `json:"lines"`
-	Subtotal      *int64              `json:"subtotal"`
-	TaxBreakdown  []TaxBreakdownEntry `json:"tax_breakdown"`
-	TaxTotal      *int64              `json:"tax_total"`
-	Total         *int64              `json:"total"`
-	IssuedAt      *string             `json:"issued_at"`
-	BillTo        *BillTo             `json:"bill_to"`
-	Issuer        *Issuer             `json:"issuer"`
-	CreatedAt     string              `json:"created_at"`
-	Seal          *string             `json:"seal"`
-	Deliveries    []Delivery          `json:"deliveries"`
+	ID            string           `json:"id"`
+	Object        string           `json:"object"`
+	InvoiceID     string           `json:"invoice_id"`
+	CustomerID    string           `json:"customer_id"`
+	Currency      *string          `json:"currency"`
+	Status        string           `json:"status"`
+	StatusReason  *string          `json:"status_reason"`
+	Number        *string          `json:"number"`
+	Sequence      *int64           `json:"sequence"`
+	InvoiceNumber *string          `json:"invoice_number"`
+	Reason        string           `json:"reason"`
+	Memo          *string          `json:"memo"`
+	Lines         []CreditNoteLine `json:"lines"`
+	Subtotal      *int64           `json:"subtotal"`
+	// Allowances and Charges are the credit note's, as applied;
+	// AllowanceTotal and ChargeTotal their sums.
+	Allowances     []AllowanceCharge   `json:"allowances"`
+	Charges        []AllowanceCharge   `json:"charges"`
+	AllowanceTotal *int64              `json:"allowance_total"`
+	ChargeTotal    *int64              `json:"charge_total"`
+	TaxBreakdown   []TaxBreakdownEntry `json:"tax_breakdown"`
+	TaxTotal       *int64              `json:"tax_total"`
+	Total          *int64              `json:"total"`
+	IssuedAt       *string             `json:"issued_at"`
+	BillTo         *BillTo             `json:"bill_to"`
+	Issuer         *Issuer             `json:"issuer"`
+	CreatedAt      string              `json:"created_at"`
+	Seal           *string             `json:"seal"`
+	Deliveries     []Delivery          `json:"deliveries"`
 }
 
 // CreditNoteLine is a line of a credit note; Quantity is nil for a line
-// that credits an amount.
+// that credits an amount; UnitCode is the invoice line's.
 type CreditNoteLine struct {
 	InvoiceLine int32                      `json:"invoice_line"`
 	Description string                     `json:"description"`
 	Quantity    *billingv1.DecimalQuantity `json:"quantity"`
+	UnitCode    string                     `json:"unit_code"`
 	Amount      int64                      `json:"amount"`
 	Tax         *Tax                       `json:"tax"`
 }

@@ -15,10 +15,11 @@
 package v1client
 
 import (
-	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
-
+	"encoding/json"
 	"net/url"
 	"strconv"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
 // The bodies and objects of the API, as openapi.json describes them.
@@ -63,16 +64,74 @@ type InvoiceParams struct {
 	BuyerReference string `json:"buyer_reference,omitempty"`
 	PurchaseOrder  string `json:"purchase_order,omitempty"`
 	SupplyDate     string `json:"supply_date,omitempty"`
+	// Allowances and Charges are left out when empty.
+	Allowances []AllowanceCharge `json:"allowances,omitempty"`
+	Charges    []AllowanceCharge `json:"charges,omitempty"`
 }
 
 // Item is a line item. Tax is its effective tax in a response, nil when it
 // has none; in a request, its own tax, nil (sent as null) to take the
 // workspace's default tax.
+// A request leaves out UnitCode when empty and NetAmount, which only a
+// response has (MarshalJSON).
 type Item struct {
 	Description string                    `json:"description"`
 	Quantity    billingv1.DecimalQuantity `json:"quantity"`
+	UnitCode    string                    `json:"unit_code"`
 	Amount      int64                     `json:"amount"`
+	Discount    *Discount                 `json:"discount"`
+	NetAmount   *int64                    `json:"net_amount"`
 	Tax         *Tax                      `json:"tax"`
+}
+
+// itemRequest is an Item as a request writes it.
+type itemRequest struct {
+	Description string                    `json:"description"`
+	Quantity    billingv1.DecimalQuantity `json:"quantity"`
+	UnitCode    string                    `json:"unit_code,omitempty"`
+	Amount      int64                     `json:"amount"`
+	Discount    *Discount                 `json:"discount,omitempty"`
+	Tax         *Tax                      `json:"tax"`
+}
+
+// MarshalJSON writes it as a request: without NetAmount, and without
+// UnitCode when empty.
+func (it Item) MarshalJSON() ([]byte, error) {
+	return json.Marshal(itemRequest{Description: it.Description, Quantity: it.Quantity, UnitCode: it.UnitCode,
+		Amount: it.Amount, Discount: it.Discount, Tax: it.Tax})
+}
+
+// Discount is a line's discount: a Percent or an Amount, and a Reason or
+// a ReasonCode. A response's Amount is what it takes off the line.
+type Discount struct {
+	Percent    *string `json:"percent"`
+	Amount     *int64  `json:"amount"`
+	Reason     *string `json:"reason"`
+	ReasonCode *string `json:"reason_code"`
+}
+
+// AllowanceCharge is a document allowance or charge: a Percent or an
+// Amount, a Reason or a ReasonCode, and its Tax. A response's Amount is
+// the amount applied and Base, for a percent, what it was taken of; a
+// request leaves Base out (MarshalJSON).
+type AllowanceCharge struct {
+	Percent    *string `json:"percent"`
+	Amount     *int64  `json:"amount"`
+	Base       *int64  `json:"base"`
+	Reason     *string `json:"reason"`
+	ReasonCode *string `json:"reason_code"`
+	Tax        *Tax    `json:"tax"`
+}
+
+// MarshalJSON writes it as a request: without Base.
+func (a AllowanceCharge) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Percent    *string `json:"percent"`
+		Amount     *int64  `json:"amount"`
+		Reason     *string `json:"reason"`
+		ReasonCode *string `json:"reason_code"`
+		Tax        *Tax    `json:"tax"`
+	}{a.Percent, a.Amount, a.Reason, a.ReasonCode, a.Tax})
 }
 
 // Tax is a line item's tax. Rate is nil for category O, ExemptionReason
@@ -243,6 +302,10 @@ type Invoice struct {
 	PurchaseOrder  *string             `json:"purchase_order"`
 	SupplyDate     *string             `json:"supply_date"`
 	Subtotal       *int64              `json:"subtotal"`
+	Allowances     []AllowanceCharge   `json:"allowances"`
+	Charges        []AllowanceCharge   `json:"charges"`
+	AllowanceTotal *int64              `json:"allowance_total"`
+	ChargeTotal    *int64              `json:"charge_total"`
 	TaxBreakdown   []TaxBreakdownEntry `json:"tax_breakdown"`
 	TaxTotal       *int64              `json:"tax_total"`
 	Total          *int64              `json:"total"`
