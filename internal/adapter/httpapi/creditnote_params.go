@@ -74,7 +74,7 @@ type CreditNoteLineParams struct {
 	Amount      int64                     `json:"amount,omitempty"`
 }
 
-var creditNoteLineFields = map[string]kind{"invoice_line": kindNumber, "quantity": kindNumber, fieldAmount: kindNumber}
+var creditNoteLineFields = map[string]kind{"invoice_line": kindNumber, "quantity": kindQuantity, fieldAmount: kindNumber}
 
 // DecodeCreditNote parses and validates a POST /v1/credit_notes body, with
 // the same guarantees as DecodeInvoice: structure and JSON types first

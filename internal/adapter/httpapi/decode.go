@@ -48,15 +48,19 @@ const (
 	// kindDecimal is no JSON type but what a field may be: a string or a
 	// number, such as a tax rate ("19" or 19).
 	kindDecimal
+	// kindQuantity is a number that a string reaches as well, for its own
+	// check to refuse with a 422 (a quantity's contract: a string is
+	// parameter_invalid, as 0 or 5 decimals are).
+	kindQuantity
 )
 
 func (k kind) String() string {
-	return [...]string{"null", "a boolean", "a number", "a string", "an array", "an object", "a string or a number"}[k]
+	return [...]string{"null", "a boolean", "a number", "a string", "an array", "an object", "a string or a number", "a number"}[k]
 }
 
 // accepts reports whether a field that must be k may hold a value of kind v.
 func (k kind) accepts(v kind) bool {
-	return v == k || k == kindDecimal && (v == kindString || v == kindNumber)
+	return v == k || (k == kindDecimal || k == kindQuantity) && (v == kindString || v == kindNumber)
 }
 
 // node is a parsed JSON value. Objects keep their members in order,

@@ -80,9 +80,9 @@ func TestDecodeCreditNote(t *testing.T) {
 		{name: "a quantity with 5 decimals is refused",
 			body:   `{"invoice_id":"inv-a","reason":"other","lines":[{"invoice_line":0,"quantity":2.50001}]}`,
 			status: 422, code: CodeParameterInvalid, param: "lines[0].quantity"},
-		{name: "a quantity as a string is a 400",
+		{name: "a quantity as a string is a 422",
 			body:   `{"invoice_id":"inv-a","reason":"other","lines":[{"invoice_line":0,"quantity":"2.5"}]}`,
-			status: 400, code: CodeParameterInvalid, param: "lines[0].quantity"},
+			status: 422, code: CodeParameterInvalid, param: "lines[0].quantity"},
 		{name: "allowances and charges of the invoice's shape are accepted with lines",
 			body: `{"invoice_id":"inv-a","reason":"other","lines":[{"invoice_line":0,"quantity":3}],` +
 				`"allowances":[{"amount":6000,"reason":"Loyalty","tax":{"category":"S","rate":"21"}}],` +

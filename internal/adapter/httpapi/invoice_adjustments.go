@@ -18,7 +18,6 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -213,8 +212,10 @@ var chargeReasonCode = reasonCodeRule{
 }
 
 // requiredQuantity returns the quantity of the item at path: a JSON number
-// above 0, at most billing.MaxQuantity, with at most 4 decimal places as
-// written (7.5, not 7.50000), read exactly from its text.
+// (a string is refused here, a 422, not by the type check's 400) above 0,
+// at most billing.MaxQuantity, with at most 4 decimal places once trailing
+// zeros are dropped (7.50000 is 7.5, as the CRD reads it), read exactly
+// from its text.
 func requiredQuantity(fields map[string]*node, path string) (billingv1.DecimalQuantity, *Error) {
 	p := join(path, "quantity")
 	v := fields["quantity"]
@@ -222,25 +223,12 @@ func requiredQuantity(fields map[string]*node, path string) (billingv1.DecimalQu
 		return billingv1.DecimalQuantity{}, errorf(http.StatusUnprocessableEntity, CodeParameterMissing, p, "%s is required.", p)
 	}
 	q, err := billingv1.ParseDecimalQuantity(v.s)
-	if err != nil || writtenDecimals(v.s) > 4 || q.Scaled() <= 0 || q.Scaled() > billing.MaxQuantity*billingv1.QuantityScale {
+	if err != nil || v.kind != kindNumber || q.Scaled() <= 0 || q.Scaled() > billing.MaxQuantity*billingv1.QuantityScale {
 		return billingv1.DecimalQuantity{}, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, p,
 			"%s must be a number above 0 and at most %d with at most 4 decimal places, such as 3, 7.5 or 0.25.",
 			p, billing.MaxQuantity)
 	}
 	return q, nil
-}
-
-// writtenDecimals is how many decimal places a JSON number literal writes:
-// the digits after its point less its exponent (7.50000 writes 5, 2.0 one,
-// 1.5e2 none). A literal that is no number writes none.
-func writtenDecimals(lit string) int {
-	mantissa, exp, _ := strings.Cut(strings.ToLower(lit), "e")
-	_, frac, _ := strings.Cut(mantissa, ".")
-	e, err := strconv.Atoi(strings.TrimPrefix(exp, "+"))
-	if err != nil {
-		e = 0
-	}
-	return len(frac) - e
 }
 
 // optionalUnitCode returns the unit code of the item at path, "" when the

@@ -77,7 +77,7 @@ type ItemParams struct {
 }
 
 var itemFields = map[string]kind{
-	"description": kindString, "quantity": kindNumber, "unit_code": kindString, fieldAmount: kindNumber,
+	"description": kindString, "quantity": kindQuantity, "unit_code": kindString, fieldAmount: kindNumber,
 	"discount": kindObject, "tax": kindObject,
 }
 

@@ -24,6 +24,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
@@ -49,8 +50,8 @@ var _ = Describe("Invoices", func() {
 		Expect(inv.CustomerID).To(Equal(customer.ID))
 		Expect(inv.Currency).To(Equal("EUR"))
 		Expect(inv.Items).To(Equal([]apiobject.Item{
-			{Description: "Consulting", Quantity: billingv1.Units(3), Amount: 15000},
-			{Description: "Travel", Quantity: billingv1.Units(1), Amount: 999},
+			{Description: "Consulting", Quantity: billingv1.Units(3), UnitCode: "C62", Amount: 15000, NetAmount: ptr.To[int64](45000)},
+			{Description: "Travel", Quantity: billingv1.Units(1), UnitCode: "C62", Amount: 999, NetAmount: ptr.To[int64](999)},
 		}))
 		Expect(inv.Total).To(HaveValue(BeEquivalentTo(45999)))
 		Expect(inv.Status).To(BeElementOf("pending", "issued"))
@@ -97,7 +98,8 @@ var _ = Describe("Invoices", func() {
 		resp = send(http.MethodPost, "/v1/invoices", withBody(fmt.Sprintf(
 			`{"customer_id": %q, "items": [{"description": "x", "quantity": 3.0, "amount": 1.5e3}]}`, customer.ID)))
 		Expect(resp.status).To(Equal(http.StatusCreated))
-		Expect(resp.invoice().Items[0]).To(Equal(apiobject.Item{Description: "x", Quantity: billingv1.Units(3), Amount: 1500}))
+		Expect(resp.invoice().Items[0]).To(Equal(apiobject.Item{Description: "x", Quantity: billingv1.Units(3), UnitCode: "C62", Amount: 1500,
+			NetAmount: ptr.To[int64](4500)}))
 	})
 
 	DescribeTable("refuses an invalid invoice with 422 and the JSON path of the value",
@@ -146,8 +148,14 @@ var _ = Describe("Invoices", func() {
 		Entry("a quantity above 1,000,000", func(id string) map[string]any {
 			return invoiceBody(id, set("items", []any{item("x", 1_000_001, 1)}))
 		}, CodeParameterInvalid, "items[0].quantity"),
-		Entry("a fractional quantity", func(id string) map[string]any {
-			return invoiceBody(id, set("items", []any{item("x", 2.5, 1)}))
+		Entry("a quantity of five decimals", func(id string) map[string]any {
+			return invoiceBody(id, set("items", []any{item("x", 2.50001, 1)}))
+		}, CodeParameterInvalid, "items[0].quantity"),
+		Entry("a negative quantity", func(id string) map[string]any {
+			return invoiceBody(id, set("items", []any{item("x", -1, 1)}))
+		}, CodeParameterInvalid, "items[0].quantity"),
+		Entry("a quantity as a string", func(id string) map[string]any {
+			return invoiceBody(id, set("items", []any{item("x", "7.5", 1)}))
 		}, CodeParameterInvalid, "items[0].quantity"),
 		Entry("a missing quantity", func(id string) map[string]any {
 			return invoiceBody(id, set("items", []any{map[string]any{"description": "x", "amount": 1}}))
