@@ -96,7 +96,7 @@ var _ = Describe("Transport", func() {
 			Expect(resp.apiErr().Code).To(Equal(code))
 			Expect(resp.apiErr().Param).To(Equal(param))
 		},
-		Entry("a quantity that is a string", `{"customer_id": "c", "items": [{"description": "x", "quantity": "3", "amount": 1}]}`,
+		Entry("a quantity that is a boolean", `{"customer_id": "c", "items": [{"description": "x", "quantity": true, "amount": 1}]}`,
 			CodeParameterInvalid, "items[0].quantity"),
 		Entry("an amount that is a boolean", `{"customer_id": "c", "items": [{"description": "x", "quantity": 3, "amount": true}]}`,
 			CodeParameterInvalid, "items[0].amount"),
