@@ -305,6 +305,36 @@ const (
 	ReasonWaitingForIssue = "WaitingForIssue"
 )
 
+// Reasons of an InvoiceSchedule's conditions. A schedule also uses
+// ReasonCustomerNotFound (Ready False and Stalled True until its customer
+// exists, when it issues what came due meanwhile) and ReasonPaused (Ready
+// False alone while spec.paused holds, as a paused webhook endpoint).
+const (
+	// ReasonScheduled is Ready's reason (True) while the schedule issues
+	// each period's invoice when it comes due.
+	ReasonScheduled = "Scheduled"
+
+	// ReasonScheduleCompleted is Ready's reason (True) once every period
+	// up to spec.end is issued or skipped.
+	ReasonScheduleCompleted = "Completed"
+
+	// ReasonInvalidSchedule is the reason of Ready (False) and Stalled
+	// (True) when the schedule's calendar cannot be computed: a start date,
+	// end date or time zone that does not exist.
+	ReasonInvalidSchedule = "InvalidSchedule"
+
+	// ReasonInvalidTemplate is the reason of Ready (False) and Stalled
+	// (True) when the template would make an invoice that cannot be issued
+	// (a tax rule broken, an allowance above its base): nothing is issued
+	// until the template is fixed.
+	ReasonInvalidTemplate = "InvalidTemplate"
+
+	// ReasonInvoiceNameTaken is the reason of Ready (False) and Stalled
+	// (True) when an invoice the schedule did not issue holds the name of
+	// one of its periods' invoices (<schedule>-<YYYYMMDD>).
+	ReasonInvoiceNameTaken = "InvoiceNameTaken"
+)
+
 // EmailMaxAttempts is how many times the controller hands a message to the
 // SMTP server before it gives up (Stalled, AttemptsExhausted). The waits
 // between attempts double from EmailFirstRetrySeconds up to an hour: the

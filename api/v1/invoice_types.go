@@ -269,6 +269,11 @@ type InvoiceSpec struct {
 	// +kubebuilder:validation:Pattern=`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
 	SupplyDate string `json:"supplyDate,omitempty"`
 
+	// invoicingPeriod is the period the invoice bills (BG-14), its first
+	// and last days. An InvoiceSchedule sets it on each invoice it issues.
+	// +optional
+	InvoicingPeriod *InvoicingPeriod `json:"invoicingPeriod,omitempty"`
+
 	// allowances are taken off the document (BG-20), each off the base of
 	// its tax category and rate: at most 20.
 	// +optional

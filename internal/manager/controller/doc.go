@@ -13,7 +13,7 @@
 // limitations under the License.
 
 // Package controller puts the controller manager together: Setup registers
-// the field indexes, the number allocators and the fourteen reconcilers of
+// the field indexes, the number allocators and the fifteen reconcilers of
 // the packages beside it with a manager, each with its own event recorder.
 // cmd/main.go and every envtest suite call it, so tests run the wiring
 // production runs; the envtest stories here are the black-box suite of
@@ -28,8 +28,9 @@
 // The other reconcilers live by concern: internal/manager/ledger (the
 // invoice and the records entered in its ledger), internal/manager/sealing
 // (seals and period closes), internal/manager/mailing (e-mails and
-// reminders) and internal/manager/webhooks (webhook endpoints), on the base
-// of internal/manager/reconciler.
+// reminders), internal/manager/webhooks (webhook endpoints) and
+// internal/manager/schedules (invoice schedules), on the base of
+// internal/manager/reconciler.
 //
 // Each Reconcile is short, in the shape of cluster-api and Flux: get the
 // object, handle the finalizer, compute the status fresh with a pure

@@ -30,6 +30,7 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/manager/mailing"
 	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
 	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
+	"github.com/invoicing-dev/invoicing/internal/manager/schedules"
 	"github.com/invoicing-dev/invoicing/internal/manager/sealing"
 	"github.com/invoicing-dev/invoicing/internal/manager/trim"
 	"github.com/invoicing-dev/invoicing/internal/manager/webhooks"
@@ -174,6 +175,8 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			Client: mgr.GetClient(),
 			Clock:  opts.Clock,
 		}},
+		{"InvoiceSchedule", &schedules.InvoiceScheduleReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(),
+			Clock: opts.Clock}},
 		{"PeriodClose", &sealing.PeriodCloseReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Clock: opts.Clock,
 			Events: eventNumbers}},
 	} {

@@ -1,0 +1,185 @@
+// Copyright 2026 The Invoicing Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package schedules
+
+import (
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
+	"github.com/invoicing-dev/invoicing/internal/schedule"
+)
+
+// scheduleInput is what a schedule's status is decided on: the moment,
+// the workspace's default BillingProfile (nil: none) and whether the
+// customer exists.
+type scheduleInput struct {
+	now            time.Time
+	profile        *billingv1.BillingProfile
+	customerExists bool
+}
+
+// decision is a schedule's status as decided, and the periods to issue
+// before it is written.
+type decision struct {
+	status billingv1.InvoiceScheduleStatus
+	issue  []schedule.Period
+	// wait is how long until the next period comes due, 0 for never.
+	wait time.Duration
+}
+
+// calendarOf is s's calendar and policy, in the zone of s or else of the
+// workspace's profile, then UTC; an error says what makes it invalid.
+func calendarOf(s *billingv1.InvoiceSchedule, profile *billingv1.BillingProfile) (schedule.Calendar, schedule.Policy, error) {
+	spec := &s.Spec
+	start, err := schedule.ParseDate(spec.StartDate)
+	if err != nil {
+		return schedule.Calendar{}, schedule.Policy{}, fmt.Errorf("startDate: %w", err)
+	}
+	zone := spec.TimeZone
+	if zone == "" {
+		zone = billing.SettingsOf(profile).TimeZone
+	}
+	loc, err := billing.Location(zone)
+	if err != nil {
+		return schedule.Calendar{}, schedule.Policy{}, fmt.Errorf("timeZone: %w", err)
+	}
+	cal := schedule.Calendar{Start: start, Location: loc, Billing: schedule.Billing(spec.Billing),
+		Interval: schedule.Interval{Unit: schedule.Unit(spec.Interval.Unit), Count: int(spec.Interval.Count)}}
+	if cal.Billing == "" {
+		cal.Billing = schedule.InAdvance
+	}
+	if err := cal.Validate(); err != nil {
+		return cal, schedule.Policy{}, err
+	}
+	policy := schedule.Policy{Missed: schedule.Missed(spec.MissedPeriods)}
+	if spec.MaxCatchUp != nil {
+		policy.MaxCatchUp = int(*spec.MaxCatchUp)
+	}
+	if e := spec.End; e != nil {
+		if e.Count != nil {
+			policy.End.Count = int(*e.Count)
+		}
+		if e.Date != "" {
+			d, err := schedule.ParseDate(e.Date)
+			if err != nil {
+				return cal, policy, fmt.Errorf("end.date: %w", err)
+			}
+			policy.End.Date = &d
+		}
+	}
+	return cal, policy, nil
+}
+
+// invoiceSpecOf is the spec of the invoice of period p of s.
+func invoiceSpecOf(s *billingv1.InvoiceSchedule, p schedule.Period) billingv1.InvoiceSpec {
+	t := s.Spec.Template.DeepCopy()
+	return billingv1.InvoiceSpec{CustomerRef: s.Spec.CustomerRef, Currency: t.Currency, Items: t.Items,
+		DefaultTaxFrom: t.DefaultTaxFrom, BuyerReference: t.BuyerReference, PurchaseOrder: t.PurchaseOrder,
+		Allowances: t.Allowances, Charges: t.Charges,
+		InvoicingPeriod: &billingv1.InvoicingPeriod{Start: p.Start.String(), End: p.End.String()}}
+}
+
+// templateFault says why s's template cannot be issued, "" when it can:
+// its amounts, taxes and allowances are computed as an invoice's are, with
+// the workspace's default tax where it applies.
+func templateFault(s *billingv1.InvoiceSchedule, profile *billingv1.BillingProfile) string {
+	spec := invoiceSpecOf(s, schedule.Period{})
+	var defaultTax *billingv1.Tax
+	if profile != nil && spec.DefaultTaxFrom != billingv1.DefaultTaxNone {
+		defaultTax = profile.Spec.DefaultTax
+	}
+	if _, err := billing.InvoiceAmounts(&spec, billing.EffectiveDocumentTaxes(&spec, defaultTax)); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// scheduleStatus decides s's status at in.now: the periods to issue now
+// (the controller creates their invoices before it writes the status),
+// the skipped ones, the next period and when it comes due, the phase and
+// the conditions. It reads nothing else and changes nothing.
+func scheduleStatus(s *billingv1.InvoiceSchedule, in scheduleInput) decision {
+	st := *s.Status.DeepCopy()
+	st.ObservedGeneration = s.Generation
+	conds := reconciler.Conditions{List: &st.Conditions, Generation: s.Generation, Now: in.now}
+	out := decision{}
+	if st.Phase == billingv1.SchedulePhaseCompleted || st.Phase == billingv1.SchedulePhaseCancelled {
+		out.status = st
+		return out
+	}
+	cal, policy, err := calendarOf(s, in.profile)
+	if err != nil {
+		st.Phase = billingv1.SchedulePhaseInvalid
+		conds.NotReady(billingv1.ReasonInvalidSchedule, err.Error(), billingv1.ConditionStalled)
+		out.status = st
+		return out
+	}
+	if fault := templateFault(s, in.profile); fault != "" {
+		st.Phase = billingv1.SchedulePhaseInvalid
+		conds.NotReady(billingv1.ReasonInvalidTemplate, "The template cannot be issued: "+fault, billingv1.ConditionStalled)
+		out.status = st
+		return out
+	}
+	if !in.customerExists {
+		st.Phase = billingv1.SchedulePhaseInvalid
+		conds.NotReady(billingv1.ReasonCustomerNotFound,
+			fmt.Sprintf("Customer %q does not exist in this workspace", s.Spec.CustomerRef.Name), billingv1.ConditionStalled)
+		out.status = st
+		return out
+	}
+	if s.Spec.Paused {
+		st.Phase, st.ActiveSince, st.NextIssueAt = billingv1.SchedulePhasePaused, nil, nil
+		conds.Set(billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonPaused,
+			"Paused: no period is issued until it resumes")
+		meta.RemoveStatusCondition(&st.Conditions, billingv1.ConditionStalled)
+		out.status = st
+		return out
+	}
+	if st.ActiveSince == nil {
+		st.ActiveSince = &metav1.Time{Time: in.now.Truncate(time.Second)}
+	}
+	next := 0
+	if st.NextPeriod != nil {
+		if d, err := schedule.ParseDate(st.NextPeriod.Start); err == nil {
+			// Periods are computed afresh from the spec: a changed interval
+			// applies from the first period starting on or after the one
+			// that was next.
+			next = cal.FirstStartingAfter(d.AddDays(-1))
+		}
+	}
+	plan := cal.Due(next, in.now, st.ActiveSince.Time, policy)
+	out.issue = plan.Issue
+	st.SkippedPeriods += int64(plan.Skipped)
+	if plan.Completed {
+		st.Phase, st.NextPeriod, st.NextIssueAt = billingv1.SchedulePhaseCompleted, nil, nil
+		conds.Ready(billingv1.ReasonScheduleCompleted, "Every period of the schedule is issued or skipped")
+		out.status = st
+		return out
+	}
+	at := cal.IssueAt(plan.Next)
+	st.Phase = billingv1.SchedulePhaseActive
+	st.NextPeriod = &billingv1.InvoicingPeriod{Start: plan.Next.Start.String(), End: plan.Next.End.String()}
+	st.NextIssueAt = &metav1.Time{Time: at.UTC()}
+	conds.Ready(billingv1.ReasonScheduled, fmt.Sprintf("The next period's invoice is issued at %s", at.Format(time.RFC3339)))
+	out.wait = max(at.Sub(in.now), time.Second)
+	out.status = st
+	return out
+}
