@@ -167,6 +167,11 @@ type Invoice struct {
 	// SupplyDate is the date of supply (BT-72), YYYY-MM-DD; null when the
 	// invoice was created without one (its date of supply is its date).
 	SupplyDate *string `json:"supply_date"`
+	// ScheduleID is the InvoiceSchedule that issued the invoice, null for
+	// one created otherwise; InvoicingPeriod the period it bills (BG-14),
+	// null when it names none.
+	ScheduleID      *string `json:"schedule_id"`
+	InvoicingPeriod *Period `json:"invoicing_period"`
 	// Subtotal, TaxTotal and Total are null only for an invoice made
 	// outside the API (kubectl) whose amounts exceed 2^53-1 or whose taxes
 	// break a rule; the controller marks it invalid. TaxBreakdown is then
@@ -363,31 +368,33 @@ func InvoiceOf(inv *billingv1.Invoice) Invoice {
 	currency := billing.InvoiceCurrency(inv)
 	phase := inv.EffectivePhase()
 	out := Invoice{
-		ID:             inv.Name,
-		Object:         "invoice",
-		Workspace:      inv.Namespace,
-		CustomerID:     inv.Spec.CustomerRef.Name,
-		Currency:       currency,
-		Items:          items,
-		BuyerReference: optional(inv.Spec.BuyerReference),
-		PurchaseOrder:  optional(inv.Spec.PurchaseOrder),
-		SupplyDate:     optional(inv.Spec.SupplyDate),
-		Subtotal:       amounts.Subtotal,
-		Allowances:     amounts.Allowances,
-		Charges:        amounts.Charges,
-		AllowanceTotal: amounts.AllowanceTotal,
-		ChargeTotal:    amounts.ChargeTotal,
-		TaxBreakdown:   amounts.TaxBreakdown,
-		TaxTotal:       amounts.TaxTotal,
-		Total:          amounts.Total,
-		Status:         Status(phase),
-		Number:         optional(inv.Status.Number),
-		Sequence:       inv.Status.Sequence,
-		IssuedAt:       optionalTimestamp(inv.Status.IssuedAt),
-		DueAt:          optionalTimestamp(inv.Status.DueAt),
-		CreatedAt:      timestamp(inv.CreationTimestamp.Time),
-		Seal:           SealOfRecord(inv),
-		Deliveries:     DeliveriesOf(inv.Status.Deliveries),
+		ID:              inv.Name,
+		Object:          "invoice",
+		Workspace:       inv.Namespace,
+		CustomerID:      inv.Spec.CustomerRef.Name,
+		Currency:        currency,
+		Items:           items,
+		BuyerReference:  optional(inv.Spec.BuyerReference),
+		PurchaseOrder:   optional(inv.Spec.PurchaseOrder),
+		SupplyDate:      optional(inv.Spec.SupplyDate),
+		ScheduleID:      optional(inv.Labels[billingv1.LabelSchedule]),
+		InvoicingPeriod: periodJSON(inv.Spec.InvoicingPeriod),
+		Subtotal:        amounts.Subtotal,
+		Allowances:      amounts.Allowances,
+		Charges:         amounts.Charges,
+		AllowanceTotal:  amounts.AllowanceTotal,
+		ChargeTotal:     amounts.ChargeTotal,
+		TaxBreakdown:    amounts.TaxBreakdown,
+		TaxTotal:        amounts.TaxTotal,
+		Total:           amounts.Total,
+		Status:          Status(phase),
+		Number:          optional(inv.Status.Number),
+		Sequence:        inv.Status.Sequence,
+		IssuedAt:        optionalTimestamp(inv.Status.IssuedAt),
+		DueAt:           optionalTimestamp(inv.Status.DueAt),
+		CreatedAt:       timestamp(inv.CreationTimestamp.Time),
+		Seal:            SealOfRecord(inv),
+		Deliveries:      DeliveriesOf(inv.Status.Deliveries),
 	}
 	if b := billing.BalanceOf(inv, amounts.Total); b != nil {
 		status := string(b.PaymentStatus)
@@ -411,3 +418,17 @@ func InvoiceOf(inv *billingv1.Invoice) Invoice {
 // Status is the phase in lower case, as the status filter and the status
 // field spell it.
 func Status(p billingv1.InvoicePhase) string { return strings.ToLower(string(p)) }
+
+// Period is a period of days, both inclusive, YYYY-MM-DD.
+type Period struct {
+	Start string `json:"start"`
+	End   string `json:"end"`
+}
+
+// periodJSON is the /v1 representation of p, nil for nil.
+func periodJSON(p *billingv1.InvoicingPeriod) *Period {
+	if p == nil {
+		return nil
+	}
+	return &Period{Start: p.Start, End: p.End}
+}

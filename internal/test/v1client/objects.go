@@ -298,25 +298,29 @@ type Invoice struct {
 	Currency   string `json:"currency"`
 	Items      []Item `json:"items"`
 	// BuyerReference, PurchaseOrder and SupplyDate are nil when absent.
-	BuyerReference *string             `json:"buyer_reference"`
-	PurchaseOrder  *string             `json:"purchase_order"`
-	SupplyDate     *string             `json:"supply_date"`
-	Subtotal       *int64              `json:"subtotal"`
-	Allowances     []AllowanceCharge   `json:"allowances"`
-	Charges        []AllowanceCharge   `json:"charges"`
-	AllowanceTotal *int64              `json:"allowance_total"`
-	ChargeTotal    *int64              `json:"charge_total"`
-	TaxBreakdown   []TaxBreakdownEntry `json:"tax_breakdown"`
-	TaxTotal       *int64              `json:"tax_total"`
-	Total          *int64              `json:"total"`
-	Status         string              `json:"status"`
-	StatusReason   *string             `json:"status_reason"`
-	Number         *string             `json:"number"`
-	Sequence       *int64              `json:"sequence"`
-	IssuedAt       *string             `json:"issued_at"`
-	DueAt          *string             `json:"due_at"`
-	BillTo         *BillTo             `json:"bill_to"`
-	Issuer         *Issuer             `json:"issuer"`
+	BuyerReference *string `json:"buyer_reference"`
+	PurchaseOrder  *string `json:"purchase_order"`
+	SupplyDate     *string `json:"supply_date"`
+	// ScheduleID and InvoicingPeriod are nil for an invoice no schedule
+	// issued.
+	ScheduleID      *string             `json:"schedule_id"`
+	InvoicingPeriod *Period             `json:"invoicing_period"`
+	Subtotal        *int64              `json:"subtotal"`
+	Allowances      []AllowanceCharge   `json:"allowances"`
+	Charges         []AllowanceCharge   `json:"charges"`
+	AllowanceTotal  *int64              `json:"allowance_total"`
+	ChargeTotal     *int64              `json:"charge_total"`
+	TaxBreakdown    []TaxBreakdownEntry `json:"tax_breakdown"`
+	TaxTotal        *int64              `json:"tax_total"`
+	Total           *int64              `json:"total"`
+	Status          string              `json:"status"`
+	StatusReason    *string             `json:"status_reason"`
+	Number          *string             `json:"number"`
+	Sequence        *int64              `json:"sequence"`
+	IssuedAt        *string             `json:"issued_at"`
+	DueAt           *string             `json:"due_at"`
+	BillTo          *BillTo             `json:"bill_to"`
+	Issuer          *Issuer             `json:"issuer"`
 	// PaymentAccount is nil until issued, and without one.
 	PaymentAccount *PaymentAccount `json:"payment_account"`
 	// The balance is nil until the invoice is issued.
@@ -354,3 +358,9 @@ func IDs[T interface{ id() string }](l *List[T]) []string {
 
 func (c Customer) id() string { return c.ID }
 func (i Invoice) id() string  { return i.ID }
+
+// Period is a period of days, both inclusive, YYYY-MM-DD.
+type Period struct {
+	Start string `json:"start"`
+	End   string `json:"end"`
+}
