@@ -267,10 +267,17 @@ func settlementRows(p *locale.Printer, code string, b *billingv1.InvoiceBalance,
 }
 
 // supplyRow is the date of supply an invoice states (EU VAT Directive art.
-// 226(7)): its supplyDate as the locale writes days, else that it is the
-// invoice date. An invoicing period (BG-14), when invoices have one, is
-// stated here in the date's stead.
+// 226(7)): its invoicing period (BG-14) when it bills one, from its first
+// to its last day as the locale writes days; else its supplyDate; else
+// that it is the invoice date.
 func supplyRow(p *locale.Printer, spec *billingv1.InvoiceSpec) [2]string {
+	if period := spec.InvoicingPeriod; period != nil {
+		start, errStart := billing.ParseDay(period.Start, time.UTC)
+		end, errEnd := billing.ParseDay(period.End, time.UTC)
+		if errStart == nil && errEnd == nil {
+			return [2]string{p.T("meta.period"), p.Date(start) + " – " + p.Date(end)}
+		}
+	}
 	if day, err := billing.ParseDay(spec.SupplyDate, time.UTC); err == nil {
 		return [2]string{p.T("meta.supplyDate"), p.Date(day)}
 	}

@@ -25,7 +25,8 @@ import (
 )
 
 // This file checks the date of supply (EU VAT Directive art. 226(7), §14(4)
-// UStG) that every invoice states: its own, or that it is the invoice date.
+// UStG) that every invoice states: the period it bills, its own date, or
+// that it is the invoice date.
 
 func TestEveryInvoiceStatesItsDateOfSupplyInItsLanguage(t *testing.T) {
 	supplied := func(inv *billingv1.Invoice) { inv.Spec.SupplyDate = "2026-11-20" }
@@ -67,5 +68,36 @@ func TestEveryInvoiceStatesItsDateOfSupplyInItsLanguage(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+func TestAnInvoiceOfAPeriodStatesThePeriodInItsLanguage(t *testing.T) {
+	billed := func(inv *billingv1.Invoice) {
+		inv.Spec.InvoicingPeriod = &billingv1.InvoicingPeriod{Start: "2026-01-31", End: "2026-02-27"}
+		inv.Spec.SupplyDate = ""
+	}
+	for _, tc := range []struct {
+		tag, label, period string
+	}{
+		{"en", "Period of supply", "Jan 31, 2026 – Feb 27, 2026"},
+		{"de", "Leistungszeitraum", "31.01.2026 – 27.02.2026"},
+		{"fr", "Période de facturation", "31 janv. 2026 – 27 févr. 2026"},
+	} {
+		t.Run("An invoice in "+tc.tag+" billing a period prints its first and last days", func(t *testing.T) {
+			inv := issued(billed)
+			docs := renderings(t, func(o Options) ([]byte, error) { return HTML(inv, o) },
+				func(o Options) ([]byte, error) { return PDF(inv, o) }, language.MustParse(tc.tag))
+			docs["HTML"] = html.UnescapeString(docs["HTML"])
+			for name, text := range docs {
+				for _, want := range []string{tc.label, tc.period} {
+					if name == "PDF" {
+						want = pdfForm(want)
+					}
+					if !strings.Contains(text, want) {
+						t.Errorf("the %s does not contain %q", name, want)
+					}
+				}
+			}
+		})
 	}
 }

@@ -148,7 +148,7 @@ type taxCase struct {
 
 // taxCases are an invoice for each tax case: S at 19% and 7%, Z, E with
 // its exemption reason, AE reverse charge, K, S and K with a date of
-// supply, G, O, JPY and 500 lines; then the lines that bill real work
+// supply, S and K billed for a period, G, O, JPY and 500 lines; then the lines that bill real work
 // (adjustmentCases).
 func taxCases() []taxCase {
 	many := make([]billingv1.LineItem, 500)
@@ -176,6 +176,10 @@ func taxCases() []taxCase {
 			item("Consulting, February", 2, 12_345, tax(billingv1.TaxStandard, "19", ""))))},
 		{"K supplied on a day of its own", suppliedOn("2026-02-20", issued("EUR",
 			item("Machine parts", 10, 4_999, tax(billingv1.TaxIntraCommunity, "0", "Intra-community supply"))))},
+		{"S 19% of a schedule's monthly period", billedFor("2026-01-31", "2026-02-27", issued("EUR",
+			item("Hosting, monthly", 1, 4_900, tax(billingv1.TaxStandard, "19", ""))))},
+		{"K billed for a period, with no date of supply", billedFor("2026-02-01", "2026-02-28", issued("EUR",
+			item("Machine rental", 1, 49_999, tax(billingv1.TaxIntraCommunity, "0", "Intra-community supply"))))},
 		{"G export outside the EU", issued("USD",
 			item("Machine", 1, 1_250_000, tax(billingv1.TaxExport, "0", "Export outside the EU")))},
 		{"O not subject to tax", issued("EUR",
@@ -228,6 +232,13 @@ func adjustmentCases() []taxCase {
 // suppliedOn is inv with the date of supply day (BT-72).
 func suppliedOn(day string, inv *billingv1.Invoice) *billingv1.Invoice {
 	inv.Spec.SupplyDate = day
+	return inv
+}
+
+// billedFor is inv billing the period from start to end (BG-14), as a
+// schedule's invoice does.
+func billedFor(start, end string, inv *billingv1.Invoice) *billingv1.Invoice {
+	inv.Spec.InvoicingPeriod = &billingv1.InvoicingPeriod{Start: start, End: end}
 	return inv
 }
 

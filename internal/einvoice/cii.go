@@ -241,10 +241,17 @@ type ciiHeaderSettlement struct {
 	Currency         string                `xml:"ram:InvoiceCurrencyCode"`
 	Payment          *ciiPaymentMeans      `xml:"ram:SpecifiedTradeSettlementPaymentMeans,omitempty"`
 	Taxes            []ciiTax              `xml:"ram:ApplicableTradeTax"`
+	Period           *ciiPeriod            `xml:"ram:BillingSpecifiedPeriod,omitempty"`
 	AllowanceCharges []ciiAllowanceCharge  `xml:"ram:SpecifiedTradeAllowanceCharge"`
 	Terms            *ciiTerms             `xml:"ram:SpecifiedTradePaymentTerms,omitempty"`
 	Summation        ciiHeaderSummation    `xml:"ram:SpecifiedTradeSettlementHeaderMonetarySummation"`
 	Referenced       *ciiReferencedInvoice `xml:"ram:InvoiceReferencedDocument,omitempty"`
+}
+
+// ciiPeriod is an invoicing period (BG-14): BT-73 and BT-74.
+type ciiPeriod struct {
+	Start ciiDateTime `xml:"ram:StartDateTime"`
+	End   ciiDateTime `xml:"ram:EndDateTime"`
 }
 
 type ciiTerms struct {
@@ -332,6 +339,9 @@ func cii(d *document) ([]byte, error) {
 			CalculatedAmount: money(g.Tax), TypeCode: taxSchemeVAT, ExemptionReason: g.Reason,
 			BasisAmount: money(g.Taxable), CategoryCode: g.Category, Rate: groupPercent(d, g),
 		})
+	}
+	if p := d.Period; p != nil {
+		st.Period = &ciiPeriod{Start: ciiDate(p.Start), End: ciiDate(p.End)}
 	}
 	for _, a := range append(append([]adjustment{}, d.Allowances...), d.Charges...) {
 		st.AllowanceCharges = append(st.AllowanceCharges, ciiAllowanceChargeOf(d, a))

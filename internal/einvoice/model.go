@@ -64,9 +64,10 @@ type document struct {
 	// address (BG-15): the invoice's date of supply when it has one; for
 	// an intra-community supply (category K), which needs both (BR-IC-11,
 	// BR-IC-12), that date or else the issue date, and the buyer's
-	// address. A future invoicing period (BG-14) would satisfy BR-IC-11
-	// in the date's stead.
+	// address.
 	Delivery *delivery
+	// Period is the invoicing period (BG-14), nil without one.
+	Period *billingv1.InvoicingPeriod
 	// Preceding is the invoice a credit note credits (BG-3).
 	Preceding *reference
 	Lines     []line
@@ -206,6 +207,7 @@ func fromInvoice(inv *billingv1.Invoice, profile Profile) (*document, error) {
 	if day := inv.Spec.SupplyDate; day != "" {
 		d.Delivery = &delivery{Date: day}
 	}
+	d.Period = inv.Spec.InvoicingPeriod
 	d.Payment = st.PaymentAccount
 	return finish(d, st.Issuer, st.BillTo, lack)
 }

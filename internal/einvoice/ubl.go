@@ -48,6 +48,7 @@ type ublInvoice struct {
 	TypeCode         string               `xml:"cbc:InvoiceTypeCode"`
 	DocumentCurrency string               `xml:"cbc:DocumentCurrencyCode"`
 	BuyerReference   string               `xml:"cbc:BuyerReference,omitempty"`
+	InvoicePeriod    *ublPeriod           `xml:"cac:InvoicePeriod,omitempty"`
 	OrderReference   *ublID               `xml:"cac:OrderReference,omitempty"`
 	BillingReference *ublBillingRef       `xml:"cac:BillingReference,omitempty"`
 	Supplier         ublPartyRole         `xml:"cac:AccountingSupplierParty"`
@@ -74,6 +75,7 @@ type ublCreditNote struct {
 	TypeCode         string               `xml:"cbc:CreditNoteTypeCode"`
 	DocumentCurrency string               `xml:"cbc:DocumentCurrencyCode"`
 	BuyerReference   string               `xml:"cbc:BuyerReference,omitempty"`
+	InvoicePeriod    *ublPeriod           `xml:"cac:InvoicePeriod,omitempty"`
 	OrderReference   *ublID               `xml:"cac:OrderReference,omitempty"`
 	BillingReference *ublBillingRef       `xml:"cac:BillingReference,omitempty"`
 	Supplier         ublPartyRole         `xml:"cac:AccountingSupplierParty"`
@@ -84,6 +86,12 @@ type ublCreditNote struct {
 	TaxTotal         ublTaxTotal          `xml:"cac:TaxTotal"`
 	MonetaryTotal    ublMonetaryTotal     `xml:"cac:LegalMonetaryTotal"`
 	Lines            []ublInvoiceLine     `xml:"cac:CreditNoteLine"`
+}
+
+// ublPeriod is an invoicing period (BG-14): BT-73 and BT-74.
+type ublPeriod struct {
+	StartDate string `xml:"cbc:StartDate"`
+	EndDate   string `xml:"cbc:EndDate"`
 }
 
 type ublBillingRef struct {
@@ -260,8 +268,9 @@ func ublCredit(d *document) ([]byte, error) {
 		NS: ublCreditNoteNS, CAC: inv.CAC, CBC: inv.CBC,
 		CustomizationID: inv.CustomizationID, ProfileID: inv.ProfileID,
 		ID: inv.ID, IssueDate: inv.IssueDate, TypeCode: inv.TypeCode, DocumentCurrency: inv.DocumentCurrency,
-		BuyerReference: inv.BuyerReference, OrderReference: inv.OrderReference, BillingReference: inv.BillingReference,
-		Supplier: inv.Supplier, Customer: inv.Customer, Delivery: inv.Delivery, PaymentMeans: inv.PaymentMeans,
+		BuyerReference: inv.BuyerReference, InvoicePeriod: inv.InvoicePeriod, OrderReference: inv.OrderReference,
+		BillingReference: inv.BillingReference,
+		Supplier:         inv.Supplier, Customer: inv.Customer, Delivery: inv.Delivery, PaymentMeans: inv.PaymentMeans,
 		AllowanceCharges: inv.AllowanceCharges, TaxTotal: inv.TaxTotal, MonetaryTotal: inv.MonetaryTotal, Lines: inv.Lines,
 	})
 }
@@ -304,6 +313,9 @@ func ublInvoiceOf(d *document) *ublInvoice {
 	}
 	if d.PurchaseOrder != "" {
 		doc.OrderReference = &ublID{ID: d.PurchaseOrder}
+	}
+	if p := d.Period; p != nil {
+		doc.InvoicePeriod = &ublPeriod{StartDate: p.Start, EndDate: p.End}
 	}
 	if a := d.Payment; a != nil {
 		doc.PaymentMeans = &ublPaymentMeans{Code: paymentMeansSEPA, Account: ublFinancialAccount{ID: a.IBAN, Name: a.AccountName}}
