@@ -119,6 +119,12 @@ var (
 		Cached: true, Overlaid: true, Ledger: "write-off",
 		New:     func() client.Object { return &billingv1.WriteOff{} },
 		NewList: func() client.ObjectList { return &billingv1.WriteOffList{} }}
+	// InvoiceSchedule's ids start with isch-, the kind's short name: its
+	// invoices are named after it, <id>-<YYYYMMDD>.
+	InvoiceSchedule = Kind{Name: "InvoiceSchedule", Resource: "invoiceschedules", IDPrefix: "isch-",
+		Path: "/v1/invoice_schedules/", Cached: true,
+		New:     func() client.Object { return &billingv1.InvoiceSchedule{} },
+		NewList: func() client.ObjectList { return &billingv1.InvoiceScheduleList{} }}
 	// Email's ids start with em-, the kind's short name. An Email is work
 	// queued for the manager, not a resource of its own path; a reminder's
 	// carries invoice.reminder_sent.
@@ -130,7 +136,7 @@ var (
 
 // All is the table, in the order the kinds are listed everywhere.
 var All = []*Kind{&Customer, &Invoice, &CreditNote, &Payment, &PeriodClose, &LedgerSeal,
-	&CreditApplication, &Refund, &WriteOff, &Email}
+	&CreditApplication, &Refund, &WriteOff, &InvoiceSchedule, &Email}
 
 var (
 	byType  = map[reflect.Type]*Kind{}

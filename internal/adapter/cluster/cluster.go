@@ -46,6 +46,7 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/adapter/idempotency"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/adapter/watchdecode"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
 
 // Options tune the connection; httpapi.Options documents each and holds
@@ -90,18 +91,17 @@ func Scheme() *runtime.Scheme {
 	return s
 }
 
-// restMapper maps the adapter's few kinds to their resources without
+// restMapper maps the adapter's kinds to their resources without
 // discovery, so that the adapter starts, serves and answers 503 while the
-// API server is unreachable, instead of failing to start.
+// API server is unreachable, instead of failing to start: those of the
+// table of record kinds, and the two it reads besides.
 func restMapper() meta.RESTMapper {
 	m := meta.NewDefaultRESTMapper([]schema.GroupVersion{billingv1.GroupVersion})
-	for kind, plural := range map[string]string{
-		"Customer": "customers", "Invoice": "invoices", "IdempotencyKey": "idempotencykeys",
-		"BillingProfile": "billingprofiles", "CreditNote": "creditnotes", "Payment": "payments",
-		"PeriodClose": "periodcloses", "LedgerSeal": "ledgerseals",
-		"CreditApplication": "creditapplications", "Refund": "refunds", "WriteOff": "writeoffs",
-		"Email": "emails",
-	} {
+	kinds := map[string]string{"IdempotencyKey": "idempotencykeys", "BillingProfile": "billingprofiles"}
+	for _, k := range recordkind.All {
+		kinds[k.Name] = k.Resource
+	}
+	for kind, plural := range kinds {
 		gv := billingv1.GroupVersion
 		m.AddSpecific(gv.WithKind(kind), gv.WithResource(plural), gv.WithResource(strings.ToLower(kind)),
 			meta.RESTScopeNamespace)

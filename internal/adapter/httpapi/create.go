@@ -60,6 +60,7 @@ var (
 	creditApplicationKind = createKindOf(&recordkind.CreditApplication, replayCreditApplication)
 	refundKind            = createKindOf(&recordkind.Refund, replayRefund)
 	writeOffKind          = createKindOf(&recordkind.WriteOff, replayWriteOff)
+	invoiceScheduleKind   = createKindOf(&recordkind.InvoiceSchedule, nil)
 	// What a send checks its Email does not change: a retry creates none.
 	emailKind = createKindOf(&recordkind.Email, nil)
 )

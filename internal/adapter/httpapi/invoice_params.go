@@ -88,15 +88,25 @@ var itemFields = map[string]kind{
 // items is computed with billing.Total and must not exceed
 // billing.MaxTotal.
 func DecodeInvoice(body []byte) (*InvoiceParams, *Error) {
-	fields, e := bodyFields(body, map[string]kind{
-		"customer_id": kindString, fieldCurrency: kindString, "items": kindArray,
-		"buyer_reference": kindString, "purchase_order": kindString, "supply_date": kindString,
-		"allowances": kindArray, "charges": kindArray,
-	})
+	fields, e := bodyFields(body, invoiceFields)
 	if e != nil {
 		return nil, e
 	}
-	// All 400s (structure and JSON types) come before any 422 (values).
+	return invoiceParamsOf(fields)
+}
+
+// invoiceFields are the fields of a POST /v1/invoices body.
+var invoiceFields = map[string]kind{
+	"customer_id": kindString, fieldCurrency: kindString, "items": kindArray,
+	"buyer_reference": kindString, "purchase_order": kindString, "supply_date": kindString,
+	"allowances": kindArray, "charges": kindArray,
+}
+
+// invoiceParamsOf validates the fields of an invoice in a body, of
+// POST /v1/invoices or of a schedule's template: first their structure
+// and JSON types (400s), then their values (422s).
+func invoiceParamsOf(fields map[string]*node) (*InvoiceParams, *Error) {
+	var e *Error
 	var items []itemNodes
 	if list := fields["items"]; list != nil {
 		if items, e = checkItems(list); e != nil {

@@ -15,12 +15,16 @@
 package httpapi
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
@@ -50,4 +54,99 @@ var _ = Describe("Invoices a schedule issued", func() {
 		Expect(other.status).To(Equal(http.StatusCreated))
 		Expect(string(other.body)).To(ContainSubstring(`"schedule_id":null,"invoicing_period":null`))
 	})
+})
+
+var _ = Describe("Invoice schedules", func() {
+	var ns, customerID string
+	BeforeEach(func() {
+		ns = newWorkspace()
+		customerID = createCustomer(v1client.Workspace(ns)).ID
+	})
+	schedule := func(resp response) apiobject.InvoiceSchedule {
+		var s apiobject.InvoiceSchedule
+		ExpectWithOffset(1, json.Unmarshal(resp.body, &s)).To(Succeed(), "body: %s", resp.body)
+		return s
+	}
+	count := func() int {
+		var list billingv1.InvoiceScheduleList
+		ExpectWithOffset(1, k8s.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
+		return len(list.Items)
+	}
+
+	It("creates a monthly schedule started three months ago that issues its three missed periods and the current one", func() {
+		now := time.Now().UTC()
+		start := time.Date(now.Year(), now.Month()-3, 1, 0, 0, 0, 0, time.UTC)
+		resp := send(http.MethodPost, "/v1/invoice_schedules", inWorkspace(ns), withBody(fmt.Sprintf(
+			`{"customer_id":%q,"currency":"EUR","items":[{"description":"Hosting","quantity":1,"amount":4900,`+
+				`"tax":{"category":"S","rate":"19"}}],"interval":{"unit":"month","count":1},"start_date":%q,`+
+				`"time_zone":"Europe/Berlin"}`, customerID, start.Format(time.DateOnly))))
+		Expect(resp.status).To(Equal(http.StatusCreated), "body: %s", resp.body)
+		created := schedule(resp)
+		Expect(created.ID).To(MatchRegexp(`^isch-[0-9a-z]{26}$`))
+		Expect(created.Object).To(Equal("invoice_schedule"))
+		Expect(created.Status).To(Equal("pending"))
+		Expect(created.Interval).To(Equal(apiobject.Interval{Unit: "month", Count: 1}))
+		Expect(created.Billing).To(Equal("in_advance"))
+		Expect(created.MissedPeriods).To(Equal("issue_all"))
+		Expect(created.Items[0].NetAmount).To(HaveValue(Equal(int64(4900))))
+		Expect(resp.header.Get("Location")).To(Equal("/v1/invoice_schedules/" + created.ID))
+
+		var got apiobject.InvoiceSchedule
+		Eventually(func(g Gomega) {
+			got = schedule(send(http.MethodGet, "/v1/invoice_schedules/"+created.ID, inWorkspace(ns)))
+			g.Expect(got.Status).To(Equal("active"))
+			g.Expect(got.IssuedCount).To(BeEquivalentTo(4))
+		}).Should(Succeed())
+		next := start.AddDate(0, 4, 0)
+		Expect(got.NextPeriod).To(HaveValue(Equal(apiobject.Period{Start: next.Format(time.DateOnly),
+			End: next.AddDate(0, 1, -1).Format(time.DateOnly)})))
+		Expect(got.LastInvoiceID).To(HaveValue(Equal(created.ID + "-" + start.AddDate(0, 3, 0).Format("20060102"))))
+		// 00:00 in Berlin is 22:00 or 23:00 UTC the day before.
+		Expect(got.NextIssueAt).To(HaveValue(HavePrefix(next.AddDate(0, 0, -1).Format(time.DateOnly) + "T2")))
+
+		By("listing it")
+		var list apiobject.List[apiobject.InvoiceSchedule]
+		Expect(json.Unmarshal(send(http.MethodGet, "/v1/invoice_schedules", inWorkspace(ns)).body, &list)).To(Succeed())
+		Expect(list.Data).To(HaveLen(1))
+		Expect(list.Data[0].ID).To(Equal(created.ID))
+
+		By("its invoices answer it")
+		first := send(http.MethodGet, "/v1/invoices/"+created.ID+"-"+start.Format("20060102"), inWorkspace(ns)).invoice()
+		Expect(first.ScheduleID).To(HaveValue(Equal(created.ID)))
+		Expect(first.Total).To(HaveValue(Equal(int64(5831))))
+	})
+
+	DescribeTable("refuses a schedule at fault with its code and JSON path, and creates nothing",
+		func(rest, code, param string) {
+			body := fmt.Sprintf(`{"customer_id":%q,"items":[{"description":"x","quantity":1,"amount":100}]%s}`, customerID, rest)
+			if code == CodeResourceMissing {
+				body = `{"customer_id":"cus-nobody","items":[{"description":"x","quantity":1,"amount":100}]` + rest + `}`
+			}
+			before := count()
+			resp := send(http.MethodPost, "/v1/invoice_schedules", inWorkspace(ns), withBody(body))
+			Expect(resp.status).To(Equal(http.StatusUnprocessableEntity), "body: %s", resp.body)
+			Expect(resp.apiErr().Code).To(Equal(code), "body: %s", resp.body)
+			Expect(resp.apiErr().Param).To(Equal(param))
+			Consistently(count).Should(Equal(before))
+		},
+		Entry("an unknown customer", `,"interval":{"unit":"month","count":1},"start_date":"2026-01-31"`,
+			CodeResourceMissing, "customer_id"),
+		Entry("no interval", `,"start_date":"2026-01-31"`, CodeParameterMissing, "interval"),
+		Entry("an interval of 37 months", `,"interval":{"unit":"month","count":37},"start_date":"2026-01-31"`,
+			CodeParameterInvalid, "interval.count"),
+		Entry("an interval of 0 days", `,"interval":{"unit":"day","count":0},"start_date":"2026-01-31"`,
+			CodeParameterInvalid, "interval.count"),
+		Entry("an unknown unit", `,"interval":{"unit":"fortnight","count":1},"start_date":"2026-01-31"`,
+			CodeParameterInvalid, "interval.unit"),
+		Entry("a date that does not exist", `,"interval":{"unit":"month","count":1},"start_date":"2026-02-30"`,
+			CodeParameterInvalid, "start_date"),
+		Entry("an unknown zone", `,"interval":{"unit":"month","count":1},"start_date":"2026-01-31","time_zone":"Mars/Olympus"`,
+			CodeParameterInvalid, "time_zone"),
+		Entry("an end after 0 periods", `,"interval":{"unit":"month","count":1},"start_date":"2026-01-31","end":{"count":0}`,
+			CodeParameterInvalid, "end.count"),
+		Entry("max_catch_up of 121", `,"interval":{"unit":"month","count":1},"start_date":"2026-01-31","max_catch_up":121`,
+			CodeParameterInvalid, "max_catch_up"),
+		Entry("an unknown missed-periods policy", `,"interval":{"unit":"month","count":1},"start_date":"2026-01-31","missed_periods":"all"`,
+			CodeParameterInvalid, "missed_periods"),
+	)
 })

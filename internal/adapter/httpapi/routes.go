@@ -37,6 +37,7 @@ var (
 	resourceCreditApplications = recordkind.CreditApplication.Resource
 	resourceRefunds            = recordkind.Refund.Resource
 	resourceWriteOffs          = recordkind.WriteOff.Resource
+	resourceInvoiceSchedules   = recordkind.InvoiceSchedule.Resource
 	// resourceEmails is what sending is authorized on: create on emails,
 	// the messages the sends queue.
 	resourceEmails = recordkind.Email.Resource
@@ -101,6 +102,8 @@ func (a *Adapter) routes() *http.ServeMux {
 	a.recordRoutes(mux, &recordkind.WriteOff, "write_off_id", ofInvoice, a.createWriteOff, a.listWriteOffs, a.getWriteOff)
 	a.recordRoutes(mux, &recordkind.PeriodClose, "period_close_id", []string{queryLimit, queryCursor},
 		a.createPeriodClose, a.listPeriodCloses, a.getPeriodClose)
+	a.recordRoutes(mux, &recordkind.InvoiceSchedule, "invoice_schedule_id", []string{queryLimit, queryCursor},
+		a.createInvoiceSchedule, a.listInvoiceSchedules, a.getInvoiceSchedule)
 
 	mux.Handle("GET /v1/seals", a.api("list", resourceLedgerSeals, "", []string{queryLimit, queryCursor}, a.listSeals))
 	mux.Handle("GET /v1/seals/verify", a.api("list", resourceLedgerSeals, "", nil, a.verifySeals))
