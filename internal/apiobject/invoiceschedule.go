@@ -16,8 +16,10 @@ package apiobject
 
 import (
 	"strings"
+	"time"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
 // InvoiceSchedule is the /v1 representation of an InvoiceSchedule: the
@@ -109,4 +111,23 @@ func InvoiceScheduleOf(s *billingv1.InvoiceSchedule) InvoiceSchedule {
 		}
 	}
 	return out
+}
+
+// UpcomingInvoice is one upcoming period of a schedule: the period, when
+// its invoice is issued (UTC), and its amounts as the invoice would have
+// them.
+type UpcomingInvoice struct {
+	Object   string `json:"object"`
+	Period   Period `json:"period"`
+	IssueAt  string `json:"issue_at"`
+	Subtotal int64  `json:"subtotal"`
+	TaxTotal int64  `json:"tax_total"`
+	Total    int64  `json:"total"`
+}
+
+// UpcomingInvoiceOf renders the period from start to end (YYYY-MM-DD),
+// issued at issueAt, of amounts (internal/billing's).
+func UpcomingInvoiceOf(start, end string, issueAt time.Time, amounts billing.Amounts) UpcomingInvoice {
+	return UpcomingInvoice{Object: "upcoming_invoice", Period: Period{Start: start, End: end}, IssueAt: timestamp(issueAt),
+		Subtotal: amounts.Subtotal, TaxTotal: amounts.TaxTotal, Total: amounts.Total}
 }

@@ -110,6 +110,20 @@ var _ = Describe("Invoice schedules", func() {
 		Expect(list.Data).To(HaveLen(1))
 		Expect(list.Data[0].ID).To(Equal(created.ID))
 
+		By("answering its next two periods and their amounts, creating nothing")
+		var upcoming apiobject.List[apiobject.UpcomingInvoice]
+		Expect(json.Unmarshal(send(http.MethodGet, "/v1/invoice_schedules/"+created.ID+"/upcoming?count=2",
+			inWorkspace(ns)).body, &upcoming)).To(Succeed())
+		Expect(upcoming.Data).To(HaveLen(2))
+		Expect(upcoming.Data[0].Period.Start).To(Equal(next.Format(time.DateOnly)))
+		Expect(upcoming.Data[1].Period.Start).To(Equal(next.AddDate(0, 1, 0).Format(time.DateOnly)))
+		Expect(upcoming.Data[0].IssueAt).To(Equal(*got.NextIssueAt))
+		Expect([]int64{upcoming.Data[0].Subtotal, upcoming.Data[0].TaxTotal, upcoming.Data[0].Total}).To(Equal([]int64{4900, 931, 5831}))
+		tooMany := send(http.MethodGet, "/v1/invoice_schedules/"+created.ID+"/upcoming?count=25", inWorkspace(ns))
+		Expect(tooMany.status).To(Equal(http.StatusBadRequest))
+		Expect(tooMany.apiErr().Param).To(Equal("count"))
+		Expect(send(http.MethodGet, "/v1/invoice_schedules/"+created.ID, inWorkspace(ns)).body).To(ContainSubstring(`"issued_count":4`))
+
 		By("its invoices answer it")
 		first := send(http.MethodGet, "/v1/invoices/"+created.ID+"-"+start.Format("20060102"), inWorkspace(ns)).invoice()
 		Expect(first.ScheduleID).To(HaveValue(Equal(created.ID)))

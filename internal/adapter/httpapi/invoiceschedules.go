@@ -15,11 +15,16 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"net/http"
+	"net/url"
+	"strconv"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
+	"github.com/invoicing-dev/invoicing/internal/billing"
+	"github.com/invoicing-dev/invoicing/internal/schedule"
 )
 
 // createInvoiceSchedule serves POST /v1/invoice_schedules. Its invoice is
@@ -55,4 +60,71 @@ func (a *Adapter) getInvoiceSchedule(w http.ResponseWriter, r *http.Request, c *
 func (a *Adapter) listInvoiceSchedules(w http.ResponseWriter, r *http.Request, c *call) *Error {
 	return listPage(w, r, c, listing{resource: resourceInvoiceSchedules, what: "invoice schedules",
 		sel: store.Selection{}}, a.store, apiobject.InvoiceScheduleOf, a.encoded)
+}
+
+// queryCount is how many upcoming periods GET .../upcoming answers.
+const queryCount = "count"
+
+// The bounds of queryCount, and its default.
+const (
+	maxUpcoming     = 24
+	defaultUpcoming = 12
+)
+
+// getUpcomingInvoices serves GET
+// /v1/invoice_schedules/{invoice_schedule_id}/upcoming: the schedule's next
+// count periods (1 to 24, default 12) from the first it has not handled,
+// each with when it is issued and the amounts its invoice would have,
+// computed as the controller will issue it; nothing is created. A schedule
+// that has ended, or cannot issue (its calendar or template is invalid),
+// has none.
+func (a *Adapter) getUpcomingInvoices(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	count, e := upcomingCount(c.query)
+	if e != nil {
+		return e
+	}
+	s, e := pathRecord[billingv1.InvoiceSchedule](a, r, c, "an invoice schedule", "invoice_schedule_id")
+	if e != nil {
+		return e
+	}
+	profile, err := a.store.Profile(r.Context(), c.ns)
+	if err != nil {
+		return apiError(r.Context(), err, "Unable to read the billing profile")
+	}
+	data := []json.RawMessage{}
+	cal, policy, err := schedule.CalendarOf(&s.Spec, profile.TimeZone)
+	ended := s.Status.Phase == billingv1.SchedulePhaseCompleted || s.Status.Phase == billingv1.SchedulePhaseCancelled
+	for n := schedule.NextIndex(cal, &s.Status); err == nil && !ended && len(data) < count && !cal.Ended(n, policy.End); n++ {
+		p := cal.PeriodAt(n)
+		spec := schedule.InvoiceSpecOf(s, p)
+		var defaultTax *billingv1.Tax
+		if spec.DefaultTaxFrom != billingv1.DefaultTaxNone {
+			defaultTax = profile.DefaultTax
+		}
+		amounts, err := billing.InvoiceAmounts(&spec, billing.EffectiveDocumentTaxes(&spec, defaultTax))
+		if err != nil {
+			break
+		}
+		b, err := json.Marshal(apiobject.UpcomingInvoiceOf(p.Start.String(), p.End.String(), cal.IssueAt(p), amounts))
+		if err != nil {
+			return apiError(r.Context(), err, "Unable to answer the upcoming invoices")
+		}
+		data = append(data, b)
+	}
+	writeList(w, r, data, false, nil)
+	return nil
+}
+
+// upcomingCount reads the count query parameter: 1 to maxUpcoming, else
+// 400 parameter_invalid; defaultUpcoming without one.
+func upcomingCount(q url.Values) (int, *Error) {
+	if !q.Has(queryCount) {
+		return defaultUpcoming, nil
+	}
+	n, err := strconv.Atoi(q.Get(queryCount))
+	if err != nil || n < 1 || n > maxUpcoming {
+		return 0, errorf(http.StatusBadRequest, CodeParameterInvalid, queryCount,
+			"count must be a whole number from 1 to %d.", maxUpcoming)
+	}
+	return n, nil
 }

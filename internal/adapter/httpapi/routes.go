@@ -104,6 +104,8 @@ func (a *Adapter) routes() *http.ServeMux {
 		a.createPeriodClose, a.listPeriodCloses, a.getPeriodClose)
 	a.recordRoutes(mux, &recordkind.InvoiceSchedule, "invoice_schedule_id", []string{queryLimit, queryCursor},
 		a.createInvoiceSchedule, a.listInvoiceSchedules, a.getInvoiceSchedule)
+	mux.Handle("GET /v1/invoice_schedules/{invoice_schedule_id}/upcoming", a.api("get", resourceInvoiceSchedules,
+		"invoice_schedule_id", []string{queryCount}, a.getUpcomingInvoices))
 
 	mux.Handle("GET /v1/seals", a.api("list", resourceLedgerSeals, "", []string{queryLimit, queryCursor}, a.listSeals))
 	mux.Handle("GET /v1/seals/verify", a.api("list", resourceLedgerSeals, "", nil, a.verifySeals))

@@ -124,7 +124,7 @@ func (r *InvoiceScheduleReconciler) issue(ctx context.Context, s *billingv1.Invo
 	inv := &billingv1.Invoice{
 		ObjectMeta: metav1.ObjectMeta{Namespace: s.Namespace, Name: InvoiceName(s.Name, p.Start),
 			Labels: map[string]string{billingv1.LabelSchedule: s.Name}},
-		Spec: invoiceSpecOf(s, p),
+		Spec: schedule.InvoiceSpecOf(s, p),
 	}
 	err = r.Create(ctx, inv)
 	if err == nil {

@@ -45,63 +45,11 @@ type decision struct {
 	wait time.Duration
 }
 
-// calendarOf is s's calendar and policy, in the zone of s or else of the
-// workspace's profile, then UTC; an error says what makes it invalid.
-func calendarOf(s *billingv1.InvoiceSchedule, profile *billingv1.BillingProfile) (schedule.Calendar, schedule.Policy, error) {
-	spec := &s.Spec
-	start, err := schedule.ParseDate(spec.StartDate)
-	if err != nil {
-		return schedule.Calendar{}, schedule.Policy{}, fmt.Errorf("startDate: %w", err)
-	}
-	zone := spec.TimeZone
-	if zone == "" {
-		zone = billing.SettingsOf(profile).TimeZone
-	}
-	loc, err := billing.Location(zone)
-	if err != nil {
-		return schedule.Calendar{}, schedule.Policy{}, fmt.Errorf("timeZone: %w", err)
-	}
-	cal := schedule.Calendar{Start: start, Location: loc, Billing: schedule.Billing(spec.Billing),
-		Interval: schedule.Interval{Unit: schedule.Unit(spec.Interval.Unit), Count: int(spec.Interval.Count)}}
-	if cal.Billing == "" {
-		cal.Billing = schedule.InAdvance
-	}
-	if err := cal.Validate(); err != nil {
-		return cal, schedule.Policy{}, err
-	}
-	policy := schedule.Policy{Missed: schedule.Missed(spec.MissedPeriods)}
-	if spec.MaxCatchUp != nil {
-		policy.MaxCatchUp = int(*spec.MaxCatchUp)
-	}
-	if e := spec.End; e != nil {
-		if e.Count != nil {
-			policy.End.Count = int(*e.Count)
-		}
-		if e.Date != "" {
-			d, err := schedule.ParseDate(e.Date)
-			if err != nil {
-				return cal, policy, fmt.Errorf("end.date: %w", err)
-			}
-			policy.End.Date = &d
-		}
-	}
-	return cal, policy, nil
-}
-
-// invoiceSpecOf is the spec of the invoice of period p of s.
-func invoiceSpecOf(s *billingv1.InvoiceSchedule, p schedule.Period) billingv1.InvoiceSpec {
-	t := s.Spec.Template.DeepCopy()
-	return billingv1.InvoiceSpec{CustomerRef: s.Spec.CustomerRef, Currency: t.Currency, Items: t.Items,
-		DefaultTaxFrom: t.DefaultTaxFrom, BuyerReference: t.BuyerReference, PurchaseOrder: t.PurchaseOrder,
-		Allowances: t.Allowances, Charges: t.Charges,
-		InvoicingPeriod: &billingv1.InvoicingPeriod{Start: p.Start.String(), End: p.End.String()}}
-}
-
 // templateFault says why s's template cannot be issued, "" when it can:
 // its amounts, taxes and allowances are computed as an invoice's are, with
 // the workspace's default tax where it applies.
 func templateFault(s *billingv1.InvoiceSchedule, profile *billingv1.BillingProfile) string {
-	spec := invoiceSpecOf(s, schedule.Period{})
+	spec := schedule.InvoiceSpecOf(s, schedule.Period{})
 	var defaultTax *billingv1.Tax
 	if profile != nil && spec.DefaultTaxFrom != billingv1.DefaultTaxNone {
 		defaultTax = profile.Spec.DefaultTax
@@ -125,7 +73,7 @@ func scheduleStatus(s *billingv1.InvoiceSchedule, in scheduleInput) decision {
 		out.status = st
 		return out
 	}
-	cal, policy, err := calendarOf(s, in.profile)
+	cal, policy, err := schedule.CalendarOf(&s.Spec, billing.SettingsOf(in.profile).TimeZone)
 	if err != nil {
 		st.Phase = billingv1.SchedulePhaseInvalid
 		conds.NotReady(billingv1.ReasonInvalidSchedule, err.Error(), billingv1.ConditionStalled)
@@ -156,15 +104,7 @@ func scheduleStatus(s *billingv1.InvoiceSchedule, in scheduleInput) decision {
 	if st.ActiveSince == nil {
 		st.ActiveSince = &metav1.Time{Time: in.now.Truncate(time.Second)}
 	}
-	next := 0
-	if st.NextPeriod != nil {
-		if d, err := schedule.ParseDate(st.NextPeriod.Start); err == nil {
-			// Periods are computed afresh from the spec: a changed interval
-			// applies from the first period starting on or after the one
-			// that was next.
-			next = cal.FirstStartingAfter(d.AddDays(-1))
-		}
-	}
+	next := schedule.NextIndex(cal, &st)
 	plan := cal.Due(next, in.now, st.ActiveSince.Time, policy)
 	out.issue = plan.Issue
 	st.SkippedPeriods += int64(plan.Skipped)
