@@ -318,6 +318,10 @@ const (
 	// up to spec.end is issued or skipped.
 	ReasonScheduleCompleted = "Completed"
 
+	// ReasonScheduleCancelled is Ready's reason (True) once spec.cancelled
+	// is set: the schedule issues nothing more.
+	ReasonScheduleCancelled = "Cancelled"
+
 	// ReasonInvalidSchedule is the reason of Ready (False) and Stalled
 	// (True) when the schedule's calendar cannot be computed: a start date,
 	// end date or time zone that does not exist.

@@ -161,6 +161,7 @@ type InvoiceTemplate struct {
 // InvoiceScheduleSpec is a customer's recurring invoice: what it bills and
 // on which calendar. A change applies to the periods whose invoice does
 // not exist yet; an invoice once issued never changes.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.cancelled) || !oldSelf.cancelled || (has(self.cancelled) && self.cancelled)",message="a cancelled schedule stays cancelled: create a new one"
 type InvoiceScheduleSpec struct {
 	// customerRef names the Customer, in the same namespace, billed.
 	// +required
@@ -220,6 +221,11 @@ type InvoiceScheduleSpec struct {
 	// periods when it resumes.
 	// +optional
 	Paused bool `json:"paused,omitempty"` //nolint:kubeapilinter // a contract of the issue (spec.paused), as a webhook endpoint's
+
+	// cancelled ends the schedule now, for good: it issues nothing more
+	// and its invoices stay. It cannot be set back to false.
+	// +optional
+	Cancelled bool `json:"cancelled,omitempty"` //nolint:kubeapilinter // an end that cannot be undone, as POST .../cancel sets it
 }
 
 // InvoiceSchedulePhase is where a schedule is in its life.

@@ -69,6 +69,7 @@ const (
 	CodePeriodClosed         = "period_closed"
 	CodeNotIssued            = "not_issued"
 	CodeEmailNotConfigured   = "email_not_configured"
+	CodeScheduleEnded        = "schedule_ended"
 	CodeAuthRequired         = "authentication_required"
 	CodeTokenInvalid         = "token_invalid"
 	CodePermissionDenied     = "permission_denied"

@@ -214,6 +214,11 @@ type fakeClaim struct {
 	obj client.Object
 }
 
+// Patch is refused: no fake handler test patches.
+func (c *fakeClaims) Patch(context.Context, client.Object, client.Patch) error {
+	return errors.New("the fake claims do not patch")
+}
+
 func (c *fakeClaims) Create(_ context.Context, r idempotency.Request) (client.Object, bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -22,6 +22,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -128,6 +130,79 @@ var _ = Describe("Invoice schedules", func() {
 		first := send(http.MethodGet, "/v1/invoices/"+created.ID+"-"+start.Format("20060102"), inWorkspace(ns)).invoice()
 		Expect(first.ScheduleID).To(HaveValue(Equal(created.ID)))
 		Expect(first.Total).To(HaveValue(Equal(int64(5831))))
+	})
+
+	It("pauses, resumes with its own missed-periods policy, cancels, and then refuses to change", func() {
+		now := time.Now().UTC()
+		start := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(0, 1, 0)
+		resp := send(http.MethodPost, "/v1/invoice_schedules", inWorkspace(ns), withBody(fmt.Sprintf(
+			`{"customer_id":%q,"items":[{"description":"Support","quantity":1,"amount":900}],`+
+				`"interval":{"unit":"week","count":2},"start_date":%q}`, customerID, start.Format(time.DateOnly))))
+		Expect(resp.status).To(Equal(http.StatusCreated), "body: %s", resp.body)
+		id := schedule(resp).ID
+		action := func(name, body string) response {
+			opts := []reqOpt{inWorkspace(ns)}
+			if body != "" {
+				opts = append(opts, withBody(body))
+			}
+			return send(http.MethodPost, "/v1/invoice_schedules/"+id+"/"+name, opts...)
+		}
+		statusOf := func() string {
+			return schedule(send(http.MethodGet, "/v1/invoice_schedules/"+id, inWorkspace(ns))).Status
+		}
+
+		By("refusing a caller that may not patch schedules, changing nothing")
+		denied := action("pause", "")
+		Expect(denied.status).To(Equal(http.StatusForbidden), "body: %s", denied.body)
+		Expect(schedule(send(http.MethodGet, "/v1/invoice_schedules/"+id, inWorkspace(ns))).Paused).To(BeFalse())
+		Expect(k8s.Create(ctx, &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "patch-schedules", Namespace: ns},
+			Rules: []rbacv1.PolicyRule{{APIGroups: []string{"billing.invoicing.dev"}, Resources: []string{"invoiceschedules"},
+				Verbs: []string{"patch"}}}})).To(Succeed())
+		Expect(k8s.Create(ctx, &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "patch-schedules", Namespace: ns},
+			RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: "patch-schedules"},
+			Subjects: []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: nsAlpha, Name: "writer"}}})).To(Succeed())
+		awaitAllowed("system:serviceaccount:"+nsAlpha+":writer", ns, "patch", "invoiceschedules")
+
+		By("pausing")
+		var paused response
+		Eventually(func(g Gomega) {
+			// The adapter caches a denial for a moment.
+			paused = action("pause", "")
+			g.Expect(paused.status).To(Equal(http.StatusOK), "body: %s", paused.body)
+		}).Should(Succeed())
+		Expect(schedule(paused).Paused).To(BeTrue())
+		Eventually(statusOf).Should(Equal("paused"))
+
+		resumed := action("resume", `{"missed_periods":"skip"}`)
+		Expect(resumed.status).To(Equal(http.StatusOK), "body: %s", resumed.body)
+		Expect(schedule(resumed).Paused).To(BeFalse())
+		Expect(schedule(resumed).MissedPeriods).To(Equal("skip"))
+		Eventually(statusOf).Should(Equal("active"))
+
+		bad := action("resume", `{"missed_periods":"all"}`)
+		Expect(bad.status).To(Equal(http.StatusUnprocessableEntity))
+		Expect(bad.apiErr().Param).To(Equal("missed_periods"))
+
+		cancelled := action("cancel", "")
+		Expect(cancelled.status).To(Equal(http.StatusOK), "body: %s", cancelled.body)
+		Eventually(statusOf).Should(Equal("cancelled"))
+		got := schedule(send(http.MethodGet, "/v1/invoice_schedules/"+id, inWorkspace(ns)))
+		Expect(got.NextPeriod).To(BeNil())
+		upcoming := send(http.MethodGet, "/v1/invoice_schedules/"+id+"/upcoming", inWorkspace(ns))
+		Expect(string(upcoming.body)).To(ContainSubstring(`"data":[]`))
+
+		for _, name := range []string{"pause", "resume", "cancel"} {
+			ended := action(name, "")
+			Expect(ended.status).To(Equal(http.StatusConflict), "%s: %s", name, ended.body)
+			Expect(ended.apiErr().Code).To(Equal(CodeScheduleEnded))
+		}
+
+		By("the API server keeps it cancelled, whoever writes")
+		s := &billingv1.InvoiceSchedule{}
+		Expect(k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: id}, s)).To(Succeed())
+		patch := client.MergeFrom(s.DeepCopy())
+		s.Spec.Cancelled = false
+		Expect(k8s.Patch(ctx, s, patch)).To(MatchError(ContainSubstring("stays cancelled")))
 	})
 
 	DescribeTable("refuses a schedule at fault with its code and JSON path, and creates nothing",

@@ -20,6 +20,8 @@ import (
 	"net/url"
 	"strconv"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
@@ -61,6 +63,13 @@ func (a *Adapter) listInvoiceSchedules(w http.ResponseWriter, r *http.Request, c
 	return listPage(w, r, c, listing{resource: resourceInvoiceSchedules, what: "invoice schedules",
 		sel: store.Selection{}}, a.store, apiobject.InvoiceScheduleOf, a.encoded)
 }
+
+// The changes of a schedule over HTTP, each its path's last segment.
+const (
+	actionPause  = "pause"
+	actionResume = "resume"
+	actionCancel = "cancel"
+)
 
 // queryCount is how many upcoming periods GET .../upcoming answers.
 const queryCount = "count"
@@ -127,4 +136,68 @@ func upcomingCount(q url.Values) (int, *Error) {
 			"count must be a whole number from 1 to %d.", maxUpcoming)
 	}
 	return n, nil
+}
+
+// changeInvoiceSchedule serves POST
+// /v1/invoice_schedules/{invoice_schedule_id}/<action>: pause sets
+// spec.paused, resume clears it (with the body's missed_periods, when it
+// has one, for the periods passed while paused), cancel sets
+// spec.cancelled; each answers the schedule as changed, and the controller
+// acts on it. A schedule that has ended (completed or cancelled) is 409
+// schedule_ended, and nothing changes.
+func (a *Adapter) changeInvoiceSchedule(action string) apiHandler {
+	return func(w http.ResponseWriter, r *http.Request, c *call) *Error {
+		body, e := readOptionalBody(w, r)
+		if e != nil {
+			return e
+		}
+		missed, e := decodeResume(body, action)
+		if e != nil {
+			return e
+		}
+		s, e := pathRecord[billingv1.InvoiceSchedule](a, r, c, "an invoice schedule", "invoice_schedule_id")
+		if e != nil {
+			return e
+		}
+		if s.Spec.Cancelled || s.Status.Phase == billingv1.SchedulePhaseCompleted ||
+			s.Status.Phase == billingv1.SchedulePhaseCancelled {
+			return errorf(http.StatusConflict, CodeScheduleEnded, "",
+				"The invoice schedule %s has ended (%s): it cannot be paused, resumed or cancelled.", s.Name,
+				apiobject.InvoiceScheduleOf(s).Status)
+		}
+		patch := client.MergeFrom(s.DeepCopy())
+		switch action {
+		case actionPause:
+			s.Spec.Paused = true
+		case actionResume:
+			s.Spec.Paused = false
+			if missed != "" {
+				s.Spec.MissedPeriods = billingv1.MissedPeriods(missed)
+			}
+		default:
+			s.Spec.Cancelled = true
+		}
+		if err := a.claims.Patch(r.Context(), s, patch); err != nil {
+			return apiError(r.Context(), err, "Unable to change the invoice schedule")
+		}
+		writeJSON(w, r, http.StatusOK, apiobject.InvoiceScheduleOf(s))
+		return nil
+	}
+}
+
+// decodeResume reads the body of a pause, resume or cancel (an empty body
+// is {}: readOptionalBody): {},
+// and for resume optionally {"missed_periods": issue_all | issue_latest |
+// skip}.
+func decodeResume(body []byte, action string) (string, *Error) {
+	known := map[string]kind{}
+	if action == actionResume {
+		known["missed_periods"] = kindString
+	}
+	fields, e := bodyFields(body, known)
+	if e != nil || fields["missed_periods"] == nil {
+		return "", e
+	}
+	return oneOf(fields, "missed_periods", []string{string(billingv1.MissedIssueAll),
+		string(billingv1.MissedIssueLatest), string(billingv1.MissedSkip)}, "")
 }

@@ -104,6 +104,10 @@ func (a *Adapter) routes() *http.ServeMux {
 		a.createPeriodClose, a.listPeriodCloses, a.getPeriodClose)
 	a.recordRoutes(mux, &recordkind.InvoiceSchedule, "invoice_schedule_id", []string{queryLimit, queryCursor},
 		a.createInvoiceSchedule, a.listInvoiceSchedules, a.getInvoiceSchedule)
+	for _, action := range []string{actionPause, actionResume, actionCancel} {
+		mux.Handle("POST /v1/invoice_schedules/{invoice_schedule_id}/"+action, a.api("patch", resourceInvoiceSchedules,
+			"invoice_schedule_id", nil, a.changeInvoiceSchedule(action)))
+	}
 	mux.Handle("GET /v1/invoice_schedules/{invoice_schedule_id}/upcoming", a.api("get", resourceInvoiceSchedules,
 		"invoice_schedule_id", []string{queryCount}, a.getUpcomingInvoices))
 

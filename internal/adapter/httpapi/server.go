@@ -81,6 +81,9 @@ type Claims interface {
 	// Find returns the object an earlier request with r's key created,
 	// when that request was r.
 	Find(ctx context.Context, r idempotency.Request) (client.Object, bool, error)
+	// Patch writes patch to obj through the API server, and obj takes its
+	// answer: a change of a schedule's spec (pause, resume, cancel).
+	Patch(ctx context.Context, obj client.Object, patch client.Patch) error
 }
 
 // Deps are the adapter's dependencies.

@@ -274,3 +274,10 @@ func definiteFailure(err error) bool {
 	}
 	return code != 0 && code < 500 && !apierrors.IsTimeout(err) && !apierrors.IsServerTimeout(err)
 }
+
+// Patch writes patch to obj through the API server, and obj takes its
+// answer. It claims no key: the handlers' patches set a field to a value,
+// which a retry sets again to the same.
+func (c *Claims) Patch(ctx context.Context, obj client.Object, patch client.Patch) error {
+	return c.kube.Patch(ctx, obj, patch)
+}

@@ -73,6 +73,12 @@ func scheduleStatus(s *billingv1.InvoiceSchedule, in scheduleInput) decision {
 		out.status = st
 		return out
 	}
+	if s.Spec.Cancelled {
+		st.Phase, st.NextPeriod, st.NextIssueAt, st.ActiveSince = billingv1.SchedulePhaseCancelled, nil, nil, nil
+		conds.Ready(billingv1.ReasonScheduleCancelled, "Cancelled: no period is issued any more; its invoices stay")
+		out.status = st
+		return out
+	}
 	cal, policy, err := schedule.CalendarOf(&s.Spec, billing.SettingsOf(in.profile).TimeZone)
 	if err != nil {
 		st.Phase = billingv1.SchedulePhaseInvalid

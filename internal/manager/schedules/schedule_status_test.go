@@ -77,6 +77,11 @@ func TestScheduleStatus(t *testing.T) {
 				s.Spec.End = &billingv1.ScheduleEnd{Count: &two}
 			}},
 			phase: billingv1.SchedulePhaseCompleted, reason: billingv1.ReasonScheduleCompleted, issue: []string{"2026-01-31", "2026-02-28"}},
+		{name: "a cancelled schedule issues nothing more", customer: true,
+			opts: []builder.InvoiceScheduleOption{func(s *billingv1.InvoiceSchedule) { s.Spec.Cancelled = true },
+				withStatus(billingv1.InvoiceScheduleStatus{ActiveSince: &earlier,
+					NextPeriod: &billingv1.InvoicingPeriod{Start: "2026-04-30", End: "2026-05-30"}})},
+			phase: billingv1.SchedulePhaseCancelled, reason: billingv1.ReasonScheduleCancelled},
 		{name: "a completed schedule stays completed", customer: true,
 			opts:  []builder.InvoiceScheduleOption{withStatus(billingv1.InvoiceScheduleStatus{Phase: billingv1.SchedulePhaseCompleted})},
 			phase: billingv1.SchedulePhaseCompleted},

@@ -3,7 +3,8 @@
 -- The controller reports kstatus conditions (api/v1/conditions.go):
 --   Ready=False, phase Paused (Paused: spec.paused)         -> Suspended
 --   Ready=True (Scheduled: it issues each period when it     -> Healthy
---     comes due; Completed: every period is issued)
+--     comes due; Completed: every period is issued;
+--     Cancelled: ended by hand)
 --   Ready=False, Stalled=True (CustomerNotFound,            -> Degraded: it
 --     InvalidSchedule, InvalidTemplate, InvoiceNameTaken)       issues nothing
 --                                                              until a person
