@@ -39,6 +39,9 @@ var invoicePaymentStatuses = map[string]billingv1.InvoicePaymentStatus{
 // feed (order=sequence) takes neither. A bad value is 400
 // parameter_invalid.
 func invoiceSelection(q url.Values, ns string, f *listFilters, phase billingv1.InvoicePhase) (store.Selection, *Error) {
+	if q.Has(queryScheduleID) {
+		return scheduleSelection(q, ns, f)
+	}
 	sel := store.Selection{Namespace: ns, CustomerID: f.CustomerID, Phase: phase}
 	if q.Has(queryPaymentStatus) {
 		f.PaymentStatus = q.Get(queryPaymentStatus)
@@ -73,4 +76,22 @@ func invoiceSelection(q url.Values, ns string, f *listFilters, phase billingv1.I
 	// Only issued invoices have a balance: the phase adds nothing.
 	sel.Phase = ""
 	return sel, nil
+}
+
+// scheduleSelection is the selection of schedule_id, the invoices one
+// InvoiceSchedule issued: it filters alone (a 400 beside another filter)
+// and must not be empty.
+func scheduleSelection(q url.Values, ns string, f *listFilters) (store.Selection, *Error) {
+	f.ScheduleID = q.Get(queryScheduleID)
+	if f.ScheduleID == "" {
+		return store.Selection{}, errorf(http.StatusBadRequest, CodeParameterInvalid, queryScheduleID,
+			"schedule_id must not be empty.")
+	}
+	for _, other := range []string{queryCustomerID, queryStatus, queryPaymentStatus, queryOverdue, queryOrder} {
+		if q.Has(other) {
+			return store.Selection{}, errorf(http.StatusBadRequest, CodeParameterInvalid, queryScheduleID,
+				"schedule_id lists the invoices of one schedule and takes no other filter: leave %s out.", other)
+		}
+	}
+	return store.Selection{Namespace: ns, ScheduleID: f.ScheduleID}, nil
 }

@@ -126,6 +126,20 @@ var _ = Describe("Invoice schedules", func() {
 		Expect(tooMany.apiErr().Param).To(Equal("count"))
 		Expect(send(http.MethodGet, "/v1/invoice_schedules/"+created.ID, inWorkspace(ns)).body).To(ContainSubstring(`"issued_count":4`))
 
+		By("listing its invoices alone with schedule_id, and refusing another filter beside it")
+		other := send(http.MethodPost, "/v1/invoices", inWorkspace(ns), withJSON(invoiceBody(customerID)))
+		Expect(other.status).To(Equal(http.StatusCreated))
+		var invoices apiobject.List[apiobject.Invoice]
+		Expect(json.Unmarshal(send(http.MethodGet, "/v1/invoices?schedule_id="+created.ID, inWorkspace(ns)).body,
+			&invoices)).To(Succeed())
+		Expect(invoices.Data).To(HaveLen(4))
+		for _, inv := range invoices.Data {
+			Expect(inv.ScheduleID).To(HaveValue(Equal(created.ID)))
+		}
+		both := send(http.MethodGet, "/v1/invoices?schedule_id="+created.ID+"&customer_id="+customerID, inWorkspace(ns))
+		Expect(both.status).To(Equal(http.StatusBadRequest))
+		Expect(both.apiErr().Param).To(Equal("schedule_id"))
+
 		By("its invoices answer it")
 		first := send(http.MethodGet, "/v1/invoices/"+created.ID+"-"+start.Format("20060102"), inWorkspace(ns)).invoice()
 		Expect(first.ScheduleID).To(HaveValue(Equal(created.ID)))

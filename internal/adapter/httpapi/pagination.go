@@ -67,6 +67,7 @@ type listFilters struct {
 	PaymentStatus string `json:"payment_status,omitempty"`
 	Overdue       bool   `json:"overdue,omitempty"`
 	Email         string `json:"email,omitempty"`
+	ScheduleID    string `json:"schedule_id,omitempty"`
 	Order         string `json:"order,omitempty"`
 	Type          string `json:"type,omitempty"`
 }

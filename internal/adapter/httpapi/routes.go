@@ -54,6 +54,7 @@ const (
 	queryPaymentStatus      = "payment_status"
 	queryOverdue            = "overdue"
 	queryFrom, queryTo      = "from", "to"
+	queryScheduleID         = "schedule_id"
 )
 
 // routes is the one route table.
@@ -75,7 +76,7 @@ func (a *Adapter) routes() *http.ServeMux {
 	mux.Handle("POST /v1/invoices", a.api("create", resourceInvoices, "", nil, a.createInvoice))
 	mux.Handle("GET /v1/invoices", a.api("list", resourceInvoices, "",
 		[]string{queryLimit, queryCursor, queryCustomerID, queryStatus, queryPaymentStatus, queryOverdue, queryOrder,
-			queryAfterSequence}, a.listInvoices))
+			queryAfterSequence, queryScheduleID}, a.listInvoices))
 	mux.Handle("GET /v1/invoices/{invoice_id}", a.api("get", resourceInvoices, "invoice_id", nil, a.getInvoice))
 	mux.Handle("GET /v1/invoices/{invoice_id}/document",
 		a.api("get", resourceInvoices, "invoice_id", invoiceDocumentQuery, a.getInvoiceDocument))

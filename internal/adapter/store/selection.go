@@ -53,6 +53,10 @@ type Selection struct {
 	// Email, when set, narrows a list of customers to those whose
 	// spec.email is exactly Email.
 	Email string
+	// ScheduleID, when set, narrows a list of invoices to those the
+	// InvoiceSchedule of that name issued (their label
+	// billing.invoicing.dev/schedule). It selects alone.
+	ScheduleID string
 }
 
 // key is the selection's set key in the name index. Namespaces and object
@@ -78,6 +82,9 @@ func (s Selection) key() string {
 	if s.CreditNotePhase != "" {
 		k += "|credit_note_phase=" + string(s.CreditNotePhase)
 	}
+	if s.ScheduleID != "" {
+		k += "|schedule=" + s.ScheduleID
+	}
 	if s.Email != "" {
 		k += "|email=" + s.Email
 	}
@@ -89,7 +96,8 @@ func (s Selection) key() string {
 // asking the API server.
 func (s Selection) matchable() bool {
 	return (s.CustomerID == "" || len(validation.IsDNS1123Subdomain(s.CustomerID)) == 0) &&
-		(s.InvoiceID == "" || len(validation.IsDNS1123Subdomain(s.InvoiceID)) == 0)
+		(s.InvoiceID == "" || len(validation.IsDNS1123Subdomain(s.InvoiceID)) == 0) &&
+		(s.ScheduleID == "" || len(validation.IsDNS1123Subdomain(s.ScheduleID)) == 0)
 }
 
 // kind is one type the store holds: its name index and the sets an object
@@ -136,6 +144,9 @@ func invoiceSets(o client.Object) []string {
 	inv, ok := o.(*billingv1.Invoice)
 	if !ok {
 		return sets
+	}
+	if s := inv.Labels[billingv1.LabelSchedule]; s != "" {
+		sets = append(sets, Selection{Namespace: ns, ScheduleID: s}.key())
 	}
 	scopes := []Selection{{Namespace: ns}}
 	if c := inv.Spec.CustomerRef.Name; c != "" {
