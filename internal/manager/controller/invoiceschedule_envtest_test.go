@@ -61,6 +61,9 @@ var _ = Describe("InvoiceSchedule controller", func() {
 		// Periods in 2032, so that the manager's own reconciler, on the
 		// real clock, only waits; the injected clock makes them due.
 		s := builder.InvoiceSchedule(ns, "rent", "acme", "2031-12-31")
+		// As Argo CD and Flux label and annotate what they apply.
+		s.Labels = map[string]string{"app.kubernetes.io/instance": "billing", "kustomize.toolkit.fluxcd.io/name": "billing"}
+		s.Annotations = map[string]string{"argocd.argoproj.io/tracking-id": "billing:billing.invoicing.dev/InvoiceSchedule:" + ns + "/rent"}
 		create(s)
 		Eventually(func(g Gomega) {
 			got := getSchedule(g, "rent")
@@ -87,6 +90,9 @@ var _ = Describe("InvoiceSchedule controller", func() {
 		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "rent-20320229"}, feb)).To(Succeed())
 		Expect(feb.Spec.InvoicingPeriod).To(HaveValue(Equal(billingv1.InvoicingPeriod{Start: "2032-02-29", End: "2032-03-30"})))
 		Expect(feb.OwnerReferences).To(BeEmpty())
+		By("copying none of the schedule's GitOps labels and annotations: no tool counts the invoices as its own")
+		Expect(feb.Labels).To(Equal(map[string]string{billingv1.LabelSchedule: "rent"}))
+		Expect(feb.Annotations).To(BeEmpty())
 		for _, name := range want {
 			inv := &billingv1.Invoice{}
 			inv.Namespace, inv.Name = ns, name
