@@ -128,3 +128,15 @@ func TestACreditNoteThatIsNotIssuedOrLacksTaxHasNoEInvoice(t *testing.T) {
 		t.Errorf("got %v, want the untaxed line 2 and the invoice number", err)
 	}
 }
+
+func TestACreditNoteWithoutLinesHasNoEInvoiceAndSaysWhy(t *testing.T) {
+	cn := creditNoteCases()[0].cn
+	cn.Status.Lines = nil
+	for _, format := range []einvoice.Format{einvoice.UBL, einvoice.CII} {
+		_, err := einvoice.CreditNote(cn, format, einvoice.EN16931)
+		var unavailable *einvoice.UnavailableError
+		if !errors.As(err, &unavailable) || !strings.Contains(err.Error(), "BR-16") {
+			t.Errorf("%s: got %v, want it unavailable for want of a line (BR-16)", format, err)
+		}
+	}
+}

@@ -242,6 +242,11 @@ func fromCreditNote(cn *billingv1.CreditNote, profile Profile) (*document, error
 	for i := range st.Lines {
 		d.Lines = append(d.Lines, creditedLine(i, &st.Lines[i]))
 	}
+	if len(st.Lines) == 0 {
+		// A full credit of an invoice whose lines earlier notes credited
+		// whole credits the rest of its charges alone.
+		lack.add("a line: EN 16931 requires one (BR-16), and this credit note credits document charges or allowances alone")
+	}
 	d.Allowances = adjustments(st.Allowances, false, d.Currency)
 	d.Charges = adjustments(st.Charges, true, d.Currency)
 	if st.AllowanceTotal != nil {
