@@ -17,6 +17,7 @@ package schedules
 import (
 	"context"
 	"fmt"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -75,7 +76,9 @@ func (r *InvoiceScheduleReconciler) Reconcile(ctx context.Context, req reconcile
 		if !ours {
 			d.status.Phase = billingv1.SchedulePhaseInvalid
 			d.status.NextPeriod = &billingv1.InvoicingPeriod{Start: p.Start.String(), End: p.End.String()}
-			d.status.NextIssueAt, d.wait = nil, 0
+			// No watch tells when that invoice is renamed or deleted: look
+			// again in an hour, without a hot loop.
+			d.status.NextIssueAt, d.wait = nil, time.Hour
 			reconciler.Conditions{List: &d.status.Conditions, Generation: s.Generation, Now: in.now}.NotReady(
 				billingv1.ReasonInvoiceNameTaken,
 				fmt.Sprintf("Invoice %q exists and was not issued by this schedule: rename or delete it", name),
