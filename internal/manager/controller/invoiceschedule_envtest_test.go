@@ -123,6 +123,22 @@ var _ = Describe("InvoiceSchedule controller", func() {
 		Expect(getSchedule(Default, "rent").Status.IssuedCount).To(BeEquivalentTo(5))
 	})
 
+	It("stalls, issuing nothing, when an invoice it did not issue holds a period's name", func() {
+		now := time.Now().UTC()
+		first := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+		create(builder.Invoice(ns, "taken-"+first.Format("20060102"), builder.WithCustomer("acme"),
+			builder.WithItem("By hand", 1, 100)))
+		create(builder.InvoiceSchedule(ns, "taken", "acme", first.Format(time.DateOnly)))
+		Eventually(func(g Gomega) {
+			got := getSchedule(g, "taken")
+			g.Expect(got.Status.Phase).To(Equal(billingv1.SchedulePhaseInvalid))
+			g.Expect(meta.FindStatusCondition(got.Status.Conditions, billingv1.ConditionStalled)).To(
+				HaveField("Reason", billingv1.ReasonInvoiceNameTaken))
+			g.Expect(got.Status.IssuedCount).To(BeZero())
+		}).Should(Succeed())
+		Expect(scheduled("taken")).To(BeEmpty())
+	})
+
 	// A schedule whose periods started on the 1st of each of the last four
 	// months and this one: five periods came due before it was created.
 	DescribeTable("applies its missed-periods policy to the periods that came due before it was created",
