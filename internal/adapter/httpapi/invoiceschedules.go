@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -159,11 +160,13 @@ func (a *Adapter) changeInvoiceSchedule(action string) apiHandler {
 		if e != nil {
 			return e
 		}
-		if s.Spec.Cancelled || s.Status.Phase == billingv1.SchedulePhaseCompleted ||
-			s.Status.Phase == billingv1.SchedulePhaseCancelled {
+		ended := strings.ToLower(string(s.Status.Phase))
+		if s.Spec.Cancelled {
+			ended = "cancelled"
+		}
+		if ended == "cancelled" || ended == "completed" {
 			return errorf(http.StatusConflict, CodeScheduleEnded, "",
-				"The invoice schedule %s has ended (%s): it cannot be paused, resumed or cancelled.", s.Name,
-				apiobject.InvoiceScheduleOf(s).Status)
+				"The invoice schedule %s has ended (%s): it cannot be paused, resumed or cancelled.", s.Name, ended)
 		}
 		patch := client.MergeFrom(s.DeepCopy())
 		switch action {

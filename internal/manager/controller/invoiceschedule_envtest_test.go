@@ -17,6 +17,7 @@ package controller
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -149,7 +150,7 @@ var _ = Describe("InvoiceSchedule controller", func() {
 			if maxCatchUp > 0 {
 				name += fmt.Sprint(maxCatchUp)
 			}
-			name = sanitize(name)
+			name = strings.ReplaceAll(name, "_", "-")
 			create(builder.InvoiceSchedule(ns, name, "acme", first.Format(time.DateOnly),
 				builder.WithMissedPeriods(policy, maxCatchUp)))
 			var want []string
@@ -225,15 +226,3 @@ var _ = Describe("InvoiceSchedule controller", func() {
 		}).Should(Succeed())
 	})
 })
-
-// sanitize makes s a valid object name: lower case, '_' as '-'.
-func sanitize(s string) string {
-	out := []rune{}
-	for _, r := range s {
-		if r == '_' {
-			r = '-'
-		}
-		out = append(out, r)
-	}
-	return string(out)
-}
