@@ -66,11 +66,22 @@ func expectEvent(obj client.Object, kind string, matcher types.GomegaMatcher) {
 	}).Should(Succeed())
 }
 
-// create creates each object through the API server.
+// create creates each object through the API server. A BillingProfile is
+// waited for until its controller has observed it: the other controllers
+// read it from the cache they share, so an invoice created next is issued
+// with it (sent on issue, numbered with its format), never without it
+// because the cache had not seen it yet.
 func create(objs ...client.Object) {
 	GinkgoHelper()
 	for _, obj := range objs {
 		Expect(k8sClient.Create(ctx, obj)).To(Succeed())
+		if _, ok := obj.(*billingv1.BillingProfile); ok {
+			Eventually(func(g Gomega) {
+				current := &billingv1.BillingProfile{}
+				g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(obj), current)).To(Succeed())
+				g.Expect(current.Status.ObservedGeneration).To(Equal(current.Generation))
+			}).Should(Succeed(), "the profile %s is observed", obj.GetName())
+		}
 	}
 }
 
