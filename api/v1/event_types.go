@@ -30,7 +30,7 @@ const EventSequenceName = "events"
 
 // EventType is a fact about an invoice, credit note or payment that takes
 // a sequence in the workspace's event sequence.
-// +kubebuilder:validation:Enum=invoice.issued;invoice.paid;invoice.voided;invoice.overdue;credit_note.issued;payment.recorded;period.closed;ledger.sealed;credit.applied;refund.recorded;invoice.marked_uncollectible;invoice.reminder_sent
+// +kubebuilder:validation:Enum=invoice.issued;invoice.paid;invoice.voided;invoice.overdue;credit_note.issued;payment.recorded;period.closed;ledger.sealed;credit.applied;refund.recorded;invoice.marked_uncollectible;invoice.reminder_sent;invoice_schedule.completed;invoice_schedule.stalled
 type EventType string
 
 const (
@@ -65,6 +65,13 @@ const (
 	// EventTypeInvoiceReminderSent is a payment reminder about an invoice
 	// accepted by the SMTP server; the event is the reminder's Email's.
 	EventTypeInvoiceReminderSent EventType = "invoice.reminder_sent"
+	// EventTypeInvoiceScheduleCompleted is an InvoiceSchedule reaching its
+	// end: every period issued or skipped.
+	EventTypeInvoiceScheduleCompleted EventType = "invoice_schedule.completed"
+	// EventTypeInvoiceScheduleStalled is an InvoiceSchedule stalling for
+	// the first time: it issues nothing until what its Stalled condition
+	// names is mended. Later stalls show in its conditions only.
+	EventTypeInvoiceScheduleStalled EventType = "invoice_schedule.stalled"
 )
 
 // RecordedEvent is one event about the object whose status holds it.

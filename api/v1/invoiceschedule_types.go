@@ -290,6 +290,16 @@ type InvoiceScheduleStatus struct {
 	// +optional
 	ActiveSince *metav1.Time `json:"activeSince,omitempty"`
 
+	// events holds the schedule's events: invoice_schedule.stalled the
+	// first time it stalled, invoice_schedule.completed once it completed.
+	// Each is recorded in the status patch after the one that wrote the
+	// phase it is about, so that a sequence is only ever taken for a fact
+	// the status already holds.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=2
+	Events []RecordedEvent `json:"events,omitempty"`
+
 	// observedGeneration is the metadata.generation this status was
 	// computed for.
 	// +optional

@@ -89,6 +89,9 @@ func (in *WriteOff) RecordedEvents() []RecordedEvent { return in.Status.Events }
 // RecordedEvents are the e-mail's status.events.
 func (in *Email) RecordedEvents() []RecordedEvent { return in.Status.Events }
 
+// RecordedEvents are the schedule's status.events.
+func (in *InvoiceSchedule) RecordedEvents() []RecordedEvent { return in.Status.Events }
+
 // InvoiceName is the invoice the credit note credits.
 func (in *CreditNote) InvoiceName() string { return in.Spec.InvoiceRef.Name }
 

@@ -70,15 +70,16 @@ type WebhookEndpointSpec struct {
 	// events are the event types sent to the endpoint: any of
 	// invoice.issued, credit_note.issued, payment.recorded, invoice.paid,
 	// invoice.voided, invoice.overdue, period.closed, ledger.sealed,
-	// credit.applied, refund.recorded, invoice.marked_uncollectible and
-	// invoice.reminder_sent, or "*" for every type. Matching
+	// credit.applied, refund.recorded, invoice.marked_uncollectible,
+	// invoice.reminder_sent, invoice_schedule.completed and
+	// invoice_schedule.stalled, or "*" for every type. Matching
 	// events are sent in the order of the workspace's event sequence; a
 	// change applies to the events after status.deliveredEventSequence.
 	// +required
 	// +listType=set
 	// +kubebuilder:validation:MinItems=1
-	// +kubebuilder:validation:MaxItems=13
-	// +kubebuilder:validation:items:Enum=invoice.issued;credit_note.issued;payment.recorded;invoice.paid;invoice.voided;invoice.overdue;period.closed;ledger.sealed;credit.applied;refund.recorded;invoice.marked_uncollectible;invoice.reminder_sent;*
+	// +kubebuilder:validation:MaxItems=15
+	// +kubebuilder:validation:items:Enum=invoice.issued;credit_note.issued;payment.recorded;invoice.paid;invoice.voided;invoice.overdue;period.closed;ledger.sealed;credit.applied;refund.recorded;invoice.marked_uncollectible;invoice.reminder_sent;invoice_schedule.completed;invoice_schedule.stalled;*
 	Events []string `json:"events"`
 
 	// paused stops delivery while true. Nothing is lost: delivery resumes

@@ -37,7 +37,7 @@ type Event struct {
 
 // EventData holds the object the event is about, as GET answers it: an
 // Invoice (every invoice.* event), CreditNote, Payment, PeriodClose,
-// LedgerSeal, CreditApplication or Refund; beside it, for
+// LedgerSeal, CreditApplication, Refund or InvoiceSchedule; beside it, for
 // invoice.reminder_sent the reminder and for invoice.marked_uncollectible
 // the write-off.
 type EventData struct {
@@ -74,7 +74,8 @@ type InvoiceReader func(name string) *billingv1.Invoice
 
 // EventDataOf renders the data of the event about obj (a *Invoice,
 // *CreditNote, *Payment, *PeriodClose, *LedgerSeal, *CreditApplication,
-// *Refund, *WriteOff or *Email of api/v1), its object as GET answers it;
+// *Refund, *WriteOff, *Email or *InvoiceSchedule of api/v1), its object
+// as GET answers it;
 // no object for another kind. Every invoice.* event has the invoice as
 // its object, as GET /v1/invoices/{id} answers it now: those recorded on
 // the invoice, and the two recorded on another object, which comes beside
@@ -112,6 +113,9 @@ var eventData = map[*recordkind.Kind]func(obj any, invoice InvoiceReader) EventD
 	&recordkind.Refund:            eventObject(func(rf *billingv1.Refund, _ InvoiceReader) any { return RefundOf(rf) }),
 	&recordkind.WriteOff:          eventDataOf(writeOffData),
 	&recordkind.Email:             eventDataOf(reminderData),
+	&recordkind.InvoiceSchedule: eventObject(func(s *billingv1.InvoiceSchedule, _ InvoiceReader) any {
+		return InvoiceScheduleOf(s)
+	}),
 }
 
 // eventDataOf is render of an object of its type O; no data for another.

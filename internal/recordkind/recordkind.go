@@ -122,7 +122,9 @@ var (
 	// InvoiceSchedule's ids start with isch-, the kind's short name: its
 	// invoices are named after it, <id>-<YYYYMMDD>.
 	InvoiceSchedule = Kind{Name: "InvoiceSchedule", Resource: "invoiceschedules", IDPrefix: "isch-",
-		Path: "/v1/invoice_schedules/", Cached: true,
+		Path: "/v1/invoice_schedules/",
+		Events: []billingv1.EventType{billingv1.EventTypeInvoiceScheduleStalled,
+			billingv1.EventTypeInvoiceScheduleCompleted}, EventBlocks: true, Cached: true,
 		New:     func() client.Object { return &billingv1.InvoiceSchedule{} },
 		NewList: func() client.ObjectList { return &billingv1.InvoiceScheduleList{} }}
 	// Email's ids start with em-, the kind's short name. An Email is work

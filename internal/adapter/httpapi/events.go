@@ -44,7 +44,8 @@ var eventTypes = []billingv1.EventType{
 	billingv1.EventTypeInvoiceOverdue, billingv1.EventTypeCreditNoteIssued, billingv1.EventTypePaymentRecorded,
 	billingv1.EventTypePeriodClosed, billingv1.EventTypeLedgerSealed, billingv1.EventTypeCreditApplied,
 	billingv1.EventTypeRefundRecorded, billingv1.EventTypeInvoiceMarkedUncollectible,
-	billingv1.EventTypeInvoiceReminderSent,
+	billingv1.EventTypeInvoiceReminderSent, billingv1.EventTypeInvoiceScheduleCompleted,
+	billingv1.EventTypeInvoiceScheduleStalled,
 }
 
 // eventTypesParam reads type, one or more comma-separated event types: the
@@ -61,7 +62,8 @@ func eventTypesParam(q url.Values) (map[billingv1.EventType]bool, string, *Error
 			return nil, "", errorf(http.StatusBadRequest, CodeParameterInvalid, queryType,
 				"type must be one or more of invoice.issued, invoice.paid, invoice.voided, invoice.overdue, "+
 					"credit_note.issued, payment.recorded, period.closed, ledger.sealed, credit.applied, "+
-					"refund.recorded, invoice.marked_uncollectible and invoice.reminder_sent, separated by commas.")
+					"refund.recorded, invoice.marked_uncollectible, invoice.reminder_sent, "+
+					"invoice_schedule.completed and invoice_schedule.stalled, separated by commas.")
 		}
 		wanted[t] = true
 	}

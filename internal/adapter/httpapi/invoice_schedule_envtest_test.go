@@ -146,6 +146,35 @@ var _ = Describe("Invoice schedules", func() {
 		Expect(first.Total).To(HaveValue(Equal(int64(5831))))
 	})
 
+	It("records invoice_schedule.completed in the event feed once it has issued its last period, with the schedule as its object", func() {
+		now := time.Now().UTC()
+		start := time.Date(now.Year(), now.Month()-2, 1, 0, 0, 0, 0, time.UTC)
+		resp := send(http.MethodPost, "/v1/invoice_schedules", inWorkspace(ns), withBody(fmt.Sprintf(
+			`{"customer_id":%q,"currency":"EUR","items":[{"description":"Setup","quantity":1,"amount":1000}],`+
+				`"interval":{"unit":"month","count":1},"start_date":%q,"end":{"count":2}}`,
+			customerID, start.Format(time.DateOnly))))
+		Expect(resp.status).To(Equal(http.StatusCreated), "body: %s", resp.body)
+		created := schedule(resp)
+
+		reader := eventsReader(ns)
+		var feed apiobject.List[struct {
+			Type string `json:"type"`
+			Data struct {
+				Object apiobject.InvoiceSchedule `json:"object"`
+			} `json:"data"`
+		}]
+		Eventually(func(g Gomega) {
+			events := send(http.MethodGet, "/v1/events?type=invoice_schedule.completed", as(reader), inWorkspace(ns))
+			g.Expect(events.status).To(Equal(http.StatusOK), "body: %s", events.body)
+			g.Expect(json.Unmarshal(events.body, &feed)).To(Succeed())
+			g.Expect(feed.Data).To(HaveLen(1))
+		}).Should(Succeed())
+		Expect(feed.Data[0].Type).To(Equal("invoice_schedule.completed"))
+		got := feed.Data[0].Data.Object
+		Expect([]string{got.ID, got.Object, got.Status}).To(Equal([]string{created.ID, "invoice_schedule", "completed"}))
+		Expect(got.IssuedCount).To(BeEquivalentTo(2))
+	})
+
 	It("pauses, resumes with its own missed-periods policy, cancels, and then refuses to change", func() {
 		now := time.Now().UTC()
 		start := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(0, 1, 0)

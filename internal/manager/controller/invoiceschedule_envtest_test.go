@@ -217,12 +217,61 @@ var _ = Describe("InvoiceSchedule controller", func() {
 			Expect(scheduled(name)).To(BeEmpty())
 		}
 
-		By("creating the customer issues what came due meanwhile")
+		By("each carrying invoice_schedule.stalled, in the workspace's event sequence")
+		stalledEvent := func(g Gomega, name string) *billingv1.RecordedEvent {
+			e := billingv1.FindEvent(getSchedule(g, name).Status.Events, billingv1.EventTypeInvoiceScheduleStalled)
+			g.Expect(e).NotTo(BeNil(), "%s carries invoice_schedule.stalled", name)
+			return e
+		}
+		var first billingv1.RecordedEvent
+		Eventually(func(g Gomega) {
+			first = *stalledEvent(g, "no-customer")
+			g.Expect(stalledEvent(g, "bad-template").Sequence).NotTo(Equal(first.Sequence))
+		}).Should(Succeed())
+		Expect(first.Sequence).To(BeNumerically(">=", 1))
+
+		By("creating the customer issues what came due meanwhile, and keeps the one event of its stall")
 		create(builder.Customer(ns, "nobody"))
 		Eventually(func(g Gomega) {
 			got := getSchedule(g, "no-customer")
 			g.Expect(got.Status.Phase).To(Equal(billingv1.SchedulePhaseActive))
 			g.Expect(got.Status.IssuedCount).To(BeEquivalentTo(1))
 		}).Should(Succeed())
+		Expect(getSchedule(Default, "no-customer").Status.Events).To(ConsistOf(first))
+	})
+
+	It("completes at its end and records invoice_schedule.completed once", func() {
+		now := time.Now().UTC()
+		first := time.Date(now.Year(), now.Month()-2, 1, 0, 0, 0, 0, time.UTC)
+		create(builder.InvoiceSchedule(ns, "two-months", "acme", first.Format(time.DateOnly), func(s *billingv1.InvoiceSchedule) {
+			two := int32(2)
+			s.Spec.End = &billingv1.ScheduleEnd{Count: &two}
+		}))
+		var completed billingv1.RecordedEvent
+		Eventually(func(g Gomega) {
+			got := getSchedule(g, "two-months")
+			g.Expect(got.Status.Phase).To(Equal(billingv1.SchedulePhaseCompleted))
+			g.Expect(got.Status.IssuedCount).To(BeEquivalentTo(2))
+			g.Expect(got.Status.Events).To(HaveLen(1))
+			completed = got.Status.Events[0]
+		}).Should(Succeed())
+		Expect(completed.Type).To(Equal(billingv1.EventTypeInvoiceScheduleCompleted))
+		Expect(scheduled("two-months")).To(HaveLen(2))
+
+		By("its invoices' invoice.issued and its own event each hold a sequence of their own")
+		sequences := map[int64]string{completed.Sequence: "two-months"}
+		for _, name := range scheduled("two-months") {
+			Eventually(func(g Gomega) {
+				inv := &billingv1.Invoice{}
+				g.Expect(apiReader.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, inv)).To(Succeed())
+				issued := billingv1.FindEvent(inv.Status.Events, billingv1.EventTypeInvoiceIssued)
+				g.Expect(issued).NotTo(BeNil())
+				g.Expect(sequences).NotTo(HaveKey(issued.Sequence))
+				sequences[issued.Sequence] = name
+			}).Should(Succeed())
+		}
+		Consistently(func(g Gomega) {
+			g.Expect(getSchedule(g, "two-months").Status.Events).To(ConsistOf(completed))
+		}).WithTimeout(time.Second).Should(Succeed(), "recorded once")
 	})
 })

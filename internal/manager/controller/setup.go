@@ -176,7 +176,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			Clock:  opts.Clock,
 		}},
 		{"InvoiceSchedule", &schedules.InvoiceScheduleReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(),
-			Clock: opts.Clock}},
+			Clock: opts.Clock, Events: eventNumbers}},
 		{"PeriodClose", &sealing.PeriodCloseReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Clock: opts.Clock,
 			Events: eventNumbers}},
 	} {

@@ -16,6 +16,7 @@ package schedules
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -41,7 +42,12 @@ type InvoiceScheduleReconciler struct {
 	APIReader client.Reader
 	// Clock tells which periods are due.
 	Clock clock.PassiveClock
+	// Events hands a schedule its invoice_schedule.stalled and
+	// invoice_schedule.completed.
+	Events reconciler.EventNumberer
 }
+
+var errNoScheduleEvents = errors.New("the InvoiceSchedule reconciler needs Events")
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoiceschedules,verbs=get;list;watch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoiceschedules/status,verbs=patch
@@ -49,8 +55,9 @@ type InvoiceScheduleReconciler struct {
 
 // Reconcile reads the schedule live (the cache may not hold this
 // controller's last status yet, whose cursor says which periods are
-// handled), decides its status (scheduleStatus), creates the invoice of
-// each period due, and patches the status once with an optimistic lock.
+// handled), records the events of the facts its status holds
+// (recordFacts), decides its status (scheduleStatus), creates the invoice
+// of each period due, and patches the status once with an optimistic lock.
 // An invoice is created, never updated, under its period's name: after a
 // crash between the creates and the patch, or with two managers, the
 // next attempt finds the invoice and creates nothing.
@@ -67,6 +74,9 @@ func (r *InvoiceScheduleReconciler) Reconcile(ctx context.Context, req reconcile
 		return reconcile.Result{}, err
 	}
 	before := s.DeepCopy()
+	if s.Status.Events, err = r.recordFacts(ctx, s); err != nil {
+		return reconcile.Result{}, err
+	}
 	d := scheduleStatus(s, in)
 	for _, p := range d.issue {
 		name, ours, err := r.issue(ctx, s, p)
@@ -92,7 +102,36 @@ func (r *InvoiceScheduleReconciler) Reconcile(ctx context.Context, req reconcile
 	if _, err := reconciler.PatchStatus(ctx, r.Client, before, s, client.MergeFromWithOptimisticLock{}); err != nil {
 		return reconcile.Result{}, err
 	}
+	if len(factsDue(&s.Status)) > 0 && (d.wait == 0 || d.wait > time.Second) {
+		// The patch's own watch event brings the next pass, which records
+		// them; this is in case it is missed.
+		d.wait = time.Second
+	}
 	return reconcile.Result{RequeueAfter: d.wait}, nil
+}
+
+// recordFacts returns s's status.events with the events of the facts its
+// status, as stored, holds and does not carry yet (factsDue), each taking
+// its sequence. Only a fact already written in the stored status takes a
+// sequence, never one this reconcile is about to write: the stored status
+// keeps it (a Completed schedule stays Completed, one that stalled has
+// stalled), so the next attempt after a failed patch or a crash records
+// the same fact with the same sequence, and no sequence is ever held by
+// a fact that is never written.
+func (r *InvoiceScheduleReconciler) recordFacts(ctx context.Context, s *billingv1.InvoiceSchedule) (
+	[]billingv1.RecordedEvent, error) {
+	events := s.Status.Events
+	due := factsDue(&s.Status)
+	if len(due) > 0 && r.Events == nil {
+		return events, errNoScheduleEvents
+	}
+	for _, fact := range due {
+		var err error
+		if events, err = reconciler.RecordFact(ctx, r.Events, s, fact, 0, events); err != nil {
+			return s.Status.Events, err
+		}
+	}
+	return events, nil
 }
 
 // input reads what s's status is decided on through the cache: the
@@ -148,8 +187,9 @@ func (r *InvoiceScheduleReconciler) issue(ctx context.Context, s *billingv1.Invo
 // changed, or the workspace's profile, reconciles the schedules that wait
 // on it.
 func (r *InvoiceScheduleReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) error {
-	if r.Clock == nil {
-		return reconciler.ErrNoClock
+	if err := reconciler.FirstMissing(reconciler.Need(r.Clock == nil, reconciler.ErrNoClock),
+		reconciler.Need(r.Events == nil, errNoScheduleEvents)); err != nil {
+		return err
 	}
 	return reconciler.NewController(mgr, "invoiceschedule", concurrency, &billingv1.InvoiceSchedule{}).
 		Watches(&billingv1.Customer{}, handler.EnqueueRequestsFromMapFunc(r.schedulesOfCustomer)).

@@ -60,6 +60,24 @@ func templateFault(s *billingv1.InvoiceSchedule, profile *billingv1.BillingProfi
 	return ""
 }
 
+// factsDue returns the facts st holds whose events it does not carry yet,
+// in the order they take sequences: invoice_schedule.stalled once it is
+// Stalled (the first stall only: the event is kept when it recovers, and
+// a later stall shows in the conditions alone), then
+// invoice_schedule.completed once it is Completed.
+func factsDue(st *billingv1.InvoiceScheduleStatus) []billingv1.EventType {
+	var due []billingv1.EventType
+	if meta.IsStatusConditionTrue(st.Conditions, billingv1.ConditionStalled) &&
+		billingv1.FindEvent(st.Events, billingv1.EventTypeInvoiceScheduleStalled) == nil {
+		due = append(due, billingv1.EventTypeInvoiceScheduleStalled)
+	}
+	if st.Phase == billingv1.SchedulePhaseCompleted &&
+		billingv1.FindEvent(st.Events, billingv1.EventTypeInvoiceScheduleCompleted) == nil {
+		due = append(due, billingv1.EventTypeInvoiceScheduleCompleted)
+	}
+	return due
+}
+
 // scheduleStatus decides s's status at in.now: the periods to issue now
 // (the controller creates their invoices before it writes the status),
 // the skipped ones, the next period and when it comes due, the phase and

@@ -119,3 +119,52 @@ func TestScheduleStatus(t *testing.T) {
 		})
 	}
 }
+
+func TestFactsDue(t *testing.T) {
+	stalled := []metav1.Condition{{Type: billingv1.ConditionStalled, Status: metav1.ConditionTrue, Reason: billingv1.ReasonCustomerNotFound}}
+	recovered := []metav1.Condition{{Type: billingv1.ConditionStalled, Status: metav1.ConditionFalse, Reason: billingv1.ReasonScheduled}}
+	event := func(t billingv1.EventType, seq int64) billingv1.RecordedEvent {
+		return billingv1.RecordedEvent{Type: t, Sequence: seq}
+	}
+	cases := []struct {
+		name   string
+		status billingv1.InvoiceScheduleStatus
+		want   []billingv1.EventType
+	}{
+		{name: "an active schedule has reached no fact",
+			status: billingv1.InvoiceScheduleStatus{Phase: billingv1.SchedulePhaseActive}},
+		{name: "a stalled schedule without its event is due invoice_schedule.stalled",
+			status: billingv1.InvoiceScheduleStatus{Phase: billingv1.SchedulePhaseInvalid, Conditions: stalled},
+			want:   []billingv1.EventType{billingv1.EventTypeInvoiceScheduleStalled}},
+		{name: "a schedule stalled again keeps its first stall's event and takes no second",
+			status: billingv1.InvoiceScheduleStatus{Phase: billingv1.SchedulePhaseInvalid, Conditions: stalled,
+				Events: []billingv1.RecordedEvent{event(billingv1.EventTypeInvoiceScheduleStalled, 4)}}},
+		{name: "a schedule no longer stalled is due nothing",
+			status: billingv1.InvoiceScheduleStatus{Phase: billingv1.SchedulePhaseActive, Conditions: recovered}},
+		{name: "a completed schedule without its event is due invoice_schedule.completed",
+			status: billingv1.InvoiceScheduleStatus{Phase: billingv1.SchedulePhaseCompleted},
+			want:   []billingv1.EventType{billingv1.EventTypeInvoiceScheduleCompleted}},
+		{name: "a completed schedule that stalled once is due only completed when it carries stalled",
+			status: billingv1.InvoiceScheduleStatus{Phase: billingv1.SchedulePhaseCompleted,
+				Events: []billingv1.RecordedEvent{event(billingv1.EventTypeInvoiceScheduleStalled, 2)}},
+			want: []billingv1.EventType{billingv1.EventTypeInvoiceScheduleCompleted}},
+		{name: "a completed schedule carrying its event is due nothing",
+			status: billingv1.InvoiceScheduleStatus{Phase: billingv1.SchedulePhaseCompleted,
+				Events: []billingv1.RecordedEvent{event(billingv1.EventTypeInvoiceScheduleCompleted, 9)}}},
+		{name: "a cancelled schedule is due nothing: cancelling is the user's act, not a fact of the schedule",
+			status: billingv1.InvoiceScheduleStatus{Phase: billingv1.SchedulePhaseCancelled}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := factsDue(&tc.status)
+			if len(got) != len(tc.want) {
+				t.Fatalf("due %v, want %v", got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("due %v, want %v", got, tc.want)
+				}
+			}
+		})
+	}
+}
