@@ -110,7 +110,8 @@ FUZZTIME ?= 60s
 # them side by side with the Kubernetes API (docs/performance.md): a table,
 # and bin/bench/report.json with CPU profiles next to it. BENCH_SMALL=1 is the
 # 1,000-invoice smoke variant that make test also runs (test/bench).
-# BENCH_ONLY=memory,restart runs only those measurements (numbers or names);
+# BENCH_ONLY=memory,restart runs only those measurements (numbers or names:
+# memory, restart, sealing, schedules);
 # BENCH_ONLY=million builds and measures an installation of a million
 # invoices (about an hour; never part of a full run; make test runs it at
 # 10,000 invoices);

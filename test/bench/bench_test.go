@@ -58,6 +58,7 @@ func TestSmallBenchmarkWritesACompleteReport(t *testing.T) {
 		"controller_ratio_watch_cache", "controller_ratio_no_watch_cache",
 		"kubectl_get_workspace_s", "kubectl_get_workspace_s_no_watch_cache",
 		"seal_records_per_s", "issue_ratio_while_sealing",
+		"schedule_issue_per_s", "schedule_other_create_ratio",
 	} {
 		v, ok := got[key].(float64)
 		g.Expect(ok).To(BeTrue(), "report.json has no number %s: %s", key, data)

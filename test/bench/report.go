@@ -101,6 +101,14 @@ type Report struct {
 	SealRecordsPerSec      float64 `json:"seal_records_per_s"`
 	IssueRatioWhileSealing float64 `json:"issue_ratio_while_sealing"`
 
+	// Measurement 12 (schedules.go), with the install's APF objects, as
+	// installed: invoices issued per second when as many InvoiceSchedules
+	// as measurement 1 has invoices come due at one moment, from that
+	// moment to the last Issued; and the creates per second of other
+	// clients of the adapter meanwhile over theirs alone.
+	ScheduleIssuePerSec      float64 `json:"schedule_issue_per_s"`
+	ScheduleOtherCreateRatio float64 `json:"schedule_other_create_ratio"`
+
 	Scale
 	Million
 	Details Details `json:"details"`
@@ -109,6 +117,10 @@ type Report struct {
 
 // Details are the rest of what was measured, for reading the figures.
 type Details struct {
+	// Measurement 12: how many schedules came due at once, and each
+	// variant's figures ("without_apf", "with_apf").
+	Schedules    int                    `json:"schedules,omitempty"`
+	ScheduleRuns map[string]scheduleRun `json:"schedule_runs,omitempty"`
 	// Measurement 10's round: created and issued per second, and the
 	// seals made.
 	SealingCreatedPerSec float64 `json:"sealing_created_per_s"`

@@ -59,6 +59,13 @@ func (r *Report) PrintTable(out io.Writer) {
 	printf(out, "\n10. sealing: %.0f records/s (%d seals); issuing meanwhile %.0f issued vs. %.0f created/s: ratio %.2f "+
 		"(4. with APF objects: %.2f)\n", r.SealRecordsPerSec, d.Seals, d.SealingIssuedPerSec, d.SealingCreatedPerSec,
 		r.IssueRatioWhileSealing, r.ControllerRatioAPF)
+	printf(out, "\n12. %d schedules due at one moment (invoices issued/s; other clients' creates/s meanwhile vs. alone)\n",
+		d.Schedules)
+	for _, variant := range []string{"without_apf", "with_apf"} {
+		s := d.ScheduleRuns[variant]
+		printf(out, "   %s: %.0f issued/s; other clients %.0f vs. %.0f creates/s: ratio %.2f\n", variant,
+			s.IssuedPerSec, s.BusyCreatesPerSec, s.QuietCreatesPerSec, s.OtherCreateRatio)
+	}
 	printf(out, "\nAdapter CPU: %.2f s per 1,000 creates (%.1f s during measurement 1's adapter rounds)\n",
 		r.AdapterCPUPer1000Creates, d.AdapterCPUSecondsCreate)
 	printf(out, "\n5. memory (VmRSS growth per invoice): adapter %.0f B (%.0f -> %.0f MiB), controller %.0f B (%.0f -> %.0f MiB)\n",
