@@ -127,6 +127,11 @@ var (
 			billingv1.EventTypeInvoiceScheduleCompleted}, EventBlocks: true, Cached: true,
 		New:     func() client.Object { return &billingv1.InvoiceSchedule{} },
 		NewList: func() client.ObjectList { return &billingv1.InvoiceScheduleList{} }}
+	// PendingItem's ids start with pitem-, the kind's short name. Its /v1
+	// path is under its schedule's (/v1/invoice_schedules/{id}/pending_items).
+	PendingItem = Kind{Name: "PendingItem", Resource: "pendingitems", IDPrefix: "pitem-", Cached: true,
+		New:     func() client.Object { return &billingv1.PendingItem{} },
+		NewList: func() client.ObjectList { return &billingv1.PendingItemList{} }}
 	// Email's ids start with em-, the kind's short name. An Email is work
 	// queued for the manager, not a resource of its own path; a reminder's
 	// carries invoice.reminder_sent.
@@ -138,7 +143,7 @@ var (
 
 // All is the table, in the order the kinds are listed everywhere.
 var All = []*Kind{&Customer, &Invoice, &CreditNote, &Payment, &PeriodClose, &LedgerSeal,
-	&CreditApplication, &Refund, &WriteOff, &InvoiceSchedule, &Email}
+	&CreditApplication, &Refund, &WriteOff, &InvoiceSchedule, &PendingItem, &Email}
 
 var (
 	byType  = map[reflect.Type]*Kind{}

@@ -61,7 +61,7 @@ func (s *installSuite) rendersAndApplies() {
 		kinds[obj.GetKind()]++
 	}
 	Expect(kinds).To(HaveKeyWithValue("Namespace", 1))
-	Expect(kinds).To(HaveKeyWithValue("CustomResourceDefinition", 15))
+	Expect(kinds).To(HaveKeyWithValue("CustomResourceDefinition", 16))
 	Expect(kinds).To(HaveKeyWithValue("Deployment", 1))
 	Expect(kinds).To(HaveKeyWithValue("ServiceAccount", 1))
 	Expect(kinds).To(HaveKeyWithValue("Service", 2))

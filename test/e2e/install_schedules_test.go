@@ -31,7 +31,7 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
-// issuesSchedules: creates a schedule over HTTP that issues its missed periods, and pauses it.
+// issuesSchedules: creates a schedule over HTTP, adds a pending item that its first invoice takes, and pauses it.
 func (s *installSuite) issuesSchedules() {
 	ctx := context.Background()
 	a := apiClient(s.ca, s.api, s.teamAAPI)
@@ -39,12 +39,12 @@ func (s *installSuite) issuesSchedules() {
 	Expect(err).NotTo(HaveOccurred())
 	Expect(resp.Status).To(Equal(http.StatusCreated))
 
-	By("creating a monthly schedule started two months ago: the manager issues its three periods")
+	By("creating a monthly schedule started two months ago, paused")
 	now := time.Now().UTC()
 	start := time.Date(now.Year(), now.Month()-2, 1, 0, 0, 0, 0, time.UTC)
 	resp, err = a.Do(ctx, http.MethodPost, "/v1/invoice_schedules", fmt.Appendf(nil,
 		`{"customer_id":%q,"items":[{"description":"Hosting","quantity":1,"amount":4900}],`+
-			`"interval":{"unit":"month","count":1},"start_date":%q}`, cus.ID, start.Format(time.DateOnly)))
+			`"interval":{"unit":"month","count":1},"start_date":%q,"paused":true}`, cus.ID, start.Format(time.DateOnly)))
 	Expect(err).NotTo(HaveOccurred())
 	Expect(resp.Status).To(Equal(http.StatusCreated), "body: %s", resp.Body)
 	var schedule struct {
@@ -54,6 +54,21 @@ func (s *installSuite) issuesSchedules() {
 		Paused      bool   `json:"paused"`
 	}
 	Expect(json.Unmarshal(resp.Body, &schedule)).To(Succeed())
+
+	By("adding a pending item, and resuming: the manager issues the three periods, the first taking the item")
+	resp, err = a.Do(ctx, http.MethodPost, "/v1/invoice_schedules/"+schedule.ID+"/pending_items",
+		[]byte(`{"description":"Migration","quantity":2.5,"unit_code":"HUR","amount":12000}`))
+	Expect(err).NotTo(HaveOccurred())
+	Expect(resp.Status).To(Equal(http.StatusCreated), "body: %s", resp.Body)
+	var item struct {
+		ID        string  `json:"id"`
+		Status    string  `json:"status"`
+		InvoiceID *string `json:"invoice_id"`
+	}
+	Expect(json.Unmarshal(resp.Body, &item)).To(Succeed())
+	resp, err = a.Do(ctx, http.MethodPost, "/v1/invoice_schedules/"+schedule.ID+"/resume", nil)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(resp.Status).To(Equal(http.StatusOK), "body: %s", resp.Body)
 	read := func(g Gomega) {
 		resp, err := a.Do(ctx, http.MethodGet, "/v1/invoice_schedules/"+schedule.ID, nil)
 		g.Expect(err).NotTo(HaveOccurred())
@@ -72,6 +87,15 @@ func (s *installSuite) issuesSchedules() {
 		g.Expect(inv.ScheduleID).To(HaveValue(Equal(schedule.ID)))
 		g.Expect(inv.InvoicingPeriod).To(HaveValue(Equal(v1client.Period{Start: start.Format(time.DateOnly),
 			End: start.AddDate(0, 1, -1).Format(time.DateOnly)})))
+		g.Expect(inv.Items).To(HaveLen(2))
+	}, 30*time.Second).Should(Succeed())
+	Eventually(func(g Gomega) {
+		resp, err := a.Do(ctx, http.MethodGet, "/v1/invoice_schedules/"+schedule.ID+"/pending_items/"+item.ID, nil)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(resp.Status).To(Equal(http.StatusOK), "body: %s", resp.Body)
+		g.Expect(json.Unmarshal(resp.Body, &item)).To(Succeed())
+		g.Expect(item.Status).To(Equal("taken"))
+		g.Expect(item.InvoiceID).To(HaveValue(Equal(schedule.ID + "-" + start.Format("20060102"))))
 	}, 30*time.Second).Should(Succeed())
 
 	By("pausing it over HTTP: the adapter patches it, and the manager marks it paused")

@@ -188,22 +188,33 @@ func checkItems(list *node) ([]itemNodes, *Error) {
 			return nil, errorf(http.StatusBadRequest, CodeParameterInvalid, path,
 				"%s must be an object with description, quantity and amount, and optionally unit_code, discount and tax.", path)
 		}
-		var e *Error
-		if items[i].fields, e = checkObject(el, path, itemFields); e != nil {
+		fields, e := checkObject(el, path, itemFields)
+		if e != nil {
 			return nil, e
 		}
-		if tax := items[i].fields["tax"]; tax != nil {
-			if items[i].tax, e = checkObject(tax, join(path, "tax"), taxFields); e != nil {
-				return nil, e
-			}
-		}
-		if d := items[i].fields["discount"]; d != nil {
-			if items[i].discount, e = checkAdjustment(d, join(path, "discount"), discountFields); e != nil {
-				return nil, e
-			}
+		if items[i], e = checkItem(fields, path); e != nil {
+			return nil, e
 		}
 	}
 	return items, nil
+}
+
+// checkItem checks the structure and JSON types of the tax and discount
+// of the item at path, whose fields are checked: the 400s.
+func checkItem(fields map[string]*node, path string) (itemNodes, *Error) {
+	item := itemNodes{fields: fields}
+	var e *Error
+	if tax := fields["tax"]; tax != nil {
+		if item.tax, e = checkObject(tax, join(path, "tax"), taxFields); e != nil {
+			return item, e
+		}
+	}
+	if d := fields["discount"]; d != nil {
+		if item.discount, e = checkAdjustment(d, join(path, "discount"), discountFields); e != nil {
+			return item, e
+		}
+	}
+	return item, nil
 }
 
 // decodeItem validates the values of the item at path: the 422s.

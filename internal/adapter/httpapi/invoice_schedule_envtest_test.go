@@ -175,6 +175,99 @@ var _ = Describe("Invoice schedules", func() {
 		Expect(got.IssuedCount).To(BeEquivalentTo(2))
 	})
 
+	It("adds pending items that the next invoice takes once, lists them, and refuses them when they cannot be", func() {
+		now := time.Now().UTC()
+		start := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+		resp := send(http.MethodPost, "/v1/invoice_schedules", inWorkspace(ns), withBody(fmt.Sprintf(
+			`{"customer_id":%q,"currency":"EUR","items":[{"description":"Retainer","quantity":1,"amount":100000,`+
+				`"tax":{"category":"S","rate":"19"}}],"interval":{"unit":"month","count":1},"start_date":%q,`+
+				`"missed_periods":"issue_latest","paused":true}`, customerID, start.Format(time.DateOnly))))
+		Expect(resp.status).To(Equal(http.StatusCreated), "body: %s", resp.body)
+		id := schedule(resp).ID
+		path := "/v1/invoice_schedules/" + id + "/pending_items"
+
+		By("adding 7.5 hours of a workshop, taxed as the schedule's lines")
+		added := send(http.MethodPost, path, inWorkspace(ns), withBody(
+			`{"description":"Workshop","quantity":7.5,"unit_code":"HUR","amount":15000,"tax":{"category":"S","rate":"19"}}`))
+		Expect(added.status).To(Equal(http.StatusCreated), "body: %s", added.body)
+		var item apiobject.PendingItem
+		Expect(json.Unmarshal(added.body, &item)).To(Succeed())
+		Expect(item.ID).To(MatchRegexp(`^pitem-[0-9a-z]{26}$`))
+		Expect([]string{item.Object, item.ScheduleID, item.Status, item.UnitCode}).To(Equal(
+			[]string{"pending_item", id, "pending", "HUR"}))
+		Expect(item.NetAmount).To(HaveValue(Equal(int64(112_500))))
+		Expect(item.InvoiceID).To(BeNil())
+		Expect(added.header.Get("Location")).To(Equal(path + "/" + item.ID))
+
+		By("refusing what cannot be added, creating nothing")
+		for _, tc := range []struct {
+			path, body string
+			status     int
+			code       string
+			param      string
+		}{
+			{path, `{"description":"x","quantity":0,"amount":1}`, http.StatusUnprocessableEntity, CodeParameterInvalid, "quantity"},
+			{path, `{"description":"x","quantity":1,"amount":1,"tax":{"category":"S","rate":"x"}}`,
+				http.StatusUnprocessableEntity, CodeParameterInvalid, "tax.rate"},
+			{path, `{"description":"x","quantity":1,"amount":100,"discount":{"amount":101,"reason":"r"}}`,
+				http.StatusUnprocessableEntity, CodeAllowanceExceedsBase, "discount"},
+			{path, `{"description":"x","quantity":"1","amount":1}`, http.StatusUnprocessableEntity, CodeParameterInvalid, "quantity"},
+			{path, `{"description":"x","quantity":1,"amount":1,"colour":"red"}`, http.StatusBadRequest, CodeParameterUnknown, "colour"},
+			{"/v1/invoice_schedules/isch-nope/pending_items", `{"description":"x","quantity":1,"amount":1}`,
+				http.StatusNotFound, CodeResourceMissing, "invoice_schedule_id"},
+		} {
+			refused := send(http.MethodPost, tc.path, inWorkspace(ns), withBody(tc.body))
+			Expect(refused.status).To(Equal(tc.status), "%s: %s", tc.body, refused.body)
+			Expect(refused.apiErr().Code).To(Equal(tc.code), "%s", tc.body)
+			Expect(refused.apiErr().Param).To(Equal(tc.param), "%s", tc.body)
+		}
+		var list apiobject.List[apiobject.PendingItem]
+		Expect(json.Unmarshal(send(http.MethodGet, path, inWorkspace(ns)).body, &list)).To(Succeed())
+		Expect(list.Data).To(ConsistOf(HaveField("ID", item.ID)))
+
+		setSpec := func(change func(*billingv1.InvoiceScheduleSpec)) {
+			GinkgoHelper()
+			s := &billingv1.InvoiceSchedule{}
+			Expect(k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: id}, s)).To(Succeed())
+			patch := client.MergeFrom(s.DeepCopy())
+			change(&s.Spec)
+			Expect(k8s.Patch(ctx, s, patch)).To(Succeed())
+		}
+
+		By("resuming (with kubectl): this month's invoice takes it, once")
+		setSpec(func(s *billingv1.InvoiceScheduleSpec) { s.Paused = false })
+		invoiceID := id + "-" + start.Format("20060102")
+		Eventually(func(g Gomega) {
+			got := send(http.MethodGet, path+"/"+item.ID, inWorkspace(ns))
+			g.Expect(got.status).To(Equal(http.StatusOK), "body: %s", got.body)
+			var taken apiobject.PendingItem
+			g.Expect(json.Unmarshal(got.body, &taken)).To(Succeed())
+			g.Expect(taken.Status).To(Equal("taken"))
+			g.Expect(taken.InvoiceID).To(HaveValue(Equal(invoiceID)))
+			g.Expect(taken.TakenAt).NotTo(BeNil())
+		}).Should(Succeed())
+		var inv apiobject.Invoice
+		Eventually(func(g Gomega) {
+			inv = send(http.MethodGet, "/v1/invoices/"+invoiceID, inWorkspace(ns)).invoice()
+			g.Expect(inv.Total).NotTo(BeNil())
+		}).Should(Succeed())
+		Expect(inv.Items).To(HaveLen(2))
+		Expect(inv.Items[1].Description).To(Equal("Workshop"))
+		Expect(inv.Total).To(HaveValue(Equal(int64((100_000 + 112_500) * 119 / 100))))
+
+		By("answering 404 for an item of another schedule's path, and 409 once the schedule has ended")
+		Expect(send(http.MethodGet, "/v1/invoice_schedules/isch-other/pending_items/"+item.ID, inWorkspace(ns)).status).
+			To(Equal(http.StatusNotFound))
+		setSpec(func(s *billingv1.InvoiceScheduleSpec) { s.Cancelled = true })
+		Eventually(func(g Gomega) {
+			ended := send(http.MethodPost, path, inWorkspace(ns), withBody(`{"description":"x","quantity":1,"amount":1}`))
+			g.Expect(ended.status).To(Equal(http.StatusConflict), "body: %s", ended.body)
+			g.Expect(ended.apiErr().Code).To(Equal(CodeScheduleEnded))
+		}).Should(Succeed())
+		Expect(json.Unmarshal(send(http.MethodGet, path, inWorkspace(ns)).body, &list)).To(Succeed())
+		Expect(list.Data).To(HaveLen(1), "nothing created by a refusal")
+	})
+
 	It("pauses, resumes with its own missed-periods policy, cancels, and then refuses to change", func() {
 		now := time.Now().UTC()
 		start := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(0, 1, 0)

@@ -19,7 +19,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -160,11 +159,7 @@ func (a *Adapter) changeInvoiceSchedule(action string) apiHandler {
 		if e != nil {
 			return e
 		}
-		ended := strings.ToLower(string(s.Status.Phase))
-		if s.Spec.Cancelled {
-			ended = "cancelled"
-		}
-		if ended == "cancelled" || ended == "completed" {
+		if ended := scheduleEnded(s); ended != "" {
 			return errorf(http.StatusConflict, CodeScheduleEnded, "",
 				"The invoice schedule %s has ended (%s): it cannot be paused, resumed or cancelled.", s.Name, ended)
 		}

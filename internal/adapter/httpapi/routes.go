@@ -38,6 +38,7 @@ var (
 	resourceRefunds            = recordkind.Refund.Resource
 	resourceWriteOffs          = recordkind.WriteOff.Resource
 	resourceInvoiceSchedules   = recordkind.InvoiceSchedule.Resource
+	resourcePendingItems       = recordkind.PendingItem.Resource
 	// resourceEmails is what sending is authorized on: create on emails,
 	// the messages the sends queue.
 	resourceEmails = recordkind.Email.Resource
@@ -111,6 +112,12 @@ func (a *Adapter) routes() *http.ServeMux {
 	}
 	mux.Handle("GET /v1/invoice_schedules/{invoice_schedule_id}/upcoming", a.api("get", resourceInvoiceSchedules,
 		"invoice_schedule_id", []string{queryCount}, a.getUpcomingInvoices))
+	mux.Handle("POST /v1/invoice_schedules/{invoice_schedule_id}/pending_items",
+		a.api("create", resourcePendingItems, "", nil, a.createPendingItem))
+	mux.Handle("GET /v1/invoice_schedules/{invoice_schedule_id}/pending_items",
+		a.api("list", resourcePendingItems, "", []string{queryLimit, queryCursor}, a.listPendingItems))
+	mux.Handle("GET /v1/invoice_schedules/{invoice_schedule_id}/pending_items/{pending_item_id}",
+		a.api("get", resourcePendingItems, "pending_item_id", nil, a.getPendingItem))
 
 	mux.Handle("GET /v1/seals", a.api("list", resourceLedgerSeals, "", []string{queryLimit, queryCursor}, a.listSeals))
 	mux.Handle("GET /v1/seals/verify", a.api("list", resourceLedgerSeals, "", nil, a.verifySeals))

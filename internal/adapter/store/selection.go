@@ -55,7 +55,8 @@ type Selection struct {
 	Email string
 	// ScheduleID, when set, narrows a list of invoices to those the
 	// InvoiceSchedule of that name issued (their label
-	// billing.invoicing.dev/schedule). It selects alone.
+	// billing.invoicing.dev/schedule), and a list of pending items to
+	// that schedule's. It selects alone.
 	ScheduleID string
 }
 
@@ -177,6 +178,16 @@ func invoiceSets(o client.Object) []string {
 				sets = append(sets, sel.key())
 			}
 		}
+	}
+	return sets
+}
+
+// pendingItemSets names the sets of a pending item: the workspace's and
+// its schedule's.
+func pendingItemSets(o client.Object) []string {
+	sets := workspaceSets(o)
+	if p, ok := o.(*billingv1.PendingItem); ok {
+		sets = append(sets, Selection{Namespace: p.Namespace, ScheduleID: p.Spec.ScheduleRef.Name}.key())
 	}
 	return sets
 }

@@ -133,6 +133,8 @@ func setsOf(k *recordkind.Kind) func(client.Object) []string {
 		return invoiceSets
 	case &recordkind.CreditNote:
 		return creditNoteSets
+	case &recordkind.PendingItem:
+		return pendingItemSets
 	}
 	if _, ok := k.New().(billingv1.LedgerRecord); ok {
 		return ledgerRecordSets

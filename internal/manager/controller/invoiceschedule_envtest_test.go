@@ -23,6 +23,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -122,6 +123,99 @@ var _ = Describe("InvoiceSchedule controller", func() {
 		Eventually(func() error { _, err := r.Reconcile(ctx, request); return err }).Should(Succeed())
 		Expect(scheduled("rent")).To(Equal(want))
 		Expect(getSchedule(Default, "rent").Status.IssuedCount).To(BeEquivalentTo(5))
+	})
+
+	It("gives each pending item to exactly one invoice, the first created after it, across a crash and a second manager", func() {
+		// Periods in 2032, as above: the injected clock makes them due.
+		s := builder.InvoiceSchedule(ns, "retainer", "acme", "2032-01-01")
+		create(s)
+		Eventually(func(g Gomega) {
+			g.Expect(getSchedule(g, "retainer").Status.Phase).To(Equal(billingv1.SchedulePhaseActive))
+		}).Should(Succeed())
+		workshop := builder.PendingItem(ns, "workshop", "retainer", "Workshop", 50_000)
+		create(workshop)
+		time.Sleep(time.Second) // a later creationTimestamp: taken in order
+		travel := builder.PendingItem(ns, "travel", "retainer", "Travel", 12_000)
+		create(travel)
+		tooMuch := builder.PendingItem(ns, "too-much", "retainer", "Discounted below nothing", 100)
+		over := int64(101)
+		tooMuch.Spec.Item.Discount = &billingv1.LineDiscount{Amount: &over, Reason: "More than the line"}
+		create(tooMuch)
+		create(builder.PendingItem(ns, "elsewhere", "other-schedule", "Not this schedule's", 1))
+
+		By("reconciling on Mar 1 2032: the first of three invoices takes both items, in the order they were created")
+		clock := clocktesting.NewFakePassiveClock(time.Date(2032, 3, 1, 0, 0, 0, 0, time.UTC))
+		r := &schedules.InvoiceScheduleReconciler{Client: k8sClient, APIReader: apiReader, Clock: clock}
+		request := reconcile.Request{NamespacedName: client.ObjectKeyFromObject(s)}
+		Eventually(func() error { _, err := r.Reconcile(ctx, request); return err }).Should(Succeed())
+		Expect(scheduled("retainer")).To(Equal([]string{"retainer-20320101", "retainer-20320201", "retainer-20320301"}))
+		lines := func(name string) []string {
+			GinkgoHelper()
+			inv := &billingv1.Invoice{}
+			Expect(apiReader.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, inv)).To(Succeed())
+			var out []string
+			for _, it := range inv.Spec.Items {
+				out = append(out, it.Description)
+			}
+			return out
+		}
+		Expect(lines("retainer-20320101")).To(Equal([]string{"Rent", "Workshop", "Travel"}))
+		Expect(lines("retainer-20320201")).To(Equal([]string{"Rent"}))
+		Expect(lines("retainer-20320301")).To(Equal([]string{"Rent"}))
+		item := func(name string) *billingv1.PendingItem {
+			GinkgoHelper()
+			p := &billingv1.PendingItem{}
+			Expect(apiReader.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, p)).To(Succeed())
+			return p
+		}
+		for _, name := range []string{"workshop", "travel"} {
+			Expect(item(name).Status).To(And(HaveField("Phase", billingv1.PendingItemTaken),
+				HaveField("Invoice", "retainer-20320101"), HaveField("TakenAt", Not(BeNil()))))
+		}
+		Expect(item("too-much").Status.Phase).To(Equal(billingv1.PendingItemInvalid))
+		Expect(item("too-much").Status.Message).To(ContainSubstring("cannot be invoiced"))
+		Expect(item("elsewhere").Status.Phase).To(BeEmpty(), "another schedule's item is not this one's")
+		Eventually(func(g Gomega) {
+			issued := getInvoice(g, &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "retainer-20320101"}})
+			g.Expect(issued.Status.Phase).To(Equal(billingv1.InvoiceIssued))
+			g.Expect(issued.Status.Total).To(HaveValue(BeEquivalentTo(100_000 + 50_000 + 12_000)))
+		}).Should(Succeed())
+
+		By("a crash after the April invoice was created with an item, before the item was told")
+		late := builder.PendingItem(ns, "late", "retainer", "Late fee", 2_500)
+		create(late)
+		march := &billingv1.Invoice{}
+		Expect(apiReader.Get(ctx, client.ObjectKey{Namespace: ns, Name: "retainer-20320301"}, march)).To(Succeed())
+		april := &billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "retainer-20320401",
+			Labels:      map[string]string{billingv1.LabelSchedule: "retainer"},
+			Annotations: map[string]string{billingv1.AnnotationPendingItems: "late"}},
+			Spec: *march.Spec.DeepCopy()}
+		april.Spec.InvoicingPeriod = &billingv1.InvoicingPeriod{Start: "2032-04-01", End: "2032-04-30"}
+		april.Spec.Items = append(april.Spec.Items, late.Spec.Item)
+		create(april)
+		create(builder.PendingItem(ns, "after", "retainer", "After the crash", 700))
+
+		By("reconciling on May 1 2032: April's invoice is found and takes its item; May's takes only what came after")
+		clock.SetTime(time.Date(2032, 5, 1, 0, 0, 0, 0, time.UTC))
+		Eventually(func() error { _, err := r.Reconcile(ctx, request); return err }).Should(Succeed())
+		Expect(item("late").Status.Invoice).To(Equal("retainer-20320401"))
+		Expect(lines("retainer-20320401")).To(Equal([]string{"Rent", "Late fee"}))
+		Expect(lines("retainer-20320501")).To(Equal([]string{"Rent", "After the crash"}))
+		Expect(item("after").Status.Invoice).To(Equal("retainer-20320501"))
+
+		By("a second manager reconciling at the same moment changes nothing")
+		other := &schedules.InvoiceScheduleReconciler{Client: k8sClient, APIReader: apiReader, Clock: clock}
+		Eventually(func() error { _, err := other.Reconcile(ctx, request); return err }).Should(Succeed())
+		Expect(scheduled("retainer")).To(HaveLen(5))
+		for name, invoice := range map[string]string{"workshop": "retainer-20320101", "travel": "retainer-20320101",
+			"late": "retainer-20320401", "after": "retainer-20320501"} {
+			Expect(item(name).Status.Invoice).To(Equal(invoice))
+		}
+
+		By("a pending item's spec cannot change")
+		taken := item("workshop")
+		taken.Spec.Item.Amount = 1
+		Expect(k8sClient.Update(ctx, taken)).To(MatchError(ContainSubstring("immutable")))
 	})
 
 	It("stalls, issuing nothing, when an invoice it did not issue holds a period's name", func() {

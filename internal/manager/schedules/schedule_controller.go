@@ -79,7 +79,7 @@ func (r *InvoiceScheduleReconciler) Reconcile(ctx context.Context, req reconcile
 	}
 	d := scheduleStatus(s, in)
 	for _, p := range d.issue {
-		name, ours, err := r.issue(ctx, s, p)
+		name, ours, err := r.issue(ctx, s, p, in.profile)
 		if err != nil {
 			return reconcile.Result{}, err
 		}
@@ -159,27 +159,45 @@ func InvoiceName(name string, start schedule.Date) string {
 	return name + "-" + start.Compact()
 }
 
-// issue creates the invoice of period p of s, unless it exists. ours is
-// false when an invoice of that name exists that s did not issue.
-func (r *InvoiceScheduleReconciler) issue(ctx context.Context, s *billingv1.InvoiceSchedule, p schedule.Period) (
-	name string, ours bool, err error) {
+// issue creates the invoice of period p of s, with the pending items no
+// invoice has taken (pending.go), unless it exists, and has its pending
+// items take it. ours is false when an invoice of that name exists that s
+// did not issue.
+func (r *InvoiceScheduleReconciler) issue(ctx context.Context, s *billingv1.InvoiceSchedule, p schedule.Period,
+	profile *billingv1.BillingProfile) (name string, ours bool, err error) {
 	inv := &billingv1.Invoice{
 		ObjectMeta: metav1.ObjectMeta{Namespace: s.Namespace, Name: InvoiceName(s.Name, p.Start),
 			Labels: map[string]string{billingv1.LabelSchedule: s.Name}},
 		Spec: schedule.InvoiceSpecOf(s, p),
 	}
-	err = r.Create(ctx, inv)
-	if err == nil {
-		return inv.Name, true, nil
-	}
-	if !apierrors.IsAlreadyExists(err) {
-		return inv.Name, false, fmt.Errorf("creating invoice %s of schedule %s: %w", inv.Name, s.Name, err)
-	}
 	existing := &billingv1.Invoice{}
-	if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(inv), existing); err != nil {
+	err = r.APIReader.Get(ctx, client.ObjectKeyFromObject(inv), existing)
+	switch {
+	case apierrors.IsNotFound(err):
+		items, err := r.pendingItems(ctx, s, profile, maxInvoiceItems-len(inv.Spec.Items))
+		if err != nil {
+			return inv.Name, false, err
+		}
+		withPendingItems(inv, items)
+		err = r.Create(ctx, inv)
+		if err == nil {
+			return inv.Name, true, r.take(ctx, inv)
+		}
+		if !apierrors.IsAlreadyExists(err) {
+			return inv.Name, false, fmt.Errorf("creating invoice %s of schedule %s: %w", inv.Name, s.Name, err)
+		}
+		// Created meanwhile, by another manager: it took what it was
+		// created with.
+		if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(inv), existing); err != nil {
+			return inv.Name, false, fmt.Errorf("getting invoice %s of schedule %s: %w", inv.Name, s.Name, err)
+		}
+	case err != nil:
 		return inv.Name, false, fmt.Errorf("getting invoice %s of schedule %s: %w", inv.Name, s.Name, err)
 	}
-	return inv.Name, existing.Labels[billingv1.LabelSchedule] == s.Name, nil
+	if existing.Labels[billingv1.LabelSchedule] != s.Name {
+		return inv.Name, false, nil
+	}
+	return inv.Name, true, r.take(ctx, existing)
 }
 
 // SetupWithManager registers the controller, reconciling up to concurrency

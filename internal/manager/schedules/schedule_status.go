@@ -50,11 +50,24 @@ type decision struct {
 // the workspace's default tax where it applies.
 func templateFault(s *billingv1.InvoiceSchedule, profile *billingv1.BillingProfile) string {
 	spec := schedule.InvoiceSpecOf(s, schedule.Period{})
+	return specFault(&spec, profile)
+}
+
+// pendingItemFault says why an invoice of s's template with item as one
+// more line cannot be issued, "" when it can (templateFault's rules).
+func pendingItemFault(s *billingv1.InvoiceSchedule, profile *billingv1.BillingProfile, item *billingv1.LineItem) string {
+	spec := schedule.InvoiceSpecOf(s, schedule.Period{})
+	spec.Items = append(spec.Items, *item)
+	return specFault(&spec, profile)
+}
+
+// specFault says why spec cannot be issued, "" when it can.
+func specFault(spec *billingv1.InvoiceSpec, profile *billingv1.BillingProfile) string {
 	var defaultTax *billingv1.Tax
 	if profile != nil && spec.DefaultTaxFrom != billingv1.DefaultTaxNone {
 		defaultTax = profile.Spec.DefaultTax
 	}
-	if _, err := billing.InvoiceAmounts(&spec, billing.EffectiveDocumentTaxes(&spec, defaultTax)); err != nil {
+	if _, err := billing.InvoiceAmounts(spec, billing.EffectiveDocumentTaxes(spec, defaultTax)); err != nil {
 		return err.Error()
 	}
 	return ""

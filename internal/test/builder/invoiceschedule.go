@@ -70,3 +70,13 @@ func WithTemplateItems(items ...billingv1.LineItem) InvoiceScheduleOption {
 func Paused() InvoiceScheduleOption {
 	return func(s *billingv1.InvoiceSchedule) { s.Spec.Paused = true }
 }
+
+// PendingItem returns a pending item named name in namespace ns for
+// schedule: one unit of amount, described as description.
+func PendingItem(ns, name, schedule, description string, amount int64) *billingv1.PendingItem {
+	return &billingv1.PendingItem{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec: billingv1.PendingItemSpec{ScheduleRef: billingv1.InvoiceScheduleReference{Name: schedule},
+			Item: billingv1.LineItem{Description: description, Quantity: billingv1.Units(1), Amount: amount}},
+	}
+}
