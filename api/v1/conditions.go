@@ -339,6 +339,19 @@ const (
 	ReasonInvoiceNameTaken = "InvoiceNameTaken"
 )
 
+// The reasons of a PendingItem's conditions. A pending item has none until
+// an invoice takes it, or it is found invalid: waiting for its schedule's
+// next invoice is where it is meant to be, not progress towards it.
+const (
+	// ReasonTaken is Ready's reason (True) once an invoice took the item.
+	ReasonTaken = "Taken"
+
+	// ReasonInvalidPendingItem is the reason of Ready (False) and Stalled
+	// (True) when the item cannot be invoiced with its schedule's template:
+	// no invoice takes it.
+	ReasonInvalidPendingItem = "InvalidPendingItem"
+)
+
 // EmailMaxAttempts is how many times the controller hands a message to the
 // SMTP server before it gives up (Stalled, AttemptsExhausted). The waits
 // between attempts double from EmailFirstRetrySeconds up to an hour: the

@@ -85,6 +85,20 @@ type PendingItemStatus struct {
 	// +optional
 	// +kubebuilder:validation:MaxLength=1024
 	Message string `json:"message,omitempty"`
+
+	// conditions are Ready (True, Taken, once an invoice took it) and, for
+	// an Invalid item, Ready False and Stalled True (InvalidPendingItem);
+	// none while it waits.
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=8
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+
+	// observedGeneration is the metadata.generation the status was written
+	// for.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 }
 
 // PendingItem is a one-off line that the next invoice of its

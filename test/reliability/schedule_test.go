@@ -28,7 +28,8 @@ import (
 )
 
 var _ = Describe("The manager killed while 200 schedules catch up 12 periods each", func() {
-	It("ends with exactly one invoice per period, every one issued, numbered 1..N without a gap or a duplicate", func() {
+	It("ends with exactly one invoice per period, every one issued, numbered 1..N without a gap or a duplicate, "+
+		"and no pending item taken twice", func() {
 		ws := newWorkspace("schedules")
 		Expect(k8s.Create(ctx, builder.Customer(ws, "acme"))).To(Succeed())
 		awaitFinalizer(ws, "acme")
@@ -44,18 +45,30 @@ var _ = Describe("The manager killed while 200 schedules catch up 12 periods eac
 			Expect(k8s.List(ctx, &list, crclient.InNamespace(ws))).To(Succeed())
 			return len(list.Items)
 		}
-		By("creating the schedules while no manager runs")
+		// addItems adds a pending item to each schedule, named after round;
+		// its line's description is its name, to find it on an invoice.
+		var items []string
+		addItems := func(round string) {
+			for i := range schedules {
+				name := fmt.Sprintf("%s-%03d", round, i)
+				Expect(k8s.Create(ctx, builder.PendingItem(ws, name, fmt.Sprintf("rent-%03d", i), name, 100))).To(Succeed())
+				items = append(items, name)
+			}
+		}
+		By("creating the schedules, and a pending item for each, while no manager runs")
 		manager.kill()
 		for i := range schedules {
 			Expect(k8s.Create(ctx, builder.InvoiceSchedule(ws, fmt.Sprintf("rent-%03d", i), "acme",
 				first.Format(time.DateOnly)))).To(Succeed())
 		}
+		addItems("before")
 
 		By("starting the manager and killing it twice while it catches up")
 		manager = startManager()
 		Eventually(issued).WithTimeout(time.Minute).Should(BeNumerically(">=", 50))
 		manager.kill()
 		GinkgoWriter.Printf("Killed the manager after %d invoices\n", issued())
+		addItems("between")
 		before := issued()
 		manager = startManager()
 		Eventually(issued).WithTimeout(time.Minute).Should(BeNumerically(">=", before+50))
@@ -97,6 +110,34 @@ var _ = Describe("The manager killed while 200 schedules catch up 12 periods eac
 			sequences = append(sequences, *inv.Status.Sequence)
 		}
 		Expect(want).To(BeEmpty(), "periods without an invoice")
+
+		By("checking that each pending item is on at most one invoice, the one its status names")
+		carriedBy := map[string][]string{}
+		for _, inv := range invoices.Items {
+			for _, it := range inv.Spec.Items {
+				if it.Description != "Rent" {
+					carriedBy[it.Description] = append(carriedBy[it.Description], inv.Name)
+				}
+			}
+		}
+		var pending billingv1.PendingItemList
+		Expect(k8s.List(ctx, &pending, crclient.InNamespace(ws))).To(Succeed())
+		Expect(pending.Items).To(HaveLen(len(items)))
+		taken := 0
+		for _, item := range pending.Items {
+			on := carriedBy[item.Name]
+			Expect(len(on)).To(BeNumerically("<=", 1), "pending item %s is on invoices %v", item.Name, on)
+			if len(on) == 1 {
+				Expect(item.Status.Invoice).To(Equal(on[0]), "pending item %s", item.Name)
+				taken++
+				continue
+			}
+			// An item added after its schedule issued its last due period
+			// waits for next month's.
+			Expect(item.Status.Invoice).To(BeEmpty(), "pending item %s names an invoice that does not carry it", item.Name)
+			Expect(item.Name).To(HavePrefix("between-"), "pending item %s, there before the first start, was not taken", item.Name)
+		}
+		GinkgoWriter.Printf("%d of %d pending items taken, none twice\n", taken, len(items))
 		slices.Sort(sequences)
 		for i, sequence := range sequences {
 			Expect(sequence).To(Equal(int64(i+1)), "the issued sequences are not exactly 1..%d", len(sequences))

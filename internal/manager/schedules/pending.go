@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -76,8 +77,8 @@ func (r *InvoiceScheduleReconciler) pendingItems(ctx context.Context, s *billing
 			continue
 		}
 		if fault := pendingItemFault(s, profile, &item.Spec.Item); fault != "" {
-			if err := r.setItemStatus(ctx, item, billingv1.PendingItemStatus{Phase: billingv1.PendingItemInvalid,
-				Message: "It cannot be invoiced with the schedule's template: " + fault}); err != nil {
+			if err := r.setItemStatus(ctx, item, invalidItem(item, "It cannot be invoiced with the schedule's template: "+fault,
+				r.Clock.Now())); err != nil {
 				return nil, err
 			}
 			continue
@@ -133,13 +134,28 @@ func (r *InvoiceScheduleReconciler) take(ctx context.Context, inv *billingv1.Inv
 				"pendingItem", name, "invoice", inv.Name, "named", item.Status.Invoice)
 			continue
 		}
-		taken := billingv1.PendingItemStatus{Phase: billingv1.PendingItemTaken, Invoice: inv.Name,
-			TakenAt: inv.CreationTimestamp.DeepCopy()}
-		if err := r.setItemStatus(ctx, item, taken); err != nil {
+		if err := r.setItemStatus(ctx, item, takenItem(item, inv, r.Clock.Now())); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// takenItem is the status of item once inv took it.
+func takenItem(item *billingv1.PendingItem, inv *billingv1.Invoice, now time.Time) billingv1.PendingItemStatus {
+	st := billingv1.PendingItemStatus{Phase: billingv1.PendingItemTaken, Invoice: inv.Name,
+		TakenAt: inv.CreationTimestamp.DeepCopy(), ObservedGeneration: item.Generation}
+	reconciler.Conditions{List: &st.Conditions, Generation: item.Generation, Now: now}.Ready(billingv1.ReasonTaken,
+		fmt.Sprintf("Taken by invoice %s", inv.Name))
+	return st
+}
+
+// invalidItem is the status of item that cannot be invoiced, why.
+func invalidItem(item *billingv1.PendingItem, why string, now time.Time) billingv1.PendingItemStatus {
+	st := billingv1.PendingItemStatus{Phase: billingv1.PendingItemInvalid, Message: why, ObservedGeneration: item.Generation}
+	reconciler.Conditions{List: &st.Conditions, Generation: item.Generation, Now: now}.NotReady(
+		billingv1.ReasonInvalidPendingItem, why, billingv1.ConditionStalled)
+	return st
 }
 
 // setItemStatus patches item's status to status, with an optimistic lock:
