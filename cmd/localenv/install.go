@@ -78,8 +78,13 @@ func provision(ctx context.Context, cs kubernetes.Interface, workspace string) (
 		Rules: []rbacv1.PolicyRule{{
 			APIGroups: []string{group},
 			Resources: []string{"customers", "invoices", "creditnotes", "payments", "periodcloses",
-				"creditapplications", "refunds", "writeoffs", "emails"},
+				"creditapplications", "refunds", "writeoffs", "emails", "invoiceschedules", "pendingitems"},
 			Verbs: []string{"get", "list", "create"},
+		}, {
+			// POST /v1/invoice_schedules/{id}/pause, resume and cancel.
+			APIGroups: []string{group},
+			Resources: []string{"invoiceschedules"},
+			Verbs:     []string{"patch"},
 		}, {
 			// The seals are written by the manager alone; the client reads
 			// and verifies them. GET /v1/events asks for list on "events",
