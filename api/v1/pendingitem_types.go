@@ -66,6 +66,15 @@ const (
 
 // PendingItemStatus says whether an invoice took the item.
 type PendingItemStatus struct {
+	// conditions are Ready (True, Taken, once an invoice took it) and, for
+	// an Invalid item, Ready False and Stalled True (InvalidPendingItem);
+	// none while it waits.
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=8
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+
 	// phase is Pending, Taken or Invalid; empty until the controller has
 	// seen the item.
 	// +optional
@@ -85,15 +94,6 @@ type PendingItemStatus struct {
 	// +optional
 	// +kubebuilder:validation:MaxLength=1024
 	Message string `json:"message,omitempty"`
-
-	// conditions are Ready (True, Taken, once an invoice took it) and, for
-	// an Invalid item, Ready False and Stalled True (InvalidPendingItem);
-	// none while it waits.
-	// +optional
-	// +listType=map
-	// +listMapKey=type
-	// +kubebuilder:validation:MaxItems=8
-	Conditions []metav1.Condition `json:"conditions,omitempty"`
 
 	// observedGeneration is the metadata.generation the status was written
 	// for.
