@@ -74,6 +74,18 @@ func InvoiceSpecOf(s *billingv1.InvoiceSchedule, p Period) billingv1.InvoiceSpec
 		InvoicingPeriod: &billingv1.InvoicingPeriod{Start: p.Start.String(), End: p.End.String()}}
 }
 
+// SpecFault is why spec, a schedule's invoice, cannot be issued (nil when
+// it can): its amounts, taxes and allowances computed as an invoice's are,
+// with defaultTax (the workspace's) where its lines take the default. The
+// manager's status and the adapter's checks of a pending item both ask it.
+func SpecFault(spec *billingv1.InvoiceSpec, defaultTax *billingv1.Tax) error {
+	if spec.DefaultTaxFrom == billingv1.DefaultTaxNone {
+		defaultTax = nil
+	}
+	_, err := billing.InvoiceAmounts(spec, billing.EffectiveDocumentTaxes(spec, defaultTax))
+	return err
+}
+
 // NextIndex is the index of the first period of cal that s has not
 // handled: the one its status names next (a changed interval applies from
 // the first period starting on or after it), 0 before the controller has

@@ -21,7 +21,6 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
-	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/recordkind"
 	"github.com/invoicing-dev/invoicing/internal/schedule"
 )
@@ -69,11 +68,7 @@ func (a *Adapter) createPendingItem(w http.ResponseWriter, r *http.Request, c *c
 		}
 		spec := schedule.InvoiceSpecOf(s, schedule.Period{})
 		spec.Items = append(spec.Items, items[0])
-		var templateDefault *billingv1.Tax
-		if spec.DefaultTaxFrom != billingv1.DefaultTaxNone {
-			templateDefault = profile.DefaultTax
-		}
-		if _, err := billing.InvoiceAmounts(&spec, billing.EffectiveDocumentTaxes(&spec, templateDefault)); err != nil {
+		if err := schedule.SpecFault(&spec, profile.DefaultTax); err != nil {
 			return nil, errorf(http.StatusUnprocessableEntity, CodeParameterInvalid, "",
 				"The item cannot be invoiced with the schedule's lines: %s.", err)
 		}

@@ -37,9 +37,9 @@ import (
 // item's status is given the invoice's name (take), before the schedule's
 // status moves past the period. After a crash, or with two managers, the
 // next attempt at the period finds its invoice (AlreadyExists), reads the
-// names it was created with and finishes take; it reads the items only
-// after that, so an item named by an invoice is never offered to a later
-// one. An item created after an invoice's list was read is not on it, and
+// names it was created with (not the items it has just read) and
+// finishes take before it reads the items for the next period, so an item
+// named by an invoice is never offered to a later one. An item created after an invoice's list was read is not on it, and
 // waits for the next.
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=pendingitems,verbs=get;list

@@ -170,28 +170,22 @@ func (r *InvoiceScheduleReconciler) issue(ctx context.Context, s *billingv1.Invo
 			Labels: map[string]string{billingv1.LabelSchedule: s.Name}},
 		Spec: schedule.InvoiceSpecOf(s, p),
 	}
+	items, err := r.pendingItems(ctx, s, profile, maxInvoiceItems-len(inv.Spec.Items))
+	if err != nil {
+		return inv.Name, false, err
+	}
+	withPendingItems(inv, items)
+	err = r.Create(ctx, inv)
+	if err == nil {
+		return inv.Name, true, r.take(ctx, inv)
+	}
+	if !apierrors.IsAlreadyExists(err) {
+		return inv.Name, false, fmt.Errorf("creating invoice %s of schedule %s: %w", inv.Name, s.Name, err)
+	}
+	// Created before (a crash, another manager): it took what it was
+	// created with, not the items just read.
 	existing := &billingv1.Invoice{}
-	err = r.APIReader.Get(ctx, client.ObjectKeyFromObject(inv), existing)
-	switch {
-	case apierrors.IsNotFound(err):
-		items, err := r.pendingItems(ctx, s, profile, maxInvoiceItems-len(inv.Spec.Items))
-		if err != nil {
-			return inv.Name, false, err
-		}
-		withPendingItems(inv, items)
-		err = r.Create(ctx, inv)
-		if err == nil {
-			return inv.Name, true, r.take(ctx, inv)
-		}
-		if !apierrors.IsAlreadyExists(err) {
-			return inv.Name, false, fmt.Errorf("creating invoice %s of schedule %s: %w", inv.Name, s.Name, err)
-		}
-		// Created meanwhile, by another manager: it took what it was
-		// created with.
-		if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(inv), existing); err != nil {
-			return inv.Name, false, fmt.Errorf("getting invoice %s of schedule %s: %w", inv.Name, s.Name, err)
-		}
-	case err != nil:
+	if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(inv), existing); err != nil {
 		return inv.Name, false, fmt.Errorf("getting invoice %s of schedule %s: %w", inv.Name, s.Name, err)
 	}
 	if existing.Labels[billingv1.LabelSchedule] != s.Name {

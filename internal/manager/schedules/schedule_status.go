@@ -61,13 +61,14 @@ func pendingItemFault(s *billingv1.InvoiceSchedule, profile *billingv1.BillingPr
 	return specFault(&spec, profile)
 }
 
-// specFault says why spec cannot be issued, "" when it can.
+// specFault says why spec cannot be issued, "" when it can
+// (schedule.SpecFault, with the profile's default tax).
 func specFault(spec *billingv1.InvoiceSpec, profile *billingv1.BillingProfile) string {
 	var defaultTax *billingv1.Tax
-	if profile != nil && spec.DefaultTaxFrom != billingv1.DefaultTaxNone {
+	if profile != nil {
 		defaultTax = profile.Spec.DefaultTax
 	}
-	if _, err := billing.InvoiceAmounts(spec, billing.EffectiveDocumentTaxes(spec, defaultTax)); err != nil {
+	if err := schedule.SpecFault(spec, defaultTax); err != nil {
 		return err.Error()
 	}
 	return ""
