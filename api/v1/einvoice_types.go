@@ -95,4 +95,31 @@ type PaymentAccount struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=140
 	AccountName string `json:"accountName,omitempty"`
+
+	// reference is how invoices paid to this account are referenced:
+	// "iso11649" gives each invoice at issue a structured creditor
+	// reference (RF and two check digits before its number's letters and
+	// digits, status.paymentReference), printed next to the IBAN, carried
+	// by its e-invoice (BT-83) and its EPC QR code, and matched against
+	// bank statements; "none" gives none, and transfers quote the invoice
+	// number. Defaults to "iso11649".
+	// +optional
+	// +kubebuilder:validation:Enum=iso11649;none
+	Reference PaymentReferenceScheme `json:"reference,omitempty"`
+}
+
+// PaymentReferenceScheme is how an invoice's bank transfers are referenced.
+type PaymentReferenceScheme string
+
+const (
+	// PaymentReferenceISO11649 is a structured creditor reference (RF).
+	PaymentReferenceISO11649 PaymentReferenceScheme = "iso11649"
+	// PaymentReferenceNone is no reference beyond the invoice number.
+	PaymentReferenceNone PaymentReferenceScheme = "none"
+)
+
+// StructuredReference reports whether invoices paid to a carry an
+// ISO 11649 reference: every account but one whose reference is "none".
+func (a *PaymentAccount) StructuredReference() bool {
+	return a != nil && a.Reference != PaymentReferenceNone
 }

@@ -329,6 +329,7 @@ type BillTo struct {
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.sequence) || (has(self.allowanceTotal) == has(oldSelf.allowanceTotal) && (!has(self.allowanceTotal) || self.allowanceTotal == oldSelf.allowanceTotal))",message="status.allowanceTotal cannot change once the invoice is issued"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.sequence) || (has(self.chargeTotal) == has(oldSelf.chargeTotal) && (!has(self.chargeTotal) || self.chargeTotal == oldSelf.chargeTotal))",message="status.chargeTotal cannot change once the invoice is issued"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.paymentAccount) || (has(self.paymentAccount) && self.paymentAccount == oldSelf.paymentAccount)",message="status.paymentAccount cannot change once set"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.paymentReference) || (has(self.paymentReference) && self.paymentReference == oldSelf.paymentReference)",message="status.paymentReference cannot change once set"
 type InvoiceStatus struct {
 	// conditions describe the invoice's state in the standard Kubernetes way.
 	// "Ready" is True once the invoice is issued, and False with reason
@@ -456,6 +457,18 @@ type InvoiceStatus struct {
 	// Later edits of the profile do not change it.
 	// +optional
 	PaymentAccount *PaymentAccount `json:"paymentAccount,omitempty"`
+
+	// paymentReference is the invoice's structured creditor reference
+	// (ISO 11649), for example "RF29INV000042": RF, two check digits and
+	// up to 21 of its number's letters and digits, upper case (the last
+	// 21 when there are more). Set at issue when paymentAccount's
+	// reference is "iso11649" (its default), then never changed; bank
+	// transfers quote it and imported statements are matched by it.
+	// +optional
+	// +kubebuilder:validation:MinLength=5
+	// +kubebuilder:validation:MaxLength=25
+	// +kubebuilder:validation:Pattern=`^RF[0-9]{2}[A-Z0-9]{1,21}$`
+	PaymentReference string `json:"paymentReference,omitempty"`
 
 	// ledger is the issued invoice's credit notes and payments, entered
 	// exactly once each by the controller.

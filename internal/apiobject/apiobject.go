@@ -204,6 +204,9 @@ type Invoice struct {
 	// PaymentAccount is the billing profile's payment account at issue
 	// time; null until then, and when the profile named none.
 	PaymentAccount *PaymentAccount `json:"payment_account"`
+	// PaymentReference is the ISO 11649 reference a transfer quotes, given
+	// at issue; null until then and when the profile asks for none.
+	PaymentReference *string `json:"payment_reference"`
 	// The balance (billing.BalanceOf) is null until the invoice is issued.
 	AmountCredited *int64 `json:"amount_credited"`
 	AmountPaid     *int64 `json:"amount_paid"`
@@ -412,6 +415,7 @@ func InvoiceOf(inv *billingv1.Invoice) Invoice {
 	}
 	out.BillTo, out.Issuer = BillToOf(inv.Status.BillTo), IssuerOf(inv.Status.Issuer)
 	out.PaymentAccount = PaymentAccountOf(inv.Status.PaymentAccount)
+	out.PaymentReference = optional(inv.Status.PaymentReference)
 	return out
 }
 

@@ -34,6 +34,17 @@ func OwedByCustomer(b *billingv1.InvoiceBalance) int64 {
 	return b.AmountRemaining + b.AmountWrittenOff
 }
 
+// AskedToPay is what the documents of an issued invoice with balance b
+// and total ask its customer to pay by transfer: OwedByCustomer, or the
+// total when b is nil (an invoice issued before balances existed, which
+// nothing has settled).
+func AskedToPay(b *billingv1.InvoiceBalance, total int64) int64 {
+	if b == nil {
+		return total
+	}
+	return OwedByCustomer(b)
+}
+
 // SettledForCustomer reports whether anything the customer is told of
 // settled part of an invoice of balance b: a credit note, a payment or
 // applied credit (a write-off is not one, OwedByCustomer).

@@ -32,6 +32,7 @@ import (
 	"golang.org/x/text/language"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/banktransfer"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/locale"
 )
@@ -124,7 +125,10 @@ type view struct {
 	// at issue, status.paymentAccount): label and value; empty without an
 	// account, once nothing remains to pay, and on a credit note.
 	Payment [][2]string
-	Footer  string
+	// PaymentQR is the EPC QR code of the transfer beside the bank
+	// details (epcCode): nil without them, and for what no code carries.
+	PaymentQR *qrCode
+	Footer    string
 }
 
 type party struct {
@@ -191,7 +195,7 @@ func newView(inv *billingv1.Invoice, p *locale.Printer, opts Options) (*view, er
 	}
 	v.Meta = append([][2]string{supplyRow(p, &inv.Spec)}, referenceRows(p, &inv.Spec)...)
 	if st.Balance == nil || billing.OwedByCustomer(st.Balance) > 0 {
-		v.Payment = paymentRows(p, st.PaymentAccount, st.Number)
+		v.Payment = paymentRows(p, st.PaymentAccount, st.Number, st.PaymentReference)
 	}
 	taxes := billing.DocumentTaxesOf(inv)
 	// The amounts the API shows: those frozen at issue, the total alone
@@ -217,6 +221,9 @@ func newView(inv *billingv1.Invoice, p *locale.Printer, opts Options) (*view, er
 	v.TaxTotal = p.Money(code, a.TaxTotal)
 	v.Total = p.Money(code, a.Total)
 	v.Settlement = settlementRows(p, code, st.Balance, billing.CreditNotesOf(inv, opts.CreditNotes))
+	if len(v.Payment) > 0 {
+		v.PaymentQR = epcCode(st, currencyCode(code), billing.AskedToPay(st.Balance, a.Total))
+	}
 	return v, nil
 }
 
@@ -298,8 +305,9 @@ func referenceRows(p *locale.Printer, spec *billingv1.InvoiceSpec) [][2]string {
 }
 
 // paymentRows are the rows of the bank transfer block of an account, the
-// invoice number as the transfer's reference; none without an account.
-func paymentRows(p *locale.Printer, a *billingv1.PaymentAccount, number string) [][2]string {
+// transfer's reference its ISO 11649 reference in printed groups, else the
+// invoice number; none without an account.
+func paymentRows(p *locale.Printer, a *billingv1.PaymentAccount, number, reference string) [][2]string {
 	if a == nil {
 		return nil
 	}
@@ -310,6 +318,9 @@ func paymentRows(p *locale.Printer, a *billingv1.PaymentAccount, number string) 
 	rows = append(rows, [2]string{p.T("payment.iban"), groupIBAN(a.IBAN)})
 	if a.BIC != "" {
 		rows = append(rows, [2]string{p.T("payment.bic"), a.BIC})
+	}
+	if reference != "" {
+		return append(rows, [2]string{p.T("payment.reference"), banktransfer.Group(reference)})
 	}
 	return append(rows, [2]string{p.T("payment.reference"), number})
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/ledongthuc/pdf"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/banktransfer"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/samples"
 )
@@ -46,6 +47,7 @@ func sampleAccount(inv *billingv1.Invoice) {
 	inv.Status.PaymentAccount = &billingv1.PaymentAccount{
 		IBAN: "DE89370400440532013000", BIC: "COBADEFFXXX", AccountName: "Example Invoicing GmbH",
 	}
+	inv.Status.PaymentReference = banktransfer.InvoiceReference(inv.Status.PaymentAccount, inv.Status.Number)
 }
 
 // freezeTax issues inv's taxes and amounts as the controller does

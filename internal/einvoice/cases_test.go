@@ -21,6 +21,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/banktransfer"
 )
 
 // The invoices of these tests: one for each tax case EN 16931 knows.
@@ -113,6 +114,7 @@ func issued(currency string, items ...billingv1.LineItem) *billingv1.Invoice {
 	inv.Status.PaymentAccount = &billingv1.PaymentAccount{
 		IBAN: "DE02120300000000202051", BIC: "BYLADEM1001", AccountName: "Example Invoicing GmbH",
 	}
+	inv.Status.PaymentReference = banktransfer.InvoiceReference(inv.Status.PaymentAccount, inv.Status.Number)
 	return inv
 }
 

@@ -238,6 +238,7 @@ type ciiEvent struct {
 }
 
 type ciiHeaderSettlement struct {
+	PaymentReference string                `xml:"ram:PaymentReference,omitempty"`
 	Currency         string                `xml:"ram:InvoiceCurrencyCode"`
 	Payment          *ciiPaymentMeans      `xml:"ram:SpecifiedTradeSettlementPaymentMeans,omitempty"`
 	Taxes            []ciiTax              `xml:"ram:ApplicableTradeTax"`
@@ -329,6 +330,7 @@ func cii(d *document) ([]byte, error) {
 	st := &tr.Settlement
 	st.Currency = d.Currency.Code
 	if a := d.Payment; a != nil {
+		st.PaymentReference = d.PaymentReference
 		st.Payment = &ciiPaymentMeans{TypeCode: paymentMeansSEPA, Account: ciiCreditorAccount{IBANID: a.IBAN, AccountName: a.AccountName}}
 		if a.BIC != "" {
 			st.Payment.Institution = &ciiInstitution{BICID: a.BIC}

@@ -60,6 +60,9 @@ type document struct {
 	// Payment is the account to pay to by SEPA credit transfer (BG-16
 	// with payment means code 58, BG-17); nil without one.
 	Payment *billingv1.PaymentAccount
+	// PaymentReference is the invoice's ISO 11649 reference (BT-83, the
+	// remittance information a transfer quotes); empty without one.
+	PaymentReference string
 	// Delivery is the actual delivery date (BT-72) and the deliver-to
 	// address (BG-15): the invoice's date of supply when it has one; for
 	// an intra-community supply (category K), which needs both (BR-IC-11,
@@ -208,7 +211,7 @@ func fromInvoice(inv *billingv1.Invoice, profile Profile) (*document, error) {
 		d.Delivery = &delivery{Date: day}
 	}
 	d.Period = inv.Spec.InvoicingPeriod
-	d.Payment = st.PaymentAccount
+	d.Payment, d.PaymentReference = st.PaymentAccount, st.PaymentReference
 	return finish(d, st.Issuer, st.BillTo, lack)
 }
 

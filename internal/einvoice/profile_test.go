@@ -143,6 +143,9 @@ func TestAPaymentAccountWithAWrongIBANIsRefusedUnderEveryProfile(t *testing.T) {
 
 func TestThePaymentAccountAndReferencesAreWrittenInBothSyntaxes(t *testing.T) {
 	inv := issued("EUR", item("a", 1, 100, tax(billingv1.TaxStandard, "19", "")))
+	if !strings.HasPrefix(inv.Status.PaymentReference, "RF") {
+		t.Fatalf("the case has no payment reference: %q", inv.Status.PaymentReference)
+	}
 	for _, c := range []struct {
 		format einvoice.Format
 		want   []string
@@ -151,7 +154,7 @@ func TestThePaymentAccountAndReferencesAreWrittenInBothSyntaxes(t *testing.T) {
 			"<cbc:BuyerReference>04011000-12345-34</cbc:BuyerReference>",
 			"<cac:OrderReference>\n    <cbc:ID>PO-2026-0042</cbc:ID>",
 			`<cbc:EndpointID schemeID="0088">4035811991021</cbc:EndpointID>`,
-			"<cbc:PaymentMeansCode>58</cbc:PaymentMeansCode>\n    <cac:PayeeFinancialAccount>\n      <cbc:ID>DE02120300000000202051</cbc:ID>\n      <cbc:Name>Example Invoicing GmbH</cbc:Name>\n      <cac:FinancialInstitutionBranch>\n        <cbc:ID>BYLADEM1001</cbc:ID>",
+			"<cbc:PaymentMeansCode>58</cbc:PaymentMeansCode>\n    <cbc:PaymentID>" + inv.Status.PaymentReference + "</cbc:PaymentID>\n    <cac:PayeeFinancialAccount>\n      <cbc:ID>DE02120300000000202051</cbc:ID>\n      <cbc:Name>Example Invoicing GmbH</cbc:Name>\n      <cac:FinancialInstitutionBranch>\n        <cbc:ID>BYLADEM1001</cbc:ID>",
 			"<cbc:CompanyID>HRB 12345 B</cbc:CompanyID>",
 			"<cbc:Telephone>+49 30 1234567</cbc:Telephone>",
 		}},
@@ -159,6 +162,7 @@ func TestThePaymentAccountAndReferencesAreWrittenInBothSyntaxes(t *testing.T) {
 			"<ram:BuyerReference>04011000-12345-34</ram:BuyerReference>",
 			"<ram:BuyerOrderReferencedDocument>", "<ram:IssuerAssignedID>PO-2026-0042</ram:IssuerAssignedID>",
 			`<ram:URIID schemeID="9957">FR40303265045</ram:URIID>`,
+			"<ram:PaymentReference>" + inv.Status.PaymentReference + "</ram:PaymentReference>\n      <ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>",
 			"<ram:IBANID>DE02120300000000202051</ram:IBANID>",
 			"<ram:BICID>BYLADEM1001</ram:BICID>",
 			"<ram:SpecifiedLegalOrganization>", "<ram:ID>HRB 12345 B</ram:ID>",

@@ -165,8 +165,9 @@ type ublContact struct {
 
 // ublPaymentMeans is a SEPA credit transfer (code 58) to an account.
 type ublPaymentMeans struct {
-	Code    string              `xml:"cbc:PaymentMeansCode"`
-	Account ublFinancialAccount `xml:"cac:PayeeFinancialAccount"`
+	Code      string              `xml:"cbc:PaymentMeansCode"`
+	PaymentID string              `xml:"cbc:PaymentID,omitempty"`
+	Account   ublFinancialAccount `xml:"cac:PayeeFinancialAccount"`
 }
 
 type ublFinancialAccount struct {
@@ -318,7 +319,8 @@ func ublInvoiceOf(d *document) *ublInvoice {
 		doc.InvoicePeriod = &ublPeriod{StartDate: p.Start, EndDate: p.End}
 	}
 	if a := d.Payment; a != nil {
-		doc.PaymentMeans = &ublPaymentMeans{Code: paymentMeansSEPA, Account: ublFinancialAccount{ID: a.IBAN, Name: a.AccountName}}
+		doc.PaymentMeans = &ublPaymentMeans{Code: paymentMeansSEPA, PaymentID: d.PaymentReference,
+			Account: ublFinancialAccount{ID: a.IBAN, Name: a.AccountName}}
 		if a.BIC != "" {
 			doc.PaymentMeans.Account.Branch = &ublID{ID: a.BIC}
 		}

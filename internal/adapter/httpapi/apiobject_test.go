@@ -59,7 +59,7 @@ func TestInvoiceJSONReadsTheStatus(t *testing.T) {
 			BillTo: &billingv1.BillTo{Name: "Ada", Email: "ada@example.com"}},
 			`"status":"issued","status_reason":null,"number":"INV-000042","sequence":42,"issued_at":"2026-11-21T06:00:00Z",` +
 				`"due_at":"2026-12-21T06:00:00Z","bill_to":{"name":"Ada","email":"ada@example.com","address":null,` +
-				`"tax_id":null,"electronic_address":null},"issuer":null,"payment_account":null`},
+				`"tax_id":null,"electronic_address":null},"issuer":null,"payment_account":null,"payment_reference":null`},
 		{"an issued invoice with every field", billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued,
 			Number: "2026/000001", Sequence: ptr.To[int64](1), IssuedAt: &issuedAt, DueAt: &issuedAt,
 			BillTo: &billingv1.BillTo{Name: "Ada", Email: "ada@example.com", TaxID: "GB1",
@@ -68,7 +68,8 @@ func TestInvoiceJSONReadsTheStatus(t *testing.T) {
 			Issuer: &billingv1.Issuer{Name: "Example GmbH", LegalRegistrationID: "HRB 1",
 				Contact:           &billingv1.Contact{Name: "AR", Phone: "+49 30 1"},
 				ElectronicAddress: &billingv1.ElectronicAddress{Scheme: "0088", Value: "4035811991021"}},
-			PaymentAccount: &billingv1.PaymentAccount{IBAN: "DE02120300000000202051", BIC: "BYLADEM1001"}},
+			PaymentAccount:   &billingv1.PaymentAccount{IBAN: "DE02120300000000202051", BIC: "BYLADEM1001"},
+			PaymentReference: "RF18539007547034"},
 			`"status":"issued","status_reason":null,"number":"2026/000001","sequence":1,"issued_at":"2026-11-21T06:00:00Z",` +
 				`"due_at":"2026-11-21T06:00:00Z","bill_to":{"name":"Ada","email":"ada@example.com","address":{"line1":null,` +
 				`"line2":null,"city":"London","postal_code":null,"state":null,"country":"GB"},"tax_id":"GB1",` +
@@ -76,7 +77,8 @@ func TestInvoiceJSONReadsTheStatus(t *testing.T) {
 				`"issuer":{"name":"Example GmbH","email":null,"address":null,"tax_id":null,"legal_registration_id":"HRB 1",` +
 				`"contact":{"name":"AR","phone":"+49 30 1","email":null},` +
 				`"electronic_address":{"scheme":"0088","value":"4035811991021"}},` +
-				`"payment_account":{"iban":"DE02120300000000202051","bic":"BYLADEM1001","account_name":null}`},
+				`"payment_account":{"iban":"DE02120300000000202051","bic":"BYLADEM1001","account_name":null},` +
+				`"payment_reference":"RF18539007547034"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -52,7 +52,7 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 		`"amount_remaining":null,"amount_overpaid":null,` +
 		`"payment_status":null,"overdue":null`
 	const pending = `"status":"pending","status_reason":null,"number":null,"sequence":null,"issued_at":null,"due_at":null,` +
-		`"buyer_reference":null,"purchase_order":null,"supply_date":null,"bill_to":null,"issuer":null,"payment_account":null,` + unsettled
+		`"buyer_reference":null,"purchase_order":null,"supply_date":null,"bill_to":null,"issuer":null,"payment_account":null,"payment_reference":null,` + unsettled
 	const issued = `"status":"issued","status_reason":null,"number":"INV-000042","sequence":42,` +
 		`"issued_at":"2026-11-21T07:00:00Z",` +
 		`"due_at":"2026-12-21T07:00:00Z","bill_to":{"name":"Ada","email":"ada@example.com","address":{"line1":null,` +
@@ -61,7 +61,7 @@ func TestContractRejectsResponsesThatDoNotMatchTheDocument(t *testing.T) {
 		`"supply_date":"2026-11-20",` +
 		`"issuer":{"name":"Example GmbH","email":null,"address":null,"tax_id":null,"legal_registration_id":"HRB 1",` +
 		`"contact":{"name":"AR","phone":null,"email":null},"electronic_address":null},` +
-		`"payment_account":{"iban":"DE02120300000000202051","bic":null,"account_name":"Example GmbH"},"amount_credited":0,"amount_paid":500,` +
+		`"payment_account":{"iban":"DE02120300000000202051","bic":null,"account_name":"Example GmbH"},"payment_reference":"RF29INV000042","amount_credited":0,"amount_paid":500,` +
 		`"amount_applied":0,"amount_written_off":0,"amount_remaining":0,"amount_overpaid":0,"payment_status":"paid","overdue":false`
 	badRequest := `{"error":{"type":"invalid_request_error","code":"parameter_invalid","message":"m","param":"limit","request_id":"r1"}}`
 	hdr := func(kv ...string) http.Header {

@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/banktransfer"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/pdfcheck"
 	"github.com/invoicing-dev/invoicing/internal/test/schematron"
@@ -320,6 +321,8 @@ var _ = Describe("E-invoices", func() {
 		Expect(inv.PurchaseOrder).To(HaveValue(Equal("PO-2026-0042")))
 		Expect(inv.PaymentAccount).NotTo(BeNil(), "the invoice was issued before the cache saw the profile")
 		Expect(inv.PaymentAccount.IBAN).To(Equal("DE02120300000000202051"))
+		Expect(inv.PaymentReference).To(HaveValue(Equal(banktransfer.Reference(*inv.Number))),
+			"the profile's account gives each invoice its ISO 11649 reference")
 		Expect(inv.Issuer.Contact.Phone).To(HaveValue(Equal("+49 30 1234567")))
 		Expect(inv.BillTo.ElectronicAddress).To(Equal(&v1client.ElectronicAddress{Scheme: "9957", Value: "FR40303265045"}))
 
@@ -342,7 +345,7 @@ var _ = Describe("E-invoices", func() {
 			Expect(err).NotTo(HaveOccurred(), "%s %s: %s", c.format, c.profile, resp)
 			Expect(resp.Header.Get("Content-Type")).To(Equal("application/xml"))
 			Expect(string(resp.Body)).To(And(ContainSubstring(c.want), ContainSubstring("DE02120300000000202051"),
-				ContainSubstring("+49 30 1234567")), "%s %s", c.format, c.profile)
+				ContainSubstring("+49 30 1234567"), ContainSubstring(*inv.PaymentReference)), "%s %s", c.format, c.profile)
 			if c.format != "ubl" {
 				continue // the einvoice package validates every profile in CII
 			}

@@ -157,3 +157,33 @@ func TestAnInvoiceFreezesTheProfilesPaymentAccountAndTheCustomersElectronicAddre
 	customer.Spec.ElectronicAddress.Value = "DE000000000"
 	g.Expect(bt.ElectronicAddress).To(Equal(&billingv1.ElectronicAddress{Scheme: "9930", Value: "DE811128135"}))
 }
+
+func TestAnInvoiceIsGivenItsPaymentReferenceAtIssueUnlessTheProfileSaysNone(t *testing.T) {
+	account := billingv1.PaymentAccount{IBAN: "DE02120300000000202051"}
+	none := account
+	none.Reference = billingv1.PaymentReferenceNone
+	explicit := account
+	explicit.Reference = billingv1.PaymentReferenceISO11649
+	cases := []struct {
+		name    string
+		account *billingv1.PaymentAccount
+		before  string
+		want    string
+	}{
+		{"a profile with an account gives the reference by default", &account, "", "RF29INV000042"},
+		{"a profile that asks for iso11649 gives it", &explicit, "", "RF29INV000042"},
+		{"a profile that says none gives none", &none, "", ""},
+		{"a profile without an account gives none", nil, "", ""},
+		{"a reference once given is kept", &account, "RF18539007547034", "RF18539007547034"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := NewWithT(t)
+			profile := &billingv1.BillingProfile{Spec: billingv1.BillingProfileSpec{Payment: c.account}}
+			got, err := numberedStatus(billingv1.InvoiceStatus{Phase: billingv1.InvoiceIssued, PaymentReference: c.before},
+				numbering.Assignment{Sequence: 42, IssuedAt: managertest.Now}, profile, false)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(got.PaymentReference).To(Equal(c.want))
+		})
+	}
+}

@@ -22,6 +22,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/banktransfer"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
 	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
@@ -122,6 +123,9 @@ func numberedStatus(status billingv1.InvoiceStatus, assignment numbering.Assignm
 	status.Issuer = issuer
 	if profile != nil {
 		status.PaymentAccount = profile.Spec.Payment.DeepCopy()
+	}
+	if status.PaymentReference == "" {
+		status.PaymentReference = banktransfer.InvoiceReference(status.PaymentAccount, number)
 	}
 	return status, nil
 }

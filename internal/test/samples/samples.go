@@ -30,6 +30,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/banktransfer"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/locale"
 	"github.com/invoicing-dev/invoicing/internal/test/testenv"
@@ -83,6 +84,7 @@ func Issued(path, number string, sequence int64, at time.Time) (Sample, error) {
 	issuedAt, dueAt := metav1.NewTime(at), metav1.NewTime(at.AddDate(0, 0, int(terms)))
 	st.Phase, st.Number, st.Sequence, st.IssuedAt, st.DueAt = billingv1.InvoiceIssued, number, &sequence, &issuedAt, &dueAt
 	st.Issuer, st.PaymentAccount = spec.Issuer.DeepCopy(), spec.Payment.DeepCopy()
+	st.PaymentReference = banktransfer.InvoiceReference(st.PaymentAccount, number)
 	c := s.Customer.Spec
 	st.BillTo = &billingv1.BillTo{Name: c.Name, Email: c.Email, Address: c.Address.DeepCopy(), TaxID: c.TaxID,
 		ElectronicAddress: c.ElectronicAddress.DeepCopy()}

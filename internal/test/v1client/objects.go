@@ -323,6 +323,8 @@ type Invoice struct {
 	Issuer          *Issuer             `json:"issuer"`
 	// PaymentAccount is nil until issued, and without one.
 	PaymentAccount *PaymentAccount `json:"payment_account"`
+	// PaymentReference is nil until issued, and without one.
+	PaymentReference *string `json:"payment_reference"`
 	// The balance is nil until the invoice is issued.
 	AmountCredited   *int64  `json:"amount_credited"`
 	AmountPaid       *int64  `json:"amount_paid"`
