@@ -352,6 +352,19 @@ const (
 	ReasonInvalidPendingItem = "InvalidPendingItem"
 )
 
+// The reasons of a BankTransaction's Ready condition.
+const (
+	// ReasonBankMatched is Ready's reason (True) once a Payment under the
+	// transaction's name pays an invoice.
+	ReasonBankMatched = "Matched"
+	// ReasonBankIgnored is Ready's reason (True) for a debit or a reversal,
+	// which pays no invoice.
+	ReasonBankIgnored = "Ignored"
+	// ReasonBankUnmatched is Ready's reason (False) for a credit no rule
+	// matched: it waits for a person to match it.
+	ReasonBankUnmatched = "Unmatched"
+)
+
 // EmailMaxAttempts is how many times the controller hands a message to the
 // SMTP server before it gives up (Stalled, AttemptsExhausted). The waits
 // between attempts double from EmailFirstRetrySeconds up to an hour: the

@@ -30,7 +30,7 @@ const EventSequenceName = "events"
 
 // EventType is a fact about an invoice, credit note or payment that takes
 // a sequence in the workspace's event sequence.
-// +kubebuilder:validation:Enum=invoice.issued;invoice.paid;invoice.voided;invoice.overdue;credit_note.issued;payment.recorded;period.closed;ledger.sealed;credit.applied;refund.recorded;invoice.marked_uncollectible;invoice.reminder_sent;invoice_schedule.completed;invoice_schedule.stalled
+// +kubebuilder:validation:Enum=invoice.issued;invoice.paid;invoice.voided;invoice.overdue;credit_note.issued;payment.recorded;period.closed;ledger.sealed;credit.applied;refund.recorded;invoice.marked_uncollectible;invoice.reminder_sent;invoice_schedule.completed;invoice_schedule.stalled;bank_transaction.matched;bank_transaction.unmatched
 type EventType string
 
 const (
@@ -72,6 +72,13 @@ const (
 	// the first time: it issues nothing until what its Stalled condition
 	// names is mended. Later stalls show in its conditions only.
 	EventTypeInvoiceScheduleStalled EventType = "invoice_schedule.stalled"
+	// EventTypeBankTransactionMatched is a BankTransaction matched to the
+	// invoice it pays, by the controller or by hand; its Payment records
+	// payment.recorded as every payment does.
+	EventTypeBankTransactionMatched EventType = "bank_transaction.matched"
+	// EventTypeBankTransactionUnmatched is a credit no rule matched: a
+	// person has to match it.
+	EventTypeBankTransactionUnmatched EventType = "bank_transaction.unmatched"
 )
 
 // RecordedEvent is one event about the object whose status holds it.

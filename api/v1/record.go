@@ -92,6 +92,9 @@ func (in *Email) RecordedEvents() []RecordedEvent { return in.Status.Events }
 // RecordedEvents are the schedule's status.events.
 func (in *InvoiceSchedule) RecordedEvents() []RecordedEvent { return in.Status.Events }
 
+// RecordedEvents are the bank transaction's status.events.
+func (in *BankTransaction) RecordedEvents() []RecordedEvent { return in.Status.Events }
+
 // InvoiceName is the invoice the credit note credits.
 func (in *CreditNote) InvoiceName() string { return in.Spec.InvoiceRef.Name }
 

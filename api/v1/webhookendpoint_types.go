@@ -79,7 +79,7 @@ type WebhookEndpointSpec struct {
 	// +listType=set
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=15
-	// +kubebuilder:validation:items:Enum=invoice.issued;credit_note.issued;payment.recorded;invoice.paid;invoice.voided;invoice.overdue;period.closed;ledger.sealed;credit.applied;refund.recorded;invoice.marked_uncollectible;invoice.reminder_sent;invoice_schedule.completed;invoice_schedule.stalled;*
+	// +kubebuilder:validation:items:Enum=invoice.issued;credit_note.issued;payment.recorded;invoice.paid;invoice.voided;invoice.overdue;period.closed;ledger.sealed;credit.applied;refund.recorded;invoice.marked_uncollectible;invoice.reminder_sent;invoice_schedule.completed;invoice_schedule.stalled;bank_transaction.matched;bank_transaction.unmatched;*
 	Events []string `json:"events"`
 
 	// paused stops delivery while true. Nothing is lost: delivery resumes

@@ -37,7 +37,8 @@ type Event struct {
 
 // EventData holds the object the event is about, as GET answers it: an
 // Invoice (every invoice.* event), CreditNote, Payment, PeriodClose,
-// LedgerSeal, CreditApplication, Refund or InvoiceSchedule; beside it, for
+// LedgerSeal, CreditApplication, Refund, InvoiceSchedule or BankTransaction;
+// beside it, for
 // invoice.reminder_sent the reminder and for invoice.marked_uncollectible
 // the write-off.
 type EventData struct {
@@ -74,7 +75,8 @@ type InvoiceReader func(name string) *billingv1.Invoice
 
 // EventDataOf renders the data of the event about obj (a *Invoice,
 // *CreditNote, *Payment, *PeriodClose, *LedgerSeal, *CreditApplication,
-// *Refund, *WriteOff, *Email or *InvoiceSchedule of api/v1), its object
+// *Refund, *WriteOff, *Email, *InvoiceSchedule or *BankTransaction of
+// api/v1), its object
 // as GET answers it;
 // no object for another kind. Every invoice.* event has the invoice as
 // its object, as GET /v1/invoices/{id} answers it now: those recorded on
@@ -115,6 +117,9 @@ var eventData = map[*recordkind.Kind]func(obj any, invoice InvoiceReader) EventD
 	&recordkind.Email:             eventDataOf(reminderData),
 	&recordkind.InvoiceSchedule: eventObject(func(s *billingv1.InvoiceSchedule, _ InvoiceReader) any {
 		return InvoiceScheduleOf(s)
+	}),
+	&recordkind.BankTransaction: eventObject(func(t *billingv1.BankTransaction, _ InvoiceReader) any {
+		return BankTransactionOf(t)
 	}),
 }
 

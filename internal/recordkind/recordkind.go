@@ -127,6 +127,16 @@ var (
 			billingv1.EventTypeInvoiceScheduleCompleted}, EventBlocks: true, Cached: true,
 		New:     func() client.Object { return &billingv1.InvoiceSchedule{} },
 		NewList: func() client.ObjectList { return &billingv1.InvoiceScheduleList{} }}
+	// BankTransaction's ids are btx- and the SHA-256 of the entry's
+	// identity at its bank (banktransfer.TransactionName), never random:
+	// a statement imported twice creates each once. The Payment that
+	// matches one takes its name.
+	BankTransaction = Kind{Name: "BankTransaction", Resource: "banktransactions", IDPrefix: "btx-",
+		Path: "/v1/bank_transactions/",
+		Events: []billingv1.EventType{billingv1.EventTypeBankTransactionUnmatched,
+			billingv1.EventTypeBankTransactionMatched}, EventBlocks: true, Cached: true,
+		New:     func() client.Object { return &billingv1.BankTransaction{} },
+		NewList: func() client.ObjectList { return &billingv1.BankTransactionList{} }}
 	// PendingItem's ids start with pitem-, the kind's short name. Its /v1
 	// path is under its schedule's (/v1/invoice_schedules/{id}/pending_items).
 	PendingItem = Kind{Name: "PendingItem", Resource: "pendingitems", IDPrefix: "pitem-", Cached: true,
@@ -143,7 +153,7 @@ var (
 
 // All is the table, in the order the kinds are listed everywhere.
 var All = []*Kind{&Customer, &Invoice, &CreditNote, &Payment, &PeriodClose, &LedgerSeal,
-	&CreditApplication, &Refund, &WriteOff, &InvoiceSchedule, &PendingItem, &Email}
+	&CreditApplication, &Refund, &WriteOff, &InvoiceSchedule, &PendingItem, &BankTransaction, &Email}
 
 var (
 	byType  = map[reflect.Type]*Kind{}
