@@ -39,6 +39,10 @@ const (
 // +kubebuilder:validation:Enum=bank_transfer;card;cash;cheque;direct_debit;other
 type PaymentMethod string
 
+// PaymentMethodBankTransfer is a credit transfer to the workspace's
+// account, the method of every payment a bank statement records.
+const PaymentMethodBankTransfer PaymentMethod = "bank_transfer"
+
 // PaymentSpec is a payment received for an invoice. It cannot be changed
 // once the payment exists.
 type PaymentSpec struct {

@@ -13,7 +13,7 @@
 // limitations under the License.
 
 // Package controller puts the controller manager together: Setup registers
-// the field indexes, the number allocators and the fifteen reconcilers of
+// the field indexes, the number allocators and the sixteen reconcilers of
 // the packages beside it with a manager, each with its own event recorder.
 // cmd/main.go and every envtest suite call it, so tests run the wiring
 // production runs; the envtest stories here are the black-box suite of

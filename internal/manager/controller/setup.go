@@ -24,6 +24,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/manager/banking"
 	"github.com/invoicing-dev/invoicing/internal/manager/delivery"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
 	"github.com/invoicing-dev/invoicing/internal/manager/ledger"
@@ -176,6 +177,8 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			Clock:  opts.Clock,
 		}},
 		{"InvoiceSchedule", &schedules.InvoiceScheduleReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(),
+			Clock: opts.Clock, Events: eventNumbers}},
+		{"BankTransaction", &banking.BankTransactionReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(),
 			Clock: opts.Clock, Events: eventNumbers}},
 		{"PeriodClose", &sealing.PeriodCloseReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Clock: opts.Clock,
 			Events: eventNumbers}},

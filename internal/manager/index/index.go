@@ -20,12 +20,14 @@ package index
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"strconv"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/banktransfer"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
@@ -119,6 +121,38 @@ func invoiceAwaitingIssue(obj client.Object) []string {
 	return []string{"true"}
 }
 
+// InvoiceKeyBucket indexes issued Invoices by the bucket of their
+// banktransfer.InvoiceKey (KeyBucket), so that matching a bank transaction
+// finds the invoices a quoted reference or number may name by listing one
+// bucket and comparing the keys: client.MatchingFields{
+// index.InvoiceKeyBucket: index.KeyBucket(key)}. A bucket, not the key,
+// for the reason given at InvoiceSequenceBlock: KeyBuckets buckets.
+const InvoiceKeyBucket = "status.number/key-bucket"
+
+// KeyBuckets is how many InvoiceKeyBucket values there are.
+const KeyBuckets = 4096
+
+// KeyBucket is the InvoiceKeyBucket value of an invoice key.
+func KeyBucket(key string) string {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(key))
+	return strconv.FormatUint(uint64(h.Sum32()%KeyBuckets), 10)
+}
+
+// invoiceKeyBucket extracts the InvoiceKeyBucket value of an issued
+// invoice.
+func invoiceKeyBucket(obj client.Object) []string {
+	inv, ok := obj.(*billingv1.Invoice)
+	if !ok || inv.Status.Number == "" {
+		return nil
+	}
+	key := banktransfer.InvoiceKey(inv.Status.Number)
+	if key == "" {
+		return nil
+	}
+	return []string{KeyBucket(key)}
+}
+
 // RecordInvoice indexes the records of an invoice's ledger (the kinds of
 // internal/recordkind with a Ledger descriptor, but refunds) by the invoice
 // they name (spec.invoiceRef.name), so a change of an invoice wakes them.
@@ -171,6 +205,9 @@ func Setup(ctx context.Context, indexer client.FieldIndexer) error {
 		if err := indexer.IndexField(ctx, k.New(), EventSequenceBlock, eventSequenceBlocks); err != nil {
 			return err
 		}
+	}
+	if err := indexer.IndexField(ctx, &billingv1.Invoice{}, InvoiceKeyBucket, invoiceKeyBucket); err != nil {
+		return err
 	}
 	return indexer.IndexField(ctx, &billingv1.Invoice{}, InvoiceAwaitingIssue, invoiceAwaitingIssue)
 }
