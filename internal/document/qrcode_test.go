@@ -15,20 +15,12 @@
 package document
 
 import (
-	"bytes"
-	"image"
-	"image/color"
-	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/ledongthuc/pdf"
-	"github.com/makiuchi-d/gozxing"
-	gozxingqr "github.com/makiuchi-d/gozxing/qrcode"
-
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/test/qrread"
 )
 
 // The EPC QR code is read back from what each document draws, by a
@@ -57,7 +49,7 @@ func TestTheHTMLShowsAnEPCQRCodeThatADecoderReadsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := decode(t, svgImage(t, string(html)))
+	got := htmlCode(t, html)
 	if want := wantEPC(inv, money(*inv.Status.Total)); got != want {
 		t.Errorf("the HTML's code reads\n%q\nwant\n%q", got, want)
 	}
@@ -72,11 +64,10 @@ func TestThePDFShowsAnEPCQRCodeOfWhatRemainsThatADecoderReadsBack(t *testing.T) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, side := pdfQRImage(t, doc)
+	got, side := pdfCode(t, doc)
 	if side < 20/25.4*72 {
 		t.Errorf("the PDF's code is %.1f points wide, less than 2 cm", side)
 	}
-	got := decode(t, img)
 	if want := wantEPC(inv, money(*inv.Status.Total-10_00)); got != want {
 		t.Errorf("the PDF's code reads\n%q\nwant\n%q", got, want)
 	}
@@ -88,9 +79,8 @@ func TestAFacturXKeepsTheEPCQRCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, _ := pdfQRImage(t, doc)
-	if got, want := decode(t, img), wantEPC(inv, money(*inv.Status.Total)); got != want {
-		t.Errorf("the Factur-X's code reads\n%q\nwant\n%q", got, want)
+	if got, _ := pdfCode(t, doc); got != wantEPC(inv, money(*inv.Status.Total)) {
+		t.Errorf("the Factur-X's code reads\n%q\nwant\n%q", got, wantEPC(inv, money(*inv.Status.Total)))
 	}
 }
 
@@ -120,8 +110,8 @@ func TestNoEPCQRCodeIsShownWhereNoTransferIsAskedInEuros(t *testing.T) {
 			if strings.Contains(string(html), "epc-qr") {
 				t.Error("the HTML shows a code")
 			}
-			if rects := pdfRects(t, doc); len(rects) > 0 {
-				t.Errorf("the PDF draws %d filled rectangles", len(rects))
+			if rects, err := qrread.Rects(doc); err != nil || len(rects) > 0 {
+				t.Errorf("the PDF draws %d filled rectangles (%v)", len(rects), err)
 			}
 		})
 	}
@@ -136,7 +126,7 @@ func TestWithoutAReferenceTheCodeCarriesTheInvoiceNumberAsText(t *testing.T) {
 	}
 	a := inv.Status.PaymentAccount
 	want := strings.Join([]string{"BCD", "002", "1", "SCT", a.BIC, a.AccountName, a.IBAN, "EUR" + money(*inv.Status.Total), "", "", inv.Status.Number}, "\n")
-	if got := decode(t, svgImage(t, string(html))); got != want {
+	if got := htmlCode(t, html); got != want {
 		t.Errorf("the code reads\n%q\nwant\n%q", got, want)
 	}
 }
@@ -146,97 +136,22 @@ func money(cents int64) string {
 	return strconv.FormatInt(cents/100, 10) + "." + strconv.FormatInt(cents%100/10, 10) + strconv.FormatInt(cents%10, 10)
 }
 
-var svgPath = regexp.MustCompile(`<svg[^>]*class="epc-qr" viewBox="0 0 (\d+) \d+"[^>]*>.*?<path fill="#000" d="([^"]*)"`)
-var svgRun = regexp.MustCompile(`M(\d+) (\d+)h(\d+)v1h-\d+z`)
-
-// svgImage draws the HTML's EPC code, 4 pixels a module.
-func svgImage(t *testing.T, html string) image.Image {
+// htmlCode is the text of the HTML's code.
+func htmlCode(t *testing.T, html []byte) string {
 	t.Helper()
-	m := svgPath.FindStringSubmatch(html)
-	if m == nil {
-		t.Fatal("the HTML has no EPC QR code")
-	}
-	side, _ := strconv.Atoi(m[1])
-	const scale = 4
-	img := whiteImage(side * scale)
-	for _, r := range svgRun.FindAllStringSubmatch(m[2], -1) {
-		x, _ := strconv.Atoi(r[1])
-		y, _ := strconv.Atoi(r[2])
-		n, _ := strconv.Atoi(r[3])
-		fill(img, x*scale, y*scale, n*scale, scale)
-	}
-	return img
-}
-
-// pdfRects are the rectangles the first page of a PDF draws, with their
-// corners ordered.
-func pdfRects(t *testing.T, doc []byte) []pdf.Rect {
-	t.Helper()
-	r, err := pdf.NewReader(bytes.NewReader(doc), int64(len(doc)))
+	text, err := qrread.HTML(html)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rects []pdf.Rect
-	for _, rc := range r.Page(1).Content().Rect {
-		rects = append(rects, pdf.Rect{
-			Min: pdf.Point{X: math.Min(rc.Min.X, rc.Max.X), Y: math.Min(rc.Min.Y, rc.Max.Y)},
-			Max: pdf.Point{X: math.Max(rc.Min.X, rc.Max.X), Y: math.Max(rc.Min.Y, rc.Max.Y)},
-		})
-	}
-	return rects
+	return text
 }
 
-// pdfQRImage draws the rectangles of a PDF's first page, its QR code, at
-// 8 pixels a point with a white quiet zone, and says how wide the code is.
-func pdfQRImage(t *testing.T, doc []byte) (image.Image, float64) {
+// pdfCode is the text of the PDF's code, and its width in points.
+func pdfCode(t *testing.T, doc []byte) (string, float64) {
 	t.Helper()
-	rects := pdfRects(t, doc)
-	if len(rects) == 0 {
-		t.Fatal("the PDF draws no QR code")
-	}
-	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for _, r := range rects {
-		minX, minY = math.Min(minX, r.Min.X), math.Min(minY, r.Min.Y)
-		maxX, maxY = math.Max(maxX, r.Max.X), math.Max(maxY, r.Max.Y)
-	}
-	const scale, border = 8.0, 40
-	side := maxX - minX
-	img := whiteImage(int(side*scale) + 2*border)
-	for _, r := range rects {
-		// PDF y grows upwards; the image's downwards.
-		x0, y0 := int(math.Round((r.Min.X-minX)*scale)), int(math.Round((maxY-r.Max.Y)*scale))
-		x1, y1 := int(math.Round((r.Max.X-minX)*scale)), int(math.Round((maxY-r.Min.Y)*scale))
-		fill(img, x0+border, y0+border, x1-x0, y1-y0)
-	}
-	return img, side
-}
-
-func whiteImage(side int) *image.Gray {
-	img := image.NewGray(image.Rect(0, 0, side, side))
-	for i := range img.Pix {
-		img.Pix[i] = 0xff
-	}
-	return img
-}
-
-func fill(img *image.Gray, x, y, w, h int) {
-	for yy := y; yy < y+h; yy++ {
-		for xx := x; xx < x+w; xx++ {
-			img.SetGray(xx, yy, color.Gray{})
-		}
-	}
-}
-
-// decode reads a QR code out of img with ZXing's decoder.
-func decode(t *testing.T, img image.Image) string {
-	t.Helper()
-	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
+	text, side, err := qrread.PDF(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := gozxingqr.NewQRCodeReader().Decode(bmp, map[gozxing.DecodeHintType]interface{}{gozxing.DecodeHintType_PURE_BARCODE: true})
-	if err != nil {
-		t.Fatalf("no QR code can be read: %v", err)
-	}
-	return res.GetText()
+	return text, side
 }

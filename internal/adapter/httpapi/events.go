@@ -45,7 +45,8 @@ var eventTypes = []billingv1.EventType{
 	billingv1.EventTypePeriodClosed, billingv1.EventTypeLedgerSealed, billingv1.EventTypeCreditApplied,
 	billingv1.EventTypeRefundRecorded, billingv1.EventTypeInvoiceMarkedUncollectible,
 	billingv1.EventTypeInvoiceReminderSent, billingv1.EventTypeInvoiceScheduleCompleted,
-	billingv1.EventTypeInvoiceScheduleStalled,
+	billingv1.EventTypeInvoiceScheduleStalled, billingv1.EventTypeBankTransactionMatched,
+	billingv1.EventTypeBankTransactionUnmatched,
 }
 
 // eventTypesParam reads type, one or more comma-separated event types: the
@@ -63,7 +64,8 @@ func eventTypesParam(q url.Values) (map[billingv1.EventType]bool, string, *Error
 				"type must be one or more of invoice.issued, invoice.paid, invoice.voided, invoice.overdue, "+
 					"credit_note.issued, payment.recorded, period.closed, ledger.sealed, credit.applied, "+
 					"refund.recorded, invoice.marked_uncollectible, invoice.reminder_sent, "+
-					"invoice_schedule.completed and invoice_schedule.stalled, separated by commas.")
+					"invoice_schedule.completed, invoice_schedule.stalled, bank_transaction.matched and "+
+					"bank_transaction.unmatched, separated by commas.")
 		}
 		wanted[t] = true
 	}

@@ -219,6 +219,11 @@ func (c *fakeClaims) Patch(context.Context, client.Object, client.Patch) error {
 	return errors.New("the fake claims do not patch")
 }
 
+// CreateNamed is refused: no fake handler test imports a statement.
+func (c *fakeClaims) CreateNamed(context.Context, client.Object) (bool, error) {
+	return false, errors.New("the fake claims do not create named objects")
+}
+
 func (c *fakeClaims) Create(_ context.Context, r idempotency.Request) (client.Object, bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -32,7 +32,9 @@ package httpapi
 // (whose records it serves as if live) for its cache, and lists the seals
 // from the API server to verify the chain. It creates emails for the sends
 // (what a caller's SubjectAccessReview names: create on emails), and watches
-// them for the events of reminders. The review rules also serve both
+// them for the events of reminders. It creates the bank transactions of an
+// imported statement, and a transaction's payment when a caller matches it
+// by hand. The review rules also serve both
 // containers' metrics endpoints.
 //
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers;invoices;creditnotes;payments,verbs=get;list;watch;create
@@ -40,6 +42,7 @@ package httpapi
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=emails,verbs=get;list;watch;create
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoiceschedules,verbs=get;list;watch;create;patch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=pendingitems,verbs=get;list;watch;create
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=banktransactions,verbs=get;list;watch;create
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=periodcloses;ledgerseals,verbs=get;list;watch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=idempotencykeys,verbs=get;create;delete
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles,verbs=get;list;watch

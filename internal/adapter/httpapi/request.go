@@ -57,18 +57,25 @@ func parseQuery(raw string, allowed []string) (url.Values, *Error) {
 // readBody checks the content type and reads a JSON body of at most
 // MaxBodyBytes.
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, *Error) {
-	media, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || media != "application/json" ||
+	return readMediaBody(w, r, "application/json", MaxBodyBytes,
+		"Send the body as JSON, with Content-Type: application/json.")
+}
+
+// readMediaBody checks that the body is of media type media (UTF-8 when it
+// names a charset; hint says what to send otherwise) and reads at most
+// limit bytes of it.
+func readMediaBody(w http.ResponseWriter, r *http.Request, media string, limit int64, hint string) ([]byte, *Error) {
+	got, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || got != media ||
 		(params["charset"] != "" && !strings.EqualFold(params["charset"], "utf-8")) {
-		return nil, errorf(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "Content-Type",
-			"Send the body as JSON, with Content-Type: application/json.")
+		return nil, errorf(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "Content-Type", "%s", hint)
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			return nil, errorf(http.StatusRequestEntityTooLarge, CodeBodyTooLarge, "",
-				"The body exceeds %d bytes.", MaxBodyBytes)
+				"The body exceeds %d bytes.", limit)
 		}
 		return nil, errorf(http.StatusBadRequest, CodeBodyInvalid, "", "The body could not be read.")
 	}

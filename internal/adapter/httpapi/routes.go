@@ -39,6 +39,7 @@ var (
 	resourceWriteOffs          = recordkind.WriteOff.Resource
 	resourceInvoiceSchedules   = recordkind.InvoiceSchedule.Resource
 	resourcePendingItems       = recordkind.PendingItem.Resource
+	resourceBankTransactions   = recordkind.BankTransaction.Resource
 	// resourceEmails is what sending is authorized on: create on emails,
 	// the messages the sends queue.
 	resourceEmails = recordkind.Email.Resource
@@ -118,6 +119,16 @@ func (a *Adapter) routes() *http.ServeMux {
 		a.api("list", resourcePendingItems, "", []string{queryLimit, queryCursor}, a.listPendingItems))
 	mux.Handle("GET /v1/invoice_schedules/{invoice_schedule_id}/pending_items/{pending_item_id}",
 		a.api("get", resourcePendingItems, "pending_item_id", nil, a.getPendingItem))
+
+	// A statement creates bank transactions; a match by hand records a
+	// payment.
+	mux.Handle("POST /v1/bank_statements", a.api("create", resourceBankTransactions, "", nil, a.importBankStatement))
+	mux.Handle("GET /v1/bank_transactions", a.api("list", resourceBankTransactions, "",
+		[]string{queryLimit, queryCursor, queryStatus}, a.listBankTransactions))
+	mux.Handle("GET /v1/bank_transactions/{bank_transaction_id}", a.api("get", resourceBankTransactions,
+		paramBankTransaction, nil, a.getBankTransaction))
+	mux.Handle("POST /v1/bank_transactions/{bank_transaction_id}/match", a.api("create", resourcePayments,
+		"", nil, a.matchBankTransaction))
 
 	mux.Handle("GET /v1/seals", a.api("list", resourceLedgerSeals, "", []string{queryLimit, queryCursor}, a.listSeals))
 	mux.Handle("GET /v1/seals/verify", a.api("list", resourceLedgerSeals, "", nil, a.verifySeals))

@@ -84,6 +84,11 @@ type Claims interface {
 	// Patch writes patch to obj through the API server, and obj takes its
 	// answer: a change of a schedule's spec (pause, resume, cancel).
 	Patch(ctx context.Context, obj client.Object, patch client.Patch) error
+	// CreateNamed creates obj under its own name through the API server,
+	// and says whether it did; an object of that name that exists is
+	// not an error (created false), obj is then left as given. A bank
+	// statement's lines, and a transaction's payment, are named so.
+	CreateNamed(ctx context.Context, obj client.Object) (created bool, err error)
 }
 
 // Deps are the adapter's dependencies.

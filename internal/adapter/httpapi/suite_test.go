@@ -249,7 +249,7 @@ func grant(saNS, sa, ns string, verbs ...string) {
 
 // grantedResources are the resources grant grants.
 var grantedResources = []string{"customers", "invoices", "creditnotes", "payments", "periodcloses", "ledgerseals",
-	"creditapplications", "refunds", "writeoffs", "emails", "invoiceschedules", "pendingitems"}
+	"creditapplications", "refunds", "writeoffs", "emails", "invoiceschedules", "pendingitems", "banktransactions"}
 
 // awaitAllowed waits until the API server's authorizer allows user to verb
 // resource in ns. It sees new RBAC objects through its own informers, a

@@ -281,3 +281,17 @@ func definiteFailure(err error) bool {
 func (c *Claims) Patch(ctx context.Context, obj client.Object, patch client.Patch) error {
 	return c.kube.Patch(ctx, obj, patch)
 }
+
+// CreateNamed creates obj under the name it has, with no claim: the name
+// itself makes the create happen once. An object of that name that exists
+// is created false, not an error.
+func (c *Claims) CreateNamed(ctx context.Context, obj client.Object) (bool, error) {
+	err := c.kube.Create(ctx, obj)
+	if apierrors.IsAlreadyExists(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("creating %s: %w", obj.GetName(), err)
+	}
+	return true, nil
+}

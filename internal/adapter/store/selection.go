@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"strings"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
@@ -58,6 +59,19 @@ type Selection struct {
 	// billing.invoicing.dev/schedule), and a list of pending items to
 	// that schedule's. It selects alone.
 	ScheduleID string
+	// BankStatus, when set, narrows a list of bank transactions to those
+	// in that status as /v1 spells it: pending (no phase yet), matched,
+	// unmatched or ignored (BankStatusOf).
+	BankStatus string
+}
+
+// BankStatusOf is the status a bank transaction of phase p is listed
+// under: the phase in lower case, "pending" before it has one.
+func BankStatusOf(p billingv1.BankTransactionPhase) string {
+	if p == "" {
+		return "pending"
+	}
+	return strings.ToLower(string(p))
 }
 
 // key is the selection's set key in the name index. Namespaces and object
@@ -85,6 +99,9 @@ func (s Selection) key() string {
 	}
 	if s.ScheduleID != "" {
 		k += "|schedule=" + s.ScheduleID
+	}
+	if s.BankStatus != "" {
+		k += "|bank_status=" + s.BankStatus
 	}
 	if s.Email != "" {
 		k += "|email=" + s.Email
@@ -188,6 +205,16 @@ func pendingItemSets(o client.Object) []string {
 	sets := workspaceSets(o)
 	if p, ok := o.(*billingv1.PendingItem); ok {
 		sets = append(sets, Selection{Namespace: p.Namespace, ScheduleID: p.Spec.ScheduleRef.Name}.key())
+	}
+	return sets
+}
+
+// bankTransactionSets names the sets of a bank transaction: the
+// workspace's and its status's.
+func bankTransactionSets(o client.Object) []string {
+	sets := workspaceSets(o)
+	if t, ok := o.(*billingv1.BankTransaction); ok {
+		sets = append(sets, Selection{Namespace: t.Namespace, BankStatus: BankStatusOf(t.Status.Phase)}.key())
 	}
 	return sets
 }

@@ -135,6 +135,8 @@ func setsOf(k *recordkind.Kind) func(client.Object) []string {
 		return creditNoteSets
 	case &recordkind.PendingItem:
 		return pendingItemSets
+	case &recordkind.BankTransaction:
+		return bankTransactionSets
 	}
 	if _, ok := k.New().(billingv1.LedgerRecord); ok {
 		return ledgerRecordSets
