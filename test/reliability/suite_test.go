@@ -134,7 +134,7 @@ var _ = BeforeSuite(func() {
 	Expect(k8s.Create(ctx, &rbacv1.ClusterRole{
 		ObjectMeta: metav1.ObjectMeta{Name: clerkRole},
 		Rules: []rbacv1.PolicyRule{{
-			APIGroups: []string{"billing.invoicing.dev"}, Resources: []string{"customers", "invoices"},
+			APIGroups: []string{"billing.invoicing.dev"}, Resources: []string{"customers", "invoices", "banktransactions"},
 			Verbs: []string{"get", "list", "create"},
 		}},
 	})).To(Succeed())

@@ -63,6 +63,9 @@ const statementWait = 5 * time.Second
 // ones, and what became of them within a few seconds (the controller
 // matches them; those it has not looked at yet are pending).
 func (a *Adapter) importBankStatement(w http.ResponseWriter, r *http.Request, c *call) *Error {
+	ctx, cancel := statementContext(w, r)
+	defer cancel()
+	r = r.WithContext(ctx)
 	body, e := readMediaBody(w, r, "application/xml", MaxStatementBytes,
 		"Send a camt.053 bank statement as XML, with Content-Type: application/xml.")
 	if e != nil {
@@ -95,6 +98,23 @@ func (a *Adapter) importBankStatement(w http.ResponseWriter, r *http.Request, c 
 	out.Ignored, out.Pending = counts["ignored"], counts["pending"]
 	writeJSON(w, r, http.StatusCreated, out)
 	return nil
+}
+
+// StatementTimeout bounds an import, in place of the request timeout: a
+// statement of 10,000 lines is 10,000 creates.
+const StatementTimeout = 2 * time.Minute
+
+// statementContext is the context of an import: StatementTimeout to read,
+// create and answer, in place of the request timeout, and the server's
+// read and write deadlines moved as far.
+func statementContext(w http.ResponseWriter, r *http.Request) (context.Context, context.CancelFunc) {
+	rc := http.NewResponseController(w)
+	deadline := time.Now().Add(StatementTimeout + 5*time.Second)
+	// An error only says that the writer cannot move them: the server's
+	// timeouts then hold.
+	_ = rc.SetReadDeadline(deadline)
+	_ = rc.SetWriteDeadline(deadline)
+	return context.WithTimeout(infoFrom(r.Context()).untimed, StatementTimeout)
 }
 
 // bankTransactionsOf are the BankTransactions of workspace ns that the
