@@ -203,6 +203,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		{"8. event lag", b.measureEventLag},
 		{sealingStep, b.measureSealing},
 		{scheduleStep, b.measureSchedules},
+		{bankStep, b.measureBankMatch},
 		{"5. memory", b.measureMemory},
 		{restartStep, b.measureRestart},
 		{millionStep, b.measureMillion},
@@ -323,7 +324,7 @@ func selected(only []string, name string) bool {
 // measurementNames are the names -only takes beside the numbers: those
 // of the measurements at size, which run alone most often.
 var measurementNames = map[string]string{"memory": "5", "restart": "9", "sealing": "10", "million": "11",
-	"schedules": "12"}
+	"schedules": "12", "banking": "13"}
 
 func (b *bench) logf(format string, args ...any) {
 	_, _ = fmt.Fprintf(b.log, "%s  %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))

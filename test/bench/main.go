@@ -58,7 +58,7 @@ func main() {
 	flag.BoolVar(&c.Profile, "profile", true, "Save CPU profiles of the adapter and the manager under -out.")
 	cpuProfile := flag.String("cpuprofile", "", "Write a CPU profile of the benchmark process itself (its clients) to this file.")
 	only := flag.String("only", "",
-		"Run only these measurements, by number (or memory, restart, sealing, million, schedules), separated by commas "+
+		"Run only these measurements, by number (or memory, restart, sealing, million, schedules, banking), separated by commas "+
 			"(e.g. 4,6 or memory,restart); 2 and 3 also run 1, whose invoices they read; 11 (million) runs only when named.")
 	flag.Parse()
 	var err error

@@ -109,6 +109,11 @@ type Report struct {
 	ScheduleIssuePerSec      float64 `json:"schedule_issue_per_s"`
 	ScheduleOtherCreateRatio float64 `json:"schedule_other_create_ratio"`
 
+	// Measurement 13 (banking.go): lines of one imported bank statement
+	// matched per second against as many open invoices, from the import's
+	// request to the last line Matched.
+	BankMatchPerSec float64 `json:"bank_match_per_s"`
+
 	Scale
 	Million
 	Details Details `json:"details"`
@@ -121,6 +126,10 @@ type Details struct {
 	// variant's figures ("without_apf", "with_apf").
 	Schedules    int                    `json:"schedules,omitempty"`
 	ScheduleRuns map[string]scheduleRun `json:"schedule_runs,omitempty"`
+	// Measurement 13: the statement's lines, and how long its import
+	// took to answer.
+	BankLines         int     `json:"bank_lines,omitempty"`
+	BankImportSeconds float64 `json:"bank_import_seconds,omitempty"`
 	// Measurement 10's round: created and issued per second, and the
 	// seals made.
 	SealingCreatedPerSec float64 `json:"sealing_created_per_s"`

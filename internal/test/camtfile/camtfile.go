@@ -63,14 +63,14 @@ func Write(iban, id string, entries []Entry) []byte {
 		esc(id), now, iban, currency)
 	fmt.Fprintf(&b, `<Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="%s">0.00</Amt>`+
 		`<CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-30</Dt></Dt></Bal>`, currency)
-	for i, e := range entries {
-		writeEntry(&b, i, e)
+	for _, e := range entries {
+		writeEntry(&b, e)
 	}
 	b.WriteString(`</Stmt></BkToCstmrStmt></Document>`)
 	return b.Bytes()
 }
 
-func writeEntry(b *bytes.Buffer, i int, e Entry) {
+func writeEntry(b *bytes.Buffer, e Entry) {
 	currency := e.Currency
 	if currency == "" {
 		currency = "EUR"
@@ -82,8 +82,8 @@ func writeEntry(b *bytes.Buffer, i int, e Entry) {
 	if e.Pending {
 		status = "PDNG"
 	}
-	fmt.Fprintf(b, `<Ntry><NtryRef>%d</NtryRef><Amt Ccy="%s">%d.%02d</Amt><CdtDbtInd>%s</CdtDbtInd>`,
-		i+1, currency, e.Cents/100, e.Cents%100, direction)
+	fmt.Fprintf(b, `<Ntry><Amt Ccy="%s">%d.%02d</Amt><CdtDbtInd>%s</CdtDbtInd>`,
+		currency, e.Cents/100, e.Cents%100, direction)
 	if e.Reversal {
 		b.WriteString(`<RvslInd>true</RvslInd>`)
 	}
@@ -91,11 +91,14 @@ func writeEntry(b *bytes.Buffer, i int, e Entry) {
 	if !e.Pending {
 		fmt.Fprintf(b, `<BookgDt><Dt>%s</Dt></BookgDt>`, e.Day)
 	}
-	fmt.Fprintf(b, `<ValDt><Dt>%s</Dt></ValDt>`, e.Day)
 	if e.BankRef != "" {
 		fmt.Fprintf(b, `<AcctSvcrRef>%s</AcctSvcrRef>`, esc(e.BankRef))
 	}
 	b.WriteString(`<BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>RCDT</Cd><SubFmlyCd>ESCT</SubFmlyCd></Fmly></Domn></BkTxCd>`)
+	if e.Debtor == "" && e.Text == "" && e.Reference == "" {
+		b.WriteString(`</Ntry>`)
+		return
+	}
 	b.WriteString(`<NtryDtls><TxDtls>`)
 	if e.Debtor != "" {
 		fmt.Fprintf(b, `<RltdPties><Dbtr><Pty><Nm>%s</Nm></Pty></Dbtr></RltdPties>`, esc(e.Debtor))
