@@ -55,6 +55,7 @@ type BankEntry struct {
 	// statementSHA256 is the SHA-256 (hex) of the statement file the entry
 	// was first imported from; the file itself is not kept.
 	// +required
+	// +kubebuilder:validation:MaxLength=64
 	// +kubebuilder:validation:Pattern=`^[0-9a-f]{64}$`
 	StatementSHA256 string `json:"statementSHA256"`
 
@@ -81,11 +82,13 @@ type BankEntry struct {
 
 	// bookingDate is the day the bank booked the entry, YYYY-MM-DD.
 	// +required
+	// +kubebuilder:validation:MaxLength=10
 	// +kubebuilder:validation:Pattern=`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
 	BookingDate string `json:"bookingDate"`
 
 	// valueDate is the entry's value date, YYYY-MM-DD.
 	// +optional
+	// +kubebuilder:validation:MaxLength=10
 	// +kubebuilder:validation:Pattern=`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
 	ValueDate string `json:"valueDate,omitempty"`
 
@@ -159,6 +162,20 @@ const (
 	BankTransactionIgnored BankTransactionPhase = "Ignored"
 )
 
+// Status is how /v1 spells a transaction of phase p: the phase in lower
+// case, "pending" before the controller has looked at it.
+func (p BankTransactionPhase) Status() string {
+	switch p {
+	case BankTransactionMatched:
+		return "matched"
+	case BankTransactionUnmatched:
+		return "unmatched"
+	case BankTransactionIgnored:
+		return "ignored"
+	}
+	return "pending"
+}
+
 // BankMatchReason is why a transaction is unmatched or ignored.
 // +kubebuilder:validation:Enum=no_match;period_closed;currency_mismatch;ambiguous_reference;debit;reversal
 type BankMatchReason string
@@ -205,9 +222,9 @@ const (
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.events) || (has(self.events) && oldSelf.events.all(e, self.events.exists(n, n.type == e.type && n.sequence == e.sequence && n.createdAt == e.createdAt)))",message="status.events: an event once recorded never changes"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.payment) || (has(self.payment) && self.payment == oldSelf.payment)",message="status.payment cannot change once set"
 type BankTransactionStatus struct {
-	// conditions: Ready True once the transaction is matched or ignored
-	// (reason Matched or Ignored), Ready False for an unmatched one
-	// (reason Unmatched), which waits for a person.
+	// conditions are Ready True once the transaction is matched or
+	// ignored (reason Matched or Ignored), and Ready False for an unmatched
+	// one (reason Unmatched), which waits for a person.
 	// +optional
 	// +listType=map
 	// +listMapKey=type

@@ -67,14 +67,11 @@ func BankTransactionOf(t *billingv1.BankTransaction) BankTransaction {
 		EndToEndID: optional(e.EndToEndID), StructuredReferences: e.StructuredReferences,
 		RemittanceText: optional(e.RemittanceText), DebtorName: optional(e.DebtorName),
 		DebtorAccount: optional(e.DebtorAccount), StatementSHA256: e.StatementSHA256,
-		Status: "pending", StatusReason: optional(string(t.Status.Reason)), MatchedBy: optional(string(t.Status.MatchedBy)),
+		Status: t.Status.Phase.Status(), StatusReason: optional(string(t.Status.Reason)), MatchedBy: optional(string(t.Status.MatchedBy)),
 		InvoiceID: optional(t.Status.Invoice), PaymentID: optional(t.Status.Payment),
 		CreatedAt: timestamp(t.CreationTimestamp.Time)}
 	if out.StructuredReferences == nil {
 		out.StructuredReferences = []string{}
-	}
-	if t.Status.Phase != "" {
-		out.Status = strings.ToLower(string(t.Status.Phase))
 	}
 	return out
 }

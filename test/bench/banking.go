@@ -28,7 +28,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -97,20 +96,9 @@ func (b *bench) measureBankMatch(ctx context.Context, r *Report) error {
 // import statements, a profile with a payment account (so that each
 // invoice has a payment reference) and the customer.
 func (b *bench) provisionBanking(ctx context.Context) error {
-	objs := []client.Object{
-		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: bankWorkspace}},
-		&rbacv1.Role{
-			ObjectMeta: metav1.ObjectMeta{Name: clientSA, Namespace: bankWorkspace},
-			Rules: []rbacv1.PolicyRule{{
-				APIGroups: []string{billingv1.GroupVersion.Group}, Resources: []string{"customers", "invoices", "banktransactions"},
-				Verbs: []string{"get", "list", "watch", "create"},
-			}},
-		},
-		&rbacv1.RoleBinding{
-			ObjectMeta: metav1.ObjectMeta{Name: clientSA, Namespace: bankWorkspace},
-			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: clientSA},
-			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: clientSA, Namespace: clientNS}},
-		},
+	objs := append([]client.Object{&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: bankWorkspace}}},
+		clientAccess(bankWorkspace, "banktransactions")...)
+	objs = append(objs,
 		&billingv1.BillingProfile{
 			ObjectMeta: metav1.ObjectMeta{Name: billingv1.DefaultBillingProfileName, Namespace: bankWorkspace},
 			Spec:       billingv1.BillingProfileSpec{Payment: &billingv1.PaymentAccount{IBAN: bankIBAN}},
@@ -118,8 +106,7 @@ func (b *bench) provisionBanking(ctx context.Context) error {
 		&billingv1.Customer{
 			ObjectMeta: metav1.ObjectMeta{Name: customer, Namespace: bankWorkspace},
 			Spec:       billingv1.CustomerSpec{Name: "Acme Corporation", Email: "billing@acme.example"},
-		},
-	}
+		})
 	for _, o := range objs {
 		if err := b.admin.Create(ctx, o); err != nil {
 			return fmt.Errorf("creating %T %s: %w", o, o.GetName(), err)

@@ -55,25 +55,13 @@ func (b *bench) provisionAll(ctx context.Context, cfg *rest.Config) (string, err
 // them, and takes a token for it.
 func (b *bench) provision(ctx context.Context, cs kubernetes.Interface) error {
 	for _, ns := range b.workspaces() {
-		objs := []client.Object{
-			&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}},
-			&rbacv1.Role{
-				ObjectMeta: metav1.ObjectMeta{Name: clientSA, Namespace: ns},
-				Rules: []rbacv1.PolicyRule{{
-					APIGroups: []string{billingv1.GroupVersion.Group}, Resources: []string{"customers", "invoices", "events"},
-					Verbs: []string{"get", "list", "watch", "create"},
-				}},
-			},
-			&rbacv1.RoleBinding{
-				ObjectMeta: metav1.ObjectMeta{Name: clientSA, Namespace: ns},
-				RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: clientSA},
-				Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: clientSA, Namespace: clientNS}},
-			},
+		objs := append([]client.Object{&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}},
+			clientAccess(ns, "events")...)
+		objs = append(objs,
 			&billingv1.Customer{
 				ObjectMeta: metav1.ObjectMeta{Name: customer, Namespace: ns},
 				Spec:       billingv1.CustomerSpec{Name: "Acme Corporation", Email: "billing@acme.example"},
-			},
-		}
+			})
 		if ns == defaultTaxWorkspace {
 			objs = append(objs, builder.BillingProfile(ns, billingv1.DefaultBillingProfileName,
 				builder.WithDefaultTax(defaultTax())))
@@ -91,6 +79,26 @@ func (b *bench) provision(ctx context.Context, cs kubernetes.Interface) error {
 	var err error
 	b.token, err = serviceaccount.Token(ctx, cs, clientNS, clientSA, tokenLifetime)
 	return err
+}
+
+// clientAccess is the Role and RoleBinding that let the benchmark's
+// ServiceAccount get, list, watch and create customers, invoices and the
+// resources more in ns.
+func clientAccess(ns string, more ...string) []client.Object {
+	return []client.Object{
+		&rbacv1.Role{
+			ObjectMeta: metav1.ObjectMeta{Name: clientSA, Namespace: ns},
+			Rules: []rbacv1.PolicyRule{{
+				APIGroups: []string{billingv1.GroupVersion.Group}, Resources: append([]string{"customers", "invoices"}, more...),
+				Verbs: []string{"get", "list", "watch", "create"},
+			}},
+		},
+		&rbacv1.RoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: clientSA, Namespace: ns},
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: clientSA},
+			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: clientSA, Namespace: clientNS}},
+		},
+	}
 }
 
 // awaitAllowed waits until RBAC allows the client in ns (the API server

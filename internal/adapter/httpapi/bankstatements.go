@@ -29,7 +29,6 @@ import (
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/adapter/camt"
-	"github.com/invoicing-dev/invoicing/internal/adapter/store"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/banktransfer"
 )
@@ -281,7 +280,7 @@ func (a *Adapter) awaitMatches(ctx context.Context, ns string, lines []*billingv
 			if !found {
 				t.Status = billingv1.BankTransactionStatus{}
 			}
-			counts[store.BankStatusOf(t.Status.Phase)]++
+			counts[t.Status.Phase.Status()]++
 		}
 		if counts["pending"] == 0 || time.Now().After(deadline) {
 			return counts, nil

@@ -18,7 +18,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"strings"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
@@ -60,18 +59,9 @@ type Selection struct {
 	// that schedule's. It selects alone.
 	ScheduleID string
 	// BankStatus, when set, narrows a list of bank transactions to those
-	// in that status as /v1 spells it: pending (no phase yet), matched,
-	// unmatched or ignored (BankStatusOf).
+	// in that status as /v1 spells it (BankTransactionPhase.Status):
+	// pending (no phase yet), matched, unmatched or ignored.
 	BankStatus string
-}
-
-// BankStatusOf is the status a bank transaction of phase p is listed
-// under: the phase in lower case, "pending" before it has one.
-func BankStatusOf(p billingv1.BankTransactionPhase) string {
-	if p == "" {
-		return "pending"
-	}
-	return strings.ToLower(string(p))
 }
 
 // key is the selection's set key in the name index. Namespaces and object
@@ -214,7 +204,7 @@ func pendingItemSets(o client.Object) []string {
 func bankTransactionSets(o client.Object) []string {
 	sets := workspaceSets(o)
 	if t, ok := o.(*billingv1.BankTransaction); ok {
-		sets = append(sets, Selection{Namespace: t.Namespace, BankStatus: BankStatusOf(t.Status.Phase)}.key())
+		sets = append(sets, Selection{Namespace: t.Namespace, BankStatus: t.Status.Phase.Status()}.key())
 	}
 	return sets
 }
