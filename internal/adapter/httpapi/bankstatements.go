@@ -33,8 +33,9 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/banktransfer"
 )
 
-// MaxStatementBytes is the largest bank statement accepted (5 MB): about
-// 10,000 entries as banks write them.
+// MaxStatementBytes is the largest bank statement accepted (5 MB): some
+// 10,000 entries written compactly, a few thousand as banks that write
+// every optional element do.
 const MaxStatementBytes = 5 << 20
 
 // The limits of a bank transaction's fields (api/v1 BankEntry).
