@@ -66,6 +66,8 @@ func (r *Report) PrintTable(out io.Writer) {
 		printf(out, "   %s: %.0f issued/s; other clients %.0f vs. %.0f creates/s: ratio %.2f\n", variant,
 			s.IssuedPerSec, s.BusyCreatesPerSec, s.QuietCreatesPerSec, s.OtherCreateRatio)
 	}
+	printf(out, "\n13. a bank statement of %d lines against as many open invoices: %.0f lines matched/s "+
+		"(the import answered in %.1f s)\n", d.BankLines, r.BankMatchPerSec, d.BankImportSeconds)
 	printf(out, "\nAdapter CPU: %.2f s per 1,000 creates (%.1f s during measurement 1's adapter rounds)\n",
 		r.AdapterCPUPer1000Creates, d.AdapterCPUSecondsCreate)
 	printf(out, "\n5. memory (VmRSS growth per invoice): adapter %.0f B (%.0f -> %.0f MiB), controller %.0f B (%.0f -> %.0f MiB)\n",

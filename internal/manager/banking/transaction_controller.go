@@ -32,6 +32,7 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/banktransfer"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
+	"github.com/invoicing-dev/invoicing/internal/manager/numbering"
 	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
 )
 
@@ -74,6 +75,11 @@ func (r *BankTransactionReconciler) Reconcile(ctx context.Context, req reconcile
 	}
 	before := t.DeepCopy()
 	events, err := r.recordFacts(ctx, t)
+	if errors.Is(err, numbering.ErrStale) {
+		// The cache's copy of t was read before its last event was
+		// written: read it again, no failure.
+		return reconcile.Result{Requeue: true}, nil
+	}
 	if err != nil {
 		return reconcile.Result{}, err
 	}
