@@ -222,9 +222,9 @@ const (
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.events) || (has(self.events) && oldSelf.events.all(e, self.events.exists(n, n.type == e.type && n.sequence == e.sequence && n.createdAt == e.createdAt)))",message="status.events: an event once recorded never changes"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.payment) || (has(self.payment) && self.payment == oldSelf.payment)",message="status.payment cannot change once set"
 type BankTransactionStatus struct {
-	// conditions are Ready True once the transaction is matched or
-	// ignored (reason Matched or Ignored), and Ready False for an unmatched
-	// one (reason Unmatched), which waits for a person.
+	// conditions are Ready True once the controller has decided the
+	// transaction, with reason Matched, Ignored or Unmatched (an unmatched
+	// one waits for a person, not for the controller); none before.
 	// +optional
 	// +listType=map
 	// +listMapKey=type

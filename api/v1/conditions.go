@@ -360,8 +360,9 @@ const (
 	// ReasonBankIgnored is Ready's reason (True) for a debit or a reversal,
 	// which pays no invoice.
 	ReasonBankIgnored = "Ignored"
-	// ReasonBankUnmatched is Ready's reason (False) for a credit no rule
-	// matched: it waits for a person to match it.
+	// ReasonBankUnmatched is Ready's reason (True: the controller has
+	// decided it) for a credit no rule matched: it waits for a person to
+	// match it.
 	ReasonBankUnmatched = "Unmatched"
 )
 

@@ -139,6 +139,7 @@ func policyObjects() []client.Object {
 	}
 	Expect(names).To(ContainElements("invoice-retention", "invoice-sequence-retention", "credit-note-retention",
 		"payment-retention", "credit-application-retention", "refund-retention", "write-off-retention",
+		"bank-transaction-retention",
 		"email-retention", "period-close-retention", "ledger-seal-retention", "ledger-seal-writer", "sealed-in-label"),
 		"the retention of invoices, invoice sequences, credit notes, payments, money on account, "+
 			"sent reminders and seals")

@@ -135,9 +135,10 @@ var _ = Describe("Bank statements", func() {
 		Expect(pay.Amount).To(Equal(int64(75_00)))
 
 		By("finding each match and the unmatched line in the event feed")
+		reader := eventsReader(ws)
 		Eventually(func(g Gomega) {
 			events := send(http.MethodGet, "/v1/events?type=bank_transaction.matched,bank_transaction.unmatched",
-				inWorkspace(ws))
+				as(reader), inWorkspace(ws))
 			g.Expect(events.status).To(Equal(http.StatusOK))
 			g.Expect(strings.Count(string(events.body), `"type":"bank_transaction.matched"`)).To(Equal(3))
 			g.Expect(strings.Count(string(events.body), `"type":"bank_transaction.unmatched"`)).To(Equal(1))

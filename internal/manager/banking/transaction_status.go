@@ -17,8 +17,6 @@ package banking
 import (
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
 )
@@ -51,7 +49,10 @@ func withPayment(t *billingv1.BankTransaction, p *billingv1.Payment, how billing
 }
 
 // withConditions sets st's Ready condition and observed generation from
-// its phase.
+// its phase: Ready once the controller has decided the line, whatever it
+// decided (an unmatched line is decided, and waits for a person, not for
+// the controller), so that kubectl wait, kstatus and Argo CD see a
+// statement's lines settle.
 func withConditions(st billingv1.BankTransactionStatus, generation int64, now time.Time) billingv1.BankTransactionStatus {
 	st.ObservedGeneration = generation
 	c := reconciler.Conditions{List: &st.Conditions, Generation: generation, Now: now}
@@ -61,7 +62,7 @@ func withConditions(st billingv1.BankTransactionStatus, generation int64, now ti
 	case billingv1.BankTransactionIgnored:
 		c.Ready(billingv1.ReasonBankIgnored, st.Message)
 	case billingv1.BankTransactionUnmatched:
-		c.Set(billingv1.ConditionReady, metav1.ConditionFalse, billingv1.ReasonBankUnmatched, st.Message)
+		c.Ready(billingv1.ReasonBankUnmatched, st.Message)
 	}
 	return st
 }

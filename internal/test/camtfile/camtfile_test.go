@@ -50,17 +50,17 @@ func TestAWrittenStatementPassesTheSchemaAndReadsBackItsEntries(t *testing.T) {
 }
 
 func TestTheWalkThroughsStatementPassesItsSchemaOnceFilledIn(t *testing.T) {
-	doc, err := os.ReadFile("../../../docs/examples/camt053.xml")
+	doc, err := os.ReadFile("../../../docs/statements/camt053.xml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	filled := strings.NewReplacer("RF-REFERENCE", "RF18539007547034", "BOOKING-DATE", "2026-11-27").Replace(string(doc))
 	st, err := camt.Read([]byte(filled))
 	if err != nil {
-		t.Fatalf("docs/examples/camt053.xml is refused: %v", err)
+		t.Fatalf("docs/statements/camt053.xml is refused: %v", err)
 	}
 	txs := st.Accounts[0].Transactions
 	if len(txs) != 2 || txs[0].CreditorRefs[0] != "RF18539007547034" || txs[0].Minor != 110000 || txs[1].Direction != camt.Debit {
-		t.Errorf("docs/examples/camt053.xml reads as %+v", txs)
+		t.Errorf("docs/statements/camt053.xml reads as %+v", txs)
 	}
 }
