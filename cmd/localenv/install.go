@@ -78,7 +78,8 @@ func provision(ctx context.Context, cs kubernetes.Interface, workspace string) (
 		Rules: []rbacv1.PolicyRule{{
 			APIGroups: []string{group},
 			Resources: []string{"customers", "invoices", "creditnotes", "payments", "periodcloses",
-				"creditapplications", "refunds", "writeoffs", "emails", "invoiceschedules", "pendingitems"},
+				"creditapplications", "refunds", "writeoffs", "emails", "invoiceschedules", "pendingitems",
+				"banktransactions"},
 			Verbs: []string{"get", "list", "create"},
 		}, {
 			// POST /v1/invoice_schedules/{id}/pause, resume and cancel.

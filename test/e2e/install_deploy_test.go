@@ -61,7 +61,7 @@ func (s *installSuite) rendersAndApplies() {
 		kinds[obj.GetKind()]++
 	}
 	Expect(kinds).To(HaveKeyWithValue("Namespace", 1))
-	Expect(kinds).To(HaveKeyWithValue("CustomResourceDefinition", 16))
+	Expect(kinds).To(HaveKeyWithValue("CustomResourceDefinition", 17))
 	Expect(kinds).To(HaveKeyWithValue("Deployment", 1))
 	Expect(kinds).To(HaveKeyWithValue("ServiceAccount", 1))
 	Expect(kinds).To(HaveKeyWithValue("Service", 2))
@@ -78,8 +78,8 @@ func (s *installSuite) rendersAndApplies() {
 	// seals are not deleted but with their namespace (sealed originals by
 	// the manager alone), only the manager writes seals and the sealed-in
 	// label.
-	Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicy", 12))
-	Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicyBinding", 12))
+	Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicy", 13))
+	Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicyBinding", 13))
 
 	By("applying the optional NetworkPolicies as a server-side dry run")
 	policies := s.c.kubectl("kustomize", filepath.Join(repoRoot, "config", "network-policy"))

@@ -38,7 +38,7 @@ import (
 func (s *installSuite) aggregatesRoles() {
 	for role, verb := range map[string]string{"view": "list", "edit": "create"} {
 		for _, resource := range []string{"invoices", "creditnotes", "payments", "creditapplications", "refunds",
-			"writeoffs", "emails", "invoiceschedules", "pendingitems"} {
+			"writeoffs", "emails", "invoiceschedules", "pendingitems", "banktransactions"} {
 			Eventually(func() ([]rbacv1.PolicyRule, error) {
 				cr, err := s.c.admin.RbacV1().ClusterRoles().Get(context.Background(), role, metav1.GetOptions{})
 				if err != nil {

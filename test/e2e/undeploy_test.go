@@ -152,6 +152,7 @@ spec:
 			"customresourcedefinition.apiextensions.k8s.io/emails.billing.invoicing.dev",
 			"customresourcedefinition.apiextensions.k8s.io/invoiceschedules.billing.invoicing.dev",
 			"customresourcedefinition.apiextensions.k8s.io/pendingitems.billing.invoicing.dev",
+			"customresourcedefinition.apiextensions.k8s.io/banktransactions.billing.invoicing.dev",
 		))
 	})
 
