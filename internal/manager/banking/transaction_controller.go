@@ -52,6 +52,10 @@ type BankTransactionReconciler struct {
 
 var errNoBankEvents = errors.New("the BankTransaction reconciler needs Events")
 
+// staleRead is how soon a transaction read stale from the cache is read
+// again: the watch event of its last write is on its way.
+const staleRead = 100 * time.Millisecond
+
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=banktransactions,verbs=get;list;watch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=banktransactions/status,verbs=patch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=payments,verbs=create;get;list;watch
@@ -78,7 +82,7 @@ func (r *BankTransactionReconciler) Reconcile(ctx context.Context, req reconcile
 	if errors.Is(err, numbering.ErrStale) {
 		// The cache's copy of t was read before its last event was
 		// written: read it again, no failure.
-		return reconcile.Result{Requeue: true}, nil
+		return reconcile.Result{RequeueAfter: staleRead}, nil
 	}
 	if err != nil {
 		return reconcile.Result{}, err
