@@ -101,8 +101,11 @@ func (a *Adapter) importBankStatement(w http.ResponseWriter, r *http.Request, c 
 }
 
 // StatementTimeout bounds an import, in place of the request timeout: a
-// statement of 10,000 lines is 10,000 creates.
-const StatementTimeout = 2 * time.Minute
+// statement of 10,000 lines is 10,000 creates, which take minutes on a
+// small control plane that matches them meanwhile. An import cut short
+// (by this, the client or a restart) is imported again safely: what it
+// created is not created twice.
+const StatementTimeout = 10 * time.Minute
 
 // statementContext is the context of an import: StatementTimeout to read,
 // create and answer, in place of the request timeout, and the server's
