@@ -75,6 +75,7 @@ var _ = Describe("The install (config/default)", Ordered, func() {
 	It("turns an overpaid invoice into credit, applies it on issue, refunds and writes off, over HTTP", s.usesMoneyOnAccount)
 	It("sends an invoice on issue and on request over HTTP, and shows its deliveries", s.sendsEmail)
 	It("creates a schedule over HTTP, adds a pending item that its first invoice takes, and pauses it", s.issuesSchedules)
+	It("imports a bank statement over HTTP, and the manager pays the invoice its line names", s.paysByStatement)
 	It("holds a customer that issued invoices reference, and releases it only with its namespace", s.holdsAReferencedCustomer)
 	It("serves both containers' metrics to an authorized scraper only", s.servesMetrics)
 	It("was refused nothing and used every rule the install grants its ServiceAccount", s.usedEveryRule)
