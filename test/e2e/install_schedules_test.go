@@ -99,9 +99,13 @@ func (s *installSuite) issuesSchedules() {
 	}, 30*time.Second).Should(Succeed())
 
 	By("pausing it over HTTP: the adapter patches it, and the manager marks it paused")
-	resp, err = a.Do(ctx, http.MethodPost, "/v1/invoice_schedules/"+schedule.ID+"/pause", nil)
-	Expect(err).NotTo(HaveOccurred())
-	Expect(resp.Status).To(Equal(http.StatusOK), "body: %s", resp.Body)
+	// The polls above may have spent team-a's rate limit: a 429 is asked
+	// again after its Retry-After.
+	Eventually(func(g Gomega) {
+		resp, err = a.Do(ctx, http.MethodPost, "/v1/invoice_schedules/"+schedule.ID+"/pause", nil)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(resp.Status).To(Equal(http.StatusOK), "body: %s", resp.Body)
+	}, 30*time.Second, time.Second).Should(Succeed())
 	Eventually(func(g Gomega) {
 		read(g)
 		g.Expect(schedule.Paused).To(BeTrue())
