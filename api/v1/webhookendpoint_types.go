@@ -71,14 +71,15 @@ type WebhookEndpointSpec struct {
 	// invoice.issued, credit_note.issued, payment.recorded, invoice.paid,
 	// invoice.voided, invoice.overdue, period.closed, ledger.sealed,
 	// credit.applied, refund.recorded, invoice.marked_uncollectible,
-	// invoice.reminder_sent, invoice_schedule.completed and
-	// invoice_schedule.stalled, or "*" for every type. Matching
+	// invoice.reminder_sent, invoice_schedule.completed,
+	// invoice_schedule.stalled, bank_transaction.matched and
+	// bank_transaction.unmatched, or "*" for every type. Matching
 	// events are sent in the order of the workspace's event sequence; a
 	// change applies to the events after status.deliveredEventSequence.
 	// +required
 	// +listType=set
 	// +kubebuilder:validation:MinItems=1
-	// +kubebuilder:validation:MaxItems=15
+	// +kubebuilder:validation:MaxItems=17
 	// +kubebuilder:validation:items:Enum=invoice.issued;credit_note.issued;payment.recorded;invoice.paid;invoice.voided;invoice.overdue;period.closed;ledger.sealed;credit.applied;refund.recorded;invoice.marked_uncollectible;invoice.reminder_sent;invoice_schedule.completed;invoice_schedule.stalled;bank_transaction.matched;bank_transaction.unmatched;*
 	Events []string `json:"events"`
 

@@ -74,10 +74,10 @@ func (s *installSuite) rendersAndApplies() {
 	Expect(kinds).To(HaveKeyWithValue("PriorityLevelConfiguration", 3))
 	// Retention (config/policy): issued invoices, invoice sequences,
 	// issued credit notes, recorded payments, applied credit applications,
-	// recorded refunds and write-offs, sent reminders, period closes and
-	// seals are not deleted but with their namespace (sealed originals by
-	// the manager alone), only the manager writes seals and the sealed-in
-	// label.
+	// recorded refunds and write-offs, matched bank transactions, sent
+	// reminders, period closes and seals are not deleted but with their
+	// namespace (sealed originals by the manager alone), only the manager
+	// writes seals and the sealed-in label.
 	Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicy", 13))
 	Expect(kinds).To(HaveKeyWithValue("ValidatingAdmissionPolicyBinding", 13))
 

@@ -17,6 +17,7 @@ package retention
 import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -63,5 +64,20 @@ var _ = Describe("The retention policy of bank transactions (config/policy/bank_
 			Expect(k8s.Delete(ctx, t)).To(Succeed(), name)
 			Eventually(exists(t)).Should(WithTransform(apierrors.IsNotFound, BeTrue()), name)
 		}
+	})
+
+	It("lets a workspace being deleted take its matched bank transactions", func() {
+		ns := newNamespace()
+		t := bankTransaction(ns, "btx-kept", billingv1.BankTransactionMatched)
+		Eventually(func() error { return k8s.Delete(ctx, t) }).Should(WithTransform(apierrors.IsForbidden, BeTrue()))
+
+		By("deleting the namespace, which stays Terminating without a namespace controller")
+		Expect(k8s.Delete(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})).To(Succeed())
+
+		By("deleting its bank transactions as the namespace controller would: a collection, whatever their state")
+		Eventually(func() error {
+			return k8s.DeleteAllOf(ctx, &billingv1.BankTransaction{}, client.InNamespace(ns), client.GracePeriodSeconds(0))
+		}).Should(Succeed())
+		Expect(apierrors.IsNotFound(exists(t)())).To(BeTrue(), "btx-kept is gone")
 	})
 })

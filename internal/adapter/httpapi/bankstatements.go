@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,6 +32,7 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/adapter/camt"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/banktransfer"
+	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
 // MaxStatementBytes is the largest bank statement accepted (5 MB): some
@@ -43,6 +45,11 @@ const (
 	maxStructuredReferences = 10
 	maxRemittanceText       = 1400
 )
+
+// entryAccount is the shape the CRD admits of a transaction's account
+// (api/v1 BankEntry.Account): an IBAN in capitals, 15 to 34 long. The
+// ISO 20022 schema admits lower case and shorter ones.
+var entryAccount = regexp.MustCompile(`^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$`)
 
 // statementCreators is how many of a statement's transactions are created
 // at once.
@@ -122,8 +129,11 @@ func statementContext(w http.ResponseWriter, r *http.Request) (context.Context, 
 
 // bankTransactionsOf are the BankTransactions of workspace ns that the
 // booked entries of st make, and the IBAN of its (first) account. A
-// statement of an account without an IBAN, or a booked entry without a
-// booking or value date, is 422 statement_invalid.
+// statement of an account without an IBAN, or with one the CRD would
+// refuse, or a booked entry without a booking or value date, or of an
+// amount the CRD would refuse (0, or above 2^53-1 minor units), is 422
+// statement_invalid: every line is checked before the first is created,
+// so that nothing is.
 func bankTransactionsOf(st *camt.Statement, ns string) ([]*billingv1.BankTransaction, string, *Error) {
 	var out []*billingv1.BankTransaction
 	account := ""
@@ -133,6 +143,11 @@ func bankTransactionsOf(st *camt.Statement, ns string) ([]*billingv1.BankTransac
 			return nil, "", errorf(http.StatusUnprocessableEntity, CodeStatementInvalid, "",
 				"Statement %d (%s) names its account without an IBAN (%s): only accounts with an IBAN can be imported.",
 				i+1, s.ID, s.OtherID)
+		}
+		if !entryAccount.MatchString(s.IBAN) {
+			return nil, "", errorf(http.StatusUnprocessableEntity, CodeStatementInvalid, "",
+				"Statement %d (%s) names its account %q: only an IBAN of 15 to 34 capital letters and digits can be imported.",
+				i+1, s.ID, s.IBAN)
 		}
 		if account == "" {
 			account = s.IBAN
@@ -165,6 +180,11 @@ func bankTransactionOf(st *camt.Statement, s *camt.AccountStatement, tx *camt.Tr
 	if day == "" {
 		return nil, errorf(http.StatusUnprocessableEntity, CodeStatementInvalid, "",
 			"Entry %d is booked without a booking or value date.", tx.Entry)
+	}
+	if tx.Minor < 1 || tx.Minor > billing.MaxTotal {
+		return nil, errorf(http.StatusUnprocessableEntity, CodeStatementInvalid, "",
+			"Entry %d books %s %s: a booked line moves at least one minor unit and at most %d.",
+			tx.Entry, tx.Amount, tx.Currency, int64(billing.MaxTotal))
 	}
 	direction := billingv1.Credit
 	if tx.Direction == camt.Debit {

@@ -32,7 +32,8 @@ import (
 // does not reconcile them yet: once it does (issuing a credit note,
 // rejecting one, recording a payment), this test still proves that every
 // hand-written test object is one the CRD admits.
-var storedKinds = []string{"CreditNote", "Payment", "PeriodClose", "LedgerSeal", "CreditApplication", "Refund", "WriteOff", "Email"}
+var storedKinds = []string{"CreditNote", "Payment", "PeriodClose", "LedgerSeal", "CreditApplication", "Refund", "WriteOff",
+	"Email", "BankTransaction"}
 
 // The test objects of health_test.yaml are written by hand. This creates
 // each one of storedKinds on a control plane (envtest, no controller),
