@@ -58,9 +58,10 @@ func (a *Adapter) getBankTransaction(w http.ResponseWriter, r *http.Request, c *
 // the controller does for a match it finds; the controller then marks the
 // transaction matched. 409 already_matched when it is (or its payment
 // exists), 409 transaction_not_matchable for an ignored debit or reversal,
-// 422 resource_missing for an unknown invoice, 409 invoice_not_issued, 422
-// currency_mismatch, 409 period_closed when it was booked in a closed
-// period.
+// and for the invoice what POST /v1/payments answers (creditableInvoice:
+// 422 resource_missing, 409 invoice_not_issued, 409 invoice_sealed; 409
+// invoice_void), 422 currency_mismatch, and 409 period_closed when it was
+// booked in a closed period.
 func (a *Adapter) matchBankTransaction(w http.ResponseWriter, r *http.Request, c *call) *Error {
 	body, e := readBody(w, r)
 	if e != nil {
@@ -87,12 +88,13 @@ func (a *Adapter) matchBankTransaction(w http.ResponseWriter, r *http.Request, c
 		return errorf(http.StatusConflict, CodeNotMatchable, "",
 			"Bank transaction %s is a %s: it pays no invoice.", t.Name, t.Status.Reason)
 	}
-	inv := &billingv1.Invoice{}
-	if e := a.readRecord(r, c.ns, invoiceID, inv, http.StatusUnprocessableEntity, "an invoice", fieldInvoiceID); e != nil {
+	inv, e := a.creditableInvoice(r, c, invoiceID)
+	if e != nil {
 		return e
 	}
-	if inv.EffectivePhase() != billingv1.InvoiceIssued {
-		return errorf(http.StatusConflict, CodeInvoiceNotIssued, fieldInvoiceID, "Invoice %q is not issued.", inv.Name)
+	if b := billing.InvoiceBalanceOf(inv); b != nil && b.PaymentStatus == billingv1.InvoicePaymentVoid {
+		return errorf(http.StatusConflict, CodeInvoiceVoid, fieldInvoiceID,
+			"Invoice %q is void: it is fully credited, and nothing is to be paid; match the line to another.", inv.Name)
 	}
 	if currency := billing.InvoiceCurrency(inv); currency != t.Spec.Entry.Currency {
 		return errorf(http.StatusUnprocessableEntity, CodeCurrencyMismatch, fieldInvoiceID,
