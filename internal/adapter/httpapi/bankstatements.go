@@ -153,7 +153,9 @@ func bankTransactionsOf(st *camt.Statement, ns string) ([]*billingv1.BankTransac
 			account = s.IBAN
 		}
 		for _, tx := range s.Transactions {
-			if tx.Status != "BOOK" {
+			if tx.Status != "BOOK" || tx.Minor == 0 {
+				// Pending and information entries come back booked; a line
+				// of 0.00 (a fee waived, an account notice) moves no money.
 				continue
 			}
 			t, e := bankTransactionOf(st, &s, &tx, ns)
@@ -181,9 +183,9 @@ func bankTransactionOf(st *camt.Statement, s *camt.AccountStatement, tx *camt.Tr
 		return nil, errorf(http.StatusUnprocessableEntity, CodeStatementInvalid, "",
 			"Entry %d is booked without a booking or value date.", tx.Entry)
 	}
-	if tx.Minor < 1 || tx.Minor > billing.MaxTotal {
+	if tx.Minor > billing.MaxTotal {
 		return nil, errorf(http.StatusUnprocessableEntity, CodeStatementInvalid, "",
-			"Entry %d books %s %s: a booked line moves at least one minor unit and at most %d.",
+			"Entry %d books %s %s: a booked line moves at most %d minor units.",
 			tx.Entry, tx.Amount, tx.Currency, int64(billing.MaxTotal))
 	}
 	direction := billingv1.Credit
