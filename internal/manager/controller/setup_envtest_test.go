@@ -57,7 +57,8 @@ var _ = Describe("Setup", func() {
 			&billingv1.CreditNote{}, &billingv1.CreditNoteList{}, &billingv1.Payment{}, &billingv1.PaymentList{},
 			&billingv1.CreditApplication{}, &billingv1.CreditApplicationList{}, &billingv1.Refund{},
 			&billingv1.RefundList{}, &billingv1.WriteOff{}, &billingv1.WriteOffList{}, &billingv1.Email{}, &billingv1.EmailList{},
-			&billingv1.InvoiceSchedule{}, &billingv1.InvoiceScheduleList{})
+			&billingv1.InvoiceSchedule{}, &billingv1.InvoiceScheduleList{},
+			&billingv1.BankTransaction{}, &billingv1.BankTransactionList{})
 		Expect(Setup(ctx, newManager(withoutKeys), Options{})).
 			To(MatchError(ContainSubstring("setting up the IdempotencyKey controller")))
 	})
