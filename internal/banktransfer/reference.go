@@ -15,7 +15,7 @@
 package banktransfer
 
 import (
-	"strconv"
+	"fmt"
 	"strings"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -31,21 +31,11 @@ const MaxReferenceDigits = 21
 // sequence is at the end of a number, so the last ones tell numbers
 // apart). Empty when the number has no letter or digit.
 func Reference(number string) string {
-	var b strings.Builder
-	for _, r := range strings.ToUpper(number) {
-		if isAlnum(r) {
-			b.WriteRune(r)
-		}
-	}
-	body := b.String()
+	body := InvoiceKey(number)
 	if body == "" {
 		return ""
 	}
-	if len(body) > MaxReferenceDigits {
-		body = body[len(body)-MaxReferenceDigits:]
-	}
-	check := 98 - mod97(body+"RF00")
-	return "RF" + twoDigits(check) + body
+	return fmt.Sprintf("RF%02d%s", 98-mod97(body+"RF00"), body)
 }
 
 // Valid reports whether s is an ISO 11649 reference as printed or
@@ -135,13 +125,6 @@ func mod97(s string) int {
 		rem = (rem*100 + v) % 97
 	}
 	return rem
-}
-
-func twoDigits(n int) string {
-	if n < 10 {
-		return "0" + strconv.Itoa(n)
-	}
-	return strconv.Itoa(n)
 }
 
 func isDigit(r rune) bool { return '0' <= r && r <= '9' }

@@ -60,11 +60,17 @@ func TransactionName(id TransactionIdentity) string {
 // MaxReferenceDigits of them, which is also the body of its ISO 11649
 // reference (Reference).
 func InvoiceKey(number string) string {
-	ref := Reference(number)
-	if ref == "" {
-		return ""
+	var b strings.Builder
+	for _, r := range strings.ToUpper(number) {
+		if isAlnum(r) {
+			b.WriteRune(r)
+		}
 	}
-	return ref[4:]
+	key := b.String()
+	if len(key) > MaxReferenceDigits {
+		key = key[len(key)-MaxReferenceDigits:]
+	}
+	return key
 }
 
 // NumberKeys are the InvoiceKeys of the words of a remittance text that
@@ -118,10 +124,11 @@ func PaymentOf(t *billingv1.BankTransaction, invoice string, how billingv1.BankM
 		return nil, err
 	}
 	ref := e.BankReference
-	for _, r := range []string{e.EndToEndID, e.EntryReference} {
-		if ref == "" {
-			ref = r
-		}
+	if ref == "" {
+		ref = e.EndToEndID
+	}
+	if ref == "" {
+		ref = e.EntryReference
 	}
 	if len(ref) > MaxPaymentReference {
 		ref = ref[:MaxPaymentReference]

@@ -145,7 +145,8 @@ func referenced(e *billingv1.BankEntry, lookup invoicesByKey) ([]*billingv1.Invo
 }
 
 // numbered is the issued invoices whose number e's text or structured
-// references quote, each once.
+// references quote, each once (lookup finds an invoice by its number's
+// key, so every invoice it returns is one of them).
 func numbered(e *billingv1.BankEntry, lookup invoicesByKey) ([]*billingv1.Invoice, error) {
 	keys := banktransfer.NumberKeys(e.RemittanceText)
 	for _, r := range e.StructuredReferences {
@@ -158,7 +159,7 @@ func numbered(e *billingv1.BankEntry, lookup invoicesByKey) ([]*billingv1.Invoic
 			return nil, err
 		}
 		for _, inv := range invoices {
-			if banktransfer.InvoiceKey(inv.Status.Number) == key && !slices.Contains(found, inv) {
+			if !slices.Contains(found, inv) {
 				found = append(found, inv)
 			}
 		}
