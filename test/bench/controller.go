@@ -29,6 +29,7 @@ type controllerRun struct {
 	issuedElapsed time.Duration   // from each round's first create to its last Issued
 	lags          []time.Duration // create to Issued, per invoice
 	wait          apfWait
+	cpu           stackCPU // used from each round's first create to its last Issued
 }
 
 // measureController creates invoices in controllerWorkspace directly, as fast as the API
@@ -64,6 +65,10 @@ func (b *bench) measureController(ctx context.Context, r *Report) error {
 	r.IssueLagP99Ms, r.Details.IssueLagP50Ms = lag.percentileMs(0.99), lag.percentileMs(0.5)
 	r.IssueLagP99MsAPF, r.Details.IssueLagP50MsAPF = lagAPF.percentileMs(0.99), lagAPF.percentileMs(0.5)
 	r.Details.APFWait["controller"], r.Details.APFWait["controller_apf"] = without.wait.meanMs(), with.wait.meanMs()
+	r.Details.ControllerCPUMsPerInvoice = map[string]map[string]float64{
+		"controller":     without.cpu.msPer(without.created.ops),
+		"controller_apf": with.cpu.msPer(with.created.ops),
+	}
 	return nil
 }
 
@@ -96,6 +101,10 @@ func (b *bench) controllerRound(ctx context.Context, ns string, n int, profile, 
 	}
 	createdAt := make([]time.Time, n)
 	names := make([]string, n)
+	cpuBefore, err := b.stackCPU()
+	if err != nil {
+		return err
+	}
 	start := time.Now()
 	res, err := b.parallel(ctx, n, func(ctx context.Context, i int) (err error) {
 		names[i], err = b.createDirect(ctx, ns)
@@ -116,6 +125,11 @@ func (b *bench) controllerRound(ctx context.Context, ns string, n int, profile, 
 	if err != nil {
 		return err
 	}
+	cpuAfter, err := b.stackCPU()
+	if err != nil {
+		return err
+	}
+	into.cpu = into.cpu.add(cpuBefore, cpuAfter)
 	if err := <-profiled; err != nil {
 		return err
 	}

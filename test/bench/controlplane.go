@@ -54,17 +54,25 @@ type planeUsage struct {
 	EtcdDBInUse  int64 `json:"etcd_db_in_use_bytes"`
 }
 
+// pids are the kube-apiserver's and etcd's process ids.
+func (c *controlPlane) pids() (apiPID, etcdPID int, err error) {
+	cp := c.env.Environment.ControlPlane
+	if apiPID, err = pidWithArgument("--cert-dir=" + cp.GetAPIServer().CertDir); err != nil {
+		return 0, 0, fmt.Errorf("the kube-apiserver: %w", err)
+	}
+	if etcdPID, err = pidWithArgument("--data-dir=" + cp.Etcd.DataDir); err != nil {
+		return 0, 0, fmt.Errorf("etcd: %w", err)
+	}
+	return apiPID, etcdPID, nil
+}
+
 // usage reads both processes' VmRSS and etcd's database size.
 func (c *controlPlane) usage(ctx context.Context) (planeUsage, error) {
 	var u planeUsage
 	cp := c.env.Environment.ControlPlane
-	apiPID, err := pidWithArgument("--cert-dir=" + cp.GetAPIServer().CertDir)
+	apiPID, etcdPID, err := c.pids()
 	if err != nil {
-		return u, fmt.Errorf("the kube-apiserver: %w", err)
-	}
-	etcdPID, err := pidWithArgument("--data-dir=" + cp.Etcd.DataDir)
-	if err != nil {
-		return u, fmt.Errorf("etcd: %w", err)
+		return u, err
 	}
 	if u.APIServerRSS, err = rssOf(apiPID); err != nil {
 		return u, err

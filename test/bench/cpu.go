@@ -33,7 +33,12 @@ const userHZ = 100
 // cpu is the CPU time the process has used so far, user and system, all
 // threads together (utime and stime of /proc/<pid>/stat).
 func (p *process) cpu() (time.Duration, error) {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	return cpuOf(p.cmd.Process.Pid)
+}
+
+// cpuOf is the CPU time process pid has used so far, user and system.
+func cpuOf(pid int) (time.Duration, error) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)) //nolint:gosec // /proc
 	if err != nil {
 		return 0, err
 	}
@@ -80,4 +85,41 @@ func (m *cpuMeter) off() {
 	} else {
 		m.total += t - m.since
 	}
+}
+
+// stackCPU is the CPU time the manager, the kube-apiserver and etcd have
+// used: what issuing an invoice costs each, apart from the rates that
+// other work on the machine moves.
+type stackCPU struct{ manager, apiserver, etcd time.Duration }
+
+// stackCPU reads the three processes' CPU time now.
+func (b *bench) stackCPU() (stackCPU, error) {
+	var s stackCPU
+	apiPID, etcdPID, err := b.plane.pids()
+	if err != nil {
+		return s, err
+	}
+	if s.manager, err = b.manager.cpu(); err != nil {
+		return s, err
+	}
+	if s.apiserver, err = cpuOf(apiPID); err != nil {
+		return s, err
+	}
+	s.etcd, err = cpuOf(etcdPID)
+	return s, err
+}
+
+// add is s plus what was used between from and to.
+func (s stackCPU) add(from, to stackCPU) stackCPU {
+	return stackCPU{
+		manager:   s.manager + to.manager - from.manager,
+		apiserver: s.apiserver + to.apiserver - from.apiserver,
+		etcd:      s.etcd + to.etcd - from.etcd,
+	}
+}
+
+// msPer is each process's CPU milliseconds per one of n operations.
+func (s stackCPU) msPer(n int) map[string]float64 {
+	per := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(max(n, 1)) }
+	return map[string]float64{"manager": per(s.manager), "apiserver": per(s.apiserver), "etcd": per(s.etcd)}
 }

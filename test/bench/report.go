@@ -195,6 +195,11 @@ type Details struct {
 	// The API server's mean queue wait per priority level during
 	// measurements 4 and 7, without and with APF objects.
 	APFWait map[string]map[string]apfLevelWait `json:"apf_queue_wait"`
+	// Measurement 4's CPU milliseconds per invoice of the manager, the
+	// kube-apiserver and etcd, from each round's first create to its last
+	// Issued, without and with APF objects: what issuing costs, which the
+	// ratios (two rates that share two cores) show only through noise.
+	ControllerCPUMsPerInvoice map[string]map[string]float64 `json:"controller_cpu_ms_per_invoice"`
 	// The adapter's CPU seconds during measurement 1's adapter rounds.
 	AdapterCPUSecondsCreate float64 `json:"adapter_cpu_seconds_create"`
 	// Measurement 8's creates per second.
