@@ -91,11 +91,8 @@ const retryNumbering = time.Second
 // becomes Issued together with its number, or not at all.
 func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	inv := &billingv1.Invoice{}
-	if err := r.Get(ctx, req.NamespacedName, inv); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	if !inv.DeletionTimestamp.IsZero() {
-		return ctrl.Result{}, nil
+	if active, err := reconciler.GetActive(ctx, r.Client, req.NamespacedName, inv); !active || err != nil {
+		return ctrl.Result{}, err
 	}
 	if inv.Status.Phase != billingv1.InvoiceIssued {
 		if why, err := sealing.AlreadySealed(ctx, r.Sealed, inv); err != nil || why != nil {

@@ -13,8 +13,8 @@
 // limitations under the License.
 
 // Package reconciler is the base every reconciler of the manager stands on,
-// in the shape of Flux's internal/reconcile: the one status patch
-// (PatchStatus), conflicts turned into quiet requeues, the kstatus
+// in the shape of Flux's internal/reconcile: the first read of the object
+// reconciled (GetActive), the one status patch (PatchStatus), conflicts turned into quiet requeues, the kstatus
 // conditions (Conditions, SetCondition), Verdict (why an object is not
 // Ready: the one answer of every check that holds an object back), the
 // recorded fact (RecordFact: an object's event takes the workspace's next

@@ -63,11 +63,8 @@ var errNoScheduleEvents = errors.New("the InvoiceSchedule reconciler needs Event
 // next attempt finds the invoice and creates nothing.
 func (r *InvoiceScheduleReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	s := &billingv1.InvoiceSchedule{}
-	if err := r.APIReader.Get(ctx, req.NamespacedName, s); err != nil {
-		return reconcile.Result{}, client.IgnoreNotFound(err)
-	}
-	if !s.DeletionTimestamp.IsZero() {
-		return reconcile.Result{}, nil
+	if active, err := reconciler.GetActive(ctx, r.APIReader, req.NamespacedName, s); !active || err != nil {
+		return reconcile.Result{}, err
 	}
 	in, err := r.input(ctx, s)
 	if err != nil {
