@@ -242,11 +242,5 @@ func (r *InvoiceScheduleReconciler) schedules(ctx context.Context, namespace str
 	if err := r.List(ctx, list, client.InNamespace(namespace)); err != nil {
 		return nil
 	}
-	var out []reconcile.Request
-	for i := range list.Items {
-		if match(&list.Items[i]) {
-			out = append(out, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&list.Items[i])})
-		}
-	}
-	return out
+	return reconciler.Requests(list.Items, match)
 }
