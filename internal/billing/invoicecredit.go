@@ -151,19 +151,9 @@ func CreditPartsOf(spec *billingv1.CreditNoteSpec, inv *InvoiceToCredit) (Credit
 		}
 	}
 	own := EffectiveDocumentTaxes(&billingv1.InvoiceSpec{Allowances: spec.Allowances, Charges: spec.Charges}, nil)
-	for i, a := range spec.Allowances {
-		adj, err := adjustmentAt("allowances", i, a.Percent, a.Amount, own.Allowances)
-		if err != nil {
-			return CreditParts{}, err
-		}
-		parts.Allowances = append(parts.Allowances, *adj)
-	}
-	for i, c := range spec.Charges {
-		adj, err := adjustmentAt("charges", i, c.Percent, c.Amount, own.Charges)
-		if err != nil {
-			return CreditParts{}, err
-		}
-		parts.Charges = append(parts.Charges, *adj)
+	var err error
+	if parts.Allowances, parts.Charges, err = documentAdjustments(spec.Allowances, spec.Charges, own); err != nil {
+		return CreditParts{}, err
 	}
 	return parts, nil
 }

@@ -146,23 +146,33 @@ func InvoiceAmounts(spec *billingv1.InvoiceSpec, taxes DocumentTaxes) (Amounts, 
 		}
 		lines[i].Tax = tax
 	}
-	allowances := make([]Adjustment, len(spec.Allowances))
-	for i, a := range spec.Allowances {
-		adj, err := adjustmentAt("allowances", i, a.Percent, a.Amount, taxes.Allowances)
-		if err != nil {
-			return Amounts{}, err
-		}
-		allowances[i] = *adj
-	}
-	charges := make([]Adjustment, len(spec.Charges))
-	for i, c := range spec.Charges {
-		adj, err := adjustmentAt("charges", i, c.Percent, c.Amount, taxes.Charges)
-		if err != nil {
-			return Amounts{}, err
-		}
-		charges[i] = *adj
+	allowances, charges, err := documentAdjustments(spec.Allowances, spec.Charges, taxes)
+	if err != nil {
+		return Amounts{}, err
 	}
 	return ComputeDocument(lines, allowances, charges)
+}
+
+// documentAdjustments are the adjustments of a document's allowances and
+// charges, each with its tax from taxes (adjustmentAt); nil when it has
+// none.
+func documentAdjustments(allowances []billingv1.DocumentAllowance, charges []billingv1.DocumentCharge,
+	taxes DocumentTaxes) (allowanceAdjs, chargeAdjs []Adjustment, err error) {
+	for i, a := range allowances {
+		adj, err := adjustmentAt("allowances", i, a.Percent, a.Amount, taxes.Allowances)
+		if err != nil {
+			return nil, nil, err
+		}
+		allowanceAdjs = append(allowanceAdjs, *adj)
+	}
+	for i, c := range charges {
+		adj, err := adjustmentAt("charges", i, c.Percent, c.Amount, taxes.Charges)
+		if err != nil {
+			return nil, nil, err
+		}
+		chargeAdjs = append(chargeAdjs, *adj)
+	}
+	return allowanceAdjs, chargeAdjs, nil
 }
 
 // adjustmentAt is the adjustment of the i-th allowance or charge (kind)

@@ -71,11 +71,8 @@ const staleRead = 100 * time.Millisecond
 // nothing else.
 func (r *BankTransactionReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	t := &billingv1.BankTransaction{}
-	if err := r.Get(ctx, req.NamespacedName, t); err != nil {
-		return reconcile.Result{}, client.IgnoreNotFound(err)
-	}
-	if !t.DeletionTimestamp.IsZero() {
-		return reconcile.Result{}, nil
+	if active, err := reconciler.GetActive(ctx, r.Client, req.NamespacedName, t); !active || err != nil {
+		return reconcile.Result{}, err
 	}
 	before := t.DeepCopy()
 	events, err := r.recordFacts(ctx, t)

@@ -45,11 +45,8 @@ type BillingProfileReconciler struct {
 // when the next month is due.
 func (r *BillingProfileReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	profile := &billingv1.BillingProfile{}
-	if err := r.Get(ctx, req.NamespacedName, profile); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	if !profile.DeletionTimestamp.IsZero() {
-		return ctrl.Result{}, nil
+	if active, err := reconciler.GetActive(ctx, r.Client, req.NamespacedName, profile); !active || err != nil {
+		return ctrl.Result{}, err
 	}
 	now := r.Clock.Now()
 	before := profile.DeepCopy()

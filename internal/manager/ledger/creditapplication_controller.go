@@ -44,7 +44,7 @@ var creditApplications = &ledgerKind[*billingv1.CreditApplication]{
 	entries: func(l *billingv1.InvoiceLedger) *[]billingv1.LedgerEntry { return &l.CreditApplications },
 	fields: func(a *billingv1.CreditApplication) recordFields {
 		s := &a.Status
-		return recordFields{a.Spec.InvoiceRef.Name, (*string)(&s.Phase), &s.ObservedGeneration, &s.Conditions, s.Events}
+		return recordFields{(*string)(&s.Phase), &s.ObservedGeneration, &s.Conditions, &s.Currency, &s.CustomerName}
 	},
 	display: func(a *billingv1.CreditApplication) {
 		a.Status.Display = keptAmount(a.Status.Display, a.Status.Currency, &a.Spec.Amount)
@@ -90,12 +90,10 @@ func (r *CreditApplicationReconciler) Reconcile(ctx context.Context, req ctrl.Re
 // step applies capp, whose invoice inv (read live) is issued.
 func (r *CreditApplicationReconciler) step(ctx context.Context, capp *billingv1.CreditApplication,
 	inv *billingv1.Invoice, now time.Time) (ctrl.Result, error) {
-	currency := billing.InvoiceCurrency(inv)
-	if capp.Spec.Currency != "" && capp.Spec.Currency != currency {
-		return ctrl.Result{}, creditApplications.wait(ctx, r.Client, capp, &reconciler.Verdict{Reason: billingv1.ReasonCurrencyMismatch,
-			Message: fmt.Sprintf("The credit application is in %s but invoice %q is in %s; create it in %s",
-				capp.Spec.Currency, inv.Name, currency, currency)}, billingv1.ConditionStalled, now)
+	if mismatch := creditApplications.currencyMismatch(capp.Spec.Currency, inv); mismatch != nil {
+		return ctrl.Result{}, creditApplications.wait(ctx, r.Client, capp, mismatch, billingv1.ConditionStalled, now)
 	}
+	currency := billing.InvoiceCurrency(inv)
 	customer, waiting, err := liveCustomer(ctx, r.APIReader, inv.Namespace, inv.Spec.CustomerRef.Name)
 	if err != nil {
 		return ctrl.Result{}, err
@@ -114,11 +112,8 @@ func (r *CreditApplicationReconciler) step(ctx context.Context, capp *billingv1.
 	}
 	after := max(issued, billing.CreditEventsAfter(customer.Status.Credit, currency))
 	applied := appliedCreditApplication(capp, inv, now)
-	if applied.Events, err = reconciler.RecordFact(ctx, r.Events, capp, billingv1.EventTypeCreditApplied, after,
-		applied.Events); err != nil {
-		return ctrl.Result{}, err
-	}
-	return ctrl.Result{}, creditApplications.patch(ctx, r.Client, capp, func() { capp.Status = applied })
+	return ctrl.Result{}, creditApplications.settle(ctx, r.Parts, capp, after, &applied.Events,
+		func() { capp.Status = applied })
 }
 
 // enter holds capp's credit in customer's ledger and enters capp in inv's
@@ -147,9 +142,7 @@ func (r *CreditApplicationReconciler) enter(ctx context.Context, capp *billingv1
 			}
 			return true, creditApplications.wait(ctx, r.Client, capp, short, billingv1.ConditionStalled, now)
 		}
-		if err := creditApplications.patch(ctx, r.Client, capp, func() {
-			capp.Status.Currency, capp.Status.CustomerName = currency, inv.Spec.CustomerRef.Name
-		}); err != nil {
+		if err := creditApplications.mark(ctx, r.Client, capp, inv); err != nil {
 			return true, err
 		}
 		if err := enterUse(ctx, r.Client, customer, use); err != nil {

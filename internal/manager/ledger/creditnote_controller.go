@@ -48,7 +48,7 @@ var creditNotes = &ledgerKind[*billingv1.CreditNote]{
 	entries: func(l *billingv1.InvoiceLedger) *[]billingv1.LedgerEntry { return &l.CreditNotes },
 	fields: func(n *billingv1.CreditNote) recordFields {
 		s := &n.Status
-		return recordFields{n.Spec.InvoiceRef.Name, (*string)(&s.Phase), &s.ObservedGeneration, &s.Conditions, s.Events}
+		return recordFields{(*string)(&s.Phase), &s.ObservedGeneration, &s.Conditions, &s.Currency, &s.CustomerName}
 	},
 	display: func(n *billingv1.CreditNote) {
 		if n.Status.Display == nil && n.Status.Currency != "" {

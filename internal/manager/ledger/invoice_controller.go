@@ -91,11 +91,8 @@ const retryNumbering = time.Second
 // becomes Issued together with its number, or not at all.
 func (r *InvoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	inv := &billingv1.Invoice{}
-	if err := r.Get(ctx, req.NamespacedName, inv); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	if !inv.DeletionTimestamp.IsZero() {
-		return ctrl.Result{}, nil
+	if active, err := reconciler.GetActive(ctx, r.Client, req.NamespacedName, inv); !active || err != nil {
+		return ctrl.Result{}, err
 	}
 	if inv.Status.Phase != billingv1.InvoiceIssued {
 		if why, err := sealing.AlreadySealed(ctx, r.Sealed, inv); err != nil || why != nil {
@@ -274,13 +271,9 @@ func (r *InvoiceReconciler) invoicesWaitingFor(ctx context.Context, obj client.O
 		logf.FromContext(ctx).Error(err, "Listing invoices of customer failed", "customer", obj.GetName())
 		return nil
 	}
-	var requests []reconcile.Request
-	for _, inv := range invoices.Items {
-		if inv.Status.Phase != billingv1.InvoiceIssued {
-			requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&inv)})
-		}
-	}
-	return requests
+	return reconciler.Requests(invoices.Items, func(inv *billingv1.Invoice) bool {
+		return inv.Status.Phase != billingv1.InvoiceIssued
+	})
 }
 
 // invoicesAwaitingProfile maps the workspace's BillingProfile "default" to
@@ -296,11 +289,7 @@ func (r *InvoiceReconciler) invoicesAwaitingProfile(ctx context.Context, obj cli
 		logf.FromContext(ctx).Error(err, "Listing invoices awaiting issue failed", "namespace", obj.GetNamespace())
 		return nil
 	}
-	requests := make([]reconcile.Request, 0, len(invoices.Items))
-	for _, inv := range invoices.Items {
-		requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&inv)})
-	}
-	return requests
+	return reconciler.Requests(invoices.Items, nil)
 }
 
 // Errors of SetupWithManager for a reconciler that is missing a part.

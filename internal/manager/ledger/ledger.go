@@ -55,7 +55,10 @@ import (
 //     and Reconciling, and a change of the invoice wakes it (waitingOn);
 //   - enter enters the record into the invoice's ledger with the balance
 //     recomputed, in one status patch with an optimistic lock, so that two
-//     records are never entered on the same ledger;
+//     records are never entered on the same ledger; mark writes the
+//     record's currency and customer just before, which keeps it from
+//     being deleted;
+//   - settle gives a record its fact's event and its settled status;
 //   - patch writes the record's status once, when it changed.
 
 // maxLedgerAttempts is how many times one reconcile retries entering a
@@ -64,7 +67,7 @@ const maxLedgerAttempts = 20
 
 // ledgerKind is what the protocol knows of one kind of record; O is a
 // pointer to it (*billingv1.CreditNote).
-type ledgerKind[O client.Object] struct {
+type ledgerKind[O billingv1.LedgerRecord] struct {
 	// name names the kind in logs and errors ("credit note"); without its
 	// spaces it names its controller and metrics ("creditnote").
 	name string
@@ -102,15 +105,17 @@ type recordPhases struct {
 	invalid string
 }
 
-// recordFields point at the fields every kind of record has, in this
-// order: spec.invoiceRef.name, status.phase, status.observedGeneration,
-// status.conditions and status.events.
+// recordFields point at the status fields every kind of record has, in
+// this order: status.phase, status.observedGeneration, status.conditions,
+// status.currency and status.customerName (nil for a kind whose spec names
+// its customer: a refund). Its invoice and its events are the record's
+// (billingv1.LedgerRecord).
 type recordFields struct {
-	invoice            string
 	phase              *string
 	observedGeneration *int64
 	conditions         *[]metav1.Condition
-	events             []billingv1.RecordedEvent
+	currency           *string
+	customerName       *string
 }
 
 // Parts are what every reconciler of ledger records is given.
@@ -135,7 +140,7 @@ type Parts struct {
 // ledgerStep is a kind's own part of the protocol: what it does with a
 // record that is not settled, read live, whose invoice (read live) is
 // issued, at now. A conflict it returns starts the protocol again.
-type ledgerStep[O client.Object] func(ctx context.Context, obj O, inv *billingv1.Invoice, now time.Time) (ctrl.Result, error)
+type ledgerStep[O billingv1.LedgerRecord] func(ctx context.Context, obj O, inv *billingv1.Invoice, now time.Time) (ctrl.Result, error)
 
 // reconcile is a kind's Reconcile: step runs on the record named by key
 // unless it is settled or gone, from fresh live reads after each conflict.
@@ -187,12 +192,12 @@ func (k *ledgerKind[O]) reconcileOnce(ctx context.Context, p Parts, key types.Na
 		})
 	}
 	once := fmt.Sprintf("the %s is %s once it is", k.name, strings.ToLower(k.phases.settled))
-	inv, waiting, err := liveIssuedInvoice(ctx, p.APIReader, obj.GetNamespace(), k.fields(obj).invoice, once)
+	inv, waiting, err := liveIssuedInvoice(ctx, p.APIReader, obj.GetNamespace(), obj.InvoiceName(), once)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
 	if waiting != nil {
-		if why, err := sealing.InvoiceSealed(ctx, p.Sealed, obj.GetNamespace(), k.fields(obj).invoice, waiting); err != nil ||
+		if why, err := sealing.InvoiceSealed(ctx, p.Sealed, obj.GetNamespace(), obj.InvoiceName(), waiting); err != nil ||
 			why != nil {
 			if err != nil {
 				return ctrl.Result{}, err
@@ -224,7 +229,7 @@ func (k *ledgerKind[O]) newObject() O {
 // rejected, or being deleted.
 func (k *ledgerKind[O]) done(obj O) bool {
 	f := k.fields(obj)
-	settled := *f.phase == k.phases.settled && billingv1.FindEvent(f.events, k.fact) != nil
+	settled := *f.phase == k.phases.settled && billingv1.FindEvent(obj.RecordedEvents(), k.fact) != nil
 	rejected := k.phases.rejected != "" && *f.phase == k.phases.rejected
 	invalid := k.phases.invalid != "" && *f.phase == k.phases.invalid
 	return settled || rejected || invalid || !obj.GetDeletionTimestamp().IsZero()
@@ -266,6 +271,19 @@ func (k *ledgerKind[O]) reject(ctx context.Context, c client.Client, obj O, why 
 	})
 }
 
+// currencyMismatch says why a record of the kind in currency (its
+// spec.currency; "" is its invoice's) waits, Stalled, on inv in another
+// currency, or nil when it is in inv's.
+func (k *ledgerKind[O]) currencyMismatch(currency string, inv *billingv1.Invoice) *reconciler.Verdict {
+	invoiceCurrency := billing.InvoiceCurrency(inv)
+	if currency == "" || currency == invoiceCurrency {
+		return nil
+	}
+	return &reconciler.Verdict{Reason: billingv1.ReasonCurrencyMismatch, Message: fmt.Sprintf(
+		"The %s is in %s but invoice %q is in %s; create it in %s", k.name, currency, inv.Name, invoiceCurrency,
+		invoiceCurrency)}
+}
+
 // inClosedPeriod says why a record of the kind dated at (field names its
 // date in the message) may not enter a ledger: it is at or before the
 // workspace's closed_through (docs/ledger.md#closing-the-books), or nil.
@@ -294,9 +312,50 @@ func (k *ledgerKind[O]) patch(ctx context.Context, c client.Client, obj O, chang
 	change()
 	changed, err := reconciler.PatchStatus(ctx, c, before, obj, client.MergeFromWithOptimisticLock{})
 	if changed {
-		reconciler.ObserveEvents(k.fields(before).events, k.fields(obj).events)
+		reconciler.ObserveEvents(before.RecordedEvents(), obj.RecordedEvents())
 	}
 	return err
+}
+
+// mark writes inv's currency and customer on obj before it enters inv's
+// ledger (a kind whose fields have a customerName: not a refund), or holds
+// its customer's credit for it. From then on the kind's retention
+// policy (config/policy) refuses to delete obj, so a ledger never counts a
+// record that no longer exists: a DELETE before this patch makes the patch
+// fail (its optimistic lock), and one after it is refused.
+func (k *ledgerKind[O]) mark(ctx context.Context, c client.Client, obj O, inv *billingv1.Invoice) error {
+	return k.patch(ctx, c, obj, func() {
+		f := k.fields(obj)
+		*f.currency = billing.InvoiceCurrency(inv)
+		*f.customerName = inv.Spec.CustomerRef.Name
+	})
+}
+
+// markAndEnter marks obj (mark) and enters it in inv's ledger for amount
+// (enter); done is true when it waits instead, Stalled, because inv's
+// ledger is full.
+func (k *ledgerKind[O]) markAndEnter(ctx context.Context, c client.Client, obj O, inv *billingv1.Invoice,
+	amount int64, now time.Time) (done bool, err error) {
+	if full := k.full(inv); full != nil {
+		return true, k.wait(ctx, c, obj, full, billingv1.ConditionStalled, now)
+	}
+	if err := k.mark(ctx, c, obj, inv); err != nil {
+		return true, err
+	}
+	return false, k.enter(ctx, c, obj, inv, k.withEntry(inv, obj, amount), now)
+}
+
+// settle takes the last step of every kind: the record's fact gains its
+// event, after the sequence after, in events (those of the settled status
+// that set gives obj), and obj is patched with that status. A retry gets
+// the same event: the allocator binds it to the record.
+func (k *ledgerKind[O]) settle(ctx context.Context, p Parts, obj O, after int64, events *[]billingv1.RecordedEvent,
+	set func()) error {
+	var err error
+	if *events, err = reconciler.RecordFact(ctx, p.Events, obj, k.fact, after, *events); err != nil {
+		return err
+	}
+	return k.patch(ctx, p.Client, obj, set)
 }
 
 // entered reports whether inv's ledger holds obj (its name and uid):
@@ -376,7 +435,7 @@ func (k *ledgerKind[O]) latestEvent(ctx context.Context, c client.Reader, inv *b
 		if string(obj.GetUID()) != entry.UID {
 			continue
 		}
-		seq := reconciler.EventSequence(k.fields(obj).events, k.fact)
+		seq := reconciler.EventSequence(obj.RecordedEvents(), k.fact)
 		if seq == 0 {
 			return 0, false, nil
 		}

@@ -16,7 +16,6 @@ package ledger
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -44,8 +43,8 @@ var payments = &ledgerKind[*billingv1.Payment]{
 		rejected: string(billingv1.PaymentInvalid), invalid: string(billingv1.PaymentInvalid)},
 	entries: func(l *billingv1.InvoiceLedger) *[]billingv1.LedgerEntry { return &l.Payments },
 	fields: func(p *billingv1.Payment) recordFields {
-		return recordFields{p.Spec.InvoiceRef.Name, (*string)(&p.Status.Phase), &p.Status.ObservedGeneration,
-			&p.Status.Conditions, p.Status.Events}
+		s := &p.Status
+		return recordFields{(*string)(&s.Phase), &s.ObservedGeneration, &s.Conditions, &s.Currency, &s.CustomerName}
 	},
 	display: func(p *billingv1.Payment) {
 		p.Status.Display = keptAmount(p.Status.Display, p.Status.Currency, &p.Spec.Amount)
@@ -66,7 +65,7 @@ var payments = &ledgerKind[*billingv1.Payment]{
 // already (name and uid: entered before a crash), it is entered with the
 // balance recomputed, in one status patch of the invoice with an optimistic
 // lock; a conflict starts again from the live reads. Just before, the
-// payment is marked as being recorded (markRecording), which the retention
+// payment is marked as being recorded (ledgerKind.mark), which the retention
 // policy reads. Last it is patched
 // Recorded, split into applied and overpaid by the ledger alone
 // (billing.PaymentSplit), so a retry records the same split, together with its
@@ -79,10 +78,8 @@ func (r *PaymentReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 // step enters a payment whose invoice is issued and records it.
 func (r *PaymentReconciler) step(ctx context.Context, payment *billingv1.Payment, inv *billingv1.Invoice,
 	now time.Time) (ctrl.Result, error) {
-	if currencyMismatch(payment, inv) {
-		return ctrl.Result{}, payments.wait(ctx, r.Client, payment, &reconciler.Verdict{Reason: billingv1.ReasonCurrencyMismatch,
-			Message: fmt.Sprintf("The payment is in %s but invoice %q is in %s; create it in %s",
-				payment.Spec.Currency, inv.Name, billing.InvoiceCurrency(inv), billing.InvoiceCurrency(inv))}, billingv1.ConditionStalled, now)
+	if mismatch := payments.currencyMismatch(payment.Spec.Currency, inv); mismatch != nil {
+		return ctrl.Result{}, payments.wait(ctx, r.Client, payment, mismatch, billingv1.ConditionStalled, now)
 	}
 	if !payments.entered(inv, payment) {
 		// Only a payment not yet entered is checked: one entered before the
@@ -94,13 +91,7 @@ func (r *PaymentReconciler) step(ctx context.Context, payment *billingv1.Payment
 		if closed != nil {
 			return ctrl.Result{}, payments.reject(ctx, r.Client, payment, closed, now)
 		}
-		if full := payments.full(inv); full != nil {
-			return ctrl.Result{}, payments.wait(ctx, r.Client, payment, full, billingv1.ConditionStalled, now)
-		}
-		if err := r.markRecording(ctx, payment, inv); err != nil {
-			return ctrl.Result{}, err
-		}
-		if err := payments.enter(ctx, r.Client, payment, inv, payments.withEntry(inv, payment, payment.Spec.Amount), now); err != nil {
+		if done, err := payments.markAndEnter(ctx, r.Client, payment, inv, payment.Spec.Amount, now); done || err != nil {
 			return ctrl.Result{}, err
 		}
 	}
@@ -111,26 +102,8 @@ func (r *PaymentReconciler) step(ctx context.Context, payment *billingv1.Payment
 		return ctrl.Result{}, nil
 	}
 	recorded := recordedPayment(payment, inv, now)
-	var err error
-	if recorded.Events, err = reconciler.RecordFact(ctx, r.Events, payment, billingv1.EventTypePaymentRecorded, issued,
-		recorded.Events); err != nil {
-		return ctrl.Result{}, err
-	}
-	return ctrl.Result{}, payments.patch(ctx, r.Client, payment, func() { payment.Status = recorded })
-}
-
-// markRecording writes the invoice's currency and customer on the payment
-// before it enters the invoice's ledger. From then on the retention policy
-// (config/policy/payment_retention.yaml) refuses to delete the payment, so
-// the ledger never counts a payment that no longer exists: a DELETE before
-// this patch makes the patch fail (its optimistic lock), and one after it
-// is refused.
-func (r *PaymentReconciler) markRecording(ctx context.Context, payment *billingv1.Payment,
-	inv *billingv1.Invoice) error {
-	return payments.patch(ctx, r.Client, payment, func() {
-		payment.Status.Currency = billing.InvoiceCurrency(inv)
-		payment.Status.CustomerName = inv.Spec.CustomerRef.Name
-	})
+	return ctrl.Result{}, payments.settle(ctx, r.Parts, payment, issued, &recorded.Events,
+		func() { payment.Status = recorded })
 }
 
 // SetupWithManager registers the controller, reconciling up to concurrency

@@ -34,9 +34,3 @@ func recordedPayment(payment *billingv1.Payment, inv *billingv1.Invoice, now tim
 			message: "The payment is recorded in the invoice's balance"}, now)
 	return status
 }
-
-// currencyMismatch reports whether payment names a currency other than
-// inv's.
-func currencyMismatch(payment *billingv1.Payment, inv *billingv1.Invoice) bool {
-	return payment.Spec.Currency != "" && payment.Spec.Currency != billing.InvoiceCurrency(inv)
-}

@@ -24,7 +24,6 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
-	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
 )
 
 // RefundReconciler records refunds: each takes its amount from its
@@ -43,7 +42,7 @@ var refunds = &ledgerKind[*billingv1.Refund]{
 		string(billingv1.RefundRejected), string(billingv1.RefundRejected)},
 	fields: func(rf *billingv1.Refund) recordFields {
 		s := &rf.Status
-		return recordFields{"", (*string)(&s.Phase), &s.ObservedGeneration, &s.Conditions, s.Events}
+		return recordFields{(*string)(&s.Phase), &s.ObservedGeneration, &s.Conditions, &s.Currency, nil}
 	},
 	display: func(rf *billingv1.Refund) {
 		rf.Status.Display = keptAmount(rf.Status.Display, rf.Status.Currency, &rf.Spec.Amount)
@@ -108,11 +107,8 @@ func (r *RefundReconciler) once(ctx context.Context, key types.NamespacedName) e
 		}
 	}
 	recorded := recordedRefund(rf, now)
-	if recorded.Events, err = reconciler.RecordFact(ctx, r.Events, rf, billingv1.EventTypeRefundRecorded,
-		billing.CreditEventsAfter(customer.Status.Credit, use.Currency), recorded.Events); err != nil {
-		return err
-	}
-	return refunds.patch(ctx, r.Client, rf, func() { rf.Status = recorded })
+	return refunds.settle(ctx, r.Parts, rf, billing.CreditEventsAfter(customer.Status.Credit, use.Currency),
+		&recorded.Events, func() { rf.Status = recorded })
 }
 
 // recordedRefund returns rf's status Recorded at now.

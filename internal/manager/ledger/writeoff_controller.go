@@ -43,7 +43,7 @@ var writeOffs = &ledgerKind[*billingv1.WriteOff]{
 	entries: func(l *billingv1.InvoiceLedger) *[]billingv1.LedgerEntry { return &l.WriteOffs },
 	fields: func(w *billingv1.WriteOff) recordFields {
 		s := &w.Status
-		return recordFields{w.Spec.InvoiceRef.Name, (*string)(&s.Phase), &s.ObservedGeneration, &s.Conditions, s.Events}
+		return recordFields{(*string)(&s.Phase), &s.ObservedGeneration, &s.Conditions, &s.Currency, &s.CustomerName}
 	},
 	display: func(w *billingv1.WriteOff) {
 		w.Status.Display = keptAmount(w.Status.Display, w.Status.Currency, w.Status.Amount)
@@ -75,15 +75,7 @@ func (r *WriteOffReconciler) step(ctx context.Context, wo *billingv1.WriteOff, i
 			return ctrl.Result{}, writeOffs.reject(ctx, r.Client, wo, &reconciler.Verdict{Reason: billingv1.ReasonNothingRemaining,
 				Message: fmt.Sprintf("Invoice %q leaves nothing to pay; there is nothing to write off", inv.Name)}, now)
 		}
-		if full := writeOffs.full(inv); full != nil {
-			return ctrl.Result{}, writeOffs.wait(ctx, r.Client, wo, full, billingv1.ConditionStalled, now)
-		}
-		if err := writeOffs.patch(ctx, r.Client, wo, func() {
-			wo.Status.Currency, wo.Status.CustomerName = billing.InvoiceCurrency(inv), inv.Spec.CustomerRef.Name
-		}); err != nil {
-			return ctrl.Result{}, err
-		}
-		if err := writeOffs.enter(ctx, r.Client, wo, inv, writeOffs.withEntry(inv, wo, remaining), now); err != nil {
+		if done, err := writeOffs.markAndEnter(ctx, r.Client, wo, inv, remaining, now); done || err != nil {
 			return ctrl.Result{}, err
 		}
 	}
@@ -92,12 +84,7 @@ func (r *WriteOffReconciler) step(ctx context.Context, wo *billingv1.WriteOff, i
 		return ctrl.Result{}, nil // the invoice's invoice.issued wakes it
 	}
 	recorded := recordedWriteOff(wo, inv, now)
-	var err error
-	if recorded.Events, err = reconciler.RecordFact(ctx, r.Events, wo, billingv1.EventTypeInvoiceMarkedUncollectible, issued,
-		recorded.Events); err != nil {
-		return ctrl.Result{}, err
-	}
-	return ctrl.Result{}, writeOffs.patch(ctx, r.Client, wo, func() { wo.Status = recorded })
+	return ctrl.Result{}, writeOffs.settle(ctx, r.Parts, wo, issued, &recorded.Events, func() { wo.Status = recorded })
 }
 
 // recordedWriteOff returns wo's status Recorded against inv, in whose

@@ -109,13 +109,7 @@ func (r *ReminderReconciler) invoicesOfProfile(ctx context.Context, obj client.O
 		logf.FromContext(ctx).Error(err, "Listing the invoices to remind failed", "namespace", obj.GetNamespace())
 		return nil
 	}
-	var requests []reconcile.Request
-	for i := range invoices.Items {
-		if reminderDue(&invoices.Items[i]) {
-			requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&invoices.Items[i])})
-		}
-	}
-	return requests
+	return reconciler.Requests(invoices.Items, reminderDue)
 }
 
 // SetupWithManager registers the reconciler with mgr.

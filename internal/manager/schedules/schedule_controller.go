@@ -63,11 +63,8 @@ var errNoScheduleEvents = errors.New("the InvoiceSchedule reconciler needs Event
 // next attempt finds the invoice and creates nothing.
 func (r *InvoiceScheduleReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	s := &billingv1.InvoiceSchedule{}
-	if err := r.APIReader.Get(ctx, req.NamespacedName, s); err != nil {
-		return reconcile.Result{}, client.IgnoreNotFound(err)
-	}
-	if !s.DeletionTimestamp.IsZero() {
-		return reconcile.Result{}, nil
+	if active, err := reconciler.GetActive(ctx, r.APIReader, req.NamespacedName, s); !active || err != nil {
+		return reconcile.Result{}, err
 	}
 	in, err := r.input(ctx, s)
 	if err != nil {
@@ -245,11 +242,5 @@ func (r *InvoiceScheduleReconciler) schedules(ctx context.Context, namespace str
 	if err := r.List(ctx, list, client.InNamespace(namespace)); err != nil {
 		return nil
 	}
-	var out []reconcile.Request
-	for i := range list.Items {
-		if match(&list.Items[i]) {
-			out = append(out, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&list.Items[i])})
-		}
-	}
-	return out
+	return reconciler.Requests(list.Items, match)
 }

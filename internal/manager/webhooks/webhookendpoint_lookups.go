@@ -263,11 +263,7 @@ func (r *WebhookEndpointReconciler) endpointsOfWorkspace(ctx context.Context, ob
 		logf.FromContext(ctx).Error(err, "Listing webhook endpoints failed", "namespace", obj.GetNamespace())
 		return nil
 	}
-	requests := make([]reconcile.Request, 0, len(endpoints.Items))
-	for i := range endpoints.Items {
-		requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&endpoints.Items[i])})
-	}
-	return requests
+	return reconciler.Requests(endpoints.Items, nil)
 }
 
 // objectEvents returns the status.events of an object of a kind that
