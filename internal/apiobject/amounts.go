@@ -49,8 +49,9 @@ type renderedAmounts struct {
 func invoiceAmounts(inv *billingv1.Invoice, taxes billing.DocumentTaxes) renderedAmounts {
 	t, ok := billing.TotalsOf(inv, taxes)
 	if !ok {
-		return renderedAmounts{DocumentAmounts: DocumentAmounts{TaxBreakdown: []TaxBreakdownEntry{},
-			Allowances: givenAllowances(&inv.Spec, taxes.Allowances), Charges: givenCharges(&inv.Spec, taxes.Charges)}}
+		given := renderedAmounts{DocumentAmounts: DocumentAmounts{TaxBreakdown: []TaxBreakdownEntry{}}}
+		given.Allowances, given.Charges = givenAdjustments(&inv.Spec, taxes)
+		return given
 	}
 	return renderedAmounts{DocumentAmounts: DocumentAmounts{Subtotal: &t.Subtotal, TaxBreakdown: breakdownJSON(t.TaxBreakdown),
 		TaxTotal: &t.TaxTotal, Total: &t.Total, Allowances: AllowanceChargesOf(t.Allowances),

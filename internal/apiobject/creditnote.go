@@ -15,6 +15,7 @@
 package apiobject
 
 import (
+	"cmp"
 	"strings"
 	"unicode"
 
@@ -104,7 +105,7 @@ func CreditNoteOf(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote {
 	}
 	given := &billingv1.InvoiceSpec{Allowances: cn.Spec.Allowances, Charges: cn.Spec.Charges}
 	own := billing.EffectiveDocumentTaxes(given, nil)
-	out.Allowances, out.Charges = givenAllowances(given, own.Allowances), givenCharges(given, own.Charges)
+	out.Allowances, out.Charges = givenAdjustments(given, own)
 	return out
 }
 
@@ -134,10 +135,7 @@ var creditNotePending = strings.ToLower(string(billingv1.CreditNotePending))
 // and number while the controller has not recorded them (inv may be nil).
 func creditNoteHead(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote {
 	st := &cn.Status
-	phase := st.Phase
-	if phase == "" {
-		phase = billingv1.CreditNotePending
-	}
+	phase := cmp.Or(st.Phase, billingv1.CreditNotePending)
 	out := CreditNote{
 		ID: cn.Name, Object: "credit_note", InvoiceID: cn.Spec.InvoiceRef.Name,
 		CustomerID: st.CustomerName, Currency: optional(st.Currency),
