@@ -81,24 +81,24 @@ func AllowanceChargesOf(applied []billingv1.AppliedAllowanceCharge) []AllowanceC
 	return out
 }
 
-// givenAllowances is the /v1 representation of spec's allowances as given,
-// when the invoice's amounts cannot be computed: an amount given as such
-// is shown, a percent's is null. taxes are their effective taxes.
-func givenAllowances(spec *billingv1.InvoiceSpec, taxes []*billingv1.Tax) []AllowanceCharge {
-	out := make([]AllowanceCharge, len(spec.Allowances))
+// givenAdjustments is the /v1 representation of spec's allowances and
+// charges as given, when the invoice's amounts cannot be computed: an
+// amount given as such is shown, a percent's is null. taxes are their
+// effective taxes.
+func givenAdjustments(spec *billingv1.InvoiceSpec, taxes billing.DocumentTaxes) (allowances, charges []AllowanceCharge) {
+	allowances, charges = make([]AllowanceCharge, len(spec.Allowances)), make([]AllowanceCharge, len(spec.Charges))
 	for i, a := range spec.Allowances {
-		out[i] = AllowanceCharge{Percent: percentJSON(a.Percent), Amount: a.Amount, Reason: optional(a.Reason),
-			ReasonCode: optional(string(a.ReasonCode)), Tax: taxJSON(taxes[i])}
+		allowances[i] = givenAdjustment(a.Percent, a.Amount, a.Reason, string(a.ReasonCode), taxes.Allowances[i])
 	}
-	return out
+	for i, c := range spec.Charges {
+		charges[i] = givenAdjustment(c.Percent, c.Amount, c.Reason, string(c.ReasonCode), taxes.Charges[i])
+	}
+	return allowances, charges
 }
 
-// givenCharges is givenAllowances of spec's charges.
-func givenCharges(spec *billingv1.InvoiceSpec, taxes []*billingv1.Tax) []AllowanceCharge {
-	out := make([]AllowanceCharge, len(spec.Charges))
-	for i, c := range spec.Charges {
-		out[i] = AllowanceCharge{Percent: percentJSON(c.Percent), Amount: c.Amount, Reason: optional(c.Reason),
-			ReasonCode: optional(string(c.ReasonCode)), Tax: taxJSON(taxes[i])}
-	}
-	return out
+// givenAdjustment is the /v1 representation of an allowance or a charge as
+// given, of tax its effective tax.
+func givenAdjustment(percent *billingv1.Percent, amount *int64, reason, code string, tax *billingv1.Tax) AllowanceCharge {
+	return AllowanceCharge{Percent: percentJSON(percent), Amount: amount, Reason: optional(reason),
+		ReasonCode: optional(code), Tax: taxJSON(tax)}
 }

@@ -19,19 +19,28 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/billing"
 )
 
-// renderedAmounts are an invoice's amounts as /v1 shows them; the numbers are
-// null, the breakdown empty and Lines nil when they cannot be computed.
+// DocumentAmounts are the amounts of an invoice or a credit note as /v1
+// shows them, in the order both write them: the subtotal; the document's
+// allowances (BG-20) and charges (BG-21), as applied, empty when it has
+// none, and their sums (BT-107, BT-108), 0 when it has none; the tax
+// breakdown, the tax and the total. When they cannot be computed, the
+// numbers are null and the breakdown is empty.
+type DocumentAmounts struct {
+	Subtotal       *int64              `json:"subtotal"`
+	Allowances     []AllowanceCharge   `json:"allowances"`
+	Charges        []AllowanceCharge   `json:"charges"`
+	AllowanceTotal *int64              `json:"allowance_total"`
+	ChargeTotal    *int64              `json:"charge_total"`
+	TaxBreakdown   []TaxBreakdownEntry `json:"tax_breakdown"`
+	TaxTotal       *int64              `json:"tax_total"`
+	Total          *int64              `json:"total"`
+}
+
+// renderedAmounts are an invoice's amounts as /v1 shows them, and Lines
+// each line's gross, discount and net (nil when they cannot be computed).
 type renderedAmounts struct {
-	Subtotal     *int64
-	TaxBreakdown []TaxBreakdownEntry
-	TaxTotal     *int64
-	Total        *int64
-	// Lines are each line's gross, discount and net.
+	DocumentAmounts
 	Lines []billing.LineAmounts
-	// Allowances and Charges are the document's as applied, empty when it
-	// has none; AllowanceTotal and ChargeTotal their sums.
-	Allowances, Charges         []AllowanceCharge
-	AllowanceTotal, ChargeTotal *int64
 }
 
 // invoiceAmounts renders inv's amounts (billing.TotalsOf), taxes being
@@ -40,12 +49,13 @@ type renderedAmounts struct {
 func invoiceAmounts(inv *billingv1.Invoice, taxes billing.DocumentTaxes) renderedAmounts {
 	t, ok := billing.TotalsOf(inv, taxes)
 	if !ok {
-		return renderedAmounts{TaxBreakdown: []TaxBreakdownEntry{}, Allowances: givenAllowances(&inv.Spec, taxes.Allowances),
-			Charges: givenCharges(&inv.Spec, taxes.Charges)}
+		given := renderedAmounts{DocumentAmounts: DocumentAmounts{TaxBreakdown: []TaxBreakdownEntry{}}}
+		given.Allowances, given.Charges = givenAdjustments(&inv.Spec, taxes)
+		return given
 	}
-	return renderedAmounts{Subtotal: &t.Subtotal, TaxBreakdown: breakdownJSON(t.TaxBreakdown), TaxTotal: &t.TaxTotal,
-		Total: &t.Total, Lines: t.Lines, Allowances: AllowanceChargesOf(t.Allowances), Charges: AllowanceChargesOf(t.Charges),
-		AllowanceTotal: &t.AllowanceTotal, ChargeTotal: &t.ChargeTotal}
+	return renderedAmounts{DocumentAmounts: DocumentAmounts{Subtotal: &t.Subtotal, TaxBreakdown: breakdownJSON(t.TaxBreakdown),
+		TaxTotal: &t.TaxTotal, Total: &t.Total, Allowances: AllowanceChargesOf(t.Allowances),
+		Charges: AllowanceChargesOf(t.Charges), AllowanceTotal: &t.AllowanceTotal, ChargeTotal: &t.ChargeTotal}, Lines: t.Lines}
 }
 
 func copyInt(p *int64) *int64 {

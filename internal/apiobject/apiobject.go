@@ -172,22 +172,11 @@ type Invoice struct {
 	// null when it names none.
 	ScheduleID      *string `json:"schedule_id"`
 	InvoicingPeriod *Period `json:"invoicing_period"`
-	// Subtotal, TaxTotal and Total are null only for an invoice made
-	// outside the API (kubectl) whose amounts exceed 2^53-1 or whose taxes
-	// break a rule; the controller marks it invalid. TaxBreakdown is then
-	// empty.
-	Subtotal *int64 `json:"subtotal"`
-	// Allowances and Charges are the document's (BG-20, BG-21), empty when
-	// it has none; AllowanceTotal (BT-107) and ChargeTotal (BT-108) their
-	// sums, 0 when it has none, null when the amounts cannot be computed.
-	Allowances     []AllowanceCharge   `json:"allowances"`
-	Charges        []AllowanceCharge   `json:"charges"`
-	AllowanceTotal *int64              `json:"allowance_total"`
-	ChargeTotal    *int64              `json:"charge_total"`
-	TaxBreakdown   []TaxBreakdownEntry `json:"tax_breakdown"`
-	TaxTotal       *int64              `json:"tax_total"`
-	Total          *int64              `json:"total"`
-	Status         string              `json:"status"`
+	// The amounts are null only for an invoice made outside the API
+	// (kubectl) whose amounts exceed 2^53-1 or whose taxes break a rule;
+	// the controller marks it invalid.
+	DocumentAmounts
+	Status string `json:"status"`
 	// StatusReason says why an invalid invoice is invalid; null otherwise.
 	StatusReason *string `json:"status_reason"`
 	// Number, IssuedAt, DueAt, BillTo and Issuer are null until the
@@ -382,14 +371,7 @@ func InvoiceOf(inv *billingv1.Invoice) Invoice {
 		SupplyDate:      optional(inv.Spec.SupplyDate),
 		ScheduleID:      optional(inv.Labels[billingv1.LabelSchedule]),
 		InvoicingPeriod: periodJSON(inv.Spec.InvoicingPeriod),
-		Subtotal:        amounts.Subtotal,
-		Allowances:      amounts.Allowances,
-		Charges:         amounts.Charges,
-		AllowanceTotal:  amounts.AllowanceTotal,
-		ChargeTotal:     amounts.ChargeTotal,
-		TaxBreakdown:    amounts.TaxBreakdown,
-		TaxTotal:        amounts.TaxTotal,
-		Total:           amounts.Total,
+		DocumentAmounts: amounts.DocumentAmounts,
 		Status:          Status(phase),
 		Number:          optional(inv.Status.Number),
 		Sequence:        inv.Status.Sequence,

@@ -15,6 +15,7 @@
 package apiobject
 
 import (
+	"cmp"
 	"strings"
 	"time"
 
@@ -60,10 +61,7 @@ var periodCloseReasons = map[string]string{
 // PeriodCloseOf is the /v1 representation of pc, in a workspace closed
 // through workspaceClosedThrough (nil: not closed at all).
 func PeriodCloseOf(pc *billingv1.PeriodClose, workspaceClosedThrough *time.Time) PeriodClose {
-	phase := pc.Status.Phase
-	if phase == "" {
-		phase = billingv1.PeriodClosePending
-	}
+	phase := cmp.Or(pc.Status.Phase, billingv1.PeriodClosePending)
 	out := PeriodClose{
 		ID: pc.Name, Object: "period_close", Workspace: pc.Namespace, Through: pc.Spec.Through,
 		ClosedThrough: optionalTimestamp(pc.Status.ClosedThrough), Status: strings.ToLower(string(phase)),

@@ -15,6 +15,7 @@
 package apiobject
 
 import (
+	"cmp"
 	"strings"
 	"unicode"
 
@@ -46,25 +47,15 @@ type CreditNote struct {
 	Reason        string           `json:"reason"`
 	Memo          *string          `json:"memo"`
 	Lines         []CreditNoteLine `json:"lines"`
-	// Subtotal, TaxTotal and Total are null while they cannot be computed:
-	// a pending credit note whose invoice is gone, or can no longer be
-	// credited that much.
-	Subtotal *int64 `json:"subtotal"`
-	// Allowances and Charges are the credit note's (BG-20, BG-21), as
-	// given, or on a full credit what is left of the invoice's; empty when
-	// it has none. AllowanceTotal and ChargeTotal are their sums, 0 when it
-	// has none, null while the amounts cannot be computed.
-	Allowances     []AllowanceCharge   `json:"allowances"`
-	Charges        []AllowanceCharge   `json:"charges"`
-	AllowanceTotal *int64              `json:"allowance_total"`
-	ChargeTotal    *int64              `json:"charge_total"`
-	TaxBreakdown   []TaxBreakdownEntry `json:"tax_breakdown"`
-	TaxTotal       *int64              `json:"tax_total"`
-	Total          *int64              `json:"total"`
-	IssuedAt       *string             `json:"issued_at"`
-	BillTo         *BillTo             `json:"bill_to"`
-	Issuer         *Issuer             `json:"issuer"`
-	CreatedAt      string              `json:"created_at"`
+	// The amounts are null while they cannot be computed: a pending credit
+	// note whose invoice is gone, or can no longer be credited that much.
+	// Its allowances and charges are as given, or on a full credit what is
+	// left of the invoice's.
+	DocumentAmounts
+	IssuedAt  *string `json:"issued_at"`
+	BillTo    *BillTo `json:"bill_to"`
+	Issuer    *Issuer `json:"issuer"`
+	CreatedAt string  `json:"created_at"`
 	// Seal is the name of the seal that holds it; null while it is live.
 	Seal *string `json:"seal"`
 	// Deliveries are the messages sent about the credit note; empty, not
@@ -114,7 +105,7 @@ func CreditNoteOf(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote {
 	}
 	given := &billingv1.InvoiceSpec{Allowances: cn.Spec.Allowances, Charges: cn.Spec.Charges}
 	own := billing.EffectiveDocumentTaxes(given, nil)
-	out.Allowances, out.Charges = givenAllowances(given, own.Allowances), givenCharges(given, own.Charges)
+	out.Allowances, out.Charges = givenAdjustments(given, own)
 	return out
 }
 
@@ -144,17 +135,15 @@ var creditNotePending = strings.ToLower(string(billingv1.CreditNotePending))
 // and number while the controller has not recorded them (inv may be nil).
 func creditNoteHead(cn *billingv1.CreditNote, inv *billingv1.Invoice) CreditNote {
 	st := &cn.Status
-	phase := st.Phase
-	if phase == "" {
-		phase = billingv1.CreditNotePending
-	}
+	phase := cmp.Or(st.Phase, billingv1.CreditNotePending)
 	out := CreditNote{
 		ID: cn.Name, Object: "credit_note", InvoiceID: cn.Spec.InvoiceRef.Name,
 		CustomerID: st.CustomerName, Currency: optional(st.Currency),
 		Status: strings.ToLower(string(phase)), Number: optional(st.Number), Sequence: st.Sequence,
 		InvoiceNumber: optional(st.InvoiceNumber), Reason: string(cn.Spec.Reason), Memo: optional(cn.Spec.Memo),
-		Lines: []CreditNoteLine{}, TaxBreakdown: []TaxBreakdownEntry{},
-		Allowances: []AllowanceCharge{}, Charges: []AllowanceCharge{},
+		Lines: []CreditNoteLine{},
+		DocumentAmounts: DocumentAmounts{TaxBreakdown: []TaxBreakdownEntry{},
+			Allowances: []AllowanceCharge{}, Charges: []AllowanceCharge{}},
 		IssuedAt: optionalTimestamp(st.IssuedAt), CreatedAt: timestamp(cn.CreationTimestamp.Time),
 		Seal: SealOfRecord(cn), Deliveries: DeliveriesOf(st.Deliveries),
 	}

@@ -15,6 +15,7 @@
 package apiobject
 
 import (
+	"cmp"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -106,20 +107,14 @@ func WriteOffNeedsInvoice(wo *billingv1.WriteOff) bool {
 // application the controller has not yet looked at.
 func CreditApplicationOf(ca *billingv1.CreditApplication, inv *billingv1.Invoice) CreditApplication {
 	st := &ca.Status
-	phase := st.Phase
-	if phase == "" {
-		phase = billingv1.CreditApplicationPending
-	}
+	phase := cmp.Or(st.Phase, billingv1.CreditApplicationPending)
 	out := CreditApplication{
 		ID: ca.Name, Object: "credit_application", InvoiceID: ca.Spec.InvoiceRef.Name, CustomerID: st.CustomerName,
-		Amount: ca.Spec.Amount, Currency: ca.Spec.Currency, Status: strings.ToLower(string(phase)),
+		Amount: ca.Spec.Amount, Currency: cmp.Or(ca.Spec.Currency, st.Currency), Status: strings.ToLower(string(phase)),
 		AppliedAt: optionalTimestamp(st.AppliedAt), CreatedAt: timestamp(ca.CreationTimestamp.Time),
 	}
 	if phase == billingv1.CreditApplicationRejected {
 		out.StatusReason = readyReason(st.Conditions)
-	}
-	if out.Currency == "" {
-		out.Currency = st.Currency
 	}
 	out.CustomerID, out.Currency = withInvoiceParties(out.CustomerID, out.Currency, inv)
 	return out
@@ -128,22 +123,16 @@ func CreditApplicationOf(ca *billingv1.CreditApplication, inv *billingv1.Invoice
 // RefundOf is the /v1 representation of rf.
 func RefundOf(rf *billingv1.Refund) Refund {
 	st := &rf.Status
-	phase := st.Phase
-	if phase == "" {
-		phase = billingv1.RefundPending
-	}
+	phase := cmp.Or(st.Phase, billingv1.RefundPending)
 	method, refundedAt := methodAndDate(rf.Spec.Method, billing.RefundDate(rf))
 	out := Refund{
 		ID: rf.Name, Object: "refund", CustomerID: rf.Spec.CustomerRef.Name, Amount: rf.Spec.Amount,
-		Currency: rf.Spec.Currency, RefundedAt: refundedAt, Method: method,
+		Currency: cmp.Or(rf.Spec.Currency, st.Currency), RefundedAt: refundedAt, Method: method,
 		Reference: optional(rf.Spec.Reference), Status: strings.ToLower(string(phase)),
 		RecordedAt: optionalTimestamp(st.RecordedAt), CreatedAt: timestamp(rf.CreationTimestamp.Time),
 	}
 	if phase == billingv1.RefundRejected {
 		out.StatusReason = readyReason(st.Conditions)
-	}
-	if out.Currency == "" {
-		out.Currency = st.Currency
 	}
 	return out
 }
@@ -153,10 +142,7 @@ func RefundOf(rf *billingv1.Refund) Refund {
 // write-off the controller has not yet looked at.
 func WriteOffOf(wo *billingv1.WriteOff, inv *billingv1.Invoice) WriteOff {
 	st := &wo.Status
-	phase := st.Phase
-	if phase == "" {
-		phase = billingv1.WriteOffPending
-	}
+	phase := cmp.Or(st.Phase, billingv1.WriteOffPending)
 	out := WriteOff{
 		ID: wo.Name, Object: "write_off", InvoiceID: wo.Spec.InvoiceRef.Name, CustomerID: st.CustomerName,
 		Currency: st.Currency, Reason: wo.Spec.Reason, Status: strings.ToLower(string(phase)),

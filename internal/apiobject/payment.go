@@ -15,6 +15,7 @@
 package apiobject
 
 import (
+	"cmp"
 	"strings"
 	"time"
 
@@ -50,34 +51,18 @@ const DefaultPaymentMethod = billingv1.PaymentMethod("other")
 // the controller has not yet recorded.
 func PaymentOf(p *billingv1.Payment, inv *billingv1.Invoice) Payment {
 	st := &p.Status
-	phase := st.Phase
-	if phase == "" {
-		phase = billingv1.PaymentPending
-	}
+	phase := cmp.Or(st.Phase, billingv1.PaymentPending)
 	method, paidAt := methodAndDate(p.Spec.Method, billing.PaymentDate(p))
 	out := Payment{
 		ID: p.Name, Object: "payment", InvoiceID: p.Spec.InvoiceRef.Name, CustomerID: st.CustomerName,
-		Amount: p.Spec.Amount, Currency: p.Spec.Currency, PaidAt: paidAt, Method: method,
+		Amount: p.Spec.Amount, Currency: cmp.Or(p.Spec.Currency, st.Currency), PaidAt: paidAt, Method: method,
 		Reference: optional(p.Spec.Reference), Status: strings.ToLower(string(phase)),
 		CreatedAt: timestamp(p.CreationTimestamp.Time), Seal: SealOfRecord(p),
 	}
 	if phase == billingv1.PaymentRecorded {
 		out.AppliedAmount, out.OverpaidAmount = st.AppliedAmount, st.OverpaidAmount
 	}
-	if out.Currency == "" {
-		out.Currency = st.Currency
-	}
-	if inv != nil {
-		if out.CustomerID == "" {
-			out.CustomerID = inv.Spec.CustomerRef.Name
-		}
-		if out.Currency == "" {
-			out.Currency = billing.InvoiceCurrency(inv)
-		}
-	}
-	if out.Currency == "" {
-		out.Currency = billing.DefaultCurrency
-	}
+	out.CustomerID, out.Currency = withInvoiceParties(out.CustomerID, out.Currency, inv)
 	return out
 }
 

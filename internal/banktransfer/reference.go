@@ -62,8 +62,8 @@ func Normalize(s string) string {
 	return strings.ToUpper(strings.Join(strings.Fields(s), ""))
 }
 
-// Group writes a reference in groups of four characters, as it is printed
-// on paper ("RF29 INV0 0004 2").
+// Group writes a reference or an IBAN in groups of four characters, as it
+// is printed on paper ("RF29 INV0 0004 2"; ISO 13616 for an IBAN).
 func Group(ref string) string {
 	var b strings.Builder
 	for i, r := range ref {

@@ -315,7 +315,7 @@ func paymentRows(p *locale.Printer, a *billingv1.PaymentAccount, number, referen
 	if a.AccountName != "" {
 		rows = append(rows, [2]string{p.T("payment.accountHolder"), a.AccountName})
 	}
-	rows = append(rows, [2]string{p.T("payment.iban"), groupIBAN(a.IBAN)})
+	rows = append(rows, [2]string{p.T("payment.iban"), banktransfer.Group(a.IBAN)})
 	if a.BIC != "" {
 		rows = append(rows, [2]string{p.T("payment.bic"), a.BIC})
 	}
@@ -323,19 +323,6 @@ func paymentRows(p *locale.Printer, a *billingv1.PaymentAccount, number, referen
 		return append(rows, [2]string{p.T("payment.reference"), banktransfer.Group(reference)})
 	}
 	return append(rows, [2]string{p.T("payment.reference"), number})
-}
-
-// groupIBAN writes an IBAN in groups of four characters, as it is printed
-// on paper (ISO 13616).
-func groupIBAN(iban string) string {
-	var b strings.Builder
-	for i, r := range iban {
-		if i > 0 && i%4 == 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // newParty formats the issuer or the customer with p: the address in the

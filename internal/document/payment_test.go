@@ -74,8 +74,8 @@ func TestAnIBANIsPrintedInGroupsOfFour(t *testing.T) {
 		"NL91ABNA0417164300":          "NL91 ABNA 0417 1643 00",
 		"FR1420041010050500013M02606": "FR14 2004 1010 0505 0001 3M02 606",
 	} {
-		if got := groupIBAN(iban); got != want {
-			t.Errorf("groupIBAN(%q) = %q, want %q", iban, got, want)
+		if got := banktransfer.Group(iban); got != want {
+			t.Errorf("banktransfer.Group(%q) = %q, want %q", iban, got, want)
 		}
 	}
 }

@@ -168,33 +168,14 @@ type pdfWriter struct {
 }
 
 func (r *pdfWriter) write(v *view) {
-	r.newPage()
-	width := r.pageW - 2*margin
-
-	// The issuer, left; the title, number and dates, right.
-	top := r.y
-	if v.Issuer != nil {
-		r.party(*v.Issuer, margin, width/2)
-	}
-	left := r.y
-	r.y = top
-	r.font(fontBold, 20)
-	r.text(margin, width, v.Title, gopdf.Right, 26)
+	// The number and dates, then the currency, under the title.
 	meta := [][2]string{{r.p.T("meta.number"), v.Number}, {r.p.T("meta.issued"), v.IssuedAt}}
 	if v.DueAt != "" {
 		meta = append(meta, [2]string{r.p.T("meta.due"), v.DueAt})
 	}
 	meta = append(meta, v.Meta...)
 	meta = append(meta, [2]string{r.p.T("meta.currency"), v.Currency})
-	r.meta(meta)
-	r.y = max(r.y, left) + 24
-
-	// Bill to.
-	r.font(fontBold, smallSize)
-	r.grey()
-	r.text(margin, width, r.upper.String(r.p.T("party.billTo")), gopdf.Left, 12)
-	r.black()
-	r.party(v.BillTo, margin, width/2)
+	width := r.firstPage(v.Issuer, v.Title, meta, "party.billTo", v.BillTo)
 	r.y += 20
 
 	r.columns(v, width)
@@ -215,6 +196,32 @@ func (r *pdfWriter) write(v *view) {
 // meta writes label-value rows at the right margin, under the title: the
 // labels left-aligned in a column as wide as the widest, the values
 // right-aligned in one at least 110 points wide.
+// firstPage starts the first page of a document: the issuer, when there is
+// one, on the left; the title and the rows of meta on the right; below
+// them the party the document is for under its heading (a message key).
+// It returns the width of the page's text.
+func (r *pdfWriter) firstPage(issuer *party, title string, meta [][2]string, heading string, to party) float64 {
+	r.newPage()
+	width := r.pageW - 2*margin
+	top := r.y
+	if issuer != nil {
+		r.party(*issuer, margin, width/2)
+	}
+	left := r.y
+	r.y = top
+	r.font(fontBold, 20)
+	r.text(margin, width, title, gopdf.Right, 26)
+	r.meta(meta)
+	r.y = max(r.y, left) + 24
+
+	r.font(fontBold, smallSize)
+	r.grey()
+	r.text(margin, width, r.upper.String(r.p.T(heading)), gopdf.Left, 12)
+	r.black()
+	r.party(to, margin, width/2)
+	return width
+}
+
 func (r *pdfWriter) meta(rows [][2]string) {
 	r.font(fontRegular, fontSize)
 	labelW, valueW := 90.0, 110.0

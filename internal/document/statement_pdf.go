@@ -43,26 +43,9 @@ func renderStatementPDF(v *statementView, p *locale.Printer, issuer *billingv1.I
 
 // writeStatement writes the head of the statement, then each currency.
 func (r *pdfWriter) writeStatement(v *statementView) {
-	r.newPage()
-	width := r.pageW - 2*margin
-
-	// The issuer, left; the title and the period, right.
-	top := r.y
-	if v.Issuer != nil {
-		r.party(*v.Issuer, margin, width/2)
-	}
-	left := r.y
-	r.y = top
-	r.font(fontBold, 20)
-	r.text(margin, width, r.p.T("title.statement"), gopdf.Right, 26)
-	r.meta([][2]string{{r.p.T("meta.from"), v.From}, {r.p.T("meta.to"), v.To}, {r.p.T("meta.timeZone"), v.TimeZone}})
-	r.y = max(r.y, left) + 24
-
-	r.font(fontBold, smallSize)
-	r.grey()
-	r.text(margin, width, r.upper.String(r.p.T("party.statementFor")), gopdf.Left, 12)
-	r.black()
-	r.party(v.For, margin, width/2)
+	// The period under the title.
+	period := [][2]string{{r.p.T("meta.from"), v.From}, {r.p.T("meta.to"), v.To}, {r.p.T("meta.timeZone"), v.TimeZone}}
+	width := r.firstPage(v.Issuer, r.p.T("title.statement"), period, "party.statementFor", v.For)
 	r.y += 8
 
 	if len(v.Currencies) == 0 {

@@ -35,57 +35,37 @@ const (
 // vatScheme is the tax scheme of every tax category: VAT.
 var vatScheme = &ublTaxScheme{ID: taxSchemeVAT}
 
-type ublInvoice struct {
-	XMLName          xml.Name             `xml:"Invoice"`
-	NS               string               `xml:"xmlns,attr"`
-	CAC              string               `xml:"xmlns:cac,attr"`
-	CBC              string               `xml:"xmlns:cbc,attr"`
-	CustomizationID  string               `xml:"cbc:CustomizationID"`
-	ProfileID        string               `xml:"cbc:ProfileID,omitempty"`
-	ID               string               `xml:"cbc:ID"`
-	IssueDate        string               `xml:"cbc:IssueDate"`
-	DueDate          string               `xml:"cbc:DueDate,omitempty"`
-	TypeCode         string               `xml:"cbc:InvoiceTypeCode"`
-	DocumentCurrency string               `xml:"cbc:DocumentCurrencyCode"`
-	BuyerReference   string               `xml:"cbc:BuyerReference,omitempty"`
-	InvoicePeriod    *ublPeriod           `xml:"cac:InvoicePeriod,omitempty"`
-	OrderReference   *ublID               `xml:"cac:OrderReference,omitempty"`
-	BillingReference *ublBillingRef       `xml:"cac:BillingReference,omitempty"`
-	Supplier         ublPartyRole         `xml:"cac:AccountingSupplierParty"`
-	Customer         ublPartyRole         `xml:"cac:AccountingCustomerParty"`
-	Delivery         *ublDelivery         `xml:"cac:Delivery,omitempty"`
-	PaymentMeans     *ublPaymentMeans     `xml:"cac:PaymentMeans,omitempty"`
-	AllowanceCharges []ublAllowanceCharge `xml:"cac:AllowanceCharge"`
-	TaxTotal         ublTaxTotal          `xml:"cac:TaxTotal"`
-	MonetaryTotal    ublMonetaryTotal     `xml:"cac:LegalMonetaryTotal"`
-	Lines            []ublInvoiceLine     `xml:"cac:InvoiceLine"`
-}
-
-// ublCreditNote is a UBL CreditNote: the parts of an Invoice in the order
-// of its own schema, without a due date.
-type ublCreditNote struct {
-	XMLName          xml.Name             `xml:"CreditNote"`
-	NS               string               `xml:"xmlns,attr"`
-	CAC              string               `xml:"xmlns:cac,attr"`
-	CBC              string               `xml:"xmlns:cbc,attr"`
-	CustomizationID  string               `xml:"cbc:CustomizationID"`
-	ProfileID        string               `xml:"cbc:ProfileID,omitempty"`
-	ID               string               `xml:"cbc:ID"`
-	IssueDate        string               `xml:"cbc:IssueDate"`
-	TypeCode         string               `xml:"cbc:CreditNoteTypeCode"`
-	DocumentCurrency string               `xml:"cbc:DocumentCurrencyCode"`
-	BuyerReference   string               `xml:"cbc:BuyerReference,omitempty"`
-	InvoicePeriod    *ublPeriod           `xml:"cac:InvoicePeriod,omitempty"`
-	OrderReference   *ublID               `xml:"cac:OrderReference,omitempty"`
-	BillingReference *ublBillingRef       `xml:"cac:BillingReference,omitempty"`
-	Supplier         ublPartyRole         `xml:"cac:AccountingSupplierParty"`
-	Customer         ublPartyRole         `xml:"cac:AccountingCustomerParty"`
-	Delivery         *ublDelivery         `xml:"cac:Delivery,omitempty"`
-	PaymentMeans     *ublPaymentMeans     `xml:"cac:PaymentMeans,omitempty"`
-	AllowanceCharges []ublAllowanceCharge `xml:"cac:AllowanceCharge"`
-	TaxTotal         ublTaxTotal          `xml:"cac:TaxTotal"`
-	MonetaryTotal    ublMonetaryTotal     `xml:"cac:LegalMonetaryTotal"`
-	Lines            []ublInvoiceLine     `xml:"cac:CreditNoteLine"`
+// ublDocument is a UBL Invoice or CreditNote: the two schemas order their
+// parts alike, and differ only in the names of the root, the type code
+// and the lines, and in that a credit note has no due date. XMLName is
+// Invoice or CreditNote; of each pair of fields below, only the one of
+// that root is set.
+type ublDocument struct {
+	XMLName            xml.Name
+	NS                 string               `xml:"xmlns,attr"`
+	CAC                string               `xml:"xmlns:cac,attr"`
+	CBC                string               `xml:"xmlns:cbc,attr"`
+	CustomizationID    string               `xml:"cbc:CustomizationID"`
+	ProfileID          string               `xml:"cbc:ProfileID,omitempty"`
+	ID                 string               `xml:"cbc:ID"`
+	IssueDate          string               `xml:"cbc:IssueDate"`
+	DueDate            string               `xml:"cbc:DueDate,omitempty"`
+	InvoiceTypeCode    string               `xml:"cbc:InvoiceTypeCode,omitempty"`
+	CreditNoteTypeCode string               `xml:"cbc:CreditNoteTypeCode,omitempty"`
+	DocumentCurrency   string               `xml:"cbc:DocumentCurrencyCode"`
+	BuyerReference     string               `xml:"cbc:BuyerReference,omitempty"`
+	InvoicePeriod      *ublPeriod           `xml:"cac:InvoicePeriod,omitempty"`
+	OrderReference     *ublID               `xml:"cac:OrderReference,omitempty"`
+	BillingReference   *ublBillingRef       `xml:"cac:BillingReference,omitempty"`
+	Supplier           ublPartyRole         `xml:"cac:AccountingSupplierParty"`
+	Customer           ublPartyRole         `xml:"cac:AccountingCustomerParty"`
+	Delivery           *ublDelivery         `xml:"cac:Delivery,omitempty"`
+	PaymentMeans       *ublPaymentMeans     `xml:"cac:PaymentMeans,omitempty"`
+	AllowanceCharges   []ublAllowanceCharge `xml:"cac:AllowanceCharge"`
+	TaxTotal           ublTaxTotal          `xml:"cac:TaxTotal"`
+	MonetaryTotal      ublMonetaryTotal     `xml:"cac:LegalMonetaryTotal"`
+	InvoiceLines       []ublInvoiceLine     `xml:"cac:InvoiceLine"`
+	CreditNoteLines    []ublInvoiceLine     `xml:"cac:CreditNoteLine"`
 }
 
 // ublPeriod is an invoicing period (BG-14): BT-73 and BT-74.
@@ -259,35 +239,32 @@ func ubl(d *document) ([]byte, error) {
 	return marshal(ublInvoiceOf(d))
 }
 
-// ublCredit writes d as a UBL CreditNote.
+// ublCredit writes d as a UBL CreditNote: its invoice, renamed, without a
+// due date, each line's quantity credited rather than invoiced.
 func ublCredit(d *document) ([]byte, error) {
-	inv := ublInvoiceOf(d)
-	for i := range inv.Lines {
-		inv.Lines[i].CreditedQuantity, inv.Lines[i].InvoicedQuantity = inv.Lines[i].InvoicedQuantity, nil
+	doc := ublInvoiceOf(d)
+	doc.XMLName.Local, doc.NS, doc.DueDate = "CreditNote", ublCreditNoteNS, ""
+	doc.CreditNoteTypeCode, doc.InvoiceTypeCode = doc.InvoiceTypeCode, ""
+	for i := range doc.InvoiceLines {
+		l := &doc.InvoiceLines[i]
+		l.CreditedQuantity, l.InvoicedQuantity = l.InvoicedQuantity, nil
 	}
-	return marshal(ublCreditNote{
-		NS: ublCreditNoteNS, CAC: inv.CAC, CBC: inv.CBC,
-		CustomizationID: inv.CustomizationID, ProfileID: inv.ProfileID,
-		ID: inv.ID, IssueDate: inv.IssueDate, TypeCode: inv.TypeCode, DocumentCurrency: inv.DocumentCurrency,
-		BuyerReference: inv.BuyerReference, InvoicePeriod: inv.InvoicePeriod, OrderReference: inv.OrderReference,
-		BillingReference: inv.BillingReference,
-		Supplier:         inv.Supplier, Customer: inv.Customer, Delivery: inv.Delivery, PaymentMeans: inv.PaymentMeans,
-		AllowanceCharges: inv.AllowanceCharges, TaxTotal: inv.TaxTotal, MonetaryTotal: inv.MonetaryTotal, Lines: inv.Lines,
-	})
+	doc.CreditNoteLines, doc.InvoiceLines = doc.InvoiceLines, nil
+	return marshal(doc)
 }
 
 // ublInvoiceOf is d as a UBL Invoice.
-func ublInvoiceOf(d *document) *ublInvoice {
+func ublInvoiceOf(d *document) *ublDocument {
 	money := func(minor int64) ublAmount {
 		return ublAmount{Currency: d.Currency.Code, Value: amount(d.Currency, minor)}
 	}
-	doc := &ublInvoice{
-		NS: ublInvoiceNS, CAC: ublCACNS, CBC: ublCBCNS,
+	doc := &ublDocument{
+		XMLName: xml.Name{Local: "Invoice"}, NS: ublInvoiceNS, CAC: ublCACNS, CBC: ublCBCNS,
 		CustomizationID:  customizationIDs[d.Profile],
 		ID:               d.Number,
 		IssueDate:        d.IssueDate,
 		DueDate:          d.DueDate,
-		TypeCode:         d.TypeCode,
+		InvoiceTypeCode:  d.TypeCode,
 		DocumentCurrency: d.Currency.Code,
 		BuyerReference:   d.BuyerReference,
 		Supplier:         ublPartyRole{Party: ublPartyOf(&d.Seller)},
@@ -355,7 +332,7 @@ func ublInvoiceOf(d *document) *ublInvoice {
 		for _, a := range l.Allowances {
 			u.AllowanceCharges = append(u.AllowanceCharges, ublAllowanceChargeOf(d, a))
 		}
-		doc.Lines = append(doc.Lines, u)
+		doc.InvoiceLines = append(doc.InvoiceLines, u)
 	}
 	return doc
 }

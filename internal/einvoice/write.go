@@ -24,21 +24,7 @@ import (
 // profile. It returns ErrNotIssued for an invoice that is not issued, and
 // an *UnavailableError when the invoice lacks what the profile needs.
 func Invoice(inv *billingv1.Invoice, format Format, profile Profile) ([]byte, error) {
-	if !format.Supported() || !profile.Supported() {
-		return nil, fmt.Errorf("format %q under profile %q is not written", format, profile)
-	}
-	d, err := fromInvoice(inv, profile)
-	if err != nil {
-		return nil, err
-	}
-	switch format {
-	case UBL:
-		return ubl(d)
-	case CII:
-		return cii(d)
-	default:
-		return nil, fmt.Errorf("format %q is not written yet", format)
-	}
+	return write(format, profile, func() (*document, error) { return fromInvoice(inv, profile) }, ubl)
 }
 
 // CreditNote writes an issued credit note as an e-invoice in format under
@@ -46,16 +32,23 @@ func Invoice(inv *billingv1.Invoice, format Format, profile Profile) ([]byte, er
 // referring to the credited invoice's number and issue date (BT-25,
 // BT-26). Its errors are those of Invoice.
 func CreditNote(cn *billingv1.CreditNote, format Format, profile Profile) ([]byte, error) {
+	return write(format, profile, func() (*document, error) { return fromCreditNote(cn, profile) }, ublCredit)
+}
+
+// write writes the document that build makes in format under profile:
+// with writeUBL in UBL, in CII as every document is.
+func write(format Format, profile Profile, build func() (*document, error),
+	writeUBL func(*document) ([]byte, error)) ([]byte, error) {
 	if !format.Supported() || !profile.Supported() {
 		return nil, fmt.Errorf("format %q under profile %q is not written", format, profile)
 	}
-	d, err := fromCreditNote(cn, profile)
+	d, err := build()
 	if err != nil {
 		return nil, err
 	}
 	switch format {
 	case UBL:
-		return ublCredit(d)
+		return writeUBL(d)
 	case CII:
 		return cii(d)
 	default:

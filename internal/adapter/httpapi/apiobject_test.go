@@ -94,9 +94,24 @@ func TestInvoiceJSONReadsTheStatus(t *testing.T) {
 	}
 }
 
-// The test client's objects are the adapter's, field for field.
+// The test client's objects are the adapter's, field for field: the
+// fields of an embedded struct stand where encoding/json writes them, at
+// its place.
 func TestTheTestClientDecodesEveryField(t *testing.T) {
 	var shape func(t reflect.Type) string
+	var fields func(t reflect.Type) []string
+	fields = func(t reflect.Type) []string {
+		var out []string
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if f.Anonymous && f.Tag.Get("json") == "" && f.Type.Kind() == reflect.Struct {
+				out = append(out, fields(f.Type)...)
+				continue
+			}
+			out = append(out, f.Tag.Get("json")+":"+shape(f.Type))
+		}
+		return out
+	}
 	shape = func(t reflect.Type) string {
 		switch t.Kind() {
 		case reflect.Pointer:
@@ -104,12 +119,7 @@ func TestTheTestClientDecodesEveryField(t *testing.T) {
 		case reflect.Slice:
 			return "[]" + shape(t.Elem())
 		case reflect.Struct:
-			var fields []string
-			for i := range t.NumField() {
-				f := t.Field(i)
-				fields = append(fields, f.Tag.Get("json")+":"+shape(f.Type))
-			}
-			return "{" + strings.Join(fields, ",") + "}"
+			return "{" + strings.Join(fields(t), ",") + "}"
 		default:
 			return t.Kind().String()
 		}

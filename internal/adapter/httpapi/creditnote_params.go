@@ -144,22 +144,10 @@ func DecodeCreditNote(body []byte) (*CreditNoteParams, *Error) {
 // checkCreditNoteLines checks the structure and JSON types of the lines of
 // a body (nil: absent): each an object of creditNoteLineFields.
 func checkCreditNoteLines(list *node) ([]map[string]*node, *Error) {
-	if list == nil {
-		return nil, nil
-	}
-	lines := make([]map[string]*node, len(list.elems))
-	for i, el := range list.elems {
-		path := elem("lines", i)
-		if el.kind != kindObject {
-			return nil, errorf(http.StatusBadRequest, CodeParameterInvalid, path,
-				"%s must be an object with invoice_line and quantity or amount.", path)
-		}
-		var e *Error
-		if lines[i], e = checkObject(el, path, creditNoteLineFields); e != nil {
-			return nil, e
-		}
-	}
-	return lines, nil
+	return checkObjects(list, "lines", "invoice_line and quantity or amount",
+		func(obj *node, path string) (map[string]*node, *Error) {
+			return checkObject(obj, path, creditNoteLineFields)
+		})
 }
 
 // checkFullCredit checks that a body has lines or full true, not both, and

@@ -68,6 +68,27 @@ func checkObject(obj *node, path string, known map[string]kind) (map[string]*nod
 	return fields, nil
 }
 
+// checkObjects checks the structure and JSON types of the list name of a
+// body (nil: absent): each element must be an object, which holds what
+// holds says, and passes check. The errors are 400s.
+func checkObjects[T any](list *node, name, holds string, check func(obj *node, path string) (T, *Error)) ([]T, *Error) {
+	if list == nil {
+		return nil, nil
+	}
+	out := make([]T, len(list.elems))
+	for i, el := range list.elems {
+		path := elem(name, i)
+		if el.kind != kindObject {
+			return nil, errorf(http.StatusBadRequest, CodeParameterInvalid, path, "%s must be an object with %s.", path, holds)
+		}
+		var e *Error
+		if out[i], e = check(el, path); e != nil {
+			return nil, e
+		}
+	}
+	return out, nil
+}
+
 // requiredString returns the string field name of fields, which must be
 // present and 1 to maxLen characters (runes) long.
 func requiredString(fields map[string]*node, path, name string, maxLen int) (string, *Error) {

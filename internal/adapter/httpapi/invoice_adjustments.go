@@ -90,22 +90,8 @@ func checkAdjustment(obj *node, path string, known map[string]kind) (adjustmentN
 // checkAdjustments checks the list of allowances or charges name (nil:
 // absent): at most maxAdjustments objects, each checked by checkAdjustment.
 func checkAdjustments(list *node, name string, known map[string]kind) ([]adjustmentNodes, *Error) {
-	if list == nil {
-		return nil, nil
-	}
-	out := make([]adjustmentNodes, len(list.elems))
-	for i, el := range list.elems {
-		path := elem(name, i)
-		if el.kind != kindObject {
-			return nil, errorf(http.StatusBadRequest, CodeParameterInvalid, path,
-				"%s must be an object with percent or amount, reason or reason_code, and tax.", path)
-		}
-		var e *Error
-		if out[i], e = checkAdjustment(el, path, known); e != nil {
-			return nil, e
-		}
-	}
-	return out, nil
+	return checkObjects(list, name, "percent or amount, reason or reason_code, and tax",
+		func(obj *node, path string) (adjustmentNodes, *Error) { return checkAdjustment(obj, path, known) })
 }
 
 // decodeAdjustments validates the values of the allowances or charges name:

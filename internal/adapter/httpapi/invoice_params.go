@@ -181,22 +181,14 @@ type itemNodes struct {
 // checkItems checks the structure and JSON types of the items of a body,
 // their taxes included: the 400s.
 func checkItems(list *node) ([]itemNodes, *Error) {
-	items := make([]itemNodes, len(list.elems))
-	for i, el := range list.elems {
-		path := itemPath(i)
-		if el.kind != kindObject {
-			return nil, errorf(http.StatusBadRequest, CodeParameterInvalid, path,
-				"%s must be an object with description, quantity and amount, and optionally unit_code, discount and tax.", path)
-		}
-		fields, e := checkObject(el, path, itemFields)
-		if e != nil {
-			return nil, e
-		}
-		if items[i], e = checkItem(fields, path); e != nil {
-			return nil, e
-		}
-	}
-	return items, nil
+	return checkObjects(list, "items", "description, quantity and amount, and optionally unit_code, discount and tax",
+		func(obj *node, path string) (itemNodes, *Error) {
+			fields, e := checkObject(obj, path, itemFields)
+			if e != nil {
+				return itemNodes{}, e
+			}
+			return checkItem(fields, path)
+		})
 }
 
 // checkItem checks the structure and JSON types of the tax and discount
