@@ -327,7 +327,9 @@ func (k *ledgerKind[O]) mark(ctx context.Context, c client.Client, obj O, inv *b
 	return k.patch(ctx, c, obj, func() {
 		f := k.fields(obj)
 		*f.currency = billing.InvoiceCurrency(inv)
-		*f.customerName = inv.Spec.CustomerRef.Name
+		if f.customerName != nil {
+			*f.customerName = inv.Spec.CustomerRef.Name
+		}
 	})
 }
 
