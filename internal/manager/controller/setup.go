@@ -145,6 +145,8 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			Numbers:  numbers,
 			Events:   eventNumbers,
 			Sealed:   sealed,
+			// The profile when the cache has none yet.
+			APIReader: mgr.GetAPIReader(),
 		}},
 		{"CreditNote", &ledger.CreditNoteReconciler{Parts: ledgerParts, Numbers: creditNumbers}},
 		{"Payment", &ledger.PaymentReconciler{Parts: ledgerParts}},

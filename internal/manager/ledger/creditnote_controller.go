@@ -178,7 +178,7 @@ func (r *CreditNoteReconciler) numbered(ctx context.Context, note *billingv1.Cre
 	if note.Status.Phase == billingv1.CreditNoteIssued && note.Status.Sequence != nil {
 		return *note.Status.DeepCopy(), nil
 	}
-	profile, err := reconciler.WorkspaceProfile(ctx, r.Client, note.Namespace)
+	profile, err := reconciler.IssuingProfile(ctx, r.Client, r.APIReader, note.Namespace)
 	if err != nil {
 		return note.Status, err
 	}

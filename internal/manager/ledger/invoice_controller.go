@@ -66,6 +66,10 @@ type InvoiceReconciler struct {
 	// with a sealed invoice's name is Invalid (AlreadySealed) and takes
 	// no number (nil: nothing is sealed).
 	Sealed *sealing.SealedRecords
+	// APIReader reads the workspace's profile straight from the API server
+	// when the cache has none yet (reconciler.IssuingProfile); nil: the
+	// cache alone.
+	APIReader client.Reader
 }
 
 // Numberer hands out invoice sequences: numbering.Allocator's contract.
@@ -80,7 +84,7 @@ const retryNumbering = time.Second
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices,verbs=list;watch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices/status,verbs=patch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers,verbs=list;watch
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles,verbs=list;watch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=billingprofiles,verbs=get;list;watch
 // Events are recorded on transitions only, so the same event never repeats
 // for one object and needs no patch (a repeat would be a series).
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create
@@ -215,14 +219,15 @@ func numberingBusy(err error) bool {
 }
 
 // profileToIssue returns the workspace's profile for an invoice that is
-// not issued yet or has no number (nil when the workspace has none). An
+// not issued yet or has no number (nil when the workspace has none), read
+// live when the cache has none yet (reconciler.IssuingProfile). An
 // issued, numbered invoice keeps what it was issued with, so the profile
 // is not read.
 func (r *InvoiceReconciler) profileToIssue(ctx context.Context, inv *billingv1.Invoice) (*billingv1.BillingProfile, error) {
 	if inv.Status.Phase == billingv1.InvoiceIssued && inv.Status.Sequence != nil {
 		return nil, nil
 	}
-	return reconciler.WorkspaceProfile(ctx, r.Client, inv.Namespace)
+	return reconciler.IssuingProfile(ctx, r.Client, r.APIReader, inv.Namespace)
 }
 
 // customerToBill returns the customer an invoice that is not yet issued
