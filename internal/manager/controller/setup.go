@@ -130,6 +130,9 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	// What the workspaces' seals hold, decoded once per seal, for every
 	// controller that must know a sealed record.
 	sealed := &sealing.SealedRecords{Reader: mgr.GetClient(), APIReader: mgr.GetAPIReader()}
+	// One live reader of profiles for both kinds that issue: a record
+	// whose profile the cache has not seen yet (reconciler.IssuingProfile).
+	profiles := &reconciler.LiveProfiles{Reader: mgr.GetAPIReader()}
 	ledgerParts := ledger.Parts{Client: ledgerClient, APIReader: mgr.GetAPIReader(), Clock: opts.Clock, Events: eventNumbers,
 		Sealed: sealed}
 	for _, c := range []struct {
@@ -145,10 +148,9 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			Numbers:  numbers,
 			Events:   eventNumbers,
 			Sealed:   sealed,
-			// The profile when the cache has none yet.
-			APIReader: mgr.GetAPIReader(),
+			Profiles: profiles,
 		}},
-		{"CreditNote", &ledger.CreditNoteReconciler{Parts: ledgerParts, Numbers: creditNumbers}},
+		{"CreditNote", &ledger.CreditNoteReconciler{Parts: ledgerParts, Numbers: creditNumbers, Profiles: profiles}},
 		{"Payment", &ledger.PaymentReconciler{Parts: ledgerParts}},
 		{"CreditApplication", &ledger.CreditApplicationReconciler{Parts: ledgerParts}},
 		{"Refund", &ledger.RefundReconciler{Parts: ledgerParts}},

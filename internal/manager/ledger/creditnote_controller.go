@@ -37,6 +37,9 @@ type CreditNoteReconciler struct {
 	// Numbers hands out the credit-note series' sequences (a
 	// *numbering.Allocator whose Sequence is "credit-notes").
 	Numbers Numberer
+	// Profiles reads the workspace's profile from the API server when the
+	// cache has none yet (reconciler.IssuingProfile); nil: the cache alone.
+	Profiles *reconciler.LiveProfiles
 }
 
 // creditNotes is the ledger protocol's view of credit notes (ledger.go).
@@ -178,7 +181,7 @@ func (r *CreditNoteReconciler) numbered(ctx context.Context, note *billingv1.Cre
 	if note.Status.Phase == billingv1.CreditNoteIssued && note.Status.Sequence != nil {
 		return *note.Status.DeepCopy(), nil
 	}
-	profile, err := reconciler.IssuingProfile(ctx, r.Client, r.APIReader, note.Namespace)
+	profile, err := reconciler.IssuingProfile(ctx, r.Client, r.Profiles, note.Namespace)
 	if err != nil {
 		return note.Status, err
 	}

@@ -66,10 +66,9 @@ type InvoiceReconciler struct {
 	// with a sealed invoice's name is Invalid (AlreadySealed) and takes
 	// no number (nil: nothing is sealed).
 	Sealed *sealing.SealedRecords
-	// APIReader reads the workspace's profile straight from the API server
-	// when the cache has none yet (reconciler.IssuingProfile); nil: the
-	// cache alone.
-	APIReader client.Reader
+	// Profiles reads the workspace's profile from the API server when the
+	// cache has none yet (reconciler.IssuingProfile); nil: the cache alone.
+	Profiles *reconciler.LiveProfiles
 }
 
 // Numberer hands out invoice sequences: numbering.Allocator's contract.
@@ -227,7 +226,7 @@ func (r *InvoiceReconciler) profileToIssue(ctx context.Context, inv *billingv1.I
 	if inv.Status.Phase == billingv1.InvoiceIssued && inv.Status.Sequence != nil {
 		return nil, nil
 	}
-	return reconciler.IssuingProfile(ctx, r.Client, r.APIReader, inv.Namespace)
+	return reconciler.IssuingProfile(ctx, r.Client, r.Profiles, inv.Namespace)
 }
 
 // customerToBill returns the customer an invoice that is not yet issued

@@ -22,7 +22,8 @@
 // EventNumberer, after the facts it follows), the controller builder and the
 // parts a reconciler needs before it is registered (NewController,
 // FirstMissing), the requests a watch of another kind maps to (Requests),
-// the workspace's billing profile (WorkspaceProfile), and the metrics every
-// reconciler reports (errors by reason, events recorded, the invoices
-// counted at scrape time). It registers no reconciler itself.
+// the workspace's billing profile (WorkspaceProfile; IssuingProfile, read
+// live through LiveProfiles while the cache has not seen it), and the
+// metrics every reconciler reports (errors by reason, events recorded, the
+// invoices counted at scrape time). It registers no reconciler itself.
 package reconciler

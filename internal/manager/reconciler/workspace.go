@@ -42,15 +42,18 @@ func WorkspaceProfile(ctx context.Context, reader client.Reader, namespace strin
 // IssuingProfile returns the workspace's BillingProfile for a record about
 // to be issued, which freezes what the profile gives it (its number's
 // format, its e-mail on issue): the cache's, and when the cache has none,
-// the API server's (live). A profile and an invoice applied together
-// (`kubectl apply -f` of one manifest, a GitOps sync) reach the manager
-// through two watches, and the invoice's may come first; without the live
-// read it would be issued as if the workspace had no profile. The live
-// read costs one GET per issue, only in a workspace without a profile.
-func IssuingProfile(ctx context.Context, cache, live client.Reader, namespace string) (*billingv1.BillingProfile, error) {
+// the API server's (live; nil: the cache's answer stands). A profile and
+// an invoice applied together (`kubectl apply -f` of one manifest, a
+// GitOps sync) reach the manager through two watches, and the invoice's
+// may come first; without the live read it would be issued as if the
+// workspace had no profile. Only a workspace without a profile pays for
+// the live reads, which LiveProfiles shares among the records issued at
+// the same moment.
+func IssuingProfile(ctx context.Context, cache client.Reader, live *LiveProfiles,
+	namespace string) (*billingv1.BillingProfile, error) {
 	profile, err := WorkspaceProfile(ctx, cache, namespace)
 	if err != nil || profile != nil || live == nil {
 		return profile, err
 	}
-	return WorkspaceProfile(ctx, live, namespace)
+	return live.Profile(ctx, namespace)
 }
