@@ -22,6 +22,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/util/resourceversion"
 	toolscache "k8s.io/client-go/tools/cache"
+
+	"github.com/invoicing-dev/invoicing/internal/coalesce"
 )
 
 // A read barrier, as the API server's consistent reads from its watch cache
@@ -51,7 +53,7 @@ type readBarrier struct {
 	// current asks the API server for its current resource version, of a
 	// list in a namespace (any: the version is the kind's), once a request
 	// arrived.
-	current coalesced
+	current coalesce.Call[string]
 	// timeout bounds a wait.
 	timeout time.Duration
 
@@ -81,7 +83,7 @@ const (
 )
 
 func newReadBarrier(current func(ctx context.Context, ns string) (string, error), timeout time.Duration) *readBarrier {
-	return &readBarrier{current: coalesced{fetch: current}, timeout: timeout, advanced: make(chan struct{}),
+	return &readBarrier{current: coalesce.Call[string]{Fetch: current}, timeout: timeout, advanced: make(chan struct{}),
 		advancedAt: time.Now()}
 }
 
@@ -103,9 +105,9 @@ func (b *readBarrier) observe(rv string) {
 }
 
 // currentVersion returns the API server's current resource version, from a
-// fetch that starts after the call (coalesced).
+// fetch that starts after the call (coalesce.Call).
 func (b *readBarrier) currentVersion(ctx context.Context, ns string) (string, error) {
-	return b.current.next(ctx, ns)
+	return b.current.Next(ctx, ns)
 }
 
 // await takes the barrier (target) and waits until the informer has

@@ -26,6 +26,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/coalesce"
 )
 
 // Profile is what handlers use of a workspace's BillingProfile "default";
@@ -66,7 +67,7 @@ type Profile struct {
 // third of their rate. A get without a resource version is read from etcd
 // at once. The confirmation is a metadata-only get of the profile, shared
 // by the requests of the workspace that arrive while one is under way
-// (coalesced): the profile's resource version, which the cached one must
+// (coalesce.Call): the profile's resource version, which the cached one must
 // have reached.
 func (s *Store) Profile(ctx context.Context, ns string) (Profile, error) {
 	rv, err := s.profiles.version(ctx, ns)
@@ -119,7 +120,7 @@ type profileVersions struct {
 	live client.Reader
 
 	mu          sync.Mutex
-	byWorkspace map[string]*coalesced
+	byWorkspace map[string]*coalesce.Call[string]
 }
 
 // version returns the resource version of ns's profile, read after the
@@ -128,11 +129,11 @@ func (v *profileVersions) version(ctx context.Context, ns string) (string, error
 	v.mu.Lock()
 	c, ok := v.byWorkspace[ns]
 	if !ok {
-		c = &coalesced{fetch: v.fetch}
+		c = &coalesce.Call[string]{Fetch: v.fetch}
 		v.byWorkspace[ns] = c
 	}
 	v.mu.Unlock()
-	return c.next(ctx, ns)
+	return c.Next(ctx, ns)
 }
 
 // fetch reads the resource version of ns's profile: a metadata-only get,

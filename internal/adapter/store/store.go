@@ -45,6 +45,7 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/coalesce"
 	"github.com/invoicing-dev/invoicing/internal/recordkind"
 )
 
@@ -109,7 +110,7 @@ func New(c cache.Cache, live client.Reader, opts Options) *Store {
 		byKind: map[*recordkind.Kind]*kind{}, sequences: newSequenceIndex(),
 		events: newEventIndex(), syncedCh: make(chan struct{}), metrics: newMetrics(),
 		seals: newSeals(), sealsSynced: make(chan struct{}), log: logr.Discard(),
-		profiles: &profileVersions{live: live, byWorkspace: map[string]*coalesced{}}}
+		profiles: &profileVersions{live: live, byWorkspace: map[string]*coalesce.Call[string]{}}}
 	for _, rk := range recordkind.Where(func(k *recordkind.Kind) bool { return k.Cached }) {
 		k := &kind{obj: rk.New(), newObj: rk.New, sets: setsOf(rk), listKind: rk.Name + "List", newList: rk.NewList}
 		if rk.Overlaid {

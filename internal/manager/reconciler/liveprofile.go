@@ -17,95 +17,49 @@ package reconciler
 import (
 	"context"
 	"sync"
-	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/coalesce"
 )
 
-// liveProfileTimeout bounds one live read of a workspace's profile, which
-// runs for every caller that joined it, whatever their own deadlines.
-const liveProfileTimeout = 30 * time.Second
-
 // LiveProfiles reads workspaces' BillingProfiles from the API server for
-// IssuingProfile, one read for many callers: a caller is answered by a
-// read that started after it asked, so the read sees every profile
-// created before the caller's record reached the manager's cache, and
-// the callers that ask while a read is under way share the next one. A
-// burst of invoices in a workspace without a profile then costs about two
-// GETs, not one per invoice.
+// IssuingProfile, one read for many callers (coalesce.Call): a caller is
+// answered by a read that started after it asked, so the read sees every
+// profile created before the caller's record reached the manager's cache,
+// and the callers that ask while a read is under way share the next one.
+// A burst of invoices in a workspace without a profile then costs about
+// two GETs, not one per invoice.
 type LiveProfiles struct {
 	// Reader reads from the API server (the manager's APIReader).
 	Reader client.Reader
 
-	mu     sync.Mutex
-	rounds map[string]*profileRound // by namespace
-}
-
-// profileRound is one live read of a workspace's profile and the callers
-// waiting for it.
-type profileRound struct {
-	next    *profileRound // the round that starts when this one ends
-	waiters int           // the callers it answers
-	done    chan struct{}
-	profile *billingv1.BillingProfile
-	err     error
+	mu          sync.Mutex
+	byWorkspace map[string]*coalesce.Call[*billingv1.BillingProfile]
 }
 
 // Profile returns namespace's BillingProfile as the API server has it, or
 // nil when it has none, from a read that started after this call began.
 func (l *LiveProfiles) Profile(ctx context.Context, namespace string) (*billingv1.BillingProfile, error) {
-	r := l.join(namespace)
-	select {
-	case <-r.done:
-		if r.profile == nil {
-			return nil, r.err
-		}
-		return r.profile.DeepCopy(), r.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	profile, err := l.call(namespace).Next(ctx, namespace)
+	// The callers of one read share its answer: each gets its own copy.
+	return profile.DeepCopy(), err
 }
 
-// join returns the round that will answer a caller asking now: the one
-// that starts next in namespace, started at once when none is running.
-func (l *LiveProfiles) join(namespace string) *profileRound {
+// call is namespace's coalesced read.
+func (l *LiveProfiles) call(namespace string) *coalesce.Call[*billingv1.BillingProfile] {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.rounds == nil {
-		l.rounds = map[string]*profileRound{}
+	if l.byWorkspace == nil {
+		l.byWorkspace = map[string]*coalesce.Call[*billingv1.BillingProfile]{}
 	}
-	running := l.rounds[namespace]
-	if running == nil {
-		r := &profileRound{done: make(chan struct{}), waiters: 1}
-		l.rounds[namespace] = r
-		go l.read(namespace, r)
-		return r
+	c, ok := l.byWorkspace[namespace]
+	if !ok {
+		c = &coalesce.Call[*billingv1.BillingProfile]{Fetch: func(ctx context.Context, ns string) (*billingv1.BillingProfile, error) {
+			return WorkspaceProfile(ctx, l.Reader, ns)
+		}}
+		l.byWorkspace[namespace] = c
 	}
-	if running.next == nil {
-		running.next = &profileRound{done: make(chan struct{})}
-	}
-	running.next.waiters++
-	return running.next
-}
-
-// read runs round r, then each round that gathered behind the one before,
-// until none did.
-func (l *LiveProfiles) read(namespace string, r *profileRound) {
-	for r != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), liveProfileTimeout)
-		r.profile, r.err = WorkspaceProfile(ctx, l.Reader, namespace)
-		cancel()
-		l.mu.Lock()
-		next := r.next
-		if next == nil {
-			delete(l.rounds, namespace)
-		} else {
-			l.rounds[namespace] = next
-		}
-		l.mu.Unlock()
-		close(r.done)
-		r = next
-	}
+	return c
 }

@@ -179,15 +179,10 @@ func TestACallerStopsWaitingWhenItsContextEnds(t *testing.T) {
 	}
 }
 
-// waiting is how many callers wait for the round that starts next in
+// waiting is how many callers wait for the read that starts next in
 // namespace.
 func (l *LiveProfiles) waiting(namespace string) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if r := l.rounds[namespace]; r != nil && r.next != nil {
-		return r.next.waiters
-	}
-	return 0
+	return l.call(namespace).Queued()
 }
 
 // waitUntil polls cond for up to five seconds.
