@@ -46,7 +46,37 @@ const (
 	soakHeapSlack     = 4 << 20
 	soakWorkers       = 6
 	soakCreatesPerSec = 15 // at most, over all workers
+	// soakSettle bounds the wait for the heap to settle after the
+	// warm-up (settleHeap), soakSettleStep is what counts as settled.
+	soakSettle     = 30 * time.Second
+	soakSettleStep = 1 << 20
 )
+
+// settleHeap waits, up to soakSettle, until the heap after a forced GC
+// moves by less than soakSettleStep between two samples soakSample apart.
+// The adapter the soak starts takes in every object the suite's earlier
+// stories left in the cluster, and on a busy machine it may still be doing
+// so after the warm-up: that growth is its cache filling, not a leak, and
+// would otherwise fall into the measured part of the run.
+func settleHeap() {
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	last := heap()
+	for start := time.Now(); time.Since(start) < soakSettle; {
+		time.Sleep(soakSample)
+		now := heap()
+		if max(now, last)-min(now, last) < soakSettleStep {
+			return
+		}
+		GinkgoWriter.Printf("heap still moving after the warm-up: %.1f to %.1f MiB\n",
+			float64(last)/(1<<20), float64(now)/(1<<20))
+		last = now
+	}
+}
 
 // tally sums up a long run without keeping its responses.
 type tally struct {
@@ -138,6 +168,7 @@ var _ = Describe("A soak of mixed traffic", func() {
 		By("warming up")
 		l := startLoad(soakWorkers, 100000, 5*time.Millisecond, op)
 		time.Sleep(soakWarmUp)
+		settleHeap()
 
 		By("measuring goroutines and heap while the load runs")
 		type sample struct {
