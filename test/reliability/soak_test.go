@@ -59,16 +59,10 @@ const (
 // so after the warm-up: that growth is its cache filling, not a leak, and
 // would otherwise fall into the measured part of the run.
 func settleHeap() {
-	heap := func() uint64 {
-		runtime.GC()
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		return m.HeapAlloc
-	}
-	last := heap()
+	last := heapAfterGC()
 	for start := time.Now(); time.Since(start) < soakSettle; {
 		time.Sleep(soakSample)
-		now := heap()
+		now := heapAfterGC()
 		if max(now, last)-min(now, last) < soakSettleStep {
 			return
 		}
@@ -76,6 +70,14 @@ func settleHeap() {
 			float64(last)/(1<<20), float64(now)/(1<<20))
 		last = now
 	}
+}
+
+// heapAfterGC is the live heap of the test process after a forced GC.
+func heapAfterGC() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
 }
 
 // tally sums up a long run without keeping its responses.
@@ -178,13 +180,11 @@ var _ = Describe("A soak of mixed traffic", func() {
 		}
 		var samples []sample
 		measure := func() {
-			runtime.GC()
-			var m runtime.MemStats
-			runtime.ReadMemStats(&m)
+			heap := heapAfterGC()
 			t.mu.Lock()
 			n := t.requests
 			t.mu.Unlock()
-			samples = append(samples, sample{goroutines: runtime.NumGoroutine(), heap: m.HeapAlloc, requests: n})
+			samples = append(samples, sample{goroutines: runtime.NumGoroutine(), heap: heap, requests: n})
 		}
 		for start := time.Now(); time.Since(start) <= soakMeasure; time.Sleep(soakSample) {
 			measure()

@@ -27,23 +27,35 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
-// oneObject is a reader that holds at most one customer, or fails.
-type oneObject struct {
+// oneObject is a reader that holds at most one object of kind T (nil: a
+// NotFound for every name), or fails with err, and counts the reads it
+// was asked (reads may be nil).
+type oneObject[T any, PT interface {
+	*T
+	client.Object
+}] struct {
 	client.Reader
-	held *billingv1.Customer
-	err  error
+	held  PT
+	err   error
+	reads *int
 }
 
-func (r oneObject) Get(_ context.Context, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
+func (r oneObject[T, PT]) Get(_ context.Context, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
+	if r.reads != nil {
+		*r.reads++
+	}
 	if r.err != nil {
 		return r.err
 	}
-	if r.held == nil || r.held.Name != key.Name {
-		return apierrors.NewNotFound(schema.GroupResource{Resource: "customers"}, key.Name)
+	if r.held == nil || r.held.GetName() != key.Name || r.held.GetNamespace() != key.Namespace {
+		return apierrors.NewNotFound(schema.GroupResource{Resource: "objects"}, key.Name)
 	}
-	r.held.DeepCopyInto(obj.(*billingv1.Customer))
+	*obj.(PT) = *r.held.DeepCopyObject().(PT)
 	return nil
 }
+
+// customers is a oneObject of customers.
+type customers = oneObject[billingv1.Customer, *billingv1.Customer]
 
 func TestGetActiveSaysWhetherThereIsAnObjectToReconcile(t *testing.T) {
 	now := metav1.Now()
@@ -53,14 +65,14 @@ func TestGetActiveSaysWhetherThereIsAnObjectToReconcile(t *testing.T) {
 	broken := errors.New("connection refused")
 	tests := []struct {
 		name       string
-		reader     oneObject
+		reader     customers
 		wantActive bool
 		wantErr    error
 	}{
-		{name: "an object that exists and is not being deleted is active", reader: oneObject{held: held}, wantActive: true},
-		{name: "an object that is gone is not active and no error", reader: oneObject{}},
-		{name: "an object being deleted is not active", reader: oneObject{held: deleting}},
-		{name: "a failed read is returned", reader: oneObject{err: broken}, wantErr: broken},
+		{name: "an object that exists and is not being deleted is active", reader: customers{held: held}, wantActive: true},
+		{name: "an object that is gone is not active and no error", reader: customers{}},
+		{name: "an object being deleted is not active", reader: customers{held: deleting}},
+		{name: "a failed read is returned", reader: customers{err: broken}, wantErr: broken},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -30,26 +30,8 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
-// profiles is a reader that holds at most one BillingProfile, or fails,
-// and counts what it was asked.
-type profiles struct {
-	client.Reader
-	held  *billingv1.BillingProfile
-	err   error
-	reads *int
-}
-
-func (r profiles) Get(_ context.Context, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
-	*r.reads++
-	if r.err != nil {
-		return r.err
-	}
-	if r.held == nil || r.held.Name != key.Name || r.held.Namespace != key.Namespace {
-		return apierrors.NewNotFound(schema.GroupResource{Resource: "billingprofiles"}, key.Name)
-	}
-	r.held.DeepCopyInto(obj.(*billingv1.BillingProfile))
-	return nil
-}
+// profiles is a oneObject of billing profiles.
+type profiles = oneObject[billingv1.BillingProfile, *billingv1.BillingProfile]
 
 func TestIssuingProfileReadsLiveOnlyWhatTheCacheHasNotSeen(t *testing.T) {
 	cached := &billingv1.BillingProfile{ObjectMeta: metav1.ObjectMeta{Name: billingv1.DefaultBillingProfileName,
