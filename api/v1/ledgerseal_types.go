@@ -48,6 +48,38 @@ type SealCounts struct {
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=1000000
 	Payments int32 `json:"payments"`
+
+	// creditApplications is the number of CreditApplications in the seal:
+	// each is sealed with the invoice its credit was applied to. Absent in
+	// seals made before credit applications were sealed.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000000
+	CreditApplications int32 `json:"creditApplications,omitempty"`
+
+	// writeOffs is the number of WriteOffs in the seal: each is sealed
+	// with the invoice it wrote off. Absent in seals made before write-offs
+	// were sealed.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000000
+	WriteOffs int32 `json:"writeOffs,omitempty"`
+
+	// refunds is the number of Refunds in the seal: each is sealed once
+	// the period it is dated in is closed. Absent in seals made before
+	// refunds were sealed.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000000
+	Refunds int32 `json:"refunds,omitempty"`
+
+	// emails is the number of Emails in the seal: each is sealed with the
+	// record it sent once it is final (Sent, Failed or Skipped). Absent in
+	// seals made before e-mails were sealed.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000000
+	Emails int32 `json:"emails,omitempty"`
 }
 
 // LedgerSealSpec is one link of a workspace's hash chain: settled records

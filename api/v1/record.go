@@ -57,8 +57,9 @@ type LedgerRecord interface {
 type Settled interface {
 	client.Object
 	// Settled says whether the record is done changing: a closed
-	// PeriodClose, an invoice paid or void, a final credit note or
-	// payment; a LedgerSeal always.
+	// PeriodClose, an invoice paid, void or written off, a final credit
+	// note, payment, credit application, write-off or refund, an e-mail
+	// whose delivery ended; a LedgerSeal always.
 	Settled() bool
 }
 
@@ -125,10 +126,12 @@ func (in *WriteOff) InvoiceName() string { return in.Spec.InvoiceRef.Name }
 // CustomerName is the customer the controller recorded.
 func (in *WriteOff) CustomerName() string { return in.Status.CustomerName }
 
-// Settled says whether the invoice is paid or void.
+// Settled says whether the invoice is paid, void or uncollectible (written
+// off).
 func (in *Invoice) Settled() bool {
 	b := in.Status.Balance
-	return b != nil && (b.PaymentStatus == InvoicePaymentPaid || b.PaymentStatus == InvoicePaymentVoid)
+	return b != nil && (b.PaymentStatus == InvoicePaymentPaid || b.PaymentStatus == InvoicePaymentVoid ||
+		b.PaymentStatus == InvoicePaymentUncollectible)
 }
 
 // Settled says whether the credit note is issued or rejected.
@@ -143,6 +146,27 @@ func (in *Payment) Settled() bool {
 
 // Settled says whether the period close is closed.
 func (in *PeriodClose) Settled() bool { return in.Status.Phase == PeriodCloseClosed }
+
+// Settled says whether the credit application is applied or rejected.
+func (in *CreditApplication) Settled() bool {
+	return in.Status.Phase == CreditApplicationApplied || in.Status.Phase == CreditApplicationRejected
+}
+
+// Settled says whether the write-off is recorded or rejected.
+func (in *WriteOff) Settled() bool {
+	return in.Status.Phase == WriteOffRecorded || in.Status.Phase == WriteOffRejected
+}
+
+// Settled says whether the refund is recorded or rejected.
+func (in *Refund) Settled() bool {
+	return in.Status.Phase == RefundRecorded || in.Status.Phase == RefundRejected
+}
+
+// Settled says whether the e-mail's delivery has ended: sent, failed or
+// skipped.
+func (in *Email) Settled() bool {
+	return in.Status.Phase == EmailSent || in.Status.Phase == EmailFailed || in.Status.Phase == EmailSkipped
+}
 
 // Settled is true: a seal never changes once made.
 func (in *LedgerSeal) Settled() bool { return true }
@@ -163,3 +187,15 @@ func (in *CreditNote) SealParts() (spec, status any) { return in.Spec, in.Status
 
 // SealParts is the payment's spec and status.
 func (in *Payment) SealParts() (spec, status any) { return in.Spec, in.Status }
+
+// SealParts is the credit application's spec and status.
+func (in *CreditApplication) SealParts() (spec, status any) { return in.Spec, in.Status }
+
+// SealParts is the write-off's spec and status.
+func (in *WriteOff) SealParts() (spec, status any) { return in.Spec, in.Status }
+
+// SealParts is the refund's spec and status.
+func (in *Refund) SealParts() (spec, status any) { return in.Spec, in.Status }
+
+// SealParts is the e-mail's spec and status.
+func (in *Email) SealParts() (spec, status any) { return in.Spec, in.Status }

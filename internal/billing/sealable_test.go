@@ -19,6 +19,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
@@ -66,6 +67,30 @@ func TestWhichFamiliesAreSealable(t *testing.T) {
 		return inv
 	}
 	one := []billingv1.LedgerEntry{{Name: "x", UID: "u", Amount: 1}}
+	withEvent := func(yes bool, e billingv1.EventType) []billingv1.RecordedEvent {
+		if !yes {
+			return nil
+		}
+		return []billingv1.RecordedEvent{{Type: e, Sequence: 4}}
+	}
+	application := func(name, uid string, phase billingv1.CreditApplicationPhase, event bool) *billingv1.CreditApplication {
+		a := &billingv1.CreditApplication{Status: billingv1.CreditApplicationStatus{Phase: phase,
+			Events: withEvent(event, billingv1.EventTypeCreditApplied)}}
+		a.Name, a.UID = name, types.UID(uid)
+		return a
+	}
+	writeOff := func(name, uid string, phase billingv1.WriteOffPhase, event bool) *billingv1.WriteOff {
+		w := &billingv1.WriteOff{Status: billingv1.WriteOffStatus{Phase: phase,
+			Events: withEvent(event, billingv1.EventTypeInvoiceMarkedUncollectible)}}
+		w.Name, w.UID = name, types.UID(uid)
+		return w
+	}
+	email := func(purpose billingv1.EmailPurpose, phase billingv1.EmailPhase, event bool) *billingv1.Email {
+		return &billingv1.Email{Spec: billingv1.EmailSpec{Purpose: purpose}, Status: billingv1.EmailStatus{Phase: phase,
+			Events: withEvent(event, billingv1.EventTypeInvoiceReminderSent)}}
+	}
+	writtenOff := invoice(before, billingv1.InvoicePaymentUncollectible)
+	writtenOff.Status.Ledger = &billingv1.InvoiceLedger{WriteOffs: one}
 	for _, tc := range []struct {
 		name   string
 		family Family
@@ -90,13 +115,86 @@ func TestWhichFamiliesAreSealable(t *testing.T) {
 		{"an overpaid invoice whose credit its customer holds is", Family{Invoice: overpaid, Credit: credit(500)}, true},
 		{"an overpaid invoice whose credit its customer does not hold yet is not", Family{Invoice: overpaid}, false},
 		{"an overpaid invoice whose customer holds less of its credit is not", Family{Invoice: overpaid, Credit: credit(400)}, false},
-		{"an invoice with credit applied to it stays live", Family{Invoice: withLedger(billingv1.InvoiceLedger{CreditApplications: one})}, false},
-		{"an invoice written off and recovered stays live", Family{Invoice: withLedger(billingv1.InvoiceLedger{WriteOffs: one})}, false},
+		{"an invoice with credit applied to it is, with its applied credit application",
+			Family{Invoice: withLedger(billingv1.InvoiceLedger{CreditApplications: one}),
+				CreditApplications: []*billingv1.CreditApplication{application("x", "u", billingv1.CreditApplicationApplied, true)}}, true},
+		{"an invoice whose ledger names a credit application the family lacks is not",
+			Family{Invoice: withLedger(billingv1.InvoiceLedger{CreditApplications: one})}, false},
+		{"an invoice whose ledger names another object of its credit application's name is not",
+			Family{Invoice: withLedger(billingv1.InvoiceLedger{CreditApplications: one}),
+				CreditApplications: []*billingv1.CreditApplication{application("x", "other", billingv1.CreditApplicationApplied, true)}}, false},
+		{"a pending credit application blocks",
+			Family{Invoice: paid, CreditApplications: []*billingv1.CreditApplication{application("y", "v", billingv1.CreditApplicationPending, false)}}, false},
+		{"an applied credit application without its event blocks",
+			Family{Invoice: withLedger(billingv1.InvoiceLedger{CreditApplications: one}),
+				CreditApplications: []*billingv1.CreditApplication{application("x", "u", billingv1.CreditApplicationApplied, false)}}, false},
+		{"a rejected credit application goes with its invoice",
+			Family{Invoice: paid, CreditApplications: []*billingv1.CreditApplication{application("y", "v", billingv1.CreditApplicationRejected, false)}}, true},
+		{"an invoice written off and recovered is, with its write-off",
+			Family{Invoice: withLedger(billingv1.InvoiceLedger{WriteOffs: one}),
+				WriteOffs: []*billingv1.WriteOff{writeOff("x", "u", billingv1.WriteOffRecorded, true)}}, true},
+		{"an uncollectible invoice is, with its recorded write-off", Family{Invoice: writtenOff,
+			WriteOffs: []*billingv1.WriteOff{writeOff("x", "u", billingv1.WriteOffRecorded, true)}}, true},
+		{"an uncollectible invoice whose write-off is not in the family is not", Family{Invoice: writtenOff}, false},
+		{"an uncollectible invoice whose write-off has not its event yet is not", Family{Invoice: writtenOff,
+			WriteOffs: []*billingv1.WriteOff{writeOff("x", "u", billingv1.WriteOffRecorded, false)}}, false},
+		{"sent, failed and skipped e-mails go with their invoice", Family{Invoice: paid, Emails: []*billingv1.Email{
+			email(billingv1.EmailPurposeInvoice, billingv1.EmailSent, false), email(billingv1.EmailPurposeInvoice, billingv1.EmailFailed, false),
+			email(billingv1.EmailPurposeReminder, billingv1.EmailSkipped, false), email(billingv1.EmailPurposeReminder, billingv1.EmailSent, true)}}, true},
+		{"an e-mail still being delivered blocks", Family{Invoice: paid, Emails: []*billingv1.Email{
+			email(billingv1.EmailPurposeInvoice, billingv1.EmailPending, false)}}, false},
+		{"a sent reminder without its event blocks", Family{Invoice: paid, Emails: []*billingv1.Email{
+			email(billingv1.EmailPurposeReminder, billingv1.EmailSent, false)}}, false},
 		{"a recorded payment without its event blocks", Family{Invoice: paid, Payments: []*billingv1.Payment{payment(billingv1.PaymentRecorded, false)}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := Sealable(tc.family, closed); got != tc.want {
 				t.Errorf("Sealable = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestWhichRecordsOfNoFamilyAreSealable(t *testing.T) {
+	closed := time.Date(2026, 10, 31, 23, 59, 59, 0, time.UTC)
+	at := func(t time.Time) *metav1.Time { return &metav1.Time{Time: t} }
+	in, after := closed.Add(-time.Hour), closed.Add(time.Hour)
+	refund := func(phase billingv1.RefundPhase, refundedAt, recordedAt *metav1.Time, event bool) *billingv1.Refund {
+		rf := &billingv1.Refund{Spec: billingv1.RefundSpec{RefundedAt: refundedAt},
+			Status: billingv1.RefundStatus{Phase: phase, RecordedAt: recordedAt}}
+		if event {
+			rf.Status.Events = []billingv1.RecordedEvent{{Type: billingv1.EventTypeRefundRecorded, Sequence: 9}}
+		}
+		rf.CreationTimestamp = metav1.Time{Time: in}
+		return rf
+	}
+	email := func(purpose billingv1.EmailPurpose, phase billingv1.EmailPhase, sentAt *metav1.Time) *billingv1.Email {
+		em := &billingv1.Email{Spec: billingv1.EmailSpec{Purpose: purpose}, Status: billingv1.EmailStatus{Phase: phase, SentAt: sentAt}}
+		em.CreationTimestamp = metav1.Time{Time: in}
+		return em
+	}
+	for _, tc := range []struct {
+		name   string
+		record billingv1.EventCarrier
+		sealed bool
+		want   bool
+	}{
+		{"a recorded refund dated in the closed period is", refund(billingv1.RefundRecorded, at(in), at(after), true), false, true},
+		{"a recorded refund dated after the close is not", refund(billingv1.RefundRecorded, at(after), at(after), true), false, false},
+		{"a recorded refund without a date is dated when it was recorded", refund(billingv1.RefundRecorded, nil, at(after), true), false, false},
+		{"a recorded refund without its event is not", refund(billingv1.RefundRecorded, at(in), at(in), false), false, false},
+		{"a pending refund is not", refund(billingv1.RefundPending, at(in), nil, false), false, false},
+		{"a rejected refund dated in the closed period is", refund(billingv1.RefundRejected, at(in), nil, false), false, true},
+		{"a statement sent in the closed period is", email(billingv1.EmailPurposeStatement, billingv1.EmailSent, at(in)), false, true},
+		{"a statement sent after the close is not", email(billingv1.EmailPurposeStatement, billingv1.EmailSent, at(after)), false, false},
+		{"a statement still being sent is not", email(billingv1.EmailPurposeStatement, billingv1.EmailPending, nil), false, false},
+		{"an invoice's e-mail whose invoice is live goes with its family instead", email(billingv1.EmailPurposeInvoice, billingv1.EmailSent, at(in)), false, false},
+		{"an invoice's e-mail whose invoice is sealed is", email(billingv1.EmailPurposeInvoice, billingv1.EmailFailed, nil), true, true},
+		{"an invoice is no record of no family", &billingv1.Invoice{}, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := LooseSealable(tc.record, closed, tc.sealed); got != tc.want {
+				t.Errorf("LooseSealable = %v, want %v", got, tc.want)
 			}
 		})
 	}

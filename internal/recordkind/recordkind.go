@@ -107,16 +107,19 @@ var (
 		Path:   "/v1/credit_applications/",
 		Events: []billingv1.EventType{billingv1.EventTypeCreditApplied}, EventBlocks: true,
 		Cached: true, Overlaid: true, Ledger: "credit application",
+		Sealed:  func(c *billingv1.SealCounts) *int32 { return &c.CreditApplications },
 		New:     func() client.Object { return &billingv1.CreditApplication{} },
 		NewList: func() client.ObjectList { return &billingv1.CreditApplicationList{} }}
 	Refund = Kind{Name: "Refund", Resource: "refunds", IDPrefix: "rf-", Path: "/v1/refunds/",
 		Events: []billingv1.EventType{billingv1.EventTypeRefundRecorded}, EventBlocks: true,
 		Cached: true, Overlaid: true, Ledger: "refund",
+		Sealed:  func(c *billingv1.SealCounts) *int32 { return &c.Refunds },
 		New:     func() client.Object { return &billingv1.Refund{} },
 		NewList: func() client.ObjectList { return &billingv1.RefundList{} }}
 	WriteOff = Kind{Name: "WriteOff", Resource: "writeoffs", IDPrefix: "wo-", Path: "/v1/write_offs/",
 		Events: []billingv1.EventType{billingv1.EventTypeInvoiceMarkedUncollectible}, EventBlocks: true,
 		Cached: true, Overlaid: true, Ledger: "write-off",
+		Sealed:  func(c *billingv1.SealCounts) *int32 { return &c.WriteOffs },
 		New:     func() client.Object { return &billingv1.WriteOff{} },
 		NewList: func() client.ObjectList { return &billingv1.WriteOffList{} }}
 	// InvoiceSchedule's ids start with isch-, the kind's short name: its
@@ -144,9 +147,12 @@ var (
 		NewList: func() client.ObjectList { return &billingv1.PendingItemList{} }}
 	// Email's ids start with em-, the kind's short name. An Email is work
 	// queued for the manager, not a resource of its own path; a reminder's
-	// carries invoice.reminder_sent.
+	// carries invoice.reminder_sent. A final one is sealed, and the adapter
+	// serves a sealed reminder's event from its seal (Overlaid).
 	Email = Kind{Name: "Email", Resource: "emails", IDPrefix: "em-",
 		Events: []billingv1.EventType{billingv1.EventTypeInvoiceReminderSent}, EventBlocks: true,
+		Cached: true, Overlaid: true,
+		Sealed:  func(c *billingv1.SealCounts) *int32 { return &c.Emails },
 		New:     func() client.Object { return &billingv1.Email{} },
 		NewList: func() client.ObjectList { return &billingv1.EmailList{} }}
 )

@@ -86,13 +86,18 @@ func CheckCounts(s *billingv1.LedgerSeal, records []Record) error {
 		}
 	}
 	if got != s.Spec.Counts {
-		return broken("the payload holds %d invoices, %d credit notes and %d payments; counts says %d, %d and %d",
-			got.Invoices, got.CreditNotes, got.Payments,
-			s.Spec.Counts.Invoices, s.Spec.Counts.CreditNotes, s.Spec.Counts.Payments)
+		return broken("the payload holds %s; counts says %s", countsText(got), countsText(s.Spec.Counts))
 	}
 	if first != s.Spec.FirstInvoiceNumber || last != s.Spec.LastInvoiceNumber {
 		return broken("the payload's invoices run from %q to %q; the seal says %q to %q",
 			first, last, s.Spec.FirstInvoiceNumber, s.Spec.LastInvoiceNumber)
 	}
 	return nil
+}
+
+// countsText names counts in words: "2 invoices, 0 credit notes, 1
+// payments, 0 credit applications, 0 write-offs, 0 refunds, 0 emails".
+func countsText(c billingv1.SealCounts) string {
+	return fmt.Sprintf("%d invoices, %d credit notes, %d payments, %d credit applications, %d write-offs, %d refunds, %d emails",
+		c.Invoices, c.CreditNotes, c.Payments, c.CreditApplications, c.WriteOffs, c.Refunds, c.Emails)
 }

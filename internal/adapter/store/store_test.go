@@ -273,7 +273,8 @@ func TestPageRefusesAKindTheStoreDoesNotHold(t *testing.T) {
 		name string
 		kind *recordkind.Kind
 	}{
-		{"a kind of the table the store does not cache", &recordkind.Email},
+		{"a kind the store does not cache", &recordkind.Kind{Name: "Unknown", New: recordkind.Email.New,
+			NewList: recordkind.Email.NewList}},
 		{"no kind at all (a type of no row)", recordkind.Of(&corev1.ConfigMap{})},
 	}
 	for _, tc := range cases {

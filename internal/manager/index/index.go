@@ -182,6 +182,27 @@ const RefundCustomer = "spec.customerRef.name"
 // refundCustomer extracts the RefundCustomer value.
 var refundCustomer = oneValue(func(rf *billingv1.Refund) string { return rf.Spec.CustomerRef.Name })
 
+// EmailRecord indexes Emails by the record they send (EmailRecordKey):
+// the sealer finds an invoice's e-mails, its reminders' and its credit
+// notes' by it, to seal them with their invoice.
+const EmailRecord = "spec.invoiceRef.name|spec.creditNoteRef.name"
+
+// EmailRecordKey is the EmailRecord value of the e-mails that send the
+// record of kind (recordkind's name: Invoice, CreditNote) named name.
+func EmailRecordKey(kind, name string) string { return kind + "/" + name }
+
+// emailRecord extracts the EmailRecord value of an Email; none for a
+// statement's.
+var emailRecord = oneValue(func(em *billingv1.Email) string {
+	switch {
+	case em.Spec.InvoiceRef != nil:
+		return EmailRecordKey(recordkind.Invoice.Name, em.Spec.InvoiceRef.Name)
+	case em.Spec.CreditNoteRef != nil:
+		return EmailRecordKey(recordkind.CreditNote.Name, em.Spec.CreditNoteRef.Name)
+	}
+	return ""
+})
+
 // Setup registers the indexes with a manager's or cache's field indexer.
 func Setup(ctx context.Context, indexer client.FieldIndexer) error {
 	if err := indexer.IndexField(ctx, &billingv1.Invoice{}, InvoiceCustomer, invoiceCustomer); err != nil {
@@ -205,6 +226,9 @@ func Setup(ctx context.Context, indexer client.FieldIndexer) error {
 		if err := indexer.IndexField(ctx, k.New(), EventSequenceBlock, eventSequenceBlocks); err != nil {
 			return err
 		}
+	}
+	if err := indexer.IndexField(ctx, &billingv1.Email{}, EmailRecord, emailRecord); err != nil {
+		return err
 	}
 	if err := indexer.IndexField(ctx, &billingv1.Invoice{}, InvoiceKeyBucket, invoiceKeyBucket); err != nil {
 		return err

@@ -90,7 +90,7 @@ const sealRequestName = "sealing"
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=ledgerseals,verbs=get;list;watch;create
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=ledgerseals/status,verbs=patch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=periodcloses,verbs=list;watch
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices;creditnotes;payments,verbs=get;list;watch;patch;deletecollection
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices;creditnotes;payments;creditapplications;writeoffs;refunds;emails,verbs=get;list;watch;patch;deletecollection
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoicesequences,verbs=get
 
 // errSealBroken says a seal of the workspace did not verify: nothing of the
@@ -174,8 +174,9 @@ func sealRequest(_ context.Context, obj client.Object) []reconcile.Request {
 }
 
 // settledRecord says whether obj is a record in a state that may make its
-// family sealable: a closed PeriodClose, an invoice paid or void, a final
-// credit note or payment; or a LedgerSeal (a seal still to finish).
+// family sealable: a closed PeriodClose, an invoice paid, void or written
+// off, a final record of another kind a seal holds; or a LedgerSeal (a
+// seal still to finish).
 func settledRecord(obj client.Object) bool {
 	s, ok := obj.(billingv1.Settled)
 	return ok && s.Settled()
@@ -203,8 +204,11 @@ func (r *SealReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int) err
 	}
 	b := ctrl.NewControllerManagedBy(mgr).Named("sealing").
 		WithOptions(crcontroller.Options{MaxConcurrentReconciles: concurrency})
-	for _, obj := range []client.Object{&billingv1.PeriodClose{}, &billingv1.LedgerSeal{}, &billingv1.Invoice{},
-		&billingv1.CreditNote{}, &billingv1.Payment{}} {
+	watched := []client.Object{&billingv1.PeriodClose{}, &billingv1.LedgerSeal{}}
+	for _, k := range sealKinds {
+		watched = append(watched, k.New())
+	}
+	for _, obj := range watched {
 		b = b.Watches(obj, handler.EnqueueRequestsFromMapFunc(sealRequest), builder.WithPredicates(settles))
 	}
 	return b.Complete(reconciler.CountErrors("sealing", r))

@@ -17,8 +17,6 @@ package sealing
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -54,48 +52,43 @@ func familiesPerRead(target int) int {
 	return max(target/64, 1)
 }
 
-// wantedRecords returns the kinds and names of families' records.
-func wantedRecords(families []billing.Family) map[SealedKey]types.UID {
+// wantedRecords returns the kinds and names of the records of families
+// and of loose (records of no family).
+func wantedRecords(families []billing.Family, loose []billingv1.EventCarrier) map[SealedKey]types.UID {
 	want := map[SealedKey]types.UID{}
+	add := func(obj client.Object) { want[SealedKey{SealKindOf(obj), obj.GetName()}] = obj.GetUID() }
 	for _, f := range families {
-		want[SealedKey{seal.KindInvoice, f.Invoice.Name}] = f.Invoice.UID
-		for _, n := range f.CreditNotes {
-			want[SealedKey{seal.KindCreditNote, n.Name}] = n.UID
+		add(f.Invoice)
+		for _, m := range f.Members() {
+			add(m)
 		}
-		for _, p := range f.Payments {
-			want[SealedKey{seal.KindPayment, p.Name}] = p.UID
-		}
+	}
+	for _, rec := range loose {
+		add(rec)
 	}
 	return want
 }
 
-// readLive lists the workspace's invoices, credit notes and payments from
+// readLive lists the workspace's records of the kinds a seal holds from
 // the API server (not the cache), a page at a time, and keeps the records
-// that families hold.
-func (r *SealReconciler) readLive(ctx context.Context, ns string, families []billing.Family) (liveRecords, error) {
-	want := wantedRecords(families)
+// of families and loose.
+func (r *SealReconciler) readLive(ctx context.Context, ns string, families []billing.Family,
+	loose []billingv1.EventCarrier) (liveRecords, error) {
+	want := wantedRecords(families, loose)
 	wanted := map[string]int{}
 	for key := range want {
 		wanted[key.Kind]++
 	}
 	live := liveRecords{}
-	lists := []struct {
-		kind    string
-		newList func() client.ObjectList
-	}{
-		{seal.KindInvoice, func() client.ObjectList { return &billingv1.InvoiceList{} }},
-		{seal.KindCreditNote, func() client.ObjectList { return &billingv1.CreditNoteList{} }},
-		{seal.KindPayment, func() client.ObjectList { return &billingv1.PaymentList{} }},
-	}
-	for _, l := range lists {
+	for _, k := range sealKinds {
 		// A kind's pages stop once every record wanted of it is found:
 		// the families chosen are the oldest, and the names the adapter
 		// makes (billing.NewID, ULIDs) sort by time, so in a large
 		// workspace they are in its first pages. Other names cost at
 		// most the whole list, as before.
 		found, next := 0, ""
-		for found < wanted[l.kind] {
-			list := l.newList()
+		for found < wanted[k.Name] {
+			list := k.NewList()
 			if err := r.APIReader.List(ctx, list, client.InNamespace(ns), client.Limit(liveReadPage),
 				client.Continue(next)); err != nil {
 				return nil, fmt.Errorf("listing the records of %s to seal them: %w", ns, err)
@@ -134,51 +127,74 @@ func listItems(list client.ObjectList) []client.Object {
 // numbering journal, reserved; or the family is not sealable any more): it
 // waits for a later run.
 func liveFamily(f billing.Family, live liveRecords, through time.Time, reserved map[string]bool) (chosenFamily, bool, error) {
-	current := func(kind, name string, uid types.UID) (client.Object, bool) {
-		obj := live[SealedKey{kind, name}]
-		if obj == nil || obj.GetUID() != uid || !obj.GetDeletionTimestamp().IsZero() || reserved[string(uid)] {
-			return nil, false
-		}
-		return obj, true
-	}
-	inv, ok := current(seal.KindInvoice, f.Invoice.Name, f.Invoice.UID)
+	inv, ok := live.current(f.Invoice, reserved)
 	if !ok {
 		return chosenFamily{}, false, nil
 	}
 	fam := billing.Family{Invoice: inv.(*billingv1.Invoice), Credit: f.Credit}
-	for _, n := range f.CreditNotes {
-		obj, ok := current(seal.KindCreditNote, n.Name, n.UID)
+	for _, m := range f.Members() {
+		obj, ok := live.current(m, reserved)
 		if !ok {
 			return chosenFamily{}, false, nil
 		}
-		fam.CreditNotes = append(fam.CreditNotes, obj.(*billingv1.CreditNote))
-	}
-	for _, p := range f.Payments {
-		obj, ok := current(seal.KindPayment, p.Name, p.UID)
-		if !ok {
-			return chosenFamily{}, false, nil
-		}
-		fam.Payments = append(fam.Payments, obj.(*billingv1.Payment))
+		fam.Add(obj.(billingv1.EventCarrier))
 	}
 	if !billing.Sealable(fam, through) {
 		return chosenFamily{}, false, nil
 	}
-	slices.SortFunc(fam.CreditNotes, func(a, b *billingv1.CreditNote) int { return strings.Compare(a.Name, b.Name) })
-	slices.SortFunc(fam.Payments, func(a, b *billingv1.Payment) int { return strings.Compare(a.Name, b.Name) })
 	c := chosenFamily{invoice: fam.Invoice, records: []client.Object{fam.Invoice}}
-	for _, n := range fam.CreditNotes {
-		c.records = append(c.records, n)
+	for _, m := range fam.Members() {
+		c.records = append(c.records, m)
 	}
-	for _, p := range fam.Payments {
-		c.records = append(c.records, p)
+	if err := c.encode(); err != nil {
+		return chosenFamily{}, false, err
 	}
+	return c, true, nil
+}
+
+// liveLoose returns the records of no family of loose that are, read live,
+// still what they were and still sealable, with their lines, as one
+// chosenFamily without an invoice; ok is false when none is.
+func liveLoose(loose []billingv1.EventCarrier, live liveRecords, through time.Time, reserved map[string]bool) (
+	chosenFamily, bool, error) {
+	var c chosenFamily
+	for _, rec := range loose {
+		obj, ok := live.current(rec, reserved)
+		// Whether the record an e-mail sent is sealed does not change
+		// between the cache's look and this one: a seal, once made, stays.
+		if ok && billing.LooseSealable(obj.(billingv1.EventCarrier), through, true) {
+			c.records = append(c.records, obj)
+		}
+	}
+	if len(c.records) == 0 {
+		return chosenFamily{}, false, nil
+	}
+	if err := c.encode(); err != nil {
+		return chosenFamily{}, false, err
+	}
+	return c, true, nil
+}
+
+// current returns the live object of obj's kind and name, unless it is
+// gone, has another uid, is being deleted or is still named in a
+// numbering journal (reserved).
+func (live liveRecords) current(obj client.Object, reserved map[string]bool) (client.Object, bool) {
+	got := live[SealedKey{SealKindOf(obj), obj.GetName()}]
+	if got == nil || got.GetUID() != obj.GetUID() || !got.GetDeletionTimestamp().IsZero() || reserved[string(got.GetUID())] {
+		return nil, false
+	}
+	return got, true
+}
+
+// encode sets c's lines and size from its records.
+func (c *chosenFamily) encode() error {
 	for _, obj := range c.records {
 		line, err := seal.Line(obj)
 		if err != nil {
-			return chosenFamily{}, false, err
+			return err
 		}
 		c.lines = append(c.lines, line)
 		c.size += len(line) + 1
 	}
-	return c, true, nil
+	return nil
 }

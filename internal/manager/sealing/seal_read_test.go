@@ -108,7 +108,7 @@ func TestTheLiveReadWantsEveryRecordOfTheChosenFamilies(t *testing.T) {
 	f := paidFamily(managertest.Now)
 	note := &billingv1.CreditNote{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "cn-1", UID: "uid-cn-1"}}
 	f.CreditNotes = []*billingv1.CreditNote{note}
-	g.Expect(wantedRecords([]billing.Family{f})).To(Equal(map[SealedKey]types.UID{
+	g.Expect(wantedRecords([]billing.Family{f}, nil)).To(Equal(map[SealedKey]types.UID{
 		{seal.KindInvoice, "inv-1"}: "uid-inv-1", {seal.KindCreditNote, "cn-1"}: "uid-cn-1",
 		{seal.KindPayment, "pay-b"}: "uid-pay-b", {seal.KindPayment, "pay-a"}: "uid-pay-a"}))
 }
@@ -207,7 +207,7 @@ func TestTheLiveReadStopsPagingAKindOnceItsWantedRecordsAreFound(t *testing.T) {
 			reader := &pagedReader{items: map[string][]client.Object{
 				"*v1.InvoiceList": invoices, "*v1.PaymentList": payments}, pages: map[string]int{}}
 			r := &SealReconciler{APIReader: reader}
-			live, err := r.readLive(context.Background(), "ns", tc.families)
+			live, err := r.readLive(context.Background(), "ns", tc.families, nil)
 			g.Expect(err).NotTo(HaveOccurred())
 			g.Expect(reader.pages).To(Equal(tc.pages))
 			for _, f := range tc.families {

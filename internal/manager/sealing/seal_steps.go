@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -35,6 +36,7 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/manager/index"
 	"github.com/invoicing-dev/invoicing/internal/manager/reconciler"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 	"github.com/invoicing-dev/invoicing/internal/seal"
 )
 
@@ -67,8 +69,10 @@ func (r *SealReconciler) sealNext(ctx context.Context, ns string, through time.T
 	if broken != nil {
 		return false, false, fmt.Errorf("%w: %w", errSealBroken, broken)
 	}
-	candidates, err := r.sealableFamilies(ctx, ns, through)
+	candidates, loose, err := r.sealableFamilies(ctx, ns, through)
 	if err != nil || len(candidates) == 0 {
+		// Records of no family wait for a seal with an invoice: a seal
+		// names its first and last invoice.
 		return false, false, err
 	}
 	// The journals are trimmed first: an entry whose sequence its record
@@ -87,7 +91,7 @@ func (r *SealReconciler) sealNext(ctx context.Context, ns string, through time.T
 	// a few paged lists, not a GET per record.
 	candidates = candidates[:min(len(candidates), familiesPerRead(target))]
 	started := time.Now()
-	live, err := r.readLive(ctx, ns, candidates)
+	live, err := r.readLive(ctx, ns, candidates, loose)
 	if err != nil {
 		return false, false, err
 	}
@@ -122,6 +126,13 @@ func (r *SealReconciler) sealNext(ctx context.Context, ns string, through time.T
 			check = raw + (target-n)*raw/max(n, 1)
 		}
 	}
+	// The records of no family go last, and are the first left for the
+	// next seal when this one would be too large.
+	if c, ok, err := liveLoose(loose, live, through, reserved); err != nil {
+		return false, false, err
+	} else if ok && len(chosen) > 0 {
+		chosen, lines = append(chosen, c), append(lines, c.lines...)
+	}
 	for len(chosen) > 0 {
 		enc, err := seal.Encode(lines)
 		if err != nil {
@@ -136,62 +147,141 @@ func (r *SealReconciler) sealNext(ctx context.Context, ns string, through time.T
 				"invoice", last.invoice.Name)
 			return false, false, nil
 		}
+		if last.invoice == nil {
+			deferred = true // the records of no family wait for the next seal
+		}
 		chosen, lines = chosen[:len(chosen)-1], lines[:len(lines)-len(last.lines)]
 	}
 	return false, deferred, nil
 }
 
+// invoiceMembers are the kinds of record that name an invoice
+// (spec.invoiceRef.name, index.RecordInvoice) and go into a seal with it.
+var invoiceMembers = []*recordkind.Kind{&recordkind.CreditNote, &recordkind.Payment,
+	&recordkind.CreditApplication, &recordkind.WriteOff}
+
 // sealableFamilies returns the workspace's sealable families from the
-// cache, in invoice-number order (status.sequence): their invoices and the
-// names of their credit notes and payments. A record whose name a seal
-// holds already is no part of a family (a leftover being moved, or a
-// re-creation that is Invalid, AlreadySealed).
-func (r *SealReconciler) sealableFamilies(ctx context.Context, ns string, through time.Time) ([]billing.Family, error) {
+// cache, in invoice-number order (status.sequence): their invoices and
+// the records that name them (credit notes, payments, credit
+// applications, write-offs, e-mails); and its sealable records of no
+// family (refunds, late and statement e-mails: billing.LooseSealable). A
+// record whose name a seal holds already is no part of either (a leftover
+// being moved, or a re-creation that is Invalid, AlreadySealed).
+func (r *SealReconciler) sealableFamilies(ctx context.Context, ns string, through time.Time) (
+	[]billing.Family, []billingv1.EventCarrier, error) {
 	invoices := &billingv1.InvoiceList{}
 	if err := r.List(ctx, invoices, client.InNamespace(ns), client.UnsafeDisableDeepCopy); err != nil {
-		return nil, fmt.Errorf("listing the invoices of %s: %w", ns, err)
+		return nil, nil, fmt.Errorf("listing the invoices of %s: %w", ns, err)
 	}
 	var families []billing.Family
+	var loose []billingv1.EventCarrier
 	err := r.Sealed.holders(ctx, ns, func(held func(kind, name string) sealedRecord) error {
 		sealed := func(obj client.Object) bool { return held(SealKindOf(obj), obj.GetName()).seal != "" }
+		// members adds to f the records of kinds that the index field
+		// of kinds names by value, but those sealed already.
+		members := func(f *billing.Family, kinds []*recordkind.Kind, field, value string) error {
+			for _, k := range kinds {
+				list := k.NewList()
+				if err := r.List(ctx, list, client.InNamespace(ns), client.UnsafeDisableDeepCopy,
+					client.MatchingFields{field: value}); err != nil {
+					return fmt.Errorf("listing the %ss of %s %s/%s: %w", k.Name, field, ns, value, err)
+				}
+				for _, obj := range listItems(list) {
+					if rec, ok := obj.(billingv1.EventCarrier); ok && !sealed(obj) {
+						f.Add(rec)
+					}
+				}
+			}
+			return nil
+		}
+		emails := []*recordkind.Kind{&recordkind.Email}
 		for i := range invoices.Items {
 			inv := &invoices.Items[i]
-			credit := r.creditOf(ctx, inv)
-			if !billing.Sealable(billing.Family{Invoice: inv, Credit: credit}, through) || sealed(inv) {
+			if !billing.InvoiceSealable(inv, through) || sealed(inv) {
 				continue
 			}
-			f := billing.Family{Invoice: inv, Credit: credit}
-			notes := &billingv1.CreditNoteList{}
-			payments := &billingv1.PaymentList{}
-			for list, field := range map[client.ObjectList]string{notes: index.CreditNoteInvoice, payments: index.PaymentInvoice} {
-				if err := r.List(ctx, list, client.InNamespace(ns), client.UnsafeDisableDeepCopy,
-					client.MatchingFields{field: inv.Name}); err != nil {
-					return fmt.Errorf("listing the records of invoice %s/%s: %w", ns, inv.Name, err)
-				}
+			f := billing.Family{Invoice: inv, Credit: r.creditOf(ctx, inv)}
+			if err := members(&f, invoiceMembers, index.RecordInvoice, inv.Name); err != nil {
+				return err
 			}
-			for j := range notes.Items {
-				if !sealed(&notes.Items[j]) {
-					f.CreditNotes = append(f.CreditNotes, &notes.Items[j])
-				}
+			if err := members(&f, emails, index.EmailRecord,
+				index.EmailRecordKey(recordkind.Invoice.Name, inv.Name)); err != nil {
+				return err
 			}
-			for j := range payments.Items {
-				if !sealed(&payments.Items[j]) {
-					f.Payments = append(f.Payments, &payments.Items[j])
+			for _, n := range f.CreditNotes {
+				if err := members(&f, emails, index.EmailRecord,
+					index.EmailRecordKey(recordkind.CreditNote.Name, n.Name)); err != nil {
+					return err
 				}
 			}
 			if billing.Sealable(f, through) {
 				families = append(families, f)
 			}
 		}
-		return nil
+		var err error
+		loose, err = r.looseRecords(ctx, ns, through, held)
+		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	slices.SortFunc(families, func(a, b billing.Family) int {
 		return int(*a.Invoice.Status.Sequence - *b.Invoice.Status.Sequence)
 	})
-	return families, nil
+	return families, loose, nil
+}
+
+// looseKinds are the kinds of record that may belong to no family:
+// refunds (a customer's), and e-mails of a statement or of a record sealed
+// before they were final.
+var looseKinds = []*recordkind.Kind{&recordkind.Refund, &recordkind.Email}
+
+// maxLoosePerSeal bounds how many records of no family one seal takes: the
+// rest go into the next.
+const maxLoosePerSeal = 2000
+
+// looseRecords returns the workspace's sealable records of no family, from
+// the cache, by kind then name; held looks a record up in the seals.
+func (r *SealReconciler) looseRecords(ctx context.Context, ns string, through time.Time,
+	held func(kind, name string) sealedRecord) ([]billingv1.EventCarrier, error) {
+	var loose []billingv1.EventCarrier
+	for _, k := range looseKinds {
+		list := k.NewList()
+		if err := r.List(ctx, list, client.InNamespace(ns), client.UnsafeDisableDeepCopy); err != nil {
+			return nil, fmt.Errorf("listing the %ss of %s: %w", k.Name, ns, err)
+		}
+		for _, obj := range listItems(list) {
+			rec, ok := obj.(billingv1.EventCarrier)
+			if !ok || held(k.Name, obj.GetName()).seal != "" {
+				continue
+			}
+			if billing.LooseSealable(rec, through, sentRecordSealed(rec, held)) {
+				loose = append(loose, rec)
+			}
+		}
+	}
+	slices.SortStableFunc(loose, func(a, b billingv1.EventCarrier) int {
+		if c := strings.Compare(SealKindOf(a), SealKindOf(b)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.GetName(), b.GetName())
+	})
+	return loose[:min(len(loose), maxLoosePerSeal)], nil
+}
+
+// sentRecordSealed says whether rec is an e-mail whose invoice or credit
+// note a seal holds.
+func sentRecordSealed(rec billingv1.EventCarrier, held func(kind, name string) sealedRecord) bool {
+	em, ok := rec.(*billingv1.Email)
+	switch {
+	case !ok:
+		return false
+	case em.Spec.InvoiceRef != nil:
+		return held(recordkind.Invoice.Name, em.Spec.InvoiceRef.Name).seal != ""
+	case em.Spec.CreditNoteRef != nil:
+		return held(recordkind.CreditNote.Name, em.Spec.CreditNoteRef.Name).seal != ""
+	}
+	return false
 }
 
 // reservedUIDs returns the uids that a journal of the workspace's
@@ -237,9 +327,14 @@ func (r *SealReconciler) creditOf(ctx context.Context, inv *billingv1.Invoice) *
 // through through.
 func sealObject(ns string, n int64, previous string, chosen []chosenFamily, enc seal.Encoded,
 	through time.Time) *billingv1.LedgerSeal {
-	link := seal.Link{Namespace: ns, Sequence: n, Previous: previous, ClosedThrough: through,
-		First: chosen[0].invoice.Status.Number, Last: chosen[len(chosen)-1].invoice.Status.Number}
+	link := seal.Link{Namespace: ns, Sequence: n, Previous: previous, ClosedThrough: through}
 	for _, c := range chosen {
+		if c.invoice != nil {
+			if link.First == "" {
+				link.First = c.invoice.Status.Number
+			}
+			link.Last = c.invoice.Status.Number
+		}
 		for _, obj := range c.records {
 			seal.Count(&link.Counts, obj)
 		}
@@ -288,8 +383,10 @@ func (r *SealReconciler) move(ctx context.Context, ns string, seals []sealInfo, 
 	if err := r.Sealed.add(ctx, got); err != nil {
 		return fmt.Errorf("%w: %w", errSealBroken, err)
 	}
+	c := got.Spec.Counts
 	logf.FromContext(ctx).Info("Sealed records", "namespace", ns, "seal", got.Name,
-		"invoices", got.Spec.Counts.Invoices, "creditNotes", got.Spec.Counts.CreditNotes, "payments", got.Spec.Counts.Payments)
+		"invoices", c.Invoices, "creditNotes", c.CreditNotes, "payments", c.Payments,
+		"creditApplications", c.CreditApplications, "writeOffs", c.WriteOffs, "refunds", c.Refunds, "emails", c.Emails)
 	var records []client.Object
 	for _, c := range chosen {
 		records = append(records, c.records...)
@@ -460,13 +557,17 @@ func (r *SealReconciler) deleteSealedKind(ctx context.Context, ns, sealName, kin
 	return fmt.Errorf("%ss of %s sealed in %s are left after deleting %d", kind, ns, sealName, records)
 }
 
-// sealedKinds returns the kinds (Invoice, CreditNote, Payment) that
-// records hold, in that order.
+// sealKinds are the rows of internal/recordkind that a seal holds, in the
+// table's order.
+var sealKinds = recordkind.Where(func(k *recordkind.Kind) bool { return k.Sealed != nil })
+
+// sealedKinds returns the kinds (Invoice, CreditNote, Payment, ...) that
+// records hold, in sealKinds' order.
 func sealedKinds(records []client.Object) []string {
 	var kinds []string
-	for _, kind := range []string{seal.KindInvoice, seal.KindCreditNote, seal.KindPayment} {
-		if slices.ContainsFunc(records, func(obj client.Object) bool { return SealKindOf(obj) == kind }) {
-			kinds = append(kinds, kind)
+	for _, k := range sealKinds {
+		if slices.ContainsFunc(records, func(obj client.Object) bool { return SealKindOf(obj) == k.Name }) {
+			kinds = append(kinds, k.Name)
 		}
 	}
 	return kinds
@@ -530,7 +631,10 @@ func (r *SealReconciler) finishMoves(ctx context.Context, ns string, seals []sea
 	if len(seals) == 0 {
 		return nil
 	}
-	lists := []client.ObjectList{&billingv1.InvoiceList{}, &billingv1.CreditNoteList{}, &billingv1.PaymentList{}}
+	lists := make([]client.ObjectList, 0, len(sealKinds))
+	for _, k := range sealKinds {
+		lists = append(lists, k.NewList())
+	}
 	leftovers := map[string][]client.Object{}
 	for _, list := range lists {
 		if err := r.List(ctx, list, client.InNamespace(ns), client.UnsafeDisableDeepCopy); err != nil {
