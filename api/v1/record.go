@@ -57,9 +57,10 @@ type LedgerRecord interface {
 type Settled interface {
 	client.Object
 	// Settled says whether the record is done changing: a closed
-	// PeriodClose, an invoice paid, void or written off, a final credit
-	// note, payment, credit application, write-off or refund, an e-mail
-	// whose delivery ended; a LedgerSeal always.
+	// PeriodClose, an invoice paid, void or written off, a credit note,
+	// payment, credit application, write-off or refund entered with its
+	// event or rejected, an e-mail whose delivery ended; a LedgerSeal
+	// always.
 	Settled() bool
 }
 
@@ -134,38 +135,55 @@ func (in *Invoice) Settled() bool {
 		b.PaymentStatus == InvoicePaymentUncollectible)
 }
 
-// Settled says whether the credit note is issued or rejected.
+// Settled says whether the credit note is issued with its event, or
+// rejected.
 func (in *CreditNote) Settled() bool {
-	return in.Status.Phase == CreditNoteIssued || in.Status.Phase == CreditNoteRejected
+	return final(in.Status.Phase, CreditNoteIssued, CreditNoteRejected, in.Status.Events, EventTypeCreditNoteIssued)
 }
 
-// Settled says whether the payment is recorded or invalid.
+// Settled says whether the payment is recorded with its event, or invalid.
 func (in *Payment) Settled() bool {
-	return in.Status.Phase == PaymentRecorded || in.Status.Phase == PaymentInvalid
+	return final(in.Status.Phase, PaymentRecorded, PaymentInvalid, in.Status.Events, EventTypePaymentRecorded)
 }
 
 // Settled says whether the period close is closed.
 func (in *PeriodClose) Settled() bool { return in.Status.Phase == PeriodCloseClosed }
 
-// Settled says whether the credit application is applied or rejected.
+// Settled says whether the credit application is applied with its event,
+// or rejected.
 func (in *CreditApplication) Settled() bool {
-	return in.Status.Phase == CreditApplicationApplied || in.Status.Phase == CreditApplicationRejected
+	return final(in.Status.Phase, CreditApplicationApplied, CreditApplicationRejected, in.Status.Events,
+		EventTypeCreditApplied)
 }
 
-// Settled says whether the write-off is recorded or rejected.
+// Settled says whether the write-off is recorded with its event, or
+// rejected.
 func (in *WriteOff) Settled() bool {
-	return in.Status.Phase == WriteOffRecorded || in.Status.Phase == WriteOffRejected
+	return final(in.Status.Phase, WriteOffRecorded, WriteOffRejected, in.Status.Events,
+		EventTypeInvoiceMarkedUncollectible)
 }
 
-// Settled says whether the refund is recorded or rejected.
+// Settled says whether the refund is recorded with its event, or rejected.
 func (in *Refund) Settled() bool {
-	return in.Status.Phase == RefundRecorded || in.Status.Phase == RefundRejected
+	return final(in.Status.Phase, RefundRecorded, RefundRejected, in.Status.Events, EventTypeRefundRecorded)
 }
 
-// Settled says whether the e-mail's delivery has ended: sent, failed or
-// skipped.
+// Settled says whether the e-mail's delivery has ended: sent (a reminder
+// with its event), failed or skipped.
 func (in *Email) Settled() bool {
-	return in.Status.Phase == EmailSent || in.Status.Phase == EmailFailed || in.Status.Phase == EmailSkipped
+	switch in.Status.Phase {
+	case EmailFailed, EmailSkipped:
+		return true
+	case EmailSent:
+		return in.Spec.Purpose != EmailPurposeReminder || FindEvent(in.Status.Events, EventTypeInvoiceReminderSent) != nil
+	}
+	return false
+}
+
+// final says whether a record in phase is final: settled with its event
+// fact among its events (written in the same status patch), or rejected.
+func final[P ~string](phase, settled, rejected P, events []RecordedEvent, fact EventType) bool {
+	return phase == rejected || (phase == settled && FindEvent(events, fact) != nil)
 }
 
 // Settled is true: a seal never changes once made.

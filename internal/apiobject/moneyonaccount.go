@@ -46,6 +46,8 @@ type CreditApplication struct {
 	// AppliedAt is null until it is applied.
 	AppliedAt *string `json:"applied_at"`
 	CreatedAt string  `json:"created_at"`
+	// Seal is the name of the seal that holds it; null while it is live.
+	Seal *string `json:"seal"`
 }
 
 // Refund is the /v1 representation of a Refund.
@@ -67,6 +69,8 @@ type Refund struct {
 	// RecordedAt is null until it is recorded.
 	RecordedAt *string `json:"recorded_at"`
 	CreatedAt  string  `json:"created_at"`
+	// Seal is the name of the seal that holds it; null while it is live.
+	Seal *string `json:"seal"`
 }
 
 // WriteOff is the /v1 representation of a WriteOff.
@@ -87,6 +91,8 @@ type WriteOff struct {
 	// RecordedAt is null until it is recorded.
 	RecordedAt *string `json:"recorded_at"`
 	CreatedAt  string  `json:"created_at"`
+	// Seal is the name of the seal that holds it; null while it is live.
+	Seal *string `json:"seal"`
 }
 
 // CreditApplicationNeedsInvoice says whether the representation of ca
@@ -112,6 +118,7 @@ func CreditApplicationOf(ca *billingv1.CreditApplication, inv *billingv1.Invoice
 		ID: ca.Name, Object: "credit_application", InvoiceID: ca.Spec.InvoiceRef.Name, CustomerID: st.CustomerName,
 		Amount: ca.Spec.Amount, Currency: cmp.Or(ca.Spec.Currency, st.Currency), Status: strings.ToLower(string(phase)),
 		AppliedAt: optionalTimestamp(st.AppliedAt), CreatedAt: timestamp(ca.CreationTimestamp.Time),
+		Seal: SealOfRecord(ca),
 	}
 	if phase == billingv1.CreditApplicationRejected {
 		out.StatusReason = readyReason(st.Conditions)
@@ -130,6 +137,7 @@ func RefundOf(rf *billingv1.Refund) Refund {
 		Currency: cmp.Or(rf.Spec.Currency, st.Currency), RefundedAt: refundedAt, Method: method,
 		Reference: optional(rf.Spec.Reference), Status: strings.ToLower(string(phase)),
 		RecordedAt: optionalTimestamp(st.RecordedAt), CreatedAt: timestamp(rf.CreationTimestamp.Time),
+		Seal: SealOfRecord(rf),
 	}
 	if phase == billingv1.RefundRejected {
 		out.StatusReason = readyReason(st.Conditions)
@@ -147,6 +155,7 @@ func WriteOffOf(wo *billingv1.WriteOff, inv *billingv1.Invoice) WriteOff {
 		ID: wo.Name, Object: "write_off", InvoiceID: wo.Spec.InvoiceRef.Name, CustomerID: st.CustomerName,
 		Currency: st.Currency, Reason: wo.Spec.Reason, Status: strings.ToLower(string(phase)),
 		RecordedAt: optionalTimestamp(st.RecordedAt), CreatedAt: timestamp(wo.CreationTimestamp.Time),
+		Seal: SealOfRecord(wo),
 	}
 	switch phase {
 	case billingv1.WriteOffRecorded:

@@ -15,8 +15,6 @@
 package billing
 
 import (
-	"slices"
-	"strings"
 	"time"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -33,58 +31,14 @@ import (
 // overpayment gave the credit is sealed on its own once the customer's
 // ledger holds its whole amountOverpaid (Credit).
 type Family struct {
-	Invoice            *billingv1.Invoice
-	CreditNotes        []*billingv1.CreditNote
-	Payments           []*billingv1.Payment
-	CreditApplications []*billingv1.CreditApplication
-	WriteOffs          []*billingv1.WriteOff
-	Emails             []*billingv1.Email
+	Invoice *billingv1.Invoice
+	// Members are the records that name the invoice, of any kind a seal
+	// holds, each final once it is Settled (billingv1.Settled).
+	Members []billingv1.Settled
 	// Credit is the credit ledger of the invoice's customer (nil: none):
 	// an overpaid invoice is sealable only once its customer's credit
 	// holds its whole amountOverpaid, which then outlives it.
 	Credit *billingv1.CustomerCredit
-}
-
-// Add puts obj, a record that names f's invoice, into f; false for a kind
-// a family does not hold.
-func (f *Family) Add(obj billingv1.EventCarrier) bool {
-	switch r := obj.(type) {
-	case *billingv1.CreditNote:
-		f.CreditNotes = append(f.CreditNotes, r)
-	case *billingv1.Payment:
-		f.Payments = append(f.Payments, r)
-	case *billingv1.CreditApplication:
-		f.CreditApplications = append(f.CreditApplications, r)
-	case *billingv1.WriteOff:
-		f.WriteOffs = append(f.WriteOffs, r)
-	case *billingv1.Email:
-		f.Emails = append(f.Emails, r)
-	default:
-		return false
-	}
-	return true
-}
-
-// Members returns f's records but its invoice, in a seal's order: credit
-// notes, payments, credit applications, write-offs, then e-mails, each
-// kind by name.
-func (f *Family) Members() []billingv1.EventCarrier {
-	var out []billingv1.EventCarrier
-	out = appendByName(out, f.CreditNotes)
-	out = appendByName(out, f.Payments)
-	out = appendByName(out, f.CreditApplications)
-	out = appendByName(out, f.WriteOffs)
-	return appendByName(out, f.Emails)
-}
-
-// appendByName appends records to out, sorted by name.
-func appendByName[T billingv1.EventCarrier](out []billingv1.EventCarrier, records []T) []billingv1.EventCarrier {
-	sorted := slices.Clone(records)
-	slices.SortFunc(sorted, func(a, b T) int { return strings.Compare(a.GetName(), b.GetName()) })
-	for _, r := range sorted {
-		out = append(out, r)
-	}
-	return out
 }
 
 // Sealable reports whether f can leave the live set into a seal of a
@@ -119,17 +73,14 @@ func Sealable(f Family, closedThrough time.Time) bool {
 		return false
 	}
 	balance := BalanceOf(inv, nil)
-	if balance.PaymentStatus == billingv1.InvoicePaymentUncollectible && len(f.WriteOffs) == 0 {
-		return false
-	}
 	if balance.AmountOverpaid != 0 && !CreditHolds(f.Credit, inv, balance.AmountOverpaid) {
 		return false
 	}
 	if !ledgerComplete(f) {
 		return false
 	}
-	for _, r := range f.Members() {
-		if !recordFinal(r) {
+	for _, m := range f.Members {
+		if !m.Settled() {
 			return false
 		}
 	}
@@ -160,23 +111,26 @@ func InvoiceSealable(inv *billingv1.Invoice, closedThrough time.Time) bool {
 	return false
 }
 
-// ledgerComplete reports whether every record f's invoice's ledger names is
-// in f with the uid the ledger has.
+// ledgerComplete reports whether every record f's invoice's ledger names
+// (status.ledger: credit notes, payments, credit applications, write-offs)
+// is among f's members, the same object (uid; a uid names one object of
+// any kind). An uncollectible invoice's ledger names its write-offs, so
+// they are sealed with it.
 func ledgerComplete(f Family) bool {
 	l := f.Invoice.Status.Ledger
 	if l == nil {
-		return true
+		return f.Invoice.Status.Balance == nil ||
+			f.Invoice.Status.Balance.PaymentStatus != billingv1.InvoicePaymentUncollectible
 	}
-	return entriesIn(l.CreditNotes, f.CreditNotes) && entriesIn(l.Payments, f.Payments) &&
-		entriesIn(l.CreditApplications, f.CreditApplications) && entriesIn(l.WriteOffs, f.WriteOffs)
-}
-
-// entriesIn reports whether every entry names one of records, by name and
-// uid.
-func entriesIn[T billingv1.EventCarrier](entries []billingv1.LedgerEntry, records []T) bool {
-	for _, e := range entries {
-		if !slices.ContainsFunc(records, func(r T) bool { return r.GetName() == e.Name && string(r.GetUID()) == e.UID }) {
-			return false
+	uids := make(map[string]bool, len(f.Members))
+	for _, m := range f.Members {
+		uids[string(m.GetUID())] = true
+	}
+	for _, entries := range [][]billingv1.LedgerEntry{l.CreditNotes, l.Payments, l.CreditApplications, l.WriteOffs} {
+		for _, e := range entries {
+			if !uids[e.UID] {
+				return false
+			}
 		}
 	}
 	return true
@@ -185,26 +139,21 @@ func entriesIn[T billingv1.EventCarrier](entries []billingv1.LedgerEntry, record
 // LooseSealable reports whether obj, a record that belongs to no family, can
 // leave the live set into the next seal of a workspace closed through
 // closedThrough:
-//   - a refund once it is final (recordFinal) and dated (spec.refundedAt,
-//     else when it was recorded, else when it was made) in the closed
-//     period;
+//   - a refund once it is final (Settled) and dated (RefundDate: the
+//     date a statement shows it at) in the closed period;
 //   - an e-mail once it is final and was sent (status.sentAt, else when it
 //     was made) in the closed period, and either it sends a statement, or
 //     the record it sent is sealed already (sealed: it was made or settled
 //     after its invoice's family was sealed); an e-mail of a live invoice
 //     or credit note goes with its family instead.
-func LooseSealable(obj billingv1.EventCarrier, closedThrough time.Time, sealed bool) bool {
-	if !recordFinal(obj) {
+func LooseSealable(obj billingv1.Settled, closedThrough time.Time, sealed bool) bool {
+	if !obj.Settled() {
 		return false
 	}
 	at := obj.GetCreationTimestamp().Time
 	switch r := obj.(type) {
 	case *billingv1.Refund:
-		if r.Spec.RefundedAt != nil {
-			at = r.Spec.RefundedAt.Time
-		} else if r.Status.RecordedAt != nil {
-			at = r.Status.RecordedAt.Time
-		}
+		at = RefundDate(r)
 	case *billingv1.Email:
 		if r.Status.SentAt != nil {
 			at = r.Status.SentAt.Time
@@ -216,44 +165,4 @@ func LooseSealable(obj billingv1.EventCarrier, closedThrough time.Time, sealed b
 		return false
 	}
 	return InClosedPeriod(at, closedThrough)
-}
-
-// recordFinal reports whether a record other than an invoice will never
-// change again: entered in the books with its event (a credit note issued,
-// a payment recorded, credit applied, a refund recorded, a write-off
-// recorded, a reminder sent), rejected, or an e-mail's delivery ended
-// (Sent, Failed or Skipped).
-func recordFinal(obj billingv1.EventCarrier) bool {
-	switch r := obj.(type) {
-	case *billingv1.CreditNote:
-		return final(r.Status.Phase, billingv1.CreditNoteIssued, billingv1.CreditNoteRejected, r.Status.Events,
-			billingv1.EventTypeCreditNoteIssued)
-	case *billingv1.Payment:
-		return final(r.Status.Phase, billingv1.PaymentRecorded, billingv1.PaymentInvalid, r.Status.Events,
-			billingv1.EventTypePaymentRecorded)
-	case *billingv1.CreditApplication:
-		return final(r.Status.Phase, billingv1.CreditApplicationApplied, billingv1.CreditApplicationRejected,
-			r.Status.Events, billingv1.EventTypeCreditApplied)
-	case *billingv1.WriteOff:
-		return final(r.Status.Phase, billingv1.WriteOffRecorded, billingv1.WriteOffRejected, r.Status.Events,
-			billingv1.EventTypeInvoiceMarkedUncollectible)
-	case *billingv1.Refund:
-		return final(r.Status.Phase, billingv1.RefundRecorded, billingv1.RefundRejected, r.Status.Events,
-			billingv1.EventTypeRefundRecorded)
-	case *billingv1.Email:
-		switch r.Status.Phase {
-		case billingv1.EmailFailed, billingv1.EmailSkipped:
-			return true
-		case billingv1.EmailSent:
-			return r.Spec.Purpose != billingv1.EmailPurposeReminder ||
-				billingv1.FindEvent(r.Status.Events, billingv1.EventTypeInvoiceReminderSent) != nil
-		}
-	}
-	return false
-}
-
-// final reports whether a record in phase is final: settled with its
-// event fact among its events, or rejected.
-func final[P ~string](phase, settled, rejected P, events []billingv1.RecordedEvent, fact billingv1.EventType) bool {
-	return phase == rejected || (phase == settled && billingv1.FindEvent(events, fact) != nil)
 }

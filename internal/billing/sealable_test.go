@@ -106,46 +106,46 @@ func TestWhichFamiliesAreSealable(t *testing.T) {
 		{"an invoice not issued is not", Family{Invoice: pending}, false},
 		{"no invoice is not", Family{}, false},
 		{"issued and rejected credit notes and recorded and invalid payments are final",
-			Family{Invoice: paid, CreditNotes: []*billingv1.CreditNote{note(billingv1.CreditNoteIssued, true), note(billingv1.CreditNoteRejected, false)},
-				Payments: []*billingv1.Payment{payment(billingv1.PaymentRecorded, true), payment(billingv1.PaymentInvalid, false)}}, true},
-		{"a pending credit note blocks", Family{Invoice: paid, CreditNotes: []*billingv1.CreditNote{note(billingv1.CreditNotePending, false)}}, false},
-		{"a credit note not yet looked at blocks", Family{Invoice: paid, CreditNotes: []*billingv1.CreditNote{note("", false)}}, false},
-		{"an issued credit note without its event blocks", Family{Invoice: paid, CreditNotes: []*billingv1.CreditNote{note(billingv1.CreditNoteIssued, false)}}, false},
-		{"a pending payment blocks", Family{Invoice: paid, Payments: []*billingv1.Payment{payment(billingv1.PaymentPending, false)}}, false},
+			Family{Invoice: paid, Members: []billingv1.Settled{note(billingv1.CreditNoteIssued, true), note(billingv1.CreditNoteRejected, false),
+				payment(billingv1.PaymentRecorded, true), payment(billingv1.PaymentInvalid, false)}}, true},
+		{"a pending credit note blocks", Family{Invoice: paid, Members: []billingv1.Settled{note(billingv1.CreditNotePending, false)}}, false},
+		{"a credit note not yet looked at blocks", Family{Invoice: paid, Members: []billingv1.Settled{note("", false)}}, false},
+		{"an issued credit note without its event blocks", Family{Invoice: paid, Members: []billingv1.Settled{note(billingv1.CreditNoteIssued, false)}}, false},
+		{"a pending payment blocks", Family{Invoice: paid, Members: []billingv1.Settled{payment(billingv1.PaymentPending, false)}}, false},
 		{"an overpaid invoice whose credit its customer holds is", Family{Invoice: overpaid, Credit: credit(500)}, true},
 		{"an overpaid invoice whose credit its customer does not hold yet is not", Family{Invoice: overpaid}, false},
 		{"an overpaid invoice whose customer holds less of its credit is not", Family{Invoice: overpaid, Credit: credit(400)}, false},
 		{"an invoice with credit applied to it is, with its applied credit application",
 			Family{Invoice: withLedger(billingv1.InvoiceLedger{CreditApplications: one}),
-				CreditApplications: []*billingv1.CreditApplication{application("x", "u", billingv1.CreditApplicationApplied, true)}}, true},
+				Members: []billingv1.Settled{application("x", "u", billingv1.CreditApplicationApplied, true)}}, true},
 		{"an invoice whose ledger names a credit application the family lacks is not",
 			Family{Invoice: withLedger(billingv1.InvoiceLedger{CreditApplications: one})}, false},
 		{"an invoice whose ledger names another object of its credit application's name is not",
 			Family{Invoice: withLedger(billingv1.InvoiceLedger{CreditApplications: one}),
-				CreditApplications: []*billingv1.CreditApplication{application("x", "other", billingv1.CreditApplicationApplied, true)}}, false},
+				Members: []billingv1.Settled{application("x", "other", billingv1.CreditApplicationApplied, true)}}, false},
 		{"a pending credit application blocks",
-			Family{Invoice: paid, CreditApplications: []*billingv1.CreditApplication{application("y", "v", billingv1.CreditApplicationPending, false)}}, false},
+			Family{Invoice: paid, Members: []billingv1.Settled{application("y", "v", billingv1.CreditApplicationPending, false)}}, false},
 		{"an applied credit application without its event blocks",
 			Family{Invoice: withLedger(billingv1.InvoiceLedger{CreditApplications: one}),
-				CreditApplications: []*billingv1.CreditApplication{application("x", "u", billingv1.CreditApplicationApplied, false)}}, false},
+				Members: []billingv1.Settled{application("x", "u", billingv1.CreditApplicationApplied, false)}}, false},
 		{"a rejected credit application goes with its invoice",
-			Family{Invoice: paid, CreditApplications: []*billingv1.CreditApplication{application("y", "v", billingv1.CreditApplicationRejected, false)}}, true},
+			Family{Invoice: paid, Members: []billingv1.Settled{application("y", "v", billingv1.CreditApplicationRejected, false)}}, true},
 		{"an invoice written off and recovered is, with its write-off",
 			Family{Invoice: withLedger(billingv1.InvoiceLedger{WriteOffs: one}),
-				WriteOffs: []*billingv1.WriteOff{writeOff("x", "u", billingv1.WriteOffRecorded, true)}}, true},
+				Members: []billingv1.Settled{writeOff("x", "u", billingv1.WriteOffRecorded, true)}}, true},
 		{"an uncollectible invoice is, with its recorded write-off", Family{Invoice: writtenOff,
-			WriteOffs: []*billingv1.WriteOff{writeOff("x", "u", billingv1.WriteOffRecorded, true)}}, true},
+			Members: []billingv1.Settled{writeOff("x", "u", billingv1.WriteOffRecorded, true)}}, true},
 		{"an uncollectible invoice whose write-off is not in the family is not", Family{Invoice: writtenOff}, false},
 		{"an uncollectible invoice whose write-off has not its event yet is not", Family{Invoice: writtenOff,
-			WriteOffs: []*billingv1.WriteOff{writeOff("x", "u", billingv1.WriteOffRecorded, false)}}, false},
-		{"sent, failed and skipped e-mails go with their invoice", Family{Invoice: paid, Emails: []*billingv1.Email{
+			Members: []billingv1.Settled{writeOff("x", "u", billingv1.WriteOffRecorded, false)}}, false},
+		{"sent, failed and skipped e-mails go with their invoice", Family{Invoice: paid, Members: []billingv1.Settled{
 			email(billingv1.EmailPurposeInvoice, billingv1.EmailSent, false), email(billingv1.EmailPurposeInvoice, billingv1.EmailFailed, false),
 			email(billingv1.EmailPurposeReminder, billingv1.EmailSkipped, false), email(billingv1.EmailPurposeReminder, billingv1.EmailSent, true)}}, true},
-		{"an e-mail still being delivered blocks", Family{Invoice: paid, Emails: []*billingv1.Email{
+		{"an e-mail still being delivered blocks", Family{Invoice: paid, Members: []billingv1.Settled{
 			email(billingv1.EmailPurposeInvoice, billingv1.EmailPending, false)}}, false},
-		{"a sent reminder without its event blocks", Family{Invoice: paid, Emails: []*billingv1.Email{
+		{"a sent reminder without its event blocks", Family{Invoice: paid, Members: []billingv1.Settled{
 			email(billingv1.EmailPurposeReminder, billingv1.EmailSent, false)}}, false},
-		{"a recorded payment without its event blocks", Family{Invoice: paid, Payments: []*billingv1.Payment{payment(billingv1.PaymentRecorded, false)}}, false},
+		{"a recorded payment without its event blocks", Family{Invoice: paid, Members: []billingv1.Settled{payment(billingv1.PaymentRecorded, false)}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := Sealable(tc.family, closed); got != tc.want {
@@ -175,13 +175,13 @@ func TestWhichRecordsOfNoFamilyAreSealable(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		record billingv1.EventCarrier
+		record billingv1.Settled
 		sealed bool
 		want   bool
 	}{
 		{"a recorded refund dated in the closed period is", refund(billingv1.RefundRecorded, at(in), at(after), true), false, true},
 		{"a recorded refund dated after the close is not", refund(billingv1.RefundRecorded, at(after), at(after), true), false, false},
-		{"a recorded refund without a date is dated when it was recorded", refund(billingv1.RefundRecorded, nil, at(after), true), false, false},
+		{"a recorded refund without a date is dated when it was made", refund(billingv1.RefundRecorded, nil, at(after), true), false, true},
 		{"a recorded refund without its event is not", refund(billingv1.RefundRecorded, at(in), at(in), false), false, false},
 		{"a pending refund is not", refund(billingv1.RefundPending, at(in), nil, false), false, false},
 		{"a rejected refund dated in the closed period is", refund(billingv1.RefundRejected, at(in), nil, false), false, true},

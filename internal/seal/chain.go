@@ -16,6 +16,7 @@ package seal
 
 import (
 	"fmt"
+	"strings"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
@@ -86,7 +87,8 @@ func CheckCounts(s *billingv1.LedgerSeal, records []Record) error {
 		}
 	}
 	if got != s.Spec.Counts {
-		return broken("the payload holds %s; counts says %s", countsText(got), countsText(s.Spec.Counts))
+		holds, says := countsDiffer(got, s.Spec.Counts)
+		return broken("the payload holds %s; counts says %s", holds, says)
 	}
 	if first != s.Spec.FirstInvoiceNumber || last != s.Spec.LastInvoiceNumber {
 		return broken("the payload's invoices run from %q to %q; the seal says %q to %q",
@@ -95,9 +97,23 @@ func CheckCounts(s *billingv1.LedgerSeal, records []Record) error {
 	return nil
 }
 
-// countsText names counts in words: "2 invoices, 0 credit notes, 1
-// payments, 0 credit applications, 0 write-offs, 0 refunds, 0 emails".
-func countsText(c billingv1.SealCounts) string {
-	return fmt.Sprintf("%d invoices, %d credit notes, %d payments, %d credit applications, %d write-offs, %d refunds, %d emails",
-		c.Invoices, c.CreditNotes, c.Payments, c.CreditApplications, c.WriteOffs, c.Refunds, c.Emails)
+// countsDiffer names, in words, the counts of got and want that differ:
+// "2 payments" and "1 payments".
+func countsDiffer(got, want billingv1.SealCounts) (holds, says string) {
+	var g, w []string
+	for _, c := range []struct {
+		what      string
+		got, want int32
+	}{
+		{"invoices", got.Invoices, want.Invoices}, {"credit notes", got.CreditNotes, want.CreditNotes},
+		{"payments", got.Payments, want.Payments},
+		{"credit applications", got.CreditApplications, want.CreditApplications},
+		{"write-offs", got.WriteOffs, want.WriteOffs}, {"refunds", got.Refunds, want.Refunds},
+		{"emails", got.Emails, want.Emails},
+	} {
+		if c.got != c.want {
+			g, w = append(g, fmt.Sprintf("%d %s", c.got, c.what)), append(w, fmt.Sprintf("%d %s", c.want, c.what))
+		}
+	}
+	return strings.Join(g, ", "), strings.Join(w, ", ")
 }

@@ -18,6 +18,10 @@ import (
 	"errors"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 )
 
@@ -84,6 +88,52 @@ func TestReadLinkAndReadChain(t *testing.T) {
 				if rs, err := ReadLink(s, previous); err != nil || len(rs) != int(s.Spec.Counts.Invoices) {
 					t.Errorf("ReadLink(%s) = %d records, %v; want %d", s.Name, len(rs), err, s.Spec.Counts.Invoices)
 				}
+			}
+		})
+	}
+}
+
+func TestAnOldSealAndASealOfEveryKindVerifyAlike(t *testing.T) {
+	old := sealOf(t, 1, billingv1.ZeroHash, invoice("inv-1"))
+	old.Spec.Counts, old.Spec.FirstInvoiceNumber, old.Spec.LastInvoiceNumber =
+		billingv1.SealCounts{Invoices: 1}, "INV-000001", "INV-000001"
+	meta := func(name string) metav1.ObjectMeta {
+		return metav1.ObjectMeta{Name: name, Namespace: "demo", UID: types.UID("u-" + name)}
+	}
+	every := []client.Object{invoice("inv-2"), &billingv1.CreditNote{ObjectMeta: meta("cn-1")},
+		&billingv1.Payment{ObjectMeta: meta("pay-1")}, &billingv1.CreditApplication{ObjectMeta: meta("capp-1")},
+		&billingv1.Refund{ObjectMeta: meta("rf-1")}, &billingv1.WriteOff{ObjectMeta: meta("wo-1")},
+		&billingv1.Email{ObjectMeta: meta("em-1")}}
+	all := billingv1.SealCounts{Invoices: 1, CreditNotes: 1, Payments: 1, CreditApplications: 1, Refunds: 1,
+		WriteOffs: 1, Emails: 1}
+	counted := func(c billingv1.SealCounts) *billingv1.LedgerSeal {
+		s := sealOf(t, 2, old.Spec.Hash, every...)
+		s.Spec.Counts, s.Spec.FirstInvoiceNumber, s.Spec.LastInvoiceNumber = c, "INV-000001", "INV-000001"
+		return s
+	}
+	noEmails := all
+	noEmails.Emails = 0
+	for _, tc := range []struct {
+		name   string
+		second *billingv1.LedgerSeal
+		broken string
+	}{
+		{"a seal of every kind after a seal of invoices alone verifies", counted(all), ""},
+		{"a seal that does not count its e-mails breaks the chain, naming what differs", counted(noEmails),
+			"the payload holds 1 emails; counts says 0 emails"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			records := 0
+			_, err := ReadChain([]*billingv1.LedgerSeal{old, tc.second}, func(s *billingv1.LedgerSeal, rs []Record) error {
+				records += len(rs)
+				return CheckCounts(s, rs)
+			})
+			var broken *BrokenLink
+			switch {
+			case tc.broken == "" && (err != nil || records != 8):
+				t.Fatalf("ReadChain read %d records, %v; want 8", records, err)
+			case tc.broken != "" && (!errors.As(err, &broken) || broken.Reason != tc.broken):
+				t.Fatalf("ReadChain = %v; want the reason %q", err, tc.broken)
 			}
 		})
 	}

@@ -33,6 +33,7 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/apiobject"
 	"github.com/invoicing-dev/invoicing/internal/seal"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
@@ -352,6 +353,74 @@ var _ = Describe("Seals", func() {
 			g.Expect(inv.Status).To(Equal("issued"))
 			list := send(http.MethodGet, "/v1/invoices", inWorkspace(ns))
 			g.Expect(string(list.body)).To(ContainSubstring(`"seal":"seal-000001"`))
+		}).Should(Succeed())
+		verdict, _, err := c.VerifySeals(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(verdict.Verified).To(BeTrue(), "broken: %+v", verdict.Broken)
+	})
+
+	It("serves sealed credit applications, write-offs and refunds as before with their seal, and the events "+
+		"of every sealed kind in the feed", func() {
+		// The manager's sealing records the seal's ledger.sealed with the
+		// workspace's first sequence, which no allocator gave these
+		// records: they take the next ones.
+		at := metav1.Now()
+		event := func(t billingv1.EventType, seq int64) []billingv1.RecordedEvent {
+			return []billingv1.RecordedEvent{{Type: t, Sequence: seq, CreatedAt: at}}
+		}
+		inv := sealedInvoice("inv-a", "INV-000001")
+		inv.Status.Events = event(billingv1.EventTypeInvoiceIssued, 2)
+		record := func(obj client.Object, kind string) client.Object {
+			obj.GetObjectKind().SetGroupVersionKind(billingv1.GroupVersion.WithKind(kind))
+			obj.SetNamespace(ns)
+			obj.SetUID(types.UID("uid-" + obj.GetName()))
+			return obj
+		}
+		capp := builder.CreditApplication(ns, "capp-a", "inv-a", 300)
+		capp.Status = billingv1.CreditApplicationStatus{Phase: billingv1.CreditApplicationApplied, CustomerName: "cus-a",
+			Currency: "EUR", AppliedAt: &at, Events: event(billingv1.EventTypeCreditApplied, 3)}
+		wo := builder.WriteOff(ns, "wo-a", "inv-a", "The customer went away.")
+		wo.Status = billingv1.WriteOffStatus{Phase: billingv1.WriteOffRecorded, CustomerName: "cus-a", Currency: "EUR",
+			Amount: ptr.To[int64](700), RecordedAt: &at, Events: event(billingv1.EventTypeInvoiceMarkedUncollectible, 4)}
+		rf := builder.Refund(ns, "rf-a", "cus-a", 100, "EUR")
+		rf.Status = billingv1.RefundStatus{Phase: billingv1.RefundRecorded, Currency: "EUR", RecordedAt: &at,
+			Events: event(billingv1.EventTypeRefundRecorded, 5)}
+		reminder := builder.Email(ns, "em-a", builder.WithPurpose(billingv1.EmailPurposeReminder),
+			builder.WithInvoiceRef("inv-a"), builder.WithReminderDays(7))
+		reminder.Status = billingv1.EmailStatus{Phase: billingv1.EmailSent, SentAt: &at,
+			Events: event(billingv1.EventTypeInvoiceReminderSent, 6)}
+		s1 := sealOf(ns, 1, billingv1.ZeroHash, inv, record(capp, "CreditApplication"), record(wo, "WriteOff"),
+			record(rf, "Refund"), record(reminder, "Email"))
+		s1.Spec.Counts = billingv1.SealCounts{Invoices: 1, CreditApplications: 1, WriteOffs: 1, Refunds: 1, Emails: 1}
+		Expect(k8s.Create(ctx, s1)).To(Succeed())
+
+		Eventually(func(g Gomega) {
+			for _, path := range []string{"/v1/credit_applications/capp-a", "/v1/write_offs/wo-a", "/v1/refunds/rf-a"} {
+				got := send(http.MethodGet, path, inWorkspace(ns))
+				g.Expect(got.status).To(Equal(http.StatusOK), "%s: %s", path, got.body)
+				g.Expect(string(got.body)).To(ContainSubstring(`"seal":"seal-000001"`), path)
+			}
+			for _, path := range []string{"/v1/credit_applications", "/v1/write_offs", "/v1/refunds"} {
+				got := send(http.MethodGet, path, inWorkspace(ns))
+				g.Expect(got.status).To(Equal(http.StatusOK), "%s: %s", path, got.body)
+				g.Expect(string(got.body)).To(ContainSubstring(`"seal":"seal-000001"`), path)
+			}
+		}).Should(Succeed())
+		reader := eventsReader(ns)
+		Eventually(func(g Gomega) {
+			got := send(http.MethodGet, "/v1/events", as(reader), inWorkspace(ns))
+			g.Expect(got.status).To(Equal(http.StatusOK), "body: %s", got.body)
+			var events apiobject.List[struct {
+				Type     string `json:"type"`
+				Sequence int64  `json:"sequence"`
+			}]
+			g.Expect(json.Unmarshal(got.body, &events)).To(Succeed())
+			var kinds []string
+			for _, e := range events.Data {
+				kinds = append(kinds, e.Type)
+			}
+			g.Expect(kinds).To(Equal([]string{"ledger.sealed", "invoice.issued", "credit.applied", "invoice.marked_uncollectible",
+				"refund.recorded", "invoice.reminder_sent"}))
 		}).Should(Succeed())
 		verdict, _, err := c.VerifySeals(ctx)
 		Expect(err).NotTo(HaveOccurred())

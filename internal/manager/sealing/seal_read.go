@@ -54,12 +54,12 @@ func familiesPerRead(target int) int {
 
 // wantedRecords returns the kinds and names of the records of families
 // and of loose (records of no family).
-func wantedRecords(families []billing.Family, loose []billingv1.EventCarrier) map[SealedKey]types.UID {
+func wantedRecords(families []billing.Family, loose []billingv1.Settled) map[SealedKey]types.UID {
 	want := map[SealedKey]types.UID{}
 	add := func(obj client.Object) { want[SealedKey{SealKindOf(obj), obj.GetName()}] = obj.GetUID() }
 	for _, f := range families {
 		add(f.Invoice)
-		for _, m := range f.Members() {
+		for _, m := range f.Members {
 			add(m)
 		}
 	}
@@ -73,7 +73,7 @@ func wantedRecords(families []billing.Family, loose []billingv1.EventCarrier) ma
 // the API server (not the cache), a page at a time, and keeps the records
 // of families and loose.
 func (r *SealReconciler) readLive(ctx context.Context, ns string, families []billing.Family,
-	loose []billingv1.EventCarrier) (liveRecords, error) {
+	loose []billingv1.Settled) (liveRecords, error) {
 	want := wantedRecords(families, loose)
 	wanted := map[string]int{}
 	for key := range want {
@@ -132,18 +132,19 @@ func liveFamily(f billing.Family, live liveRecords, through time.Time, reserved 
 		return chosenFamily{}, false, nil
 	}
 	fam := billing.Family{Invoice: inv.(*billingv1.Invoice), Credit: f.Credit}
-	for _, m := range f.Members() {
+	for _, m := range f.Members {
 		obj, ok := live.current(m, reserved)
 		if !ok {
 			return chosenFamily{}, false, nil
 		}
-		fam.Add(obj.(billingv1.EventCarrier))
+		fam.Members = append(fam.Members, obj.(billingv1.Settled))
 	}
 	if !billing.Sealable(fam, through) {
 		return chosenFamily{}, false, nil
 	}
+	sortRecords(fam.Members)
 	c := chosenFamily{invoice: fam.Invoice, records: []client.Object{fam.Invoice}}
-	for _, m := range fam.Members() {
+	for _, m := range fam.Members {
 		c.records = append(c.records, m)
 	}
 	if err := c.encode(); err != nil {
@@ -155,14 +156,14 @@ func liveFamily(f billing.Family, live liveRecords, through time.Time, reserved 
 // liveLoose returns the records of no family of loose that are, read live,
 // still what they were and still sealable, with their lines, as one
 // chosenFamily without an invoice; ok is false when none is.
-func liveLoose(loose []billingv1.EventCarrier, live liveRecords, through time.Time, reserved map[string]bool) (
+func liveLoose(loose []billingv1.Settled, live liveRecords, through time.Time, reserved map[string]bool) (
 	chosenFamily, bool, error) {
 	var c chosenFamily
 	for _, rec := range loose {
 		obj, ok := live.current(rec, reserved)
 		// Whether the record an e-mail sent is sealed does not change
 		// between the cache's look and this one: a seal, once made, stays.
-		if ok && billing.LooseSealable(obj.(billingv1.EventCarrier), through, true) {
+		if ok && billing.LooseSealable(obj.(billingv1.Settled), through, true) {
 			c.records = append(c.records, obj)
 		}
 	}

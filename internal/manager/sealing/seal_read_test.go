@@ -50,7 +50,7 @@ func paidFamily(through time.Time) billing.Family {
 		p.UID = types.UID("uid-" + p.Name)
 		p.Status.Phase = billingv1.PaymentRecorded
 		p.Status.Events = []billingv1.RecordedEvent{managertest.RecordedAt(billingv1.EventTypePaymentRecorded, int64(2+i))}
-		f.Payments = append(f.Payments, p)
+		f.Members = append(f.Members, p)
 	}
 	return f
 }
@@ -67,7 +67,7 @@ func liveOf(objs ...client.Object) liveRecords {
 func TestAFamilyIsSealedFromTheLiveReadOnlyAsTheCacheSawIt(t *testing.T) {
 	through := managertest.Now
 	f := paidFamily(through)
-	inv, payB, payA := f.Invoice, f.Payments[0], f.Payments[1]
+	inv, payB, payA := f.Invoice, f.Members[0].(*billingv1.Payment), f.Members[1].(*billingv1.Payment)
 	recreated := payA.DeepCopy()
 	recreated.UID = "uid-other"
 	deleting := payA.DeepCopy()
@@ -107,7 +107,7 @@ func TestTheLiveReadWantsEveryRecordOfTheChosenFamilies(t *testing.T) {
 	g := NewWithT(t)
 	f := paidFamily(managertest.Now)
 	note := &billingv1.CreditNote{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "cn-1", UID: "uid-cn-1"}}
-	f.CreditNotes = []*billingv1.CreditNote{note}
+	f.Members = append(f.Members, note)
 	g.Expect(wantedRecords([]billing.Family{f}, nil)).To(Equal(map[SealedKey]types.UID{
 		{seal.KindInvoice, "inv-1"}: "uid-inv-1", {seal.KindCreditNote, "cn-1"}: "uid-cn-1",
 		{seal.KindPayment, "pay-b"}: "uid-pay-b", {seal.KindPayment, "pay-a"}: "uid-pay-a"}))
@@ -123,8 +123,11 @@ func TestSealedKindsAreTheKindsAMoveDeletes(t *testing.T) {
 	}{
 		{"nothing deletes nothing", nil, nil},
 		{"an invoice alone is one kind", []client.Object{f.Invoice}, []string{seal.KindInvoice}},
-		{"every kind comes in the seal's order", []client.Object{f.Payments[0], note, f.Invoice},
+		{"every kind comes in the seal's order", []client.Object{f.Members[0], note, f.Invoice},
 			[]string{seal.KindInvoice, seal.KindCreditNote, seal.KindPayment}},
+		{"money on account and e-mails come after payments, in the table's order",
+			[]client.Object{&billingv1.Email{}, &billingv1.WriteOff{}, &billingv1.Refund{}, &billingv1.CreditApplication{}, f.Invoice},
+			[]string{seal.KindInvoice, "CreditApplication", "Refund", "WriteOff", "Email"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			NewWithT(t).Expect(sealedKinds(tc.records)).To(Equal(tc.want))
@@ -186,10 +189,10 @@ func TestTheLiveReadStopsPagingAKindOnceItsWantedRecordsAreFound(t *testing.T) {
 	}
 	family := func(i int) billing.Family {
 		return billing.Family{Invoice: invoices[i].(*billingv1.Invoice),
-			Payments: []*billingv1.Payment{payments[i].(*billingv1.Payment)}}
+			Members: []billingv1.Settled{payments[i].(*billingv1.Payment)}}
 	}
 	gone := family(0)
-	gone.Payments = []*billingv1.Payment{builder.Payment("ns", "pay-gone", "inv-00000", 50)}
+	gone.Members = []billingv1.Settled{builder.Payment("ns", "pay-gone", "inv-00000", 50)}
 	for _, tc := range []struct {
 		name     string
 		families []billing.Family
@@ -213,6 +216,72 @@ func TestTheLiveReadStopsPagingAKindOnceItsWantedRecordsAreFound(t *testing.T) {
 			for _, f := range tc.families {
 				g.Expect(live).To(HaveKey(SealedKey{seal.KindInvoice, f.Invoice.Name}))
 			}
+		})
+	}
+}
+
+func TestAFamilyIsSealedWithItsCreditWriteOffsAndEmailsInTheSealsOrder(t *testing.T) {
+	g := NewWithT(t)
+	through := managertest.Now
+	f := paidFamily(through)
+	capp := builder.CreditApplication("ns", "capp-1", "inv-1", 10)
+	capp.UID, capp.Status.Phase = "uid-capp-1", billingv1.CreditApplicationApplied
+	capp.Status.Events = []billingv1.RecordedEvent{managertest.RecordedAt(billingv1.EventTypeCreditApplied, 5)}
+	em := builder.Email("ns", "em-1", builder.WithPurpose(billingv1.EmailPurposeInvoice), builder.WithInvoiceRef("inv-1"))
+	em.UID, em.Status.Phase = "uid-em-1", billingv1.EmailFailed
+	f.Members = append([]billingv1.Settled{em, capp}, f.Members...)
+	f.Invoice.Status.Ledger = &billingv1.InvoiceLedger{CreditApplications: []billingv1.LedgerEntry{
+		{Name: "capp-1", UID: "uid-capp-1", Amount: 10}}}
+	live := liveOf(f.Invoice, em, capp, f.Members[2], f.Members[3])
+	c, ok, err := liveFamily(f, live, through, nil)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(ok).To(BeTrue())
+	var names []string
+	for _, obj := range c.records {
+		names = append(names, obj.GetName())
+	}
+	g.Expect(names).To(Equal([]string{"inv-1", "pay-a", "pay-b", "capp-1", "em-1"}))
+
+	why := "a family whose ledger names a credit application it lacks waits"
+	f.Members = f.Members[2:]
+	_, ok, err = liveFamily(f, live, through, nil)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(ok).To(BeFalse(), why)
+}
+
+func TestRecordsOfNoFamilyAreSealedOnlyAsTheyWereAndStillSealable(t *testing.T) {
+	through := managertest.Now
+	refund := builder.Refund("ns", "rf-1", "cus", 100, "USD", builder.WithRefundedAt(metav1.Time{Time: through.Add(-time.Hour)}))
+	refund.UID, refund.Status.Phase = "uid-rf-1", billingv1.RefundRecorded
+	refund.Status.Events = []billingv1.RecordedEvent{managertest.RecordedAt(billingv1.EventTypeRefundRecorded, 7)}
+	statement := builder.Email("ns", "em-st", builder.WithPurpose(billingv1.EmailPurposeStatement),
+		builder.WithCustomerRef("cus"), builder.WithStatement("2026-10-01", "2026-10-31"))
+	statement.UID, statement.Status.Phase = "uid-em-st", billingv1.EmailSent
+	statement.Status.SentAt = &metav1.Time{Time: through.Add(-time.Minute)}
+	sending := statement.DeepCopy()
+	sending.Status.Phase = billingv1.EmailPending
+	loose := []billingv1.Settled{refund, statement}
+	for _, tc := range []struct {
+		name string
+		live liveRecords
+		want []string
+	}{
+		{"a refund and a statement read as they were are sealed", liveOf(refund, statement), []string{"rf-1", "em-st"}},
+		{"a statement being sent again, read live, is left for later", liveOf(refund, sending), []string{"rf-1"}},
+		{"nothing read live leaves nothing", liveOf(), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewWithT(t)
+			c, ok, err := liveLoose(loose, tc.live, through, nil)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(ok).To(Equal(tc.want != nil))
+			g.Expect(c.invoice).To(BeNil())
+			var names []string
+			for _, obj := range c.records {
+				names = append(names, obj.GetName())
+			}
+			g.Expect(names).To(Equal(tc.want))
+			g.Expect(c.lines).To(HaveLen(len(tc.want)))
 		})
 	}
 }

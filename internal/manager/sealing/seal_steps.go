@@ -168,13 +168,13 @@ var invoiceMembers = []*recordkind.Kind{&recordkind.CreditNote, &recordkind.Paym
 // record whose name a seal holds already is no part of either (a leftover
 // being moved, or a re-creation that is Invalid, AlreadySealed).
 func (r *SealReconciler) sealableFamilies(ctx context.Context, ns string, through time.Time) (
-	[]billing.Family, []billingv1.EventCarrier, error) {
+	[]billing.Family, []billingv1.Settled, error) {
 	invoices := &billingv1.InvoiceList{}
 	if err := r.List(ctx, invoices, client.InNamespace(ns), client.UnsafeDisableDeepCopy); err != nil {
 		return nil, nil, fmt.Errorf("listing the invoices of %s: %w", ns, err)
 	}
 	var families []billing.Family
-	var loose []billingv1.EventCarrier
+	var loose []billingv1.Settled
 	err := r.Sealed.holders(ctx, ns, func(held func(kind, name string) sealedRecord) error {
 		sealed := func(obj client.Object) bool { return held(SealKindOf(obj), obj.GetName()).seal != "" }
 		// members adds to f the records of kinds that the index field
@@ -187,8 +187,8 @@ func (r *SealReconciler) sealableFamilies(ctx context.Context, ns string, throug
 					return fmt.Errorf("listing the %ss of %s %s/%s: %w", k.Name, field, ns, value, err)
 				}
 				for _, obj := range listItems(list) {
-					if rec, ok := obj.(billingv1.EventCarrier); ok && !sealed(obj) {
-						f.Add(rec)
+					if rec, ok := obj.(billingv1.Settled); ok && !sealed(obj) {
+						f.Members = append(f.Members, rec)
 					}
 				}
 			}
@@ -208,9 +208,12 @@ func (r *SealReconciler) sealableFamilies(ctx context.Context, ns string, throug
 				index.EmailRecordKey(recordkind.Invoice.Name, inv.Name)); err != nil {
 				return err
 			}
-			for _, n := range f.CreditNotes {
+			for _, m := range slices.Clone(f.Members) {
+				if SealKindOf(m) != recordkind.CreditNote.Name {
+					continue
+				}
 				if err := members(&f, emails, index.EmailRecord,
-					index.EmailRecordKey(recordkind.CreditNote.Name, n.Name)); err != nil {
+					index.EmailRecordKey(recordkind.CreditNote.Name, m.GetName())); err != nil {
 					return err
 				}
 			}
@@ -243,15 +246,15 @@ const maxLoosePerSeal = 2000
 // looseRecords returns the workspace's sealable records of no family, from
 // the cache, by kind then name; held looks a record up in the seals.
 func (r *SealReconciler) looseRecords(ctx context.Context, ns string, through time.Time,
-	held func(kind, name string) sealedRecord) ([]billingv1.EventCarrier, error) {
-	var loose []billingv1.EventCarrier
+	held func(kind, name string) sealedRecord) ([]billingv1.Settled, error) {
+	var loose []billingv1.Settled
 	for _, k := range looseKinds {
 		list := k.NewList()
 		if err := r.List(ctx, list, client.InNamespace(ns), client.UnsafeDisableDeepCopy); err != nil {
 			return nil, fmt.Errorf("listing the %ss of %s: %w", k.Name, ns, err)
 		}
 		for _, obj := range listItems(list) {
-			rec, ok := obj.(billingv1.EventCarrier)
+			rec, ok := obj.(billingv1.Settled)
 			if !ok || held(k.Name, obj.GetName()).seal != "" {
 				continue
 			}
@@ -260,18 +263,13 @@ func (r *SealReconciler) looseRecords(ctx context.Context, ns string, through ti
 			}
 		}
 	}
-	slices.SortStableFunc(loose, func(a, b billingv1.EventCarrier) int {
-		if c := strings.Compare(SealKindOf(a), SealKindOf(b)); c != 0 {
-			return c
-		}
-		return strings.Compare(a.GetName(), b.GetName())
-	})
+	sortRecords(loose)
 	return loose[:min(len(loose), maxLoosePerSeal)], nil
 }
 
 // sentRecordSealed says whether rec is an e-mail whose invoice or credit
 // note a seal holds.
-func sentRecordSealed(rec billingv1.EventCarrier, held func(kind, name string) sealedRecord) bool {
+func sentRecordSealed(rec billingv1.Settled, held func(kind, name string) sealedRecord) bool {
 	em, ok := rec.(*billingv1.Email)
 	switch {
 	case !ok:
@@ -560,6 +558,22 @@ func (r *SealReconciler) deleteSealedKind(ctx context.Context, ns, sealName, kin
 // sealKinds are the rows of internal/recordkind that a seal holds, in the
 // table's order.
 var sealKinds = recordkind.Where(func(k *recordkind.Kind) bool { return k.Sealed != nil })
+
+// sealOrder is a kind's place in sealKinds.
+func sealOrder(obj client.Object) int {
+	return slices.IndexFunc(sealKinds, func(k *recordkind.Kind) bool { return k.Name == SealKindOf(obj) })
+}
+
+// sortRecords sorts records into a seal's order: by kind (sealKinds), then
+// by name.
+func sortRecords[T client.Object](records []T) {
+	slices.SortFunc(records, func(a, b T) int {
+		if c := sealOrder(a) - sealOrder(b); c != 0 {
+			return c
+		}
+		return strings.Compare(a.GetName(), b.GetName())
+	})
+}
 
 // sealedKinds returns the kinds (Invoice, CreditNote, Payment, ...) that
 // records hold, in sealKinds' order.

@@ -39,6 +39,7 @@ type CreditApplication struct {
 	StatusReason *string `json:"status_reason"`
 	AppliedAt    *string `json:"applied_at"`
 	CreatedAt    string  `json:"created_at"`
+	Seal         *string `json:"seal"`
 }
 
 // RefundParams is the body of POST /v1/refunds; empty fields are left
@@ -67,6 +68,7 @@ type Refund struct {
 	StatusReason *string `json:"status_reason"`
 	RecordedAt   *string `json:"recorded_at"`
 	CreatedAt    string  `json:"created_at"`
+	Seal         *string `json:"seal"`
 }
 
 // WriteOffParams is the body of POST /v1/write_offs.
@@ -89,6 +91,7 @@ type WriteOff struct {
 	StatusReason *string `json:"status_reason"`
 	RecordedAt   *string `json:"recorded_at"`
 	CreatedAt    string  `json:"created_at"`
+	Seal         *string `json:"seal"`
 }
 
 func (a CreditApplication) id() string { return a.ID }
