@@ -233,7 +233,7 @@ func chainCases() []chainCase {
 				c[0].Spec.Counts.Payments = 1
 				return c
 			},
-			out: []string{"demo: seal seal-000001 (sequence 1): the payload holds 2 payments; counts says 1 payments"},
+			out:    []string{"demo: seal seal-000001 (sequence 1): the payload holds 2 payments; counts says 1 payments"},
 			broken: true,
 			goOnly: true,
 		},
