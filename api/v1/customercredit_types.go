@@ -20,10 +20,15 @@ package v1
 // entered by name and uid with an optimistic lock on the customer, so that
 // two uses handled at the same moment never spend the same credit, and the
 // credit survives the sealing of the invoices it came from
-// (docs/ledger.md#money-on-account).
+// (docs/ledger.md#money-on-account). Once a seal holds the record behind a
+// source or a use, the customer reconciler folds the entry into carried,
+// so the ledger holds only the entries of live records
+// (docs/ledger.md#the-credit-ledger-across-seals).
 
 // MaxCreditEntries is how many sources, and how many uses, one customer's
-// credit ledger holds at most.
+// credit ledger holds at most. It stays as a guard: since entries whose
+// records are sealed are folded into carried, a customer reaches it only
+// with a thousand uses (or overpaid invoices) live at once.
 const MaxCreditEntries = 1000
 
 // CreditUseKind is the kind of record that uses a customer's credit.
@@ -116,24 +121,74 @@ type CreditUse struct {
 	Amount int64 `json:"amount"`
 }
 
+// CarriedCredit is what the entries folded out of a customer's credit
+// ledger left in one currency: the sources whose invoices are sealed less
+// the uses whose records are sealed.
+type CarriedCredit struct {
+	// currency is an ISO 4217 code.
+	// +required
+	// +kubebuilder:validation:Pattern=`^[A-Z]{3}$`
+	Currency string `json:"currency"` //nolint:kubeapilinter // the pattern bounds the length
+
+	// amount is, in minor units of currency, what the folded sources left
+	// once the folded uses were taken from them; 0 when the uses took it
+	// all. It counts in the balance like a source.
+	// +required
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=9007199254740991
+	Amount int64 `json:"amount"`
+
+	// eventSequence is the highest event sequence of the folded sources in
+	// currency: the events of later uses come after it, as after a
+	// source's.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=9007199254740991
+	EventSequence int64 `json:"eventSequence,omitempty"`
+}
+
 // CustomerCredit is a customer's credit ledger and the balance derived
 // from it.
 type CustomerCredit struct {
 	// sources are the customer's overpaid invoices, in the order they were
-	// entered. An entry stays when its invoice is sealed.
+	// entered. A source moves into carried once a seal holds its invoice
+	// and the invoice has left the live set: the list holds the overpaid
+	// invoices not sealed yet.
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=1000
 	Sources []CreditSource `json:"sources,omitempty"`
 
 	// uses are the credit applications and refunds that spent the credit,
-	// in the order they were entered.
+	// in the order they were entered. A use moves into carried once a seal
+	// holds its record and the record has left the live set, or is
+	// labelled to: the list holds the uses not sealed yet, and a new use
+	// is refused (CreditLedgerFull) only when 1,000 of them are.
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=1000
 	Uses []CreditUse `json:"uses,omitempty"`
 
-	// balance is, per currency with credit, the sources less the uses.
+	// carried is, per currency, what the sources and uses folded out of
+	// the ledger left: entries whose records a seal holds, which no one
+	// looks up by name again. The balance counts it like a source.
+	// +optional
+	// +listType=map
+	// +listMapKey=currency
+	// +kubebuilder:validation:MaxItems=200
+	Carried []CarriedCredit `json:"carried,omitempty"`
+
+	// foldedThrough is the sequence of the last LedgerSeal whose entries
+	// were folded into carried; 0 when none were. Entries of a seal up to
+	// it may still be listed: those whose records were still live, and a
+	// use whose sources are not folded yet.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=9007199254740991
+	FoldedThrough int64 `json:"foldedThrough,omitempty"`
+
+	// balance is, per currency with credit, carried and the sources less
+	// the uses.
 	// +optional
 	// +listType=map
 	// +listMapKey=currency

@@ -64,6 +64,15 @@ func TestCustomerCreditBalanceIsDerivedFromItsLedger(t *testing.T) {
 				Balance: []billingv1.CurrencyAmount{{Currency: "EUR", Amount: 1}},
 			},
 			want: `[{"currency":"EUR","amount":800},{"currency":"USD","amount":300}]`},
+		{name: "what sealed entries left, carried, counts like a source; a currency carried at 0 shows none",
+			credit: &billingv1.CustomerCredit{
+				Carried: []billingv1.CarriedCredit{{Currency: "EUR", Amount: 400, EventSequence: 9},
+					{Currency: "GBP", Amount: 0, EventSequence: 4}, {Currency: "JPY", Amount: 70}},
+				Sources:       []billingv1.CreditSource{{Invoice: "inv-5", UID: "u5", Currency: "EUR", Amount: 100}},
+				Uses:          []billingv1.CreditUse{{Kind: billingv1.CreditUseRefund, Name: "rf-2", UID: "r2", Currency: "JPY", Amount: 70}},
+				FoldedThrough: 3,
+			},
+			want: `[{"currency":"EUR","amount":500}]`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -24,19 +24,24 @@ import (
 
 // A customer's credit (docs/ledger.md#money-on-account): its invoices'
 // amountOverpaid, as entered in its status (sources), less the credit
-// applications and refunds that spent it (uses). These functions are the
-// one place it is derived from the status; the manager writes what they
-// return, the adapter answers and checks against it. Aging replays it from
-// the records (account.go); a seeded random test holds the two equal
+// applications and refunds that spent it (uses), plus what the entries
+// folded out of the ledger once their records were sealed left (carried,
+// creditfold.go). These functions are the one place it is derived from
+// the status; the manager writes what they return, the adapter answers
+// and checks against it. Aging replays it from the records (account.go);
+// a seeded random test holds the two equal, folded or not
 // (customercredit_equality_test.go).
 
-// CreditBalance is the customer's credit per currency, sources less uses,
-// in currency order, without the currencies at 0.
+// CreditBalance is the customer's credit per currency, carried and
+// sources less uses, in currency order, without the currencies at 0.
 func CreditBalance(credit *billingv1.CustomerCredit) []billingv1.CurrencyAmount {
 	if credit == nil {
 		return nil
 	}
 	sums := map[string]int64{}
+	for _, c := range credit.Carried {
+		sums[c.Currency] += c.Amount
+	}
 	for _, s := range credit.Sources {
 		sums[s.Currency] += s.Amount
 	}
@@ -112,7 +117,11 @@ func WithSource(credit *billingv1.CustomerCredit, inv *billingv1.Invoice, amount
 }
 
 // CreditHolds reports whether credit holds inv (its name and uid) as a
-// source of amount or more.
+// source of amount or more, listed in sources. A source folded into
+// carried is not listed any more: its invoice is sealed, and who asks
+// (the customer reconciler before it enters a source, the sealer before
+// it seals an invoice) asks of live invoices not sealed yet only; the
+// customer reconciler never enters a source for a sealed invoice.
 func CreditHolds(credit *billingv1.CustomerCredit, inv *billingv1.Invoice, amount int64) bool {
 	if credit == nil {
 		return false
@@ -126,6 +135,10 @@ func CreditHolds(credit *billingv1.CustomerCredit, inv *billingv1.Invoice, amoun
 }
 
 // FindUse returns the use of kind named name with uid in credit, or nil.
+// A use folded into carried is not found: its record is sealed, final, and
+// never entered again, so its reconciler does not look for it; a record
+// made again under its name has another uid, and is refused as sealed
+// already.
 func FindUse(credit *billingv1.CustomerCredit, kind billingv1.CreditUseKind, name, uid string) *billingv1.CreditUse {
 	if credit == nil {
 		return nil
@@ -157,10 +170,16 @@ func WithoutUse(credit *billingv1.CustomerCredit, kind billingv1.CreditUseKind, 
 }
 
 // CreditEventsAfter is the highest event sequence of the sources of credit
-// in currency: a use's event comes after the events that gave the credit.
+// in currency, those folded into carried included: a use's event comes
+// after the events that gave the credit.
 func CreditEventsAfter(credit *billingv1.CustomerCredit, currency string) int64 {
 	var after int64
 	if credit != nil {
+		for _, c := range credit.Carried {
+			if c.Currency == currency {
+				after = max(after, c.EventSequence)
+			}
+		}
 		for _, s := range credit.Sources {
 			if s.Currency == currency {
 				after = max(after, s.EventSequence)

@@ -45,6 +45,18 @@ func creditedCustomer(credit ...billingv1.CurrencyAmount) *billingv1.Customer {
 	return c
 }
 
+// carriedCustomer is cus-acme with 120 EUR of credit: 100 carried from
+// entries folded once their records were sealed, a source of 50 and a
+// use of 30.
+func carriedCustomer() *billingv1.Customer {
+	c := creditedCustomer(eur(50))
+	c.Status.Credit.Carried = []billingv1.CarriedCredit{{Currency: "EUR", Amount: 100, EventSequence: 7}}
+	c.Status.Credit.Uses = []billingv1.CreditUse{{Kind: billingv1.CreditUseRefund, Name: "rf-0", UID: "u",
+		Currency: "EUR", Amount: 30}}
+	c.Status.Credit.FoldedThrough = 1
+	return c
+}
+
 // eur and usd are amounts of credit.
 func eur(amount int64) billingv1.CurrencyAmount {
 	return billingv1.CurrencyAmount{Currency: "EUR", Amount: amount}
@@ -178,6 +190,18 @@ func TestCreateRefund(t *testing.T) {
 			status: 409, code: CodePeriodClosed, param: "refunded_at"},
 		{name: "a currency is required", objects: []client.Object{creditedCustomer(eur(100))},
 			body: `{"customer_id":"cus-acme","amount":1}`, status: 422, code: CodeParameterMissing, param: "currency"},
+		{name: "the credit carried across seals counts, with the sources less the uses, and no more",
+			objects: []client.Object{carriedCustomer()},
+			body:    `{"customer_id":"cus-acme","amount":121,"currency":"EUR"}`, status: 422, code: CodeExceedsCredit, param: "amount"},
+	})
+
+	t.Run("the credit carried across seals can be refunded", func(t *testing.T) {
+		s, c := closedFakeStore(carriedCustomer()), &fakeClaims{}
+		w := checkedServe(t, fakeAdapter(t, s, c), http.MethodPost, "/v1/refunds",
+			`{"customer_id":"cus-acme","amount":120,"currency":"EUR"}`)
+		if got := decodeAs[apiobject.Refund](t, w, http.StatusCreated); got.Amount != 120 || got.Status != "pending" {
+			t.Errorf("got %+v", got)
+		}
 	})
 
 	t.Run("a refund answers 201, pending, refunded when it was created", func(t *testing.T) {

@@ -44,7 +44,10 @@ import (
 // once no Invoice references the customer any more, live or sealed, so
 // deleting a customer that is still billed waits instead of orphaning its
 // invoices. Sealed invoices hold it until their seals go, which they do
-// only with the namespace: deleting a workspace always finishes.
+// only with the namespace: deleting a workspace always finishes. It also
+// keeps the customer's credit ledger: it enters its overpaid invoices as
+// sources (customer_sources.go) and folds the entries whose records are
+// sealed into the carried credit (customer_fold.go).
 type CustomerReconciler struct {
 	client.Client
 	// APIReader reads straight from the API server. Releasing the finalizer
@@ -54,17 +57,21 @@ type CustomerReconciler struct {
 	Recorder  events.EventRecorder
 	// Clock tells when a condition changed.
 	Clock clock.PassiveClock
-	// Sealed knows the workspace's sealed invoices: a customer with sealed
-	// invoices is never deleted, as one with live invoices (nil: none are).
+	// Sealed knows the workspace's sealed records: a customer with sealed
+	// invoices is never deleted, as one with live invoices, and an entry
+	// of its credit whose record is sealed is folded (nil: none are).
 	Sealed *sealing.SealedRecords
 }
 
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers,verbs=list;watch;patch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=customers/status,verbs=patch
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=creditapplications;refunds,verbs=get;list;watch
 
 // Reconcile ensures the finalizer while the customer lives, and releases it
 // on deletion when no invoice references the customer. Otherwise it computes
-// the customer's status afresh (customerStatus) and patches it once when it
+// the customer's status afresh (customerStatus), with its credit ledger's
+// new sources entered and its sealed entries folded (creditOf), and patches
+// it once when it changed: with an optimistic lock when the credit
 // changed.
 func (r *CustomerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	customer := &billingv1.Customer{}
@@ -106,7 +113,7 @@ func (r *CustomerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 	invoices += sealed
 	before := customer.DeepCopy()
 	customer.Status = customerStatus(customer, invoices, r.Clock.Now())
-	credited, err := creditWithSources(ctx, r.Client, customer.Status.Credit, cached)
+	credited, err := creditOf(ctx, r.Client, r.seals(), customer, cached)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
@@ -122,6 +129,44 @@ func (r *CustomerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 		r.recordTransition(ctx, before, customer, invoices)
 	}
 	return ctrl.Result{}, client.IgnoreNotFound(err)
+}
+
+// creditOf returns customer's credit ledger with its new sources entered
+// (creditWithSources) and the entries whose records seals hold folded into
+// carried, once (foldSealed); nil when neither changed it. cached are the
+// customer's invoices from the cache, c the cache.
+func creditOf(ctx context.Context, c client.Reader, seals sealHoldings, customer *billingv1.Customer,
+	cached []billingv1.Invoice) (*billingv1.CustomerCredit, error) {
+	sealed, err := sealedCreditOf(ctx, seals, customer.Namespace, customer.Status.Credit, cached)
+	if err != nil {
+		return nil, err
+	}
+	credited, err := creditWithSources(ctx, c, customer.Status.Credit, cached, sealed)
+	if err != nil {
+		return nil, err
+	}
+	credit := customer.Status.Credit
+	if credited != nil {
+		credit = credited
+	}
+	folded, changed, err := foldSealed(ctx, c, customer.Namespace, credit, sealed, cached)
+	if err != nil {
+		return nil, err
+	}
+	if changed {
+		logf.FromContext(ctx).V(1).Info("Folded the sealed entries of the customer's credit",
+			"foldedThrough", folded.FoldedThrough, "sources", len(folded.Sources), "uses", len(folded.Uses))
+		return folded, nil
+	}
+	return credited, nil
+}
+
+// seals is r.Sealed as the credit's fold asks it; nil when there is none.
+func (r *CustomerReconciler) seals() sealHoldings {
+	if r.Sealed == nil {
+		return nil // not a nil *SealedRecords in an interface
+	}
+	return r.Sealed
 }
 
 // countSealedInvoices returns how many sealed invoices bill the customer:
@@ -264,9 +309,18 @@ func (r *CustomerReconciler) SetupWithManager(mgr ctrl.Manager, concurrency int)
 			builder.WithPredicates(webhooks.GainedEvent)).
 		Watches(&billingv1.CreditApplication{}, handler.EnqueueRequestsFromMapFunc(overpaidRecordsCustomer(r.Client)),
 			builder.WithPredicates(webhooks.GainedEvent)).
+		// A credit application or refund deleted, or labelled, by the
+		// sealer lets its customer fold its use.
+		Watches(&billingv1.CreditApplication{}, handler.EnqueueRequestsFromMapFunc(customerOfUse),
+			builder.WithPredicates(sealedOrGone)).
+		Watches(&billingv1.Refund{}, handler.EnqueueRequestsFromMapFunc(customerOfUse),
+			builder.WithPredicates(sealedOrGone)).
 		// A deleted seal (only ever with its namespace) lets go of the
-		// customers its sealed invoices held.
+		// customers its sealed invoices held; a new one may hold the
+		// records behind their credit's entries.
 		Watches(&billingv1.LedgerSeal{}, handler.EnqueueRequestsFromMapFunc(customersWaitingOnSeals(r.Client)),
 			builder.WithPredicates(sealDeleted)).
+		Watches(&billingv1.LedgerSeal{}, handler.EnqueueRequestsFromMapFunc(customersHeldBySeal(r.Client, r.seals())),
+			builder.WithPredicates(sealMade)).
 		Complete(reconciler.CountErrors("customer", r))
 }

@@ -39,12 +39,17 @@ import (
 // draw on the credit come after the events that gave it. One whose
 // records do not carry them yet is entered when the last of them does
 // (the customer reconciler watches them: overpaidRecordsCustomer).
+//
+// An invoice that a seal holds (sealed.invoice), labelled sealed or not,
+// is never entered: its source was entered whole before it was sealed,
+// and may have been folded into carried since (customer_fold.go), so
+// entering it again would count it twice.
 func creditWithSources(ctx context.Context, c client.Reader, credit *billingv1.CustomerCredit,
-	invoices []billingv1.Invoice) (*billingv1.CustomerCredit, error) {
+	invoices []billingv1.Invoice, sealed sealedCredit) (*billingv1.CustomerCredit, error) {
 	changed := false
 	for i := range invoices {
 		inv := &invoices[i]
-		if inv.Status.Balance == nil || inv.Status.Balance.AmountOverpaid == 0 ||
+		if inv.Status.Balance == nil || inv.Status.Balance.AmountOverpaid == 0 || sealed.invoice(inv) ||
 			billing.CreditHolds(credit, inv, inv.Status.Balance.AmountOverpaid) {
 			continue // nothing to enter: its records need not be read
 		}
@@ -69,7 +74,8 @@ func creditWithSources(ctx context.Context, c client.Reader, credit *billingv1.C
 // overpaidInvoiceChanged is the predicate of the customer reconciler's
 // watch of invoices: an invoice created, deleted, or whose overpaid amount
 // changed (which only an entered credit note, payment or credit
-// application does).
+// application does). Its deletion, by the sealer too, lets its sealed
+// source be folded.
 var overpaidInvoiceChanged = predicate.Funcs{
 	UpdateFunc: func(e event.UpdateEvent) bool {
 		return overpaidOf(e.ObjectOld) != overpaidOf(e.ObjectNew)

@@ -18,9 +18,10 @@
 // cmd/main.go and every envtest suite call it, so tests run the wiring
 // production runs; the envtest stories here are the black-box suite of
 // Setup. It also holds the reconcilers of the workspace that fit no other
-// concern: CustomerReconciler (its readiness, its credit's sources, and the
-// finalizer that keeps a customer with invoices), BillingProfileReconciler
-// (the workspace's issuer and numbering settings, and the automatic period
+// concern: CustomerReconciler (its readiness, its credit's sources and the
+// fold of its sealed entries into carried credit, and the finalizer that
+// keeps a customer with invoices), BillingProfileReconciler (the
+// workspace's issuer and numbering settings, and the automatic period
 // close) and IdempotencyKeyReconciler (expires the adapter's claims); the
 // manager's business metrics (RegisterMetrics) and its readiness check
 // (CachesSynced).

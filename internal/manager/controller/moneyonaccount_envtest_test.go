@@ -229,6 +229,42 @@ var _ = Describe("Money on account", func() {
 		waitForCredit(ns, usd(3_000))
 	})
 
+	It("carries an overpaid invoice's credit once the invoice is sealed, and spends it after", func() {
+		payment := overpay(ns, "inv-1", 15_000)
+		entered := waitForCredit(ns, usd(5_000))
+		Expect(entered.Status.Credit.Sources).To(HaveLen(1))
+		source := entered.Status.Credit.Sources[0]
+		waitForPaidEvent(&billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "inv-1"}},
+			billingv1.EventTypeInvoicePaid)
+
+		By("closing the books, so that the invoice and its payment are sealed")
+		closeBooks(ns)
+		expectAllGone(&billingv1.Invoice{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "inv-1"}}, payment)
+
+		By("folding its source into the carried credit, the balance unchanged")
+		Eventually(func(g Gomega) {
+			customer := &billingv1.Customer{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "acme"}, customer)).To(Succeed())
+			credit := customer.Status.Credit
+			g.Expect(credit).NotTo(BeNil())
+			g.Expect(credit.Sources).To(BeEmpty())
+			g.Expect(credit.Carried).To(Equal([]billingv1.CarriedCredit{{Currency: "USD", Amount: 5_000,
+				EventSequence: source.EventSequence}}))
+			g.Expect(credit.FoldedThrough).To(Equal(int64(1)))
+			g.Expect(credit.Balance).To(Equal([]billingv1.CurrencyAmount{usd(5_000)}))
+			g.Expect(credit.Summary).To(Equal("USD 50.00"))
+		}).Should(Succeed())
+
+		By("refunding part of the carried credit, its event after the events that gave it")
+		part := builder.Refund(ns, "rf-1", "acme", 2_000, "USD")
+		create(part)
+		recorded := waitForRefund(part, billingv1.RefundRecorded)
+		Expect(recorded.Status.Events[0].Sequence).To(BeNumerically(">", source.EventSequence))
+		customer := waitForCredit(ns, usd(3_000))
+		Expect(customer.Status.Credit.Uses).To(ConsistOf(HaveField("Name", "rf-1")))
+		Expect(customer.Status.Credit.Carried).To(HaveLen(1))
+	})
+
 	It("records exactly one of eight racing refunds of the whole credit and rejects seven", func() {
 		overpay(ns, "inv-1", 15_000)
 		waitForCredit(ns, usd(5_000))
