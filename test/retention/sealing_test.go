@@ -61,10 +61,14 @@ var _ = Describe("The retention policies of sealing (config/policy)", func() {
 			createInvoice(ns, "inv-issued", billingv1.InvoiceIssued),
 			createCreditNote(ns, "cn-issued", billingv1.CreditNoteIssued),
 			createPayment(ns, "pay-recorded", billingv1.PaymentRecorded),
+			createCreditApplication(ns, "capp-applied", string(billingv1.CreditApplicationApplied), "EUR"),
+			createWriteOff(ns, "wo-recorded", string(billingv1.WriteOffRecorded), "EUR"),
+			createRefund(ns, "rf-recorded", string(billingv1.RefundRecorded), "EUR"),
+			createReminder(ns, "em-reminder", billingv1.EmailSent, true),
 		}
 		for _, obj := range records {
 			By("refusing " + obj.GetName() + "'s deletion to the manager while it is not labelled")
-			Eventually(func() error { return manager.Delete(ctx, obj) }).Should(forbidden("retained as"))
+			Eventually(func() error { return manager.Delete(ctx, obj) }).Should(forbidden("retained"))
 
 			By("refusing the label to a person")
 			Expect(k8s.Patch(ctx, obj, sealedInPatch("seal-000001"))).
@@ -72,7 +76,7 @@ var _ = Describe("The retention policies of sealing (config/policy)", func() {
 
 			By("letting the manager label it, which a person still cannot delete")
 			Expect(manager.Patch(ctx, obj, sealedInPatch("seal-000001"))).To(Succeed())
-			Expect(k8s.Delete(ctx, obj)).To(forbidden("retained as"))
+			Expect(k8s.Delete(ctx, obj)).To(forbidden("retained"))
 
 			By("refusing a person's removal of the label")
 			Expect(k8s.Patch(ctx, obj, client.RawPatch(types.MergePatchType,
