@@ -242,7 +242,15 @@ var _ = Describe("The manager killed while it seals families with credit, write-
 			recordkind.Refund.Name: refunds, recordkind.Email.Name: families/6 + 1,
 		}))
 
-		By("finding the customer's credit balance as it was before the close")
+		By("finding the customer's credit balance as it was before the close, its ledger folded into carried")
+		Eventually(func(g Gomega) {
+			var c billingv1.Customer
+			g.Expect(k8s.Get(ctx, crclient.ObjectKey{Namespace: ws, Name: "payer"}, &c)).To(Succeed())
+			g.Expect(c.Status.Credit).NotTo(BeNil())
+			g.Expect(c.Status.Credit.Sources).To(BeEmpty(), "sources of sealed invoices are left")
+			g.Expect(c.Status.Credit.Uses).To(BeEmpty(), "uses of sealed records are left")
+			g.Expect(c.Status.Credit.Carried).To(ConsistOf(HaveField("Amount", balance)))
+		}).WithTimeout(time.Minute).Should(Succeed())
 		Consistently(credit).WithTimeout(3 * time.Second).Should(Equal(balance))
 	})
 })
