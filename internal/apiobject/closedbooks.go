@@ -125,9 +125,13 @@ type Seal struct {
 
 // SealCounts is how many records of each kind a seal holds.
 type SealCounts struct {
-	Invoices    int32 `json:"invoices"`
-	CreditNotes int32 `json:"credit_notes"`
-	Payments    int32 `json:"payments"`
+	Invoices           int32 `json:"invoices"`
+	CreditNotes        int32 `json:"credit_notes"`
+	Payments           int32 `json:"payments"`
+	CreditApplications int32 `json:"credit_applications"`
+	WriteOffs          int32 `json:"write_offs"`
+	Refunds            int32 `json:"refunds"`
+	Emails             int32 `json:"emails"`
 }
 
 // SealOf is the /v1 representation of s.
@@ -136,7 +140,9 @@ func SealOf(s *billingv1.LedgerSeal) Seal {
 	return Seal{
 		ID: s.Name, Object: "seal", Workspace: s.Namespace, Sequence: sp.Sequence, Hash: sp.Hash,
 		PreviousHash: sp.PreviousHash, PayloadSHA256: sp.PayloadSHA256,
-		Counts:        SealCounts{Invoices: sp.Counts.Invoices, CreditNotes: sp.Counts.CreditNotes, Payments: sp.Counts.Payments},
+		Counts: SealCounts{Invoices: sp.Counts.Invoices, CreditNotes: sp.Counts.CreditNotes, Payments: sp.Counts.Payments,
+			CreditApplications: sp.Counts.CreditApplications, WriteOffs: sp.Counts.WriteOffs, Refunds: sp.Counts.Refunds,
+			Emails: sp.Counts.Emails},
 		ClosedThrough: timestamp(sp.ClosedThrough.Time), FirstInvoiceNumber: sp.FirstInvoiceNumber,
 		LastInvoiceNumber: sp.LastInvoiceNumber, CreatedAt: timestamp(s.CreationTimestamp.Time),
 	}

@@ -68,9 +68,13 @@ type Seal struct {
 
 // SealCounts is how many records of each kind a seal holds.
 type SealCounts struct {
-	Invoices    int32 `json:"invoices"`
-	CreditNotes int32 `json:"credit_notes"`
-	Payments    int32 `json:"payments"`
+	Invoices           int32 `json:"invoices"`
+	CreditNotes        int32 `json:"credit_notes"`
+	Payments           int32 `json:"payments"`
+	CreditApplications int32 `json:"credit_applications"`
+	WriteOffs          int32 `json:"write_offs"`
+	Refunds            int32 `json:"refunds"`
+	Emails             int32 `json:"emails"`
 }
 
 // SealVerification is the answer of GET /v1/seals/verify.
