@@ -22,8 +22,10 @@ import (
 
 // Family is an invoice with every record that names it: its credit notes,
 // payments, credit applications and write-offs (spec.invoiceRef.name), and
-// the e-mails that sent it, its reminders or its credit notes. A seal holds
-// a family whole, never split.
+// the e-mails that sent it, its reminders or its credit notes whose
+// delivery has ended (an e-mail still being tried never holds its invoice
+// back: it is sealed later, LooseSealable). A seal holds a family whole,
+// never split.
 //
 // A credit application names one invoice, the one it pays; the credit it
 // spends is the customer's (customer.status.credit), not another
@@ -143,9 +145,9 @@ func ledgerComplete(f Family) bool {
 //     date a statement shows it at) in the closed period;
 //   - an e-mail once it is final and was sent (status.sentAt, else when it
 //     was made) in the closed period, and either it sends a statement, or
-//     the record it sent is sealed already (sealed: it was made or settled
-//     after its invoice's family was sealed); an e-mail of a live invoice
-//     or credit note goes with its family instead.
+//     the record it sent is sealed already (sealed: it was made, or its
+//     delivery ended, after its invoice's family was sealed); an e-mail of
+//     a live invoice or credit note goes with its family instead.
 func LooseSealable(obj billingv1.Settled, closedThrough time.Time, sealed bool) bool {
 	if !obj.Settled() {
 		return false

@@ -113,3 +113,82 @@ spec: {closeMonthsAfterDays: 1}`)
 		g.Expect(phase).To(Equal("Closed"))
 	}, 30*time.Second).Should(Succeed())
 }
+
+var emailsGVR = schema.GroupVersionResource{Group: "billing.invoicing.dev", Version: "v1", Resource: "emails"}
+
+// sealsMoneyOnAccount closes team-a's books again, once its stories of
+// money on account and e-mail have run, and finds their records sealed.
+func (s *installSuite) sealsMoneyOnAccount() {
+	ctx := context.Background()
+	a := apiClient(s.ca, s.api, s.teamAAPI)
+
+	By("paying the invoice the e-mail story sent twice")
+	hooli, _, err := a.ListCustomers(ctx, v1client.ListParams{Limit: 10, Email: "ap@hooli.example"})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(hooli.Data).To(HaveLen(1))
+	sent, _, err := a.ListInvoices(ctx, v1client.ListParams{Limit: 10, CustomerID: hooli.Data[0].ID})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(sent.Data).To(HaveLen(1))
+	inv := sent.Data[0]
+	Expect(inv.Deliveries).To(HaveLen(2))
+	_, resp, err := a.CreatePayment(ctx, v1client.PaymentParams{InvoiceID: inv.ID, Amount: *inv.AmountRemaining})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(resp.Status).To(Equal(http.StatusCreated))
+	Eventually(func(g Gomega) {
+		got, _, err := a.GetInvoice(ctx, inv.ID)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(got.PaymentStatus).To(HaveValue(Equal("paid")))
+	}, 30*time.Second).Should(Succeed())
+
+	By("closing the books through a second ago again")
+	time.Sleep(1100 * time.Millisecond)
+	through := time.Now().Add(-time.Second).UTC().Format(time.RFC3339)
+	_, resp, err = a.CreatePeriodClose(ctx, v1client.PeriodCloseParams{Through: through})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(resp.Status).To(Equal(http.StatusCreated))
+
+	By("sealing the applied credit, the write-off and the refund, served as before with their seal")
+	applications, _, err := a.ListCreditApplications(ctx, v1client.ListParams{Limit: 10})
+	Expect(err).NotTo(HaveOccurred())
+	writeOffs, _, err := a.ListWriteOffs(ctx, v1client.ListParams{Limit: 10})
+	Expect(err).NotTo(HaveOccurred())
+	refunds, _, err := a.ListRefunds(ctx, v1client.ListParams{Limit: 10})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(applications.Data).To(HaveLen(1))
+	Expect(writeOffs.Data).To(HaveLen(1))
+	Expect(refunds.Data).To(HaveLen(1))
+	Eventually(func(g Gomega) {
+		capp, _, err := a.GetCreditApplication(ctx, applications.Data[0].ID)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(capp.Seal).NotTo(BeNil())
+		wo, _, err := a.GetWriteOff(ctx, writeOffs.Data[0].ID)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(wo.Seal).NotTo(BeNil())
+		rf, _, err := a.GetRefund(ctx, refunds.Data[0].ID)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(rf.Seal).NotTo(BeNil())
+		got, _, err := a.GetInvoice(ctx, inv.ID)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(got.Seal).NotTo(BeNil())
+	}, time.Minute).Should(Succeed())
+	capp, _, err := a.GetCreditApplication(ctx, applications.Data[0].ID)
+	Expect(err).NotTo(HaveOccurred())
+	applications.Data[0].Seal = capp.Seal
+	Expect(*capp).To(Equal(applications.Data[0]), "the sealed credit application differs from the live one")
+
+	By("sealing the sent invoice's two e-mails with it: neither is live")
+	Eventually(func(g Gomega) {
+		emails, err := s.c.adminDyn.Resource(emailsGVR).Namespace("team-a").List(ctx, metav1.ListOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+		for _, em := range emails.Items {
+			ref, _, _ := unstructured.NestedString(em.Object, "spec", "invoiceRef", "name")
+			g.Expect(ref).NotTo(Equal(inv.ID), "e-mail %s of the sealed invoice is live", em.GetName())
+		}
+	}, time.Minute).Should(Succeed())
+
+	By("verifying the chain, as the auditor")
+	verdict, _, err := apiClient(s.ca, s.api, s.auditorAPI).VerifySeals(ctx)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(verdict.Verified).To(BeTrue(), "broken: %+v", verdict.Broken)
+	Expect(verdict.Seals).To(BeNumerically(">=", 2))
+}

@@ -74,6 +74,7 @@ var _ = Describe("The install (config/default)", Ordered, func() {
 	It("closes a team's books over HTTP, seals its paid invoice, and still serves it", s.closesTheBooks)
 	It("turns an overpaid invoice into credit, applies it on issue, refunds and writes off, over HTTP", s.usesMoneyOnAccount)
 	It("sends an invoice on issue and on request over HTTP, and shows its deliveries", s.sendsEmail)
+	It("closes the books again and seals applied credit, a write-off, a refund and e-mails", s.sealsMoneyOnAccount)
 	It("creates a schedule over HTTP, adds a pending item that its first invoice takes, and pauses it", s.issuesSchedules)
 	It("imports a bank statement over HTTP, and the manager pays the invoice its line names", s.paysByStatement)
 	It("holds a customer that issued invoices reference, and releases it only with its namespace", s.holdsAReferencedCustomer)

@@ -178,8 +178,9 @@ func (r *SealReconciler) sealableFamilies(ctx context.Context, ns string, throug
 	err := r.Sealed.holders(ctx, ns, func(held func(kind, name string) sealedRecord) error {
 		sealed := func(obj client.Object) bool { return held(SealKindOf(obj), obj.GetName()).seal != "" }
 		// members adds to f the records of kinds that the index field
-		// of kinds names by value, but those sealed already.
-		members := func(f *billing.Family, kinds []*recordkind.Kind, field, value string) error {
+		// of kinds names by value, but those sealed already, and but
+		// those that are not final when finalOnly.
+		members := func(f *billing.Family, kinds []*recordkind.Kind, field, value string, finalOnly bool) error {
 			for _, k := range kinds {
 				list := k.NewList()
 				if err := r.List(ctx, list, client.InNamespace(ns), client.UnsafeDisableDeepCopy,
@@ -187,7 +188,7 @@ func (r *SealReconciler) sealableFamilies(ctx context.Context, ns string, throug
 					return fmt.Errorf("listing the %ss of %s %s/%s: %w", k.Name, field, ns, value, err)
 				}
 				for _, obj := range listItems(list) {
-					if rec, ok := obj.(billingv1.Settled); ok && !sealed(obj) {
+					if rec, ok := obj.(billingv1.Settled); ok && !sealed(obj) && (!finalOnly || rec.Settled()) {
 						f.Members = append(f.Members, rec)
 					}
 				}
@@ -201,11 +202,14 @@ func (r *SealReconciler) sealableFamilies(ctx context.Context, ns string, throug
 				continue
 			}
 			f := billing.Family{Invoice: inv, Credit: r.creditOf(ctx, inv)}
-			if err := members(&f, invoiceMembers, index.RecordInvoice, inv.Name); err != nil {
+			if err := members(&f, invoiceMembers, index.RecordInvoice, inv.Name, false); err != nil {
 				return err
 			}
+			// An e-mail never holds its invoice back: one whose delivery
+			// has ended goes with it, one still being tried goes later,
+			// once it has ended (looseRecords).
 			if err := members(&f, emails, index.EmailRecord,
-				index.EmailRecordKey(recordkind.Invoice.Name, inv.Name)); err != nil {
+				index.EmailRecordKey(recordkind.Invoice.Name, inv.Name), true); err != nil {
 				return err
 			}
 			for _, m := range slices.Clone(f.Members) {
@@ -213,7 +217,7 @@ func (r *SealReconciler) sealableFamilies(ctx context.Context, ns string, throug
 					continue
 				}
 				if err := members(&f, emails, index.EmailRecord,
-					index.EmailRecordKey(recordkind.CreditNote.Name, m.GetName())); err != nil {
+					index.EmailRecordKey(recordkind.CreditNote.Name, m.GetName()), true); err != nil {
 					return err
 				}
 			}
