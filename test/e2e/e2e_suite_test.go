@@ -24,6 +24,7 @@ import (
 	"context"
 	"os"
 	"testing"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -42,6 +43,11 @@ func TestE2E(t *testing.T) {
 }
 
 var _ = BeforeSuite(func() {
+	// The install's adapter limits each caller to 50 requests a second,
+	// burst 100 (docs/api.md#rate-limits): Gomega's default of a poll
+	// every 10 ms spends a story's bucket in a second of waiting, and a
+	// loaded machine waits longer. Ten polls a second stay under it.
+	SetDefaultEventuallyPollingInterval(100 * time.Millisecond)
 	Expect(os.Getenv("KUBEBUILDER_ASSETS")).NotTo(BeEmpty(),
 		"KUBEBUILDER_ASSETS must name the directory of kube-apiserver, etcd, kubectl and kube-controller-manager")
 	bins = GinkgoT().TempDir()
