@@ -90,7 +90,9 @@ const sealRequestName = "sealing"
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=ledgerseals,verbs=get;list;watch;create
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=ledgerseals/status,verbs=patch
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=periodcloses,verbs=list;watch
-// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices;creditnotes;payments;creditapplications;writeoffs;refunds;emails,verbs=get;list;watch;patch;deletecollection
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoices;creditnotes;payments,verbs=get;list;watch;patch;deletecollection
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=creditapplications;writeoffs,verbs=get;list;watch;patch;deletecollection
+// +kubebuilder:rbac:groups=billing.invoicing.dev,resources=refunds;emails,verbs=get;list;watch;patch;deletecollection
 // +kubebuilder:rbac:groups=billing.invoicing.dev,resources=invoicesequences,verbs=get
 
 // errSealBroken says a seal of the workspace did not verify: nothing of the

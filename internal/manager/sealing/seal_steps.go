@@ -97,34 +97,9 @@ func (r *SealReconciler) sealNext(ctx context.Context, ns string, through time.T
 	}
 	logf.FromContext(ctx).Info("Read the records to seal", "namespace", ns, "families", len(candidates),
 		"records", len(live), "seconds", time.Since(started).Seconds())
-	var chosen []chosenFamily
-	var lines [][]byte
-	raw, check := 0, target
-	for _, f := range candidates {
-		c, ok, err := liveFamily(f, live, through, reserved)
-		if err != nil {
-			return false, false, err
-		}
-		if !ok {
-			deferred = true
-			continue
-		}
-		chosen, lines, raw = append(chosen, c), append(lines, c.lines...), raw+c.size
-		if raw < check {
-			continue
-		}
-		// JSON lines compress several times over; the encoded size is
-		// checked only once the raw size could reach the target, then
-		// again where the ratio so far says it would.
-		enc, err := seal.Encode(lines)
-		if err != nil {
-			return false, false, err
-		}
-		if n := len(enc.Payload); n >= target*9/10 {
-			break
-		} else {
-			check = raw + (target-n)*raw/max(n, 1)
-		}
+	chosen, lines, deferred, err := chooseFamilies(candidates, live, through, reserved, target)
+	if err != nil {
+		return false, false, err
 	}
 	// The records of no family go last, and are the first left for the
 	// next seal when this one would be too large.
@@ -153,6 +128,42 @@ func (r *SealReconciler) sealNext(ctx context.Context, ns string, through time.T
 		chosen, lines = chosen[:len(chosen)-1], lines[:len(lines)-len(last.lines)]
 	}
 	return false, deferred, nil
+}
+
+// chooseFamilies returns the first of candidates that are still sealable
+// as read live (liveFamily), in order, until their encoded payload
+// reaches about target bytes, with their lines; deferred says one that the
+// cache called sealable was not.
+func chooseFamilies(candidates []billing.Family, live liveRecords, through time.Time, reserved map[string]bool,
+	target int) (chosen []chosenFamily, lines [][]byte, deferred bool, err error) {
+	raw, check := 0, target
+	for _, f := range candidates {
+		c, ok, err := liveFamily(f, live, through, reserved)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		if !ok {
+			deferred = true
+			continue
+		}
+		chosen, lines, raw = append(chosen, c), append(lines, c.lines...), raw+c.size
+		if raw < check {
+			continue
+		}
+		// JSON lines compress several times over; the encoded size is
+		// checked only once the raw size could reach the target, then
+		// again where the ratio so far says it would.
+		enc, err := seal.Encode(lines)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		if n := len(enc.Payload); n >= target*9/10 {
+			break
+		} else {
+			check = raw + (target-n)*raw/max(n, 1)
+		}
+	}
+	return chosen, lines, deferred, nil
 }
 
 // invoiceMembers are the kinds of record that name an invoice
