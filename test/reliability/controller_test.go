@@ -25,6 +25,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	crclient "sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
@@ -51,6 +52,26 @@ func awaitFinalizer(ws, name string) {
 		g.Expect(controllerutil.ContainsFinalizer(c, billingv1.CustomerFinalizer)).To(BeTrue())
 	}).Should(Succeed())
 }
+
+// awaitCount waits, at most timeout, until exactly n of ws's objects of
+// list's kind are in a state is accepts.
+func awaitCount[T crclient.Object](ws string, list crclient.ObjectList, n int, is func(T) bool, timeout time.Duration) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		g.Expect(k8s.List(ctx, list, crclient.InNamespace(ws))).To(Succeed())
+		count := 0
+		g.Expect(meta.EachListItem(list, func(item runtime.Object) error {
+			if is(item.(T)) {
+				count++
+			}
+			return nil
+		})).To(Succeed())
+		g.Expect(count).To(Equal(n))
+	}).WithTimeout(timeout).Should(Succeed())
+}
+
+// isIssued says whether inv is issued.
+func isIssued(inv *billingv1.Invoice) bool { return inv.Status.Phase == billingv1.InvoiceIssued }
 
 var _ = Describe("The controller killed during a burst of invoices", func() {
 	It("still ends every invoice Issued or Invalid as it should, numbers the issued ones 1..N without a gap or a duplicate, and loses no customer finalizer nor leaves one behind", func() {

@@ -76,17 +76,7 @@ var _ = Describe("The manager killed while it seals families with credit, write-
 			Expect(k8s.Create(ctx, builder.Invoice(ws, invoiceName(i), builder.WithCustomer("payer"),
 				builder.WithNumberedItems(1, 1, amount)))).To(Succeed())
 		}
-		Eventually(func(g Gomega) {
-			var invs billingv1.InvoiceList
-			g.Expect(k8s.List(ctx, &invs, crclient.InNamespace(ws))).To(Succeed())
-			issued := 0
-			for _, inv := range invs.Items {
-				if inv.Status.Phase == billingv1.InvoiceIssued {
-					issued++
-				}
-			}
-			g.Expect(issued).To(Equal(families))
-		}).WithTimeout(3 * time.Minute).Should(Succeed())
+		awaitCount(ws, &billingv1.InvoiceList{}, families, isIssued, 3*time.Minute)
 
 		By("overpaying every sixth invoice, so the customer has credit")
 		for i := 0; i < families; i += 6 {
@@ -130,17 +120,8 @@ var _ = Describe("The manager killed while it seals families with credit, write-
 			builder.WithCustomerRef("payer"), builder.WithStatement(today, today)))).To(Succeed())
 		// The recovered bad debts are paid once their write-off is
 		// recorded: a payment first would leave nothing to write off.
-		Eventually(func(g Gomega) {
-			var wos billingv1.WriteOffList
-			g.Expect(k8s.List(ctx, &wos, crclient.InNamespace(ws))).To(Succeed())
-			recorded := 0
-			for _, wo := range wos.Items {
-				if wo.Status.Phase == billingv1.WriteOffRecorded {
-					recorded++
-				}
-			}
-			g.Expect(recorded).To(Equal(2 * families / 6))
-		}).WithTimeout(2 * time.Minute).Should(Succeed())
+		awaitCount(ws, &billingv1.WriteOffList{}, 2*families/6,
+			func(wo *billingv1.WriteOff) bool { return wo.Status.Phase == billingv1.WriteOffRecorded }, 2*time.Minute)
 		for i := 3; i < families; i += 6 {
 			inv := invoiceName(i)
 			Expect(k8s.Create(ctx, builder.Payment(ws, "pay-"+inv, inv, amount))).To(Succeed())

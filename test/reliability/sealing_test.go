@@ -65,17 +65,7 @@ var _ = Describe("The manager killed while it seals a thousand families", func()
 		parallel(families, func(i int) crclient.Object {
 			return builder.Invoice(ws, invoiceName(i), builder.WithCustomer("payer"), builder.WithNumberedItems(1, 1, amount))
 		})
-		Eventually(func(g Gomega) {
-			var invs billingv1.InvoiceList
-			g.Expect(k8s.List(ctx, &invs, crclient.InNamespace(ws))).To(Succeed())
-			issued := 0
-			for _, inv := range invs.Items {
-				if inv.Status.Phase == billingv1.InvoiceIssued {
-					issued++
-				}
-			}
-			g.Expect(issued).To(Equal(families))
-		}).WithTimeout(3 * time.Minute).Should(Succeed())
+		awaitCount(ws, &billingv1.InvoiceList{}, families, isIssued, 3*time.Minute)
 
 		By("settling every invoice")
 		uids := map[string]string{} // kind/name → uid of the original

@@ -45,17 +45,8 @@ var _ = Describe("The manager killed while it delivers webhooks", func() {
 		for i := range total {
 			Expect(k8s.Create(ctx, builder.Invoice(ws, fmt.Sprintf("inv-%03d", i), builder.WithCustomer("acme"), twoHoursOfWork))).To(Succeed())
 		}
-		Eventually(func(g Gomega) {
-			var list billingv1.InvoiceList
-			g.Expect(k8s.List(ctx, &list, crclient.InNamespace(ws))).To(Succeed())
-			issued := 0
-			for _, inv := range list.Items {
-				if inv.Status.Sequence != nil {
-					issued++
-				}
-			}
-			g.Expect(issued).To(Equal(total))
-		}).WithTimeout(time.Minute).Should(Succeed())
+		awaitCount(ws, &billingv1.InvoiceList{}, total, func(inv *billingv1.Invoice) bool { return inv.Status.Sequence != nil },
+			time.Minute)
 
 		By("delivering them, and killing the manager in the middle")
 		Expect(k8s.Create(ctx, &corev1.Secret{
