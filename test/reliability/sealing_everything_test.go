@@ -21,7 +21,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	crclient "sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -159,16 +158,8 @@ var _ = Describe("The manager killed while it seals families with credit, write-
 		Expect(balance).To(Equal(int64(families/6*(over-applied) - refunds*refunded)))
 
 		By("closing the books and killing the manager twice while it seals")
-		time.Sleep(1100 * time.Millisecond) // the close's moment is past
-		Expect(k8s.Create(ctx, &billingv1.PeriodClose{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ws, Name: "now"},
-			Spec:       billingv1.PeriodCloseSpec{Through: time.Now().Add(-time.Second).UTC().Format(time.RFC3339)},
-		})).To(Succeed())
-		seals := func() []billingv1.LedgerSeal {
-			var list billingv1.LedgerSealList
-			Expect(k8s.List(ctx, &list, crclient.InNamespace(ws))).To(Succeed())
-			return list.Items
-		}
+		closeBooksNow(ws)
+		seals := func() []billingv1.LedgerSeal { return sealsOf(ws) }
 		Eventually(func() int { return len(seals()) }).WithTimeout(2*time.Minute).
 			Should(BeNumerically(">", 0), "no seal was made: %s", manager.tail())
 		manager.kill()

@@ -30,6 +30,25 @@ import (
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 )
 
+// closeBooksNow closes ws's books through a second ago, once that second
+// is past.
+func closeBooksNow(ws string) {
+	GinkgoHelper()
+	time.Sleep(1100 * time.Millisecond)
+	Expect(k8s.Create(ctx, &billingv1.PeriodClose{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ws, Name: "now"},
+		Spec:       billingv1.PeriodCloseSpec{Through: time.Now().Add(-time.Second).UTC().Format(time.RFC3339)},
+	})).To(Succeed())
+}
+
+// sealsOf returns ws's seals.
+func sealsOf(ws string) []billingv1.LedgerSeal {
+	GinkgoHelper()
+	var list billingv1.LedgerSealList
+	Expect(k8s.List(ctx, &list, crclient.InNamespace(ws))).To(Succeed())
+	return list.Items
+}
+
 var _ = Describe("The manager killed while it seals a thousand families", func() {
 	It("leaves every record live or in exactly one seal, never lost and never sealed twice, with a chain "+
 		"that verifies and events still gapless", func() {
@@ -117,16 +136,8 @@ var _ = Describe("The manager killed while it seals a thousand families", func()
 		records := len(uids)
 
 		By("closing the books and killing the manager twice while it seals")
-		time.Sleep(1100 * time.Millisecond) // the close's moment is past
-		Expect(k8s.Create(ctx, &billingv1.PeriodClose{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ws, Name: "now"},
-			Spec:       billingv1.PeriodCloseSpec{Through: time.Now().Add(-time.Second).UTC().Format(time.RFC3339)},
-		})).To(Succeed())
-		seals := func() []billingv1.LedgerSeal {
-			var list billingv1.LedgerSealList
-			Expect(k8s.List(ctx, &list, crclient.InNamespace(ws))).To(Succeed())
-			return list.Items
-		}
+		closeBooksNow(ws)
+		seals := func() []billingv1.LedgerSeal { return sealsOf(ws) }
 		liveInvoices := func() int {
 			var live billingv1.InvoiceList
 			Expect(k8s.List(ctx, &live, crclient.InNamespace(ws))).To(Succeed())
