@@ -43,6 +43,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 	"github.com/invoicing-dev/invoicing/internal/test/v1client"
 )
 
@@ -407,7 +408,30 @@ func (b *bench) readMillionMemory(ctx context.Context, r *Report) error {
 	r.Details.MillionPlane["full"] = p
 	m.APIServerRSS, m.EtcdRSS = p.APIServerRSS, p.EtcdRSS
 	m.TotalRSS = m.AdapterRSS + m.ManagerRSS + m.APIServerRSS + m.EtcdRSS
-	return nil
+	m.OursRSS = m.AdapterRSS + m.ManagerRSS
+	m.LiveObjects, err = b.liveObjects(ctx)
+	return err
+}
+
+// liveObjects counts the objects of each kind of the record table across
+// the workspaces, listing their metadata a page at a time.
+func (b *bench) liveObjects(ctx context.Context) (map[string]int64, error) {
+	out := map[string]int64{}
+	for _, k := range recordkind.All {
+		next := ""
+		for {
+			list := &metav1.PartialObjectMetadataList{}
+			list.SetGroupVersionKind(billingv1.GroupVersion.WithKind(k.Name + "List"))
+			if err := b.admin.List(ctx, list, client.Limit(5000), client.Continue(next)); err != nil {
+				return nil, fmt.Errorf("counting the live %ss: %w", k.Name, err)
+			}
+			out[k.Name] += int64(len(list.Items))
+			if next = list.Continue; next == "" {
+				break
+			}
+		}
+	}
+	return out, nil
 }
 
 // awaitHistory waits until the manager has recorded the ledger.sealed

@@ -25,7 +25,7 @@ import (
 // on a million invoices pins.
 var millionKeys = []string{
 	"million_total_rss_bytes", "million_apiserver_rss_bytes", "million_etcd_rss_bytes",
-	"million_manager_rss_bytes", "million_adapter_rss_bytes",
+	"million_manager_rss_bytes", "million_adapter_rss_bytes", "million_ours_rss_bytes", "million_live_objects",
 	"million_manager_ready_s", "million_adapter_ready_s",
 	"million_issue_ratio", "million_issue_ratio_while_sealing",
 	"seal_records_per_s",

@@ -27,6 +27,13 @@ type Million struct {
 	EtcdRSS      int64 `json:"million_etcd_rss_bytes"`
 	ManagerRSS   int64 `json:"million_manager_rss_bytes"`
 	AdapterRSS   int64 `json:"million_adapter_rss_bytes"`
+	// OursRSS is the adapter's and the manager's together: what this
+	// project's own processes hold (target: under 1.5 GB at a million).
+	OursRSS int64 `json:"million_ours_rss_bytes"`
+	// LiveObjects counts the objects the API server holds of each kind of
+	// the record table (internal/recordkind), across the workspaces, at
+	// the same moment: what the live set is made of.
+	LiveObjects map[string]int64 `json:"million_live_objects"`
 	// Seconds until the manager's and the adapter's /readyz answer after a
 	// restart of both, the API server up.
 	ManagerReadyS float64 `json:"million_manager_ready_s"`
