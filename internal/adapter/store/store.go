@@ -115,8 +115,10 @@ func New(c cache.Cache, live client.Reader, opts Options) *Store {
 		k := &kind{obj: rk.New(), newObj: rk.New, sets: setsOf(rk), listKind: rk.Name + "List", newList: rk.NewList}
 		if rk.Overlaid {
 			k.overlay = newOverlay()
+			k.overlay.names.deferMerges()
 		}
 		k.names = newNameIndex()
+		k.names.deferMerges()
 		k.barrier = newReadBarrier(s.currentVersion(k), opts.BarrierTimeout)
 		s.kinds[reflect.TypeOf(k.obj)] = k
 		s.byKind[rk] = k
@@ -234,6 +236,7 @@ func (s *Store) Start(ctx context.Context) error {
 			synced[i] = reg.HasSynced
 		}
 		if toolscache.WaitForCacheSync(ctx.Done(), synced...) {
+			s.mergeDeferredNames()
 			s.synced.Store(true)
 			close(s.syncedCh)
 			s.metrics.synced()
@@ -241,6 +244,17 @@ func (s *Store) Start(ctx context.Context) error {
 		}
 	}()
 	return nil
+}
+
+// mergeDeferredNames merges the names every index deferred while the
+// store warmed (nameIndex.deferMerges), each set once.
+func (s *Store) mergeDeferredNames() {
+	for _, k := range s.kinds {
+		k.names.mergeDeferred()
+		if k.overlay != nil {
+			k.overlay.names.mergeDeferred()
+		}
+	}
 }
 
 // Synced reports whether the cache and the name indexes hold every object.
