@@ -202,3 +202,54 @@ func TestAnIndexThatDefersItsMergesAnswersAsOneThatMergesAtOnce(t *testing.T) {
 		t.Errorf("still deferring: %v", deferring.unsorted)
 	}
 }
+
+func TestTheSealedRecordsReadLastStayDecodedUpToTheLimit(t *testing.T) {
+	var lines [][]byte
+	for i := range 4 {
+		inv, _ := benchFamily(i)
+		line, err := seal.Line(inv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, line)
+	}
+	blocks, err := compressBlocks(lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := make([]*sealedRef, len(lines))
+	for i := range refs {
+		refs[i] = &sealedRef{block: blocks[i], index: i, seal: "seal-000001"}
+	}
+	c := newDecodedRecords(2)
+	read := func(i int) client.Object {
+		t.Helper()
+		obj, err := c.record(refs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if obj.GetName() != fmt.Sprintf("inv-%010d", i) || sealedIn(obj) != "seal-000001" {
+			t.Fatalf("record %d reads as %s in %q", i, obj.GetName(), sealedIn(obj))
+		}
+		return obj
+	}
+	first := read(0)
+	read(1)
+	if read(0) != first {
+		t.Error("a record read again was decoded again")
+	}
+	read(2) // evicts 1, read least recently
+	if _, kept := c.get(refs[1]); kept {
+		t.Error("the record read least recently stayed")
+	}
+	if _, kept := c.get(refs[0]); !kept {
+		t.Error("a record read recently was evicted")
+	}
+	c.forget(refs[0])
+	if read(0) == first {
+		t.Error("a forgotten record was served from the cache")
+	}
+	if newDecodedRecords(-1) != nil {
+		t.Error("a negative limit keeps records")
+	}
+}

@@ -80,6 +80,9 @@ type overlay struct {
 	// keys holds one copy of each set key the overlay's entries name: a
 	// million sealed invoices are in a few sets each, the same few.
 	keys map[string]string
+	// decoded keeps the sealed records read last decoded (sealedcache.go),
+	// shared by every kind's overlay; nil keeps none.
+	decoded *decodedRecords
 }
 
 type overlayEntry struct {
@@ -93,13 +96,14 @@ type overlayEntry struct {
 	kept bool
 }
 
-func newOverlay() *overlay {
-	return &overlay{entries: map[string]overlayEntry{}, names: newNameIndex(), keys: map[string]string{}}
+func newOverlay(decoded *decodedRecords) *overlay {
+	return &overlay{entries: map[string]overlayEntry{}, names: newNameIndex(), keys: map[string]string{},
+		decoded: decoded}
 }
 
-// get returns the object the overlay serves as ns/name: a sealed record
-// decoded anew, which the caller may keep, or a kept original, which it
-// only reads.
+// get returns the object the overlay serves as ns/name: a sealed record,
+// decoded or kept decoded (sealedcache.go), or a kept original; either is
+// shared, and the caller only reads it.
 func (o *overlay) get(ns, name string) (client.Object, bool) {
 	if o == nil {
 		return nil, false
@@ -110,7 +114,7 @@ func (o *overlay) get(ns, name string) (client.Object, bool) {
 	if !ok || e.sealed == nil {
 		return e.obj, ok
 	}
-	obj, err := e.sealed.record()
+	obj, err := o.decoded.record(e.sealed)
 	if err != nil {
 		// Not expected: the record was read from this block when its
 		// seal was taken in, after the seal was verified.
@@ -496,6 +500,7 @@ func (s *Store) dropSeal(ns, name string) {
 		ov := k.overlay
 		ov.mu.Lock()
 		key := objectKey(ns, r.name)
+		ov.decoded.forget(r.ref)
 		if e, ok := ov.entries[key]; ok && e.sealed == r.ref {
 			delete(ov.entries, key)
 			ov.names.remove(r.name, e.sets...)
