@@ -171,36 +171,52 @@ func BenchmarkTakingInSeals(b *testing.B) {
 // BenchmarkReadingPagesOfSealedInvoices reads pages of 100 of a
 // workspace's paid invoices and of one customer's, all sealed, walking
 // the first 30 pages of each again and again, as the million
-// measurement's reads do.
+// measurement's reads do: with the store's cache of decoded records, and
+// without it (every record decoded on each read).
 func BenchmarkReadingPagesOfSealedInvoices(b *testing.B) {
 	seals := benchHistory(b, benchSeals, benchFamilies)
-	s := restartingStore(b)
-	for _, ls := range seals {
-		s.takeSeal(ls)
-	}
-	finishIntake(s)
-	s.synced.Store(true)
-	close(s.syncedCh)
-	for _, sel := range []Selection{
-		{Namespace: "ws", PaymentStatus: billingv1.InvoicePaymentPaid},
-		{Namespace: "ws", CustomerID: "cus-007"},
-	} {
-		b.Run(sel.key(), func(b *testing.B) {
-			b.ReportAllocs()
-			after := ""
-			for i := 0; b.Loop(); i++ {
-				if i%30 == 0 {
-					after = ""
-				}
-				page, more, err := s.Page(b.Context(), &recordkind.Invoice, sel, after, 100)
-				if err != nil || len(page) == 0 {
-					b.Fatal(err, len(page))
-				}
-				after = page[len(page)-1].GetName()
-				if !more {
-					after = ""
+	for _, cached := range []bool{true, false} {
+		s := restartingStore(b)
+		if !cached {
+			for _, k := range s.kinds {
+				if k.overlay != nil {
+					k.overlay.decoded = nil
 				}
 			}
-		})
+		}
+		for _, ls := range seals {
+			s.takeSeal(ls)
+		}
+		finishIntake(s)
+		s.synced.Store(true)
+		close(s.syncedCh)
+		for _, sel := range []Selection{
+			{Namespace: "ws", PaymentStatus: billingv1.InvoicePaymentPaid},
+			{Namespace: "ws", CustomerID: "cus-007"},
+		} {
+			b.Run(fmt.Sprintf("%s cached=%t", sel.key(), cached), func(b *testing.B) {
+				readPages(b, s, sel)
+			})
+		}
+	}
+}
+
+// readPages reads pages of sel of 100 invoices, starting again after 30
+// or at the last.
+func readPages(b *testing.B, s *Store, sel Selection) {
+	b.ReportAllocs()
+	after := ""
+	for i := 0; b.Loop(); i++ {
+		if i%30 == 0 {
+			after = ""
+		}
+		page, more, err := s.Page(b.Context(), &recordkind.Invoice, sel, after, 100)
+		if err != nil || len(page) == 0 {
+			b.Fatal(err, len(page))
+		}
+		after = page[len(page)-1].GetName()
+		if !more {
+			after = ""
+		}
 	}
 }
