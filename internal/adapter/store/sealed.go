@@ -412,7 +412,10 @@ func (s *Store) serveSeal(ns string, uid types.UID, records []sealedTake) takenS
 // read (indexedObject), and where its line is kept.
 type sealedTake struct {
 	obj client.Object
-	ref *sealedRef
+	// sets are the sets obj belongs to (its kind's sets), named while
+	// the seal's records are read, on more than one goroutine.
+	sets []string
+	ref  *sealedRef
 }
 
 // serveSealed puts a seal's records of kind k into its overlay and name
@@ -433,7 +436,7 @@ func (s *Store) serveSealed(k *kind, records []sealedTake) {
 		} else if live, ok := s.liveObject(k, obj.GetNamespace(), obj.GetName()); ok {
 			from = k.sets(live)
 		}
-		to := ov.intern(k.sets(obj))
+		to := ov.intern(r.sets)
 		ov.entries[key] = overlayEntry{sealed: r.ref, sets: to}
 		overlayMoves = append(overlayMoves, nameMove{name: obj.GetName(), from: fromOverlay, to: to})
 		moves = append(moves, nameMove{name: obj.GetName(), from: from, to: to})

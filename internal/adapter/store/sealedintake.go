@@ -24,8 +24,9 @@ import (
 
 // Reading a verified seal's records for the indexes. A seal's records are
 // read in chunks on as many goroutines as GOMAXPROCS allows: each chunk
-// compresses its lines into blocks and decodes the fields its indexes read
-// (indexedObject), neither of which depends on another chunk. What depends
+// compresses its lines into blocks, decodes the fields its indexes read
+// (indexedObject) and names each record's sets, none of which depends on
+// another chunk. What depends
 // on order, the chain's check against the previous seal's hash and the
 // indexes, stays in takeSeal, one seal at a time, in the order the
 // informer delivers them.
@@ -86,7 +87,8 @@ func readChunk(lines []seal.RawRecord, out []sealedTake, sealName string) error 
 		if err != nil {
 			return err
 		}
-		out[i] = sealedTake{obj: obj, ref: &sealedRef{block: blocks[i], index: i % blockRecords, seal: sealName}}
+		out[i] = sealedTake{obj: obj, sets: setsOf(l.Kind)(obj),
+			ref: &sealedRef{block: blocks[i], index: i % blockRecords, seal: sealName}}
 	}
 	return nil
 }
