@@ -44,6 +44,15 @@ type nameIndex struct {
 	// were remembered, for expiry.
 	pending      map[string]pendingObject
 	pendingOrder []pendingKey
+	// deferring, while the store warms, makes moveAll keep each set's
+	// new names in unsorted instead of merging them into the set: a
+	// restart takes hundreds of seals in, and merging each seal's names
+	// into sets that hold the ones before was quadratic (12 % of a
+	// restart's CPU at a million, docs/performance.md). A set's unsorted
+	// names are merged once, before anything reads or deletes in it
+	// (flush), and all of them when the store has synced (mergeDeferred).
+	deferring bool
+	unsorted  map[string][]string
 }
 
 type pendingObject struct {
@@ -74,6 +83,7 @@ func (x *nameIndex) remember(obj client.Object, sets []string, now time.Time, tt
 	if len(sets) == 0 {
 		return
 	}
+	x.flush(sets[0])
 	if _, found := slices.BinarySearch(x.sets[sets[0]], obj.GetName()); found {
 		return // the informer was first
 	}
@@ -200,8 +210,44 @@ func (x *nameIndex) moveAll(moves []nameMove) {
 		m.sets(func(set string) { x.delete(m.name, set) }, func(set string) { in[set] = append(in[set], m.name) })
 	}
 	for set, add := range in {
+		if x.deferring {
+			x.unsorted[set] = append(x.unsorted[set], add...)
+			continue
+		}
 		x.sets[set] = mergeNames(x.sets[set], add)
 	}
+}
+
+// deferMerges makes moveAll defer its merges until mergeDeferred, for a
+// store that is warming.
+func (x *nameIndex) deferMerges() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.deferring = true
+	x.unsorted = map[string][]string{}
+}
+
+// mergeDeferred merges every set's deferred names, each set once, and
+// ends deferring: the store has synced, and a seal taken in from now on
+// merges its names at once.
+func (x *nameIndex) mergeDeferred() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for set := range x.unsorted {
+		x.flush(set)
+	}
+	x.deferring = false
+	x.unsorted = nil
+}
+
+// flush merges the deferred names of set into it. Called with mu held.
+func (x *nameIndex) flush(set string) {
+	add, ok := x.unsorted[set]
+	if !ok {
+		return
+	}
+	delete(x.unsorted, set)
+	x.sets[set] = mergeNames(x.sets[set], add)
 }
 
 // mergeNames returns sorted names with add (in any order) merged in,
@@ -233,6 +279,7 @@ func mergeNames(names, add []string) []string {
 // delete takes name out of each of sets. Called with mu held.
 func (x *nameIndex) delete(name string, sets ...string) {
 	for _, set := range sets {
+		x.flush(set)
 		names := x.sets[set]
 		i, found := slices.BinarySearch(names, name)
 		if !found {
@@ -249,7 +296,21 @@ func (x *nameIndex) delete(name string, sets ...string) {
 // after returns at most n names of set that sort after after, in order.
 func (x *nameIndex) after(set, after string, n int) []string {
 	x.mu.RLock()
-	defer x.mu.RUnlock()
+	if _, deferred := x.unsorted[set]; !deferred {
+		defer x.mu.RUnlock()
+		return x.read(set, after, n)
+	}
+	x.mu.RUnlock()
+	// The set's deferred names are merged first, under the write lock
+	// that the read then keeps, so that none taken in meanwhile is missed.
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.flush(set)
+	return x.read(set, after, n)
+}
+
+// read is after's read of the merged set. Called with mu held.
+func (x *nameIndex) read(set, after string, n int) []string {
 	names := x.sets[set]
 	i, found := slices.BinarySearch(names, after)
 	if found {

@@ -62,11 +62,12 @@ import (
 // handler, which run concurrently, never undo one another: a live delete
 // of a name the overlay holds leaves the name in every set.
 //
-// Memory: each sealed record is decoded once, when its seal is delivered,
-// to index it (its sets, its sequence, its events), and then kept as its
+// Memory: when its seal is delivered, each sealed record's line is read
+// for the few fields its indexes need (its sets, its sequence, its
+// events: sealedfields.go), never decoded whole, and then kept as its
 // JSON line compressed with its neighbours (sealedblocks.go), some 130
-// bytes a record; every read decodes it again (some 70 µs), into an
-// object of its own. A decoded record would cost what a live object costs
+// bytes a record; a read decodes it (some 70 µs), into an object of its
+// own. A decoded record would cost what a live object costs
 // in the informer's cache, some 5 KB: ten GB at a million sealed
 // invoices. What a sealed record still costs is its names in the indexes
 // and the seal's payload, which the LedgerSeal informer holds.
@@ -79,6 +80,9 @@ type overlay struct {
 	// keys holds one copy of each set key the overlay's entries name: a
 	// million sealed invoices are in a few sets each, the same few.
 	keys map[string]string
+	// decoded keeps the sealed records read last decoded (sealedcache.go),
+	// shared by every kind's overlay; nil keeps none.
+	decoded *decodedRecords
 }
 
 type overlayEntry struct {
@@ -92,13 +96,14 @@ type overlayEntry struct {
 	kept bool
 }
 
-func newOverlay() *overlay {
-	return &overlay{entries: map[string]overlayEntry{}, names: newNameIndex(), keys: map[string]string{}}
+func newOverlay(decoded *decodedRecords) *overlay {
+	return &overlay{entries: map[string]overlayEntry{}, names: newNameIndex(), keys: map[string]string{},
+		decoded: decoded}
 }
 
-// get returns the object the overlay serves as ns/name: a sealed record
-// decoded anew, which the caller may keep, or a kept original, which it
-// only reads.
+// get returns the object the overlay serves as ns/name: a sealed record,
+// decoded or kept decoded (sealedcache.go), or a kept original; either is
+// shared, and the caller only reads it.
 func (o *overlay) get(ns, name string) (client.Object, bool) {
 	if o == nil {
 		return nil, false
@@ -109,7 +114,7 @@ func (o *overlay) get(ns, name string) (client.Object, bool) {
 	if !ok || e.sealed == nil {
 		return e.obj, ok
 	}
-	obj, err := e.sealed.record()
+	obj, err := o.decoded.record(e.sealed)
 	if err != nil {
 		// Not expected: the record was read from this block when its
 		// seal was taken in, after the seal was verified.
@@ -356,7 +361,7 @@ func (s *Store) takeSeal(ls *billingv1.LedgerSeal) {
 	if t, ok := ws.taken[ls.Name]; ok && t.uid == ls.UID {
 		return
 	}
-	records, err := seal.ReadLink(ls, seal.PreviousHash(ls, func(seq int64) (string, bool) {
+	raw, err := seal.Verify(ls, seal.PreviousHash(ls, func(seq int64) (string, bool) {
 		h, ok := ws.hashes[seq]
 		return h, ok
 	}))
@@ -365,48 +370,52 @@ func (s *Store) takeSeal(ls *billingv1.LedgerSeal) {
 			"seal", ls.Name)
 		return
 	}
-	lines := make([][]byte, len(records))
-	for i, r := range records {
-		lines[i] = r.Line
-	}
-	blocks, err := compressBlocks(lines)
+	records, err := readSealed(raw, ls.Name)
 	if err != nil {
-		s.log.Error(err, "A seal's records could not be kept: they are not served", "namespace", ls.Namespace,
+		s.log.Error(err, "A seal's records could not be read: they are not served", "namespace", ls.Namespace,
 			"seal", ls.Name)
 		return
 	}
 	ws.hashes[ls.Spec.Sequence] = ls.Spec.Hash
-	taken := takenSeal{uid: ls.UID, records: make([]takenRecord, 0, len(records))}
+	ws.taken[ls.Name] = s.serveSeal(ls.Namespace, ls.UID, records)
+}
+
+// serveSeal serves the records of a seal of workspace ns (its own
+// workspace's only: a seal holds no other's), kind by kind, and returns
+// what it took in.
+func (s *Store) serveSeal(ns string, uid types.UID, records []sealedTake) takenSeal {
+	taken := takenSeal{uid: uid, records: make([]takenRecord, 0, len(records))}
 	byKind := map[*kind][]sealedTake{}
 	var kinds []*kind
-	for i, r := range records {
-		obj := r.Object
-		if obj.GetNamespace() != ls.Namespace {
+	for _, r := range records {
+		obj := r.obj
+		if obj.GetNamespace() != ns {
 			continue // a seal holds its own workspace's records only
 		}
-		labelSealed(obj, ls.Name)
 		k, ok := s.kinds[reflect.TypeOf(obj)]
 		if !ok || k.overlay == nil {
 			continue
 		}
-		ref := &sealedRef{block: blocks[i], index: i % blockRecords, seal: ls.Name}
 		if _, ok := byKind[k]; !ok {
 			kinds = append(kinds, k)
 		}
-		byKind[k] = append(byKind[k], sealedTake{obj: obj, ref: ref})
-		taken.records = append(taken.records, takenRecord{k: k, name: obj.GetName(), ref: ref})
+		byKind[k] = append(byKind[k], r)
+		taken.records = append(taken.records, takenRecord{k: k, name: obj.GetName(), ref: r.ref})
 	}
 	for _, k := range kinds {
 		s.serveSealed(k, byKind[k])
 	}
-	ws.taken[ls.Name] = taken
+	return taken
 }
 
-// sealedTake is a sealed record being taken in: decoded, and where its
-// line is kept.
+// sealedTake is a sealed record being taken in: the fields its indexes
+// read (indexedObject), and where its line is kept.
 type sealedTake struct {
 	obj client.Object
-	ref *sealedRef
+	// sets are the sets obj belongs to (its kind's sets), named while
+	// the seal's records are read, on more than one goroutine.
+	sets []string
+	ref  *sealedRef
 }
 
 // serveSealed puts a seal's records of kind k into its overlay and name
@@ -427,7 +436,7 @@ func (s *Store) serveSealed(k *kind, records []sealedTake) {
 		} else if live, ok := s.liveObject(k, obj.GetNamespace(), obj.GetName()); ok {
 			from = k.sets(live)
 		}
-		to := ov.intern(k.sets(obj))
+		to := ov.intern(r.sets)
 		ov.entries[key] = overlayEntry{sealed: r.ref, sets: to}
 		overlayMoves = append(overlayMoves, nameMove{name: obj.GetName(), from: fromOverlay, to: to})
 		moves = append(moves, nameMove{name: obj.GetName(), from: from, to: to})
@@ -494,6 +503,7 @@ func (s *Store) dropSeal(ns, name string) {
 		ov := k.overlay
 		ov.mu.Lock()
 		key := objectKey(ns, r.name)
+		ov.decoded.forget(r.ref)
 		if e, ok := ov.entries[key]; ok && e.sealed == r.ref {
 			delete(ov.entries, key)
 			ov.names.remove(r.name, e.sets...)

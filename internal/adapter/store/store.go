@@ -67,6 +67,10 @@ type Options struct {
 	BarrierTimeout time.Duration
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+	// SealedObjects is how many sealed records read last stay decoded
+	// (sealedcache.go); DefaultSealedObjects when zero, none when
+	// negative.
+	SealedObjects int
 }
 
 // Store reads Customers, Invoices, CreditNotes, Payments, PeriodCloses,
@@ -106,6 +110,10 @@ func New(c cache.Cache, live client.Reader, opts Options) *Store {
 	if opts.BarrierTimeout == 0 {
 		opts.BarrierTimeout = DefaultBarrierTimeout
 	}
+	if opts.SealedObjects == 0 {
+		opts.SealedObjects = DefaultSealedObjects
+	}
+	decoded := newDecodedRecords(opts.SealedObjects)
 	s := &Store{cache: c, live: live, opts: opts, kinds: map[reflect.Type]*kind{},
 		byKind: map[*recordkind.Kind]*kind{}, sequences: newSequenceIndex(),
 		events: newEventIndex(), syncedCh: make(chan struct{}), metrics: newMetrics(),
@@ -114,9 +122,11 @@ func New(c cache.Cache, live client.Reader, opts Options) *Store {
 	for _, rk := range recordkind.Where(func(k *recordkind.Kind) bool { return k.Cached }) {
 		k := &kind{obj: rk.New(), newObj: rk.New, sets: setsOf(rk), listKind: rk.Name + "List", newList: rk.NewList}
 		if rk.Overlaid {
-			k.overlay = newOverlay()
+			k.overlay = newOverlay(decoded)
+			k.overlay.names.deferMerges()
 		}
 		k.names = newNameIndex()
+		k.names.deferMerges()
 		k.barrier = newReadBarrier(s.currentVersion(k), opts.BarrierTimeout)
 		s.kinds[reflect.TypeOf(k.obj)] = k
 		s.byKind[rk] = k
@@ -234,6 +244,7 @@ func (s *Store) Start(ctx context.Context) error {
 			synced[i] = reg.HasSynced
 		}
 		if toolscache.WaitForCacheSync(ctx.Done(), synced...) {
+			s.mergeDeferredNames()
 			s.synced.Store(true)
 			close(s.syncedCh)
 			s.metrics.synced()
@@ -241,6 +252,17 @@ func (s *Store) Start(ctx context.Context) error {
 		}
 	}()
 	return nil
+}
+
+// mergeDeferredNames merges the names every index deferred while the
+// store warmed (nameIndex.deferMerges), each set once.
+func (s *Store) mergeDeferredNames() {
+	for _, k := range s.kinds {
+		k.names.mergeDeferred()
+		if k.overlay != nil {
+			k.overlay.names.mergeDeferred()
+		}
+	}
 }
 
 // Synced reports whether the cache and the name indexes hold every object.
@@ -259,9 +281,10 @@ func (s *Store) Synced() bool { return s.synced.Load() }
 // a call to the API server too, and then a wait, where the read of the one
 // object is a single call, correct at any lag, that needs no wait.
 //
-// An object read from the cache is not copied: obj then shares its maps,
-// slices and pointers (its items, taxes, conditions, ledger) with the
-// cache, and so with every other request that reads it. The caller reads
+// An object read from the cache or the sealed records is not copied: obj
+// then shares its maps, slices and pointers (its items, taxes, conditions,
+// ledger) with the cache (or the decoded sealed records kept,
+// sealedcache.go), and so with every other request that reads it. The caller reads
 // obj and never modifies it; one that must change it deep-copies it first.
 func (s *Store) Get(ctx context.Context, ns, name string, obj client.Object) (bool, error) {
 	if len(validation.IsDNS1123Subdomain(name)) > 0 {

@@ -74,7 +74,7 @@ type fixture struct {
 	list func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	s := runtime.NewScheme()
 	if err := billingv1.AddToScheme(s); err != nil {

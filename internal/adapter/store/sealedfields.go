@@ -1,0 +1,190 @@
+// Copyright 2026 The Invoicing Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
+)
+
+// A sealed record is indexed from the few fields the indexes read, not
+// from the whole object: a restart takes a million sealed records in, and
+// decoding each into its API type (its items, taxes, parties, conditions
+// and ledger) was a third of the restart's CPU (docs/performance.md).
+// The fields are scanned out of the line (sealedscan.go). indexedObject
+// makes an object of the record's type that holds only those fields, and
+// the indexes read it with the functions they read live objects with
+// (the kind's sets, sequenceOf, the event index's put), so that what they
+// make of it is what they would make of the full record. It is never
+// served: a page or a get decodes the full record (sealedRef.record).
+
+// indexedMeta is the metadata the indexes read.
+type indexedMeta struct {
+	Name      string            `json:"name"`
+	Namespace string            `json:"namespace"`
+	Labels    map[string]string `json:"labels"`
+}
+
+func (m indexedMeta) objectMeta() metav1.ObjectMeta {
+	return metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, Labels: m.Labels}
+}
+
+// invoiceFields is what the indexes read of an invoice: its customer,
+// schedule label, phase, total and balance (its sets), its sequence and
+// its events.
+type invoiceFields struct {
+	Metadata indexedMeta `json:"metadata"`
+	Spec     struct {
+		CustomerRef billingv1.CustomerReference `json:"customerRef"`
+	} `json:"spec"`
+	Status struct {
+		Phase    billingv1.InvoicePhase    `json:"phase"`
+		Total    *int64                    `json:"total"`
+		Sequence *int64                    `json:"sequence"`
+		Balance  *billingv1.InvoiceBalance `json:"balance"`
+		Events   indexedEvents             `json:"events"`
+	} `json:"status"`
+}
+
+// indexedEvents are the events of a record as the event index reads them:
+// each one's type and sequence (their times are left out: parsing them
+// is most of what decoding events costs).
+type indexedEvents []indexedEvent
+
+type indexedEvent struct {
+	Type     billingv1.EventType `json:"type"`
+	Sequence int64               `json:"sequence"`
+}
+
+// recorded returns the events as a record's status holds them, without
+// their times.
+func (events indexedEvents) recorded() []billingv1.RecordedEvent {
+	if events == nil {
+		return nil
+	}
+	out := make([]billingv1.RecordedEvent, len(events))
+	for i, e := range events {
+		out[i] = billingv1.RecordedEvent{Type: e.Type, Sequence: e.Sequence}
+	}
+	return out
+}
+
+func (f *invoiceFields) object() client.Object {
+	inv := &billingv1.Invoice{ObjectMeta: f.Metadata.objectMeta()}
+	inv.Spec.CustomerRef = f.Spec.CustomerRef
+	inv.Status.Phase = f.Status.Phase
+	inv.Status.Total = f.Status.Total
+	inv.Status.Sequence = f.Status.Sequence
+	inv.Status.Balance = f.Status.Balance
+	inv.Status.Events = f.Status.Events.recorded()
+	return inv
+}
+
+// recordFields is what the indexes read of a credit note, payment,
+// credit application, refund, write-off or e-mail: its invoice and
+// customer, its phase and its events. Each field has the same JSON shape
+// in every one of those kinds that has it.
+type recordFields struct {
+	Metadata indexedMeta `json:"metadata"`
+	Spec     struct {
+		InvoiceRef  billingv1.InvoiceReference  `json:"invoiceRef"`
+		CustomerRef billingv1.CustomerReference `json:"customerRef"`
+	} `json:"spec"`
+	Status struct {
+		Phase        string        `json:"phase"`
+		CustomerName string        `json:"customerName"`
+		Events       indexedEvents `json:"events"`
+	} `json:"status"`
+}
+
+// recordFieldKinds are the kinds recordFields reads.
+var recordFieldKinds = []*recordkind.Kind{&recordkind.CreditNote, &recordkind.Payment,
+	&recordkind.CreditApplication, &recordkind.Refund, &recordkind.WriteOff, &recordkind.Email}
+
+// object returns an object of kind k (one of recordFieldKinds) that
+// holds f's fields.
+func (f *recordFields) object(k *recordkind.Kind) client.Object {
+	meta := f.Metadata.objectMeta()
+	switch k {
+	case &recordkind.CreditNote:
+		cn := &billingv1.CreditNote{ObjectMeta: meta}
+		cn.Spec.InvoiceRef = f.Spec.InvoiceRef
+		cn.Status.Phase = billingv1.CreditNotePhase(f.Status.Phase)
+		cn.Status.CustomerName = f.Status.CustomerName
+		cn.Status.Events = f.Status.Events.recorded()
+		return cn
+	case &recordkind.Payment:
+		p := &billingv1.Payment{ObjectMeta: meta}
+		p.Spec.InvoiceRef = f.Spec.InvoiceRef
+		p.Status.CustomerName = f.Status.CustomerName
+		p.Status.Events = f.Status.Events.recorded()
+		return p
+	case &recordkind.CreditApplication:
+		ca := &billingv1.CreditApplication{ObjectMeta: meta}
+		ca.Spec.InvoiceRef = f.Spec.InvoiceRef
+		ca.Status.CustomerName = f.Status.CustomerName
+		ca.Status.Events = f.Status.Events.recorded()
+		return ca
+	case &recordkind.Refund:
+		r := &billingv1.Refund{ObjectMeta: meta}
+		r.Spec.CustomerRef = f.Spec.CustomerRef
+		r.Status.Events = f.Status.Events.recorded()
+		return r
+	case &recordkind.WriteOff:
+		w := &billingv1.WriteOff{ObjectMeta: meta}
+		w.Spec.InvoiceRef = f.Spec.InvoiceRef
+		w.Status.CustomerName = f.Status.CustomerName
+		w.Status.Events = f.Status.Events.recorded()
+		return w
+	case &recordkind.Email:
+		e := &billingv1.Email{ObjectMeta: meta}
+		e.Status.Events = f.Status.Events.recorded()
+		return e
+	}
+	return nil
+}
+
+// indexedObject decodes of line, a sealed record of kind k, the fields
+// the indexes read, into an object of k's type; a kind this file does
+// not know is decoded whole, so that a kind sealed later is indexed
+// correctly, if slowly.
+func indexedObject(k *recordkind.Kind, line []byte) (client.Object, error) {
+	if k == &recordkind.Invoice {
+		var f invoiceFields
+		if err := f.scan(line); err != nil {
+			return nil, fmt.Errorf("reading a sealed %s: %w", k.Name, err)
+		}
+		return f.object(), nil
+	}
+	if slices.Contains(recordFieldKinds, k) {
+		var f recordFields
+		if err := f.scan(line); err != nil {
+			return nil, fmt.Errorf("reading a sealed %s: %w", k.Name, err)
+		}
+		return f.object(k), nil
+	}
+	obj := k.New()
+	if err := json.Unmarshal(line, obj); err != nil {
+		return nil, fmt.Errorf("reading a sealed %s: %w", k.Name, err)
+	}
+	return obj, nil
+}
