@@ -170,6 +170,10 @@ type LedgerSealStatus struct {
 // +kubebuilder:printcolumn:name="Invoices",type=integer,JSONPath=`.spec.counts.invoices`
 // +kubebuilder:printcolumn:name="Credit-Notes",type=integer,JSONPath=`.spec.counts.creditNotes`
 // +kubebuilder:printcolumn:name="Payments",type=integer,JSONPath=`.spec.counts.payments`
+// +kubebuilder:printcolumn:name="Credit-Applications",type=integer,JSONPath=`.spec.counts.creditApplications`,priority=1
+// +kubebuilder:printcolumn:name="Write-Offs",type=integer,JSONPath=`.spec.counts.writeOffs`,priority=1
+// +kubebuilder:printcolumn:name="Refunds",type=integer,JSONPath=`.spec.counts.refunds`,priority=1
+// +kubebuilder:printcolumn:name="Emails",type=integer,JSONPath=`.spec.counts.emails`,priority=1
 // +kubebuilder:printcolumn:name="Hash",type=string,JSONPath=`.spec.shortHash`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 type LedgerSeal struct {
