@@ -165,9 +165,26 @@ func payInFull(ns, invoice string) (*billingv1.Payment, error) {
 	return builder.Payment(ns, "pay-"+invoice, invoice, amounts.Total), nil
 }
 
-// liveInvoices counts the live invoices of ns, reading metadata only.
+// liveInvoices counts the live invoices of ns: a list of one item's
+// metadata, whose remainingItemCount the API server counts without
+// converting or sending the rest. (A list of every live invoice's
+// metadata, four times a second, took half the API server's CPU while a
+// million's month of 50,000 invoices was sealed: the benchmark slowed
+// what it measured.)
 func (b *bench) liveInvoices(ctx context.Context, ns string) (int, error) {
 	list := &metav1.PartialObjectMetadataList{}
+	list.SetGroupVersionKind(billingv1.GroupVersion.WithKind("InvoiceList"))
+	if err := b.admin.List(ctx, list, client.InNamespace(ns), client.Limit(1)); err != nil {
+		return 0, err
+	}
+	switch {
+	case list.RemainingItemCount != nil:
+		return len(list.Items) + int(*list.RemainingItemCount), nil
+	case list.Continue == "":
+		return len(list.Items), nil
+	}
+	// A server that does not count what is left: the whole list.
+	list = &metav1.PartialObjectMetadataList{}
 	list.SetGroupVersionKind(billingv1.GroupVersion.WithKind("InvoiceList"))
 	if err := b.admin.List(ctx, list, client.InNamespace(ns)); err != nil {
 		return 0, err
