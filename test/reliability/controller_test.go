@@ -54,7 +54,7 @@ func awaitFinalizer(ws, name string) {
 }
 
 // awaitCount waits, at most timeout, until exactly n of ws's objects of
-// list's kind are in a state is accepts.
+// list's kind are in a state that is accepts.
 func awaitCount[T crclient.Object](ws string, list crclient.ObjectList, n int, is func(T) bool, timeout time.Duration) {
 	GinkgoHelper()
 	Eventually(func(g Gomega) {

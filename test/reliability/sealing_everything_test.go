@@ -27,7 +27,6 @@ import (
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/billing"
 	"github.com/invoicing-dev/invoicing/internal/recordkind"
-	"github.com/invoicing-dev/invoicing/internal/seal"
 	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/smtpserver"
 )
@@ -158,56 +157,14 @@ var _ = Describe("The manager killed while it seals families with credit, write-
 		Expect(balance).To(Equal(int64(families/6*(over-applied) - refunds*refunded)))
 
 		By("closing the books and killing the manager twice while it seals")
-		closeBooksNow(ws)
-		seals := func() []billingv1.LedgerSeal { return sealsOf(ws) }
-		Eventually(func() int { return len(seals()) }).WithTimeout(2*time.Minute).
-			Should(BeNumerically(">", 0), "no seal was made: %s", manager.tail())
-		manager.kill()
-		GinkgoWriter.Printf("Killed the manager with %d seals made, %d records live\n", len(seals()), len(liveRecords(ws)))
-		time.Sleep(300 * time.Millisecond)
-		manager = startManager()
-		Eventually(func() int { return len(liveRecords(ws)) }).WithTimeout(2*time.Minute).
-			Should(BeNumerically("<", len(uids)), "the restarted manager moved nothing: %s", manager.tail())
-		manager.kill()
-		GinkgoWriter.Printf("Killed the restarted manager with %d seals made, %d records live\n", len(seals()),
-			len(liveRecords(ws)))
-		time.Sleep(300 * time.Millisecond)
-		manager = startManager()
+		closeAndKillTwice(ws, func() int { return len(liveRecords(ws)) })
 
 		By("waiting until no record of any sealed kind is live")
 		Eventually(func() map[string]string { return liveRecords(ws) }).WithTimeout(5*time.Minute).
 			Should(BeEmpty(), "sealing did not finish: %s", manager.tail())
 
 		By("verifying the chain and finding every record in exactly one seal, as it was")
-		made := seals()
-		ptrs := make([]*billingv1.LedgerSeal, len(made))
-		for i := range made {
-			ptrs[i] = &made[i]
-		}
-		sealedIn := map[string]string{}
-		counted := map[string]int{}
-		head, err := seal.VerifyChain(ptrs, func(s *billingv1.LedgerSeal, raw []byte) error {
-			recs, err := seal.Records(raw)
-			if err != nil {
-				return err
-			}
-			c := s.Spec.Counts
-			Expect(recs).To(HaveLen(int(c.Invoices + c.CreditNotes + c.Payments + c.CreditApplications + c.WriteOffs +
-				c.Refunds + c.Emails)))
-			for _, r := range recs {
-				key := r.Kind + "/" + r.Object.GetName()
-				Expect(sealedIn).NotTo(HaveKey(key), "%s is in %s and in %s", key, sealedIn[key], s.Name)
-				sealedIn[key] = s.Name
-				Expect(string(r.Object.GetUID())).To(Equal(uids[key]), "%s was sealed with another uid", key)
-				counted[r.Kind]++
-			}
-			return nil
-		})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(head).To(Equal(made[len(made)-1].Spec.Hash))
-		for key := range uids {
-			Expect(sealedIn).To(HaveKey(key), "%s was lost", key)
-		}
+		counted := verifySealed(ws, uids, nil)
 		Expect(counted).To(Equal(map[string]int{
 			recordkind.Invoice.Name: families, recordkind.Payment.Name: families - families/6,
 			recordkind.CreditApplication.Name: families / 6, recordkind.WriteOff.Name: 2 * families / 6,

@@ -49,6 +49,70 @@ func sealsOf(ws string) []billingv1.LedgerSeal {
 	return list.Items
 }
 
+// closeAndKillTwice closes ws's books and SIGKILLs the manager twice
+// while it seals: as soon as a seal exists (its originals not yet all
+// labelled and deleted), and again once the restarted manager has moved
+// some of them out. live counts ws's records that are still to be sealed.
+func closeAndKillTwice(ws string, live func() int) {
+	GinkgoHelper()
+	before := live()
+	closeBooksNow(ws)
+	Eventually(func() int { return len(sealsOf(ws)) }).WithTimeout(2*time.Minute).
+		Should(BeNumerically(">", 0), "no seal was made: %s", manager.tail())
+	manager.kill()
+	GinkgoWriter.Printf("Killed the manager with %d seals made, %d records live\n", len(sealsOf(ws)), live())
+	time.Sleep(300 * time.Millisecond)
+	manager = startManager()
+	Eventually(live).WithTimeout(2*time.Minute).
+		Should(BeNumerically("<", before), "the restarted manager moved nothing: %s", manager.tail())
+	manager.kill()
+	GinkgoWriter.Printf("Killed the restarted manager with %d seals made, %d records live\n", len(sealsOf(ws)), live())
+	time.Sleep(300 * time.Millisecond)
+	manager = startManager()
+}
+
+// verifySealed verifies ws's chain of seals and finds every record of
+// uids (kind/name → the original's uid) in exactly one seal, with its uid,
+// and no other record; each sees every sealed record. It returns how many
+// records of each kind the seals hold.
+func verifySealed(ws string, uids map[string]string, each func(seal.Record)) map[string]int {
+	GinkgoHelper()
+	made := sealsOf(ws)
+	ptrs := make([]*billingv1.LedgerSeal, len(made))
+	for i := range made {
+		ptrs[i] = &made[i]
+	}
+	sealedIn := map[string]string{}
+	counted := map[string]int{}
+	head, err := seal.VerifyChain(ptrs, func(s *billingv1.LedgerSeal, raw []byte) error {
+		recs, err := seal.Records(raw)
+		if err != nil {
+			return err
+		}
+		c := s.Spec.Counts
+		Expect(recs).To(HaveLen(int(c.Invoices + c.CreditNotes + c.Payments + c.CreditApplications + c.WriteOffs +
+			c.Refunds + c.Emails)))
+		for _, r := range recs {
+			key := r.Kind + "/" + r.Object.GetName()
+			Expect(sealedIn).NotTo(HaveKey(key), "%s is in %s and in %s", key, sealedIn[key], s.Name)
+			sealedIn[key] = s.Name
+			Expect(uids).To(HaveKey(key), "%s was sealed, but was not settled before the close", key)
+			Expect(string(r.Object.GetUID())).To(Equal(uids[key]), "%s was sealed with another uid", key)
+			counted[r.Kind]++
+			if each != nil {
+				each(r)
+			}
+		}
+		return nil
+	})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(head).To(Equal(made[len(made)-1].Spec.Hash))
+	for key := range uids {
+		Expect(sealedIn).To(HaveKey(key), "%s was lost", key)
+	}
+	return counted
+}
+
 var _ = Describe("The manager killed while it seals a thousand families", func() {
 	It("leaves every record live or in exactly one seal, never lost and never sealed twice, with a chain "+
 		"that verifies and events still gapless", func() {
@@ -133,32 +197,16 @@ var _ = Describe("The manager killed while it seals a thousand families", func()
 			Expect(o.Status.Phase).To(Equal(billingv1.PaymentRecorded), "payment %s", o.Name)
 			uids[seal.KindPayment+"/"+o.Name] = string(o.UID)
 		}
-		records := len(uids)
 
 		By("closing the books and killing the manager twice while it seals")
-		closeBooksNow(ws)
-		seals := func() []billingv1.LedgerSeal { return sealsOf(ws) }
 		liveInvoices := func() int {
 			var live billingv1.InvoiceList
 			Expect(k8s.List(ctx, &live, crclient.InNamespace(ws))).To(Succeed())
 			return len(live.Items)
 		}
 		// A seal holds about 512 KiB of encoded payload: a thousand small
-		// families fit in one or two. The first kill comes as soon as a
-		// seal exists (its originals not yet all labelled and deleted), the
-		// second once the restarted manager has deleted some of them.
-		Eventually(func() int { return len(seals()) }).WithTimeout(2*time.Minute).
-			Should(BeNumerically(">", 0), "no seal was made: %s", manager.tail())
-		manager.kill()
-		GinkgoWriter.Printf("Killed the manager with %d seals made, %d invoices live\n", len(seals()), liveInvoices())
-		time.Sleep(300 * time.Millisecond)
-		manager = startManager()
-		Eventually(liveInvoices).WithTimeout(2*time.Minute).
-			Should(BeNumerically("<", families), "the restarted manager moved nothing: %s", manager.tail())
-		manager.kill()
-		GinkgoWriter.Printf("Killed the restarted manager with %d seals made, %d invoices live\n", len(seals()), liveInvoices())
-		time.Sleep(300 * time.Millisecond)
-		manager = startManager()
+		// families fit in one or two.
+		closeAndKillTwice(ws, liveInvoices)
 
 		By("waiting until no settled record is live")
 		Eventually(func(g Gomega) {
@@ -174,43 +222,12 @@ var _ = Describe("The manager killed while it seals a thousand families", func()
 		}).WithTimeout(5*time.Minute).Should(Succeed(), "sealing did not finish: %s", manager.tail())
 
 		By("verifying the chain and finding every record in exactly one seal, as it was")
-		made := seals()
-		ptrs := make([]*billingv1.LedgerSeal, len(made))
-		for i := range made {
-			ptrs[i] = &made[i]
-		}
-		sealedIn := map[string]string{}
 		var sequences []int64
-		counted := 0
-		head, err := seal.VerifyChain(ptrs, func(s *billingv1.LedgerSeal, raw []byte) error {
-			recs, err := seal.Records(raw)
-			if err != nil {
-				return err
+		verifySealed(ws, uids, func(r seal.Record) {
+			if o, ok := r.Object.(billingv1.EventCarrier); ok {
+				sequences = append(sequences, eventSequences(o.RecordedEvents())...)
 			}
-			Expect(recs).To(HaveLen(int(s.Spec.Counts.Invoices + s.Spec.Counts.CreditNotes + s.Spec.Counts.Payments)))
-			for _, r := range recs {
-				key := r.Kind + "/" + r.Object.GetName()
-				Expect(sealedIn).NotTo(HaveKey(key), "%s is in %s and in %s", key, sealedIn[key], s.Name)
-				sealedIn[key] = s.Name
-				Expect(string(r.Object.GetUID())).To(Equal(uids[key]), "%s was sealed with another uid", key)
-				counted++
-				switch o := r.Object.(type) {
-				case *billingv1.Invoice:
-					sequences = append(sequences, eventSequences(o.Status.Events)...)
-				case *billingv1.CreditNote:
-					sequences = append(sequences, eventSequences(o.Status.Events)...)
-				case *billingv1.Payment:
-					sequences = append(sequences, eventSequences(o.Status.Events)...)
-				}
-			}
-			return nil
 		})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(head).To(Equal(made[len(made)-1].Spec.Hash))
-		Expect(counted).To(Equal(records), "records sealed")
-		for key := range uids {
-			Expect(sealedIn).To(HaveKey(key), "%s was lost", key)
-		}
 
 		By("checking the event sequence: every fact, every close and every seal once, 1..N without a gap")
 		Eventually(func(g Gomega) {
@@ -220,7 +237,7 @@ var _ = Describe("The manager killed while it seals a thousand families", func()
 			for _, c := range closes.Items {
 				all = append(all, eventSequences(c.Status.Events)...)
 			}
-			for _, s := range seals() {
+			for _, s := range sealsOf(ws) {
 				g.Expect(s.Status.Events).To(HaveLen(1), "seal %s has no ledger.sealed event", s.Name)
 				all = append(all, eventSequences(s.Status.Events)...)
 			}
