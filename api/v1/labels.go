@@ -25,10 +25,19 @@ package v1
 // it may be removed from them.
 const LabelCreatedBucket = "billing.invoicing.dev/created-bucket"
 
-// LabelSealedIn marks an Invoice, CreditNote or Payment that the manager
-// has sealed: its value is the name of the LedgerSeal that holds it. The
+// LabelSealedIn marks a record (an Invoice, CreditNote, Payment,
+// CreditApplication, WriteOff, Refund or Email) that the manager has
+// sealed: its value is the name of the LedgerSeal that holds it. The
 // manager sets it only after it has read the seal back and verified it, and
 // deletes the original right after; the retention policies let only the
 // manager delete an issued record, and only one that carries this label
 // (docs/ledger.md#closing-the-books).
 const LabelSealedIn = "billing.invoicing.dev/sealed-in"
+
+// LabelSealedPart is set by the manager in the same patch as
+// LabelSealedIn: a digit from 0 to 3, from a hash of the record's name,
+// that spreads a seal's originals over DeleteCollections run at once (the
+// API server deletes a collection's items one after the other, each
+// waiting for etcd). It selects nothing on its own: every delete also
+// selects LabelSealedIn, the label that guards retention.
+const LabelSealedPart = "billing.invoicing.dev/sealed-part"

@@ -18,8 +18,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -459,7 +461,8 @@ func (r *SealReconciler) moveOut(ctx context.Context, sealName string, records [
 }
 
 // labelSealed labels each of records (originals that the verified seal
-// named sealName holds) billing.invoicing.dev/sealed-in: sealName. The
+// named sealName holds) billing.invoicing.dev/sealed-in: sealName, and
+// billing.invoicing.dev/sealed-part with its part (sealedPart). The
 // label's patch carries the record's uid (immutable, so another object
 // of that name refuses it), and only the manager may set the label (the
 // sealed-in-label policy), so the label selects exactly the originals the
@@ -471,7 +474,8 @@ func (r *SealReconciler) labelSealed(ctx context.Context, sealName string, recor
 	// own.
 	label := func(ctx context.Context, obj client.Object) error {
 		patch, err := json.Marshal(map[string]any{"metadata": map[string]any{
-			"uid": obj.GetUID(), "labels": map[string]string{billingv1.LabelSealedIn: sealName}}})
+			"uid": obj.GetUID(), "labels": map[string]string{billingv1.LabelSealedIn: sealName,
+				billingv1.LabelSealedPart: sealedPart(obj.GetName())}}})
 		if err != nil {
 			return err
 		}
@@ -484,14 +488,16 @@ func (r *SealReconciler) labelSealed(ctx context.Context, sealName string, recor
 		}
 		return nil
 	}
-	// An original that carries the label already (read from the cache by
-	// finishMoves) is not written again: the label is only ever set by
+	// An original that carries both labels already (read from the cache
+	// by finishMoves) is not written again: the label is only ever set by
 	// this step. Were it taken off since, the cache shows that soon, the
 	// delete's selector misses the original, and the next run finds it
-	// still held and labels it.
+	// still held and labels it. One labelled before the part label was
+	// (by an earlier version) gets it now.
 	var unlabelled []client.Object
 	for _, obj := range records {
-		if obj.GetLabels()[billingv1.LabelSealedIn] != sealName {
+		l := obj.GetLabels()
+		if l[billingv1.LabelSealedIn] != sealName || l[billingv1.LabelSealedPart] != sealedPart(obj.GetName()) {
 			unlabelled = append(unlabelled, obj)
 		}
 	}
@@ -513,21 +519,52 @@ func (r *SealReconciler) labelSealed(ctx context.Context, sealName string, recor
 // after the seal was verified), deletePage items each, until a list of
 // the label finds none. The API server deletes a collection's items one
 // by one, each through admission (the retention policies admit a
-// labelled record); a page keeps each request well inside the API
-// server's request timeout. Only metadata is asked for.
+// labelled record) and each waiting for etcd, so the kinds and each
+// kind's parts (billing.invoicing.dev/sealed-part, deleteParts) go at
+// once; then a last pass of each kind selects the seal's label alone,
+// for an original whose part label is missing. A page keeps each request
+// well inside the API server's request timeout. Only metadata is asked
+// for.
 func (r *SealReconciler) deleteSealed(ctx context.Context, ns, sealName string, records int, kinds []string) error {
-	// The kinds go at once: each is deleted one item after the other.
 	started := time.Now()
-	g, gctx := errgroup.WithContext(ctx)
-	for _, kind := range kinds {
-		g.Go(func() error { return r.deleteSealedKind(gctx, ns, sealName, kind, records) })
-	}
-	if err := g.Wait(); err != nil {
-		return err
+	for _, parts := range [][]string{partNames, {""}} {
+		g, gctx := errgroup.WithContext(ctx)
+		for _, kind := range kinds {
+			for _, part := range parts {
+				g.Go(func() error { return r.deleteSealedKind(gctx, ns, sealName, kind, part, records) })
+			}
+		}
+		if err := g.Wait(); err != nil {
+			return err
+		}
 	}
 	logf.FromContext(ctx).Info("Deleted the sealed originals", "namespace", ns, "seal", sealName,
 		"records", records, "seconds", time.Since(started).Seconds())
 	return nil
+}
+
+// deleteParts is how many parts a seal's originals of one kind are
+// deleted in at once: with the kinds of a seal and the seals whose
+// deletes overlap (moveTails), about the seats of the sealing priority
+// level (config/apf).
+const deleteParts = 4
+
+// partNames are the values of billing.invoicing.dev/sealed-part.
+var partNames = func() []string {
+	names := make([]string, deleteParts)
+	for i := range names {
+		names[i] = strconv.Itoa(i)
+	}
+	return names
+}()
+
+// sealedPart is the part (billing.invoicing.dev/sealed-part) of the
+// original named name: a hash of the name, so that a seal's originals
+// spread evenly over the parts.
+func sealedPart(name string) string {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(name))
+	return partNames[h.Sum32()%deleteParts]
 }
 
 // deletePage is how many originals one DeleteCollection deletes: a page
@@ -546,11 +583,14 @@ func (l deleteLimit) ApplyToDeleteAllOf(o *client.DeleteAllOfOptions) {
 }
 
 // deleteSealedKind deletes the originals of kind (at most records of
-// them) that carry the label of the seal named sealName of ns, a page at a
-// time.
-func (r *SealReconciler) deleteSealedKind(ctx context.Context, ns, sealName, kind string, records int) error {
+// them) that carry the label of the seal named sealName of ns and, unless
+// it is "", the part label part, a page at a time.
+func (r *SealReconciler) deleteSealedKind(ctx context.Context, ns, sealName, kind, part string, records int) error {
 	gvk := billingv1.GroupVersion.WithKind(kind)
 	selector := client.MatchingLabels{billingv1.LabelSealedIn: sealName}
+	if part != "" {
+		selector[billingv1.LabelSealedPart] = part
+	}
 	for range records/deletePage + 2 {
 		obj := &metav1.PartialObjectMetadata{}
 		obj.SetGroupVersionKind(gvk)

@@ -16,6 +16,7 @@ package sealing
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	. "github.com/onsi/gomega"
@@ -24,7 +25,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/recordkind"
 	"github.com/invoicing-dev/invoicing/internal/seal"
+	"github.com/invoicing-dev/invoicing/internal/test/builder"
 	"github.com/invoicing-dev/invoicing/internal/test/managertest"
 )
 
@@ -141,6 +144,62 @@ func TestASealReadBackHoldsExactlyTheChosenRecords(t *testing.T) {
 				return
 			}
 			NewWithT(t).Expect(err).To(MatchError(ContainSubstring(tc.want)))
+		})
+	}
+}
+
+func TestTheSealedPartsSpreadASealsOriginalsEvenly(t *testing.T) {
+	g := NewWithT(t)
+	counts := map[string]int{}
+	for i := range 4000 {
+		name := fmt.Sprintf("inv-%06d", i)
+		g.Expect(sealedPart(name)).To(Equal(sealedPart(name)), "the part of %s changed", name)
+		counts[sealedPart(name)]++
+	}
+	g.Expect(counts).To(HaveLen(deleteParts))
+	for part, n := range counts {
+		g.Expect(n).To(BeNumerically("~", 4000/deleteParts, 4000/deleteParts/5), "part %s", part)
+	}
+}
+
+func TestDeletingASealsOriginalsTakesEveryLabelledOneAndNoOther(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		labels func(name string) map[string]string
+		gone   bool
+	}{
+		{"an original labelled with its seal and its part is deleted", func(name string) map[string]string {
+			return map[string]string{billingv1.LabelSealedIn: "seal-000002", billingv1.LabelSealedPart: sealedPart(name)}
+		}, true},
+		{"an original labelled with its seal alone, as before parts were, is deleted", func(string) map[string]string {
+			return map[string]string{billingv1.LabelSealedIn: "seal-000002"}
+		}, true},
+		{"an original labelled with another seal stays", func(name string) map[string]string {
+			return map[string]string{billingv1.LabelSealedIn: "seal-000001", billingv1.LabelSealedPart: sealedPart(name)}
+		}, false},
+		{"a record with a part but no seal stays", func(name string) map[string]string {
+			return map[string]string{billingv1.LabelSealedPart: sealedPart(name)}
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewWithT(t)
+			var objs []client.Object
+			for i := range 12 {
+				inv := builder.Invoice("ns", fmt.Sprintf("inv-%02d", i))
+				inv.Labels = tc.labels(inv.Name)
+				objs = append(objs, inv)
+			}
+			c := fake.NewClientBuilder().WithScheme(testScheme).WithObjects(objs...).Build()
+			r := &SealReconciler{Client: c, Writer: c, APIReader: c}
+			g.Expect(r.deleteSealed(context.Background(), "ns", "seal-000002", len(objs),
+				[]string{recordkind.Invoice.Name})).To(Succeed())
+			var left billingv1.InvoiceList
+			g.Expect(c.List(context.Background(), &left)).To(Succeed())
+			if tc.gone {
+				g.Expect(left.Items).To(BeEmpty())
+			} else {
+				g.Expect(left.Items).To(HaveLen(len(objs)))
+			}
 		})
 	}
 }
