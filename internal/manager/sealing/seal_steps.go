@@ -522,7 +522,8 @@ func (r *SealReconciler) labelSealed(ctx context.Context, sealName string, recor
 // labelled record) and each waiting for etcd, so the kinds and each
 // kind's parts (billing.invoicing.dev/sealed-part, deleteParts) go at
 // once; then a last pass of each kind selects the seal's label alone,
-// for an original whose part label is missing. A page keeps each request
+// for an original whose part label is missing (its list of one finds
+// none, nearly always, and it deletes nothing). A page keeps each request
 // well inside the API server's request timeout. Only metadata is asked
 // for.
 func (r *SealReconciler) deleteSealed(ctx context.Context, ns, sealName string, records int, kinds []string) error {
@@ -544,9 +545,12 @@ func (r *SealReconciler) deleteSealed(ctx context.Context, ns, sealName string, 
 }
 
 // deleteParts is how many parts a seal's originals of one kind are
-// deleted in at once: with the kinds of a seal and the seals whose
-// deletes overlap (moveTails), about the seats of the sealing priority
-// level (config/apf).
+// deleted in at once: with a seal's two or three kinds, one seal deleting
+// alone fills about the 10 seats of the sealing priority level
+// (config/apf). While the deletes of tailsAtOnce seals overlap, the
+// requests beyond the seats wait in that level's queues (a flow per
+// workspace), which take nothing from issuing; one that waits too long
+// is answered 429, which client-go retries.
 const deleteParts = 4
 
 // partNames are the values of billing.invoicing.dev/sealed-part.
@@ -584,30 +588,42 @@ func (l deleteLimit) ApplyToDeleteAllOf(o *client.DeleteAllOfOptions) {
 
 // deleteSealedKind deletes the originals of kind (at most records of
 // them) that carry the label of the seal named sealName of ns and, unless
-// it is "", the part label part, a page at a time.
+// it is "", the part label part, a page at a time. The last pass (part
+// "") looks before it deletes: the parts have nearly always taken every
+// original by then.
 func (r *SealReconciler) deleteSealedKind(ctx context.Context, ns, sealName, kind, part string, records int) error {
-	gvk := billingv1.GroupVersion.WithKind(kind)
 	selector := client.MatchingLabels{billingv1.LabelSealedIn: sealName}
 	if part != "" {
 		selector[billingv1.LabelSealedPart] = part
 	}
+	if part == "" {
+		if left, err := r.anySealed(ctx, ns, sealName, kind, selector); err != nil || !left {
+			return err
+		}
+	}
 	for range records/deletePage + 2 {
 		obj := &metav1.PartialObjectMetadata{}
-		obj.SetGroupVersionKind(gvk)
+		obj.SetGroupVersionKind(billingv1.GroupVersion.WithKind(kind))
 		err := r.Writer.DeleteAllOf(ctx, obj, client.InNamespace(ns), selector, deleteLimit(deletePage))
 		if err != nil && !apierrors.IsNotFound(err) {
 			return fmt.Errorf("deleting the %ss of %s sealed in %s: %w", kind, ns, sealName, err)
 		}
-		left := &metav1.PartialObjectMetadataList{}
-		left.SetGroupVersionKind(billingv1.GroupVersion.WithKind(kind + "List"))
-		if err := r.APIReader.List(ctx, left, client.InNamespace(ns), selector, client.Limit(1)); err != nil {
-			return fmt.Errorf("listing the %ss of %s sealed in %s: %w", kind, ns, sealName, err)
-		}
-		if len(left.Items) == 0 {
-			return nil
+		if left, err := r.anySealed(ctx, ns, sealName, kind, selector); err != nil || !left {
+			return err
 		}
 	}
 	return fmt.Errorf("%ss of %s sealed in %s are left after deleting %d", kind, ns, sealName, records)
+}
+
+// anySealed reports whether an original of kind that selector selects is
+// left in ns, from a live list of one.
+func (r *SealReconciler) anySealed(ctx context.Context, ns, sealName, kind string, selector client.MatchingLabels) (bool, error) {
+	left := &metav1.PartialObjectMetadataList{}
+	left.SetGroupVersionKind(billingv1.GroupVersion.WithKind(kind + "List"))
+	if err := r.APIReader.List(ctx, left, client.InNamespace(ns), selector, client.Limit(1)); err != nil {
+		return false, fmt.Errorf("listing the %ss of %s sealed in %s: %w", kind, ns, sealName, err)
+	}
+	return len(left.Items) > 0, nil
 }
 
 // sealKinds are the rows of internal/recordkind that a seal holds, in the

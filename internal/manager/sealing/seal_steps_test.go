@@ -17,12 +17,14 @@ package sealing
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
 	"github.com/invoicing-dev/invoicing/internal/recordkind"
@@ -167,19 +169,22 @@ func TestDeletingASealsOriginalsTakesEveryLabelledOneAndNoOther(t *testing.T) {
 		name   string
 		labels func(name string) map[string]string
 		gone   bool
+		// deletes is how many DeleteCollections it takes: one per part,
+		// and the last pass's only when an original is left for it.
+		deletes int
 	}{
 		{"an original labelled with its seal and its part is deleted", func(name string) map[string]string {
 			return map[string]string{billingv1.LabelSealedIn: "seal-000002", billingv1.LabelSealedPart: sealedPart(name)}
-		}, true},
+		}, true, deleteParts},
 		{"an original labelled with its seal alone, as before parts were, is deleted", func(string) map[string]string {
 			return map[string]string{billingv1.LabelSealedIn: "seal-000002"}
-		}, true},
+		}, true, deleteParts + 1},
 		{"an original labelled with another seal stays", func(name string) map[string]string {
 			return map[string]string{billingv1.LabelSealedIn: "seal-000001", billingv1.LabelSealedPart: sealedPart(name)}
-		}, false},
+		}, false, deleteParts},
 		{"a record with a part but no seal stays", func(name string) map[string]string {
 			return map[string]string{billingv1.LabelSealedPart: sealedPart(name)}
-		}, false},
+		}, false, deleteParts},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
@@ -189,10 +194,16 @@ func TestDeletingASealsOriginalsTakesEveryLabelledOneAndNoOther(t *testing.T) {
 				inv.Labels = tc.labels(inv.Name)
 				objs = append(objs, inv)
 			}
-			c := fake.NewClientBuilder().WithScheme(testScheme).WithObjects(objs...).Build()
+			var deletes atomic.Int32
+			c := fake.NewClientBuilder().WithScheme(testScheme).WithObjects(objs...).WithInterceptorFuncs(interceptor.Funcs{
+				DeleteAllOf: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteAllOfOption) error {
+					deletes.Add(1)
+					return c.DeleteAllOf(ctx, obj, opts...)
+				}}).Build()
 			r := &SealReconciler{Client: c, Writer: c, APIReader: c}
 			g.Expect(r.deleteSealed(context.Background(), "ns", "seal-000002", len(objs),
 				[]string{recordkind.Invoice.Name})).To(Succeed())
+			g.Expect(deletes.Load()).To(BeEquivalentTo(tc.deletes))
 			var left billingv1.InvoiceList
 			g.Expect(c.List(context.Background(), &left)).To(Succeed())
 			if tc.gone {
