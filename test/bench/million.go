@@ -288,10 +288,10 @@ func (m *millionRun) reads(b *bench) func(context.Context, *Report) error {
 		d := &r.Details.MillionDetails
 		d.MillionFeedDepth["full"] = m.plan.feedDepth
 		var full map[string]result
-		err := b.whileProfiling(ctx, "million-adapter-reads", readsProfileSecs, func() (err error) {
+		err := b.whileProfiling(ctx, readsProfileSecs, func() (err error) {
 			full, err = b.readLatencies(ctx, m.histories[0], m.plan.feedDepth)
 			return err
-		})
+		}, profiled{b.adapter, b.cfg.Adapter, "million-adapter-reads"})
 		if err != nil {
 			return fmt.Errorf("the reads at full size: %w", err)
 		}
@@ -320,10 +320,10 @@ func (b *bench) millionRestart(ctx context.Context, r *Report) error {
 		return err
 	}
 	var ready [3]time.Duration
-	err := b.whileProfiling(ctx, "million-adapter-restart", restartProfileSecs, func() (err error) {
+	err := b.whileProfiling(ctx, restartProfileSecs, func() (err error) {
 		ready, err = b.awaitReady(ctx, b.startedAt, millionReadyTimeout)
 		return err
-	})
+	}, profiled{b.adapter, b.cfg.Adapter, "million-adapter-restart"}, profiled{b.manager, b.cfg.Manager, "million-manager-restart"})
 	if err != nil {
 		return err
 	}
@@ -363,32 +363,44 @@ func (b *bench) millionEtcd(ctx context.Context, r *Report) error {
 // (million_*_ready_s), not a reason to end it.
 const millionReadyTimeout = 45 * time.Minute
 
-// The adapter's CPU profiles of the million: the first seconds of its
-// restart, and of the reads at full size.
+// The CPU profiles of the million: the first seconds of the manager's and
+// the adapter's restart, and the adapter's of the reads at full size.
 const (
 	restartProfileSecs = 60
 	readsProfileSecs   = 30
 )
 
-// whileProfiling runs do while it takes a CPU profile of the adapter for
-// secs seconds as name (when the run takes profiles), from as soon as the
-// adapter serves its profiles, and waits for both.
-func (b *bench) whileProfiling(ctx context.Context, name string, secs int, do func() error) error {
+// profiled is a process whose CPU profile a step takes, and the name the
+// profile is saved as.
+type profiled struct {
+	proc         *process
+	binary, name string
+}
+
+// whileProfiling runs do while it takes a CPU profile of secs seconds of
+// each of procs (when the run takes profiles), each from as soon as the
+// process serves its profiles, and waits for all of them.
+func (b *bench) whileProfiling(ctx context.Context, secs int, do func() error, procs ...profiled) error {
 	if !b.cfg.Profile {
 		return do()
 	}
-	profiled := make(chan error, 1)
-	go func() {
-		// A process just started opens its profiles' listener first.
-		if _, err := b.awaitProbe(ctx, "http://"+b.adapter.pprof+"/debug/pprof/", time.Now(),
-			time.Now().Add(time.Minute)); err != nil {
-			profiled <- err
-			return
-		}
-		profiled <- b.profile(ctx, b.adapter, b.cfg.Adapter, name, secs)
-	}()
-	err := do()
-	return errors.Join(err, <-profiled)
+	done := make(chan error, len(procs))
+	for _, p := range procs {
+		go func() {
+			// A process just started opens its profiles' listener first.
+			if _, err := b.awaitProbe(ctx, "http://"+p.proc.pprof+"/debug/pprof/", time.Now(),
+				time.Now().Add(time.Minute)); err != nil {
+				done <- err
+				return
+			}
+			done <- b.profile(ctx, p.proc, p.binary, p.name, secs)
+		}()
+	}
+	errs := []error{do()}
+	for range procs {
+		errs = append(errs, <-done)
+	}
+	return errors.Join(errs...)
 }
 
 // readMillionMemory reads the four processes' resident memory.
