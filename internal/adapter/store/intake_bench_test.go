@@ -16,6 +16,7 @@ package store
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -132,40 +133,65 @@ func benchHistory(b *testing.B, n, families int) []*billingv1.LedgerSeal {
 }
 
 // restartingStore is a store as a restart makes it before the seals
-// arrive: every kind's informer store in place (empty here), and the
-// live invoices' names, which sort after every sealed one, in their sets.
-func restartingStore(b *testing.B) *Store {
+// arrive: every kind's informer store in place (empty here), and, when
+// liveFirst, the live invoices' names in their sets (addLive).
+func restartingStore(b *testing.B, liveFirst bool) *Store {
 	b.Helper()
 	f := newFixture(b)
 	for _, k := range f.store.kinds {
 		k.indexer = toolscache.NewIndexer(toolscache.MetaNamespaceKeyFunc, nil)
 	}
-	k := f.store.byKind[&recordkind.Invoice]
-	for i := range benchLiveNames {
-		live := invoice(fmt.Sprintf("inv-9%09d", i), fmt.Sprintf("cus-%03d", i%benchCustomers))
-		k.names.add(live.Name, k.sets(live)...)
+	if liveFirst {
+		addLive(f.store, nil)
 	}
 	return f.store
 }
 
+// addLive puts benchLiveNames live invoices' names into their sets: in
+// order, names that sort after every sealed one (order nil); or in the
+// order order gives (a permutation), as a watch delivers them after the
+// seals, names that fall among the sealed ones', as a workspace's open
+// invoices' do among its settled ones'.
+func addLive(s *Store, order []int) {
+	k := s.byKind[&recordkind.Invoice]
+	for i := range benchLiveNames {
+		name := fmt.Sprintf("inv-9%09d", i)
+		if order != nil {
+			i = order[i]
+			name = fmt.Sprintf("inv-%010d-open", i*benchSeals*benchFamilies/benchLiveNames)
+		}
+		live := invoice(name, fmt.Sprintf("cus-%03d", i%benchCustomers))
+		k.names.add(live.Name, k.sets(live)...)
+	}
+}
+
 // BenchmarkTakingInSeals takes benchSeals seals of benchFamilies families
 // into a fresh store, as its LedgerSeal informer's initial list does at a
-// restart, until the store would report synced.
+// restart, until the store would report synced: with the live invoices'
+// names in their sets first, and taken in after the seals in any order.
 func BenchmarkTakingInSeals(b *testing.B) {
 	seals := benchHistory(b, benchSeals, benchFamilies)
 	records := benchSeals * benchFamilies * 2
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		b.StopTimer()
-		s := restartingStore(b)
-		b.StartTimer()
-		for _, ls := range seals {
-			s.takeSeal(ls)
-		}
-		finishIntake(s)
+	shuffled := rand.New(rand.NewPCG(1, 2)).Perm(benchLiveNames)
+	for _, liveFirst := range []bool{true, false} {
+		b.Run(fmt.Sprintf("live names first=%t", liveFirst), func(b *testing.B) {
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				b.StopTimer()
+				s := restartingStore(b, liveFirst)
+				b.StartTimer()
+				for _, ls := range seals {
+					s.takeSeal(ls)
+				}
+				if !liveFirst {
+					addLive(s, shuffled)
+				}
+				finishIntake(s)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*records), "ns/record")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*records), "ns/record")
 }
 
 // BenchmarkReadingPagesOfSealedInvoices reads pages of 100 of a
@@ -176,7 +202,7 @@ func BenchmarkTakingInSeals(b *testing.B) {
 func BenchmarkReadingPagesOfSealedInvoices(b *testing.B) {
 	seals := benchHistory(b, benchSeals, benchFamilies)
 	for _, cached := range []bool{true, false} {
-		s := restartingStore(b)
+		s := restartingStore(b, true)
 		if !cached {
 			for _, k := range s.kinds {
 				if k.overlay != nil {

@@ -179,6 +179,8 @@ func TestAnIndexThatDefersItsMergesAnswersAsOneThatMergesAtOnce(t *testing.T) {
 		func(x *nameIndex) { x.remove("inv-2", "ws/paid") },
 		func(x *nameIndex) { x.moveAll([]nameMove{{name: "inv-3", to: []string{"ws", "ws/paid"}}}) },
 		func(x *nameIndex) { x.add("inv-0", "ws") },
+		func(x *nameIndex) { x.add("inv-6", "ws", "ws/open") },
+		func(x *nameIndex) { x.remove("inv-0", "ws") },
 		func(x *nameIndex) { x.moveAll([]nameMove{{name: "inv-4", to: []string{"ws", "ws/void"}}}) },
 	}
 	eager, deferring := newNameIndex(), newNameIndex()
@@ -200,6 +202,22 @@ func TestAnIndexThatDefersItsMergesAnswersAsOneThatMergesAtOnce(t *testing.T) {
 	}
 	if len(deferring.unsorted) != 0 || deferring.deferring {
 		t.Errorf("still deferring: %v", deferring.unsorted)
+	}
+}
+
+func TestAWarmingIndexMergesANameThatSortsBeforeItsSetsLastOnlyWhenTheSetIsRead(t *testing.T) {
+	x := newNameIndex()
+	x.deferMerges()
+	x.add("inv-5", "ws")
+	x.add("inv-7", "ws")
+	x.add("inv-6", "ws")
+	x.add("inv-1", "ws")
+	if got := x.unsorted["ws"]; !slices.Equal(got, []string{"inv-6", "inv-1"}) {
+		t.Errorf("the names deferred are %q, want the two that sort before inv-7", got)
+	}
+	x.remove("inv-6", "ws")
+	if got, want := x.after("ws", "", 10), []string{"inv-1", "inv-5", "inv-7"}; !slices.Equal(got, want) {
+		t.Errorf("ws holds %q, want %q", got, want)
 	}
 }
 

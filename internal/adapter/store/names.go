@@ -44,7 +44,8 @@ type nameIndex struct {
 	// were remembered, for expiry.
 	pending      map[string]pendingObject
 	pendingOrder []pendingKey
-	// deferring, while the store warms, makes moveAll keep each set's
+	// deferring, while the store warms, makes moveAll (and insert, for
+	// a name that sorts before its set's last) keep each set's
 	// new names in unsorted instead of merging them into the set: a
 	// restart takes hundreds of seals in, and merging each seal's names
 	// into sets that hold the ones before was quadratic (12 % of a
@@ -150,9 +151,15 @@ func (x *nameIndex) add(name string, sets ...string) {
 func (x *nameIndex) insert(name string, sets ...string) {
 	for _, set := range sets {
 		names := x.sets[set]
-		// Ids made by the API are ULIDs, so most adds are appends.
+		// Ids made by the API are ULIDs, so most adds are appends. One
+		// that is not waits, while the store warms, to be merged with the
+		// rest (deferMerges): a restart's live objects come in after the
+		// seals' names, and inserting each shifted its set's tail (12 % of
+		// a restart's CPU at a million, docs/performance.md).
 		if n := len(names); n == 0 || names[n-1] < name {
 			x.sets[set] = append(names, name)
+		} else if x.deferring {
+			x.unsorted[set] = append(x.unsorted[set], name)
 		} else if i, found := slices.BinarySearch(names, name); !found {
 			x.sets[set] = slices.Insert(names, i, name)
 		}
@@ -218,8 +225,8 @@ func (x *nameIndex) moveAll(moves []nameMove) {
 	}
 }
 
-// deferMerges makes moveAll defer its merges until mergeDeferred, for a
-// store that is warming.
+// deferMerges makes moveAll and insert defer their merges until
+// mergeDeferred, for a store that is warming.
 func (x *nameIndex) deferMerges() {
 	x.mu.Lock()
 	defer x.mu.Unlock()
