@@ -239,11 +239,18 @@ func (m *millionRun) issueAndSeal(b *bench) func(context.Context, *Report) error
 	return func(ctx context.Context, r *Report) error {
 		d := &r.Details.MillionDetails
 		run := &controllerRun{wait: apfWait{}}
-		if err := b.controllerRound(ctx, controllerWorkspace, m.plan.round, false, false, run); err != nil {
+		err := b.whileProfiling(ctx, apiServerProfileSecs, func() error {
+			return b.controllerRound(ctx, controllerWorkspace, m.plan.round, false, false, run)
+		}, apiServer("million-apiserver-issuing", 0))
+		if err != nil {
 			return err
 		}
 		d.MillionRates["issue_created"], d.MillionRates["issue_issued"], r.IssueRatio = run.rates()
-		s, err := b.sealWhileIssuing(ctx, monthWorkspace, m.plan.month, m.plan.round)
+		var s sealingRun
+		err = b.whileProfiling(ctx, apiServerProfileSecs, func() (err error) {
+			s, err = b.sealWhileIssuing(ctx, monthWorkspace, m.plan.month, m.plan.round)
+			return err
+		}, apiServer("million-apiserver-sealing", sealingProfileAfter))
 		if err != nil {
 			return err
 		}
@@ -291,7 +298,7 @@ func (m *millionRun) reads(b *bench) func(context.Context, *Report) error {
 		err := b.whileProfiling(ctx, readsProfileSecs, func() (err error) {
 			full, err = b.readLatencies(ctx, m.histories[0], m.plan.feedDepth)
 			return err
-		}, profiled{b.adapter, b.cfg.Adapter, "million-adapter-reads"})
+		}, profiled{proc: b.adapter, binary: b.cfg.Adapter, name: "million-adapter-reads"})
 		if err != nil {
 			return fmt.Errorf("the reads at full size: %w", err)
 		}
@@ -323,7 +330,8 @@ func (b *bench) millionRestart(ctx context.Context, r *Report) error {
 	err := b.whileProfiling(ctx, restartProfileSecs, func() (err error) {
 		ready, err = b.awaitReady(ctx, b.startedAt, millionReadyTimeout)
 		return err
-	}, profiled{b.adapter, b.cfg.Adapter, "million-adapter-restart"}, profiled{b.manager, b.cfg.Manager, "million-manager-restart"})
+	}, profiled{proc: b.adapter, binary: b.cfg.Adapter, name: "million-adapter-restart"},
+		profiled{proc: b.manager, binary: b.cfg.Manager, name: "million-manager-restart"})
 	if err != nil {
 		return err
 	}
@@ -364,18 +372,31 @@ func (b *bench) millionEtcd(ctx context.Context, r *Report) error {
 const millionReadyTimeout = 45 * time.Minute
 
 // The CPU profiles of the million: the first seconds of the manager's and
-// the adapter's restart, and the adapter's of the reads at full size.
+// the adapter's restart, the adapter's of the reads at full size.
 const (
 	restartProfileSecs = 60
 	readsProfileSecs   = 30
+	// The API server's, of the first seconds of the round at full size
+	// and of the sealing once its first seal's originals are deleted.
+	apiServerProfileSecs = 20
 )
 
-// profiled is a process whose CPU profile a step takes, and the name the
-// profile is saved as.
+// sealingProfileAfter is how long into the sealing the API server's
+// profile starts: past the close and the first seal's read and labels.
+const sealingProfileAfter = 30 * time.Second
+
+// profiled is a process whose CPU profile a step takes (the API server's
+// when proc is nil), and the name the profile is saved as.
 type profiled struct {
 	proc         *process
 	binary, name string
+	// after is how long into the step the profile starts.
+	after time.Duration
 }
+
+// apiServer names the API server's CPU profile of a step, from after into
+// it.
+func apiServer(name string, after time.Duration) profiled { return profiled{name: name, after: after} }
 
 // whileProfiling runs do while it takes a CPU profile of secs seconds of
 // each of procs (when the run takes profiles), each from as soon as the
@@ -387,6 +408,16 @@ func (b *bench) whileProfiling(ctx context.Context, secs int, do func() error, p
 	done := make(chan error, len(procs))
 	for _, p := range procs {
 		go func() {
+			select {
+			case <-ctx.Done():
+				done <- ctx.Err()
+				return
+			case <-time.After(p.after):
+			}
+			if p.proc == nil {
+				done <- b.apiServerProfile(ctx, p.name, secs)
+				return
+			}
 			// A process just started opens its profiles' listener first.
 			if _, err := b.awaitProbe(ctx, "http://"+p.proc.pprof+"/debug/pprof/", time.Now(),
 				time.Now().Add(time.Minute)); err != nil {

@@ -25,6 +25,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"time"
 )
 
@@ -41,6 +42,23 @@ func (b *bench) profile(ctx context.Context, p *process, binary, name string, se
 	if _, err := exec.LookPath("dot"); err == nil {
 		_, _ = pprofTool(ctx, "-svg", "-output", filepath.Join(b.cfg.OutDir, name+".svg"), binary, path)
 	}
+	return nil
+}
+
+// apiServerProfile saves a CPU profile of secs seconds of the API server
+// as name.pprof, and its top entries as name.txt: what its time goes to
+// while a step of ours runs. The profile carries its own symbols.
+func (b *bench) apiServerProfile(ctx context.Context, name string, secs int) error {
+	data, err := b.cs.Discovery().RESTClient().Get().AbsPath("/debug/pprof/profile").
+		Param("seconds", strconv.Itoa(secs)).Timeout(time.Duration(secs+30) * time.Second).DoRaw(ctx)
+	if err != nil {
+		return fmt.Errorf("the API server's CPU profile: %w", err)
+	}
+	path := filepath.Join(b.cfg.OutDir, name+".pprof")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return err
+	}
+	b.summarize(ctx, "", path, name)
 	return nil
 }
 
@@ -81,7 +99,11 @@ func (b *bench) saveProfile(ctx context.Context, hc *http.Client, endpoint, what
 // summarize writes the top entries of a profile as name.txt, when pprof
 // can read it (a summary is a convenience, not a result).
 func (b *bench) summarize(ctx context.Context, binary, path, name string, flags ...string) {
-	args := append(append([]string{"-top", "-nodecount=30"}, flags...), binary, path)
+	args := append([]string{"-top", "-nodecount=30"}, flags...)
+	if binary != "" {
+		args = append(args, binary)
+	}
+	args = append(args, path)
 	if top, err := pprofTool(ctx, args...); err == nil {
 		_ = os.WriteFile(filepath.Join(b.cfg.OutDir, name+".txt"), top, 0o600)
 	}
