@@ -595,11 +595,8 @@ func (r *SealReconciler) deleteSealedKind(ctx context.Context, ns, sealName, kin
 	selector := client.MatchingLabels{billingv1.LabelSealedIn: sealName}
 	if part != "" {
 		selector[billingv1.LabelSealedPart] = part
-	}
-	if part == "" {
-		if left, err := r.anySealed(ctx, ns, sealName, kind, selector); err != nil || !left {
-			return err
-		}
+	} else if left, err := r.anySealed(ctx, ns, sealName, kind, selector); err != nil || !left {
+		return err
 	}
 	for range records/deletePage + 2 {
 		obj := &metav1.PartialObjectMetadata{}
