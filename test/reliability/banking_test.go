@@ -70,7 +70,9 @@ var _ = Describe("The manager killed while a 2,000-line bank statement is matche
 		}
 		statement := camtfile.Write(iban, "stmt-reliability", entries)
 		adapter := startInProcessAdapter(httpapi.Options{RateLimit: -1})
-		api := v1client.New(adapter.url, &http.Client{Timeout: 2 * time.Minute}).
+		// An import may take the server's StatementTimeout: 2,000 creates
+		// while the manager matches take minutes on a loaded machine.
+		api := v1client.New(adapter.url, &http.Client{Timeout: httpapi.StatementTimeout + time.Minute}).
 			With(v1client.Token(tokens[callers[0]]), v1client.Workspace(ws))
 
 		matched := func() int {
@@ -84,9 +86,20 @@ var _ = Describe("The manager killed while a 2,000-line bank statement is matche
 			}
 			return n
 		}
-		imported, resp, err := api.ImportBankStatement(ctx, statement)
-		Expect(err).NotTo(HaveOccurred(), "body: %v", resp)
-		Expect(imported.Transactions).To(Equal(lines))
+		// The manager matches while the import creates the lines: it is
+		// killed twice meanwhile, and its second life ends once the import
+		// has answered.
+		type answer struct {
+			imported *v1client.BankStatement
+			resp     *v1client.Response
+			err      error
+		}
+		answered := make(chan answer, 1)
+		go func() {
+			defer GinkgoRecover()
+			imported, resp, err := api.ImportBankStatement(ctx, statement)
+			answered <- answer{imported, resp, err}
+		}()
 
 		By("killing the manager twice while it matches")
 		Eventually(matched).WithTimeout(time.Minute).Should(BeNumerically(">=", 100))
@@ -95,6 +108,10 @@ var _ = Describe("The manager killed while a 2,000-line bank statement is matche
 		manager = startManager()
 		before := matched()
 		Eventually(matched).WithTimeout(time.Minute).Should(BeNumerically(">=", min(before+100, lines)))
+		var first answer
+		Eventually(answered).WithTimeout(httpapi.StatementTimeout + time.Minute).Should(Receive(&first))
+		Expect(first.err).NotTo(HaveOccurred(), "body: %v", first.resp)
+		Expect(first.imported.Transactions).To(Equal(lines))
 		manager.kill()
 		GinkgoWriter.Printf("Killed the restarted manager after %d matches\n", matched())
 		again, resp, err := api.ImportBankStatement(ctx, statement)
