@@ -96,7 +96,7 @@ func TestTheIndexesMakeOfASealedRecordsFieldsWhatTheyMakeOfTheWholeRecord(t *tes
 		}
 		whole := records[0].Object
 		k := s.kinds[reflect.TypeOf(whole)]
-		fields, err := indexedObject(recordkind.Of(whole), line)
+		fields, err := seal.Indexed(recordkind.Of(whole), line)
 		if err != nil {
 			t.Fatalf("%s: %v", obj.GetName(), err)
 		}
@@ -125,7 +125,7 @@ func TestTheScannerReadsTheFieldsWhateverSurroundsThem(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := New(nil, nil, Options{})
-			obj, err := indexedObject(&recordkind.Payment, []byte(tc.line))
+			obj, err := seal.Indexed(&recordkind.Payment, []byte(tc.line))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,7 +145,7 @@ func TestTheScannerReadsTheFieldsWhateverSurroundsThem(t *testing.T) {
 
 func TestALineThatIsNotAnObjectIsAnError(t *testing.T) {
 	for _, line := range []string{``, `[]`, `{"metadata":`, `{"metadata":{"name":"a"}`, `{"a" 1}`, `{"a":"b}`, `{"a":1 "b":2}`} {
-		if _, err := indexedObject(&recordkind.Payment, []byte(line)); err == nil {
+		if _, err := seal.Indexed(&recordkind.Payment, []byte(line)); err == nil {
 			t.Errorf("%q: no error", line)
 		}
 	}

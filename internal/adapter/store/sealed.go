@@ -64,7 +64,7 @@ import (
 //
 // Memory: when its seal is delivered, each sealed record's line is read
 // for the few fields its indexes need (its sets, its sequence, its
-// events: sealedfields.go), never decoded whole, and then kept as its
+// events: seal.Indexed), never decoded whole, and then kept as its
 // JSON line compressed with its neighbours (sealedblocks.go), some 130
 // bytes a record; a read decodes it (some 70 µs), into an object of its
 // own. A decoded record would cost what a live object costs
@@ -409,7 +409,7 @@ func (s *Store) serveSeal(ns string, uid types.UID, records []sealedTake) takenS
 }
 
 // sealedTake is a sealed record being taken in: the fields its indexes
-// read (indexedObject), and where its line is kept.
+// read (seal.Indexed), and where its line is kept.
 type sealedTake struct {
 	obj client.Object
 	// sets are the sets obj belongs to (its kind's sets), named while

@@ -25,7 +25,7 @@ import (
 // Reading a verified seal's records for the indexes. A seal's records are
 // read in chunks on as many goroutines as GOMAXPROCS allows: each chunk
 // compresses its lines into blocks, decodes the fields its indexes read
-// (indexedObject) and names each record's sets, none of which depends on
+// (seal.Indexed) and names each record's sets, none of which depends on
 // another chunk. What depends
 // on order, the chain's check against the previous seal's hash and the
 // indexes, stays in takeSeal, one seal at a time, in the order the
@@ -83,7 +83,7 @@ func readChunk(lines []seal.RawRecord, out []sealedTake, sealName string) error 
 		return err
 	}
 	for i, l := range lines {
-		obj, err := indexedObject(l.Kind, l.Line)
+		obj, err := seal.Indexed(l.Kind, l.Line)
 		if err != nil {
 			return err
 		}

@@ -12,7 +12,7 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package store
+package seal
 
 import (
 	"encoding/json"
@@ -20,6 +20,7 @@ import (
 	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
@@ -29,23 +30,24 @@ import (
 // A sealed record is indexed from the few fields the indexes read, not
 // from the whole object: a restart takes a million sealed records in, and
 // decoding each into its API type (its items, taxes, parties, conditions
-// and ledger) was a third of the restart's CPU (docs/performance.md).
-// The fields are scanned out of the line (sealedscan.go). indexedObject
-// makes an object of the record's type that holds only those fields, and
-// the indexes read it with the functions they read live objects with
-// (the kind's sets, sequenceOf, the event index's put), so that what they
-// make of it is what they would make of the full record. It is never
-// served: a page or a get decodes the full record (sealedRef.record).
+// and ledger) was a third of the adapter's restart's CPU and half of the
+// manager's (docs/performance.md). The fields are scanned out of the line
+// (scan.go). Indexed makes an object of the record's type that holds only
+// those fields, and the indexes (the adapter's store, the manager's
+// SealedRecords) read it with the functions they read live objects with,
+// so that what they make of it is what they would make of the full
+// record. It is never served: a page or a get decodes the full record.
 
 // indexedMeta is the metadata the indexes read.
 type indexedMeta struct {
 	Name      string            `json:"name"`
 	Namespace string            `json:"namespace"`
+	UID       types.UID         `json:"uid"`
 	Labels    map[string]string `json:"labels"`
 }
 
 func (m indexedMeta) objectMeta() metav1.ObjectMeta {
-	return metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, Labels: m.Labels}
+	return metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID, Labels: m.Labels}
 }
 
 // invoiceFields is what the indexes read of an invoice: its customer,
@@ -181,11 +183,12 @@ func (f *recordFields) viaJSON(k *recordkind.Kind) (client.Object, error) {
 	return obj, nil
 }
 
-// indexedObject decodes of line, a sealed record of kind k, the fields
-// the indexes read, into an object of k's type; a kind this file does
-// not know is decoded whole, so that a kind sealed later is indexed
-// correctly, if slowly.
-func indexedObject(k *recordkind.Kind, line []byte) (client.Object, error) {
+// Indexed decodes of line, a sealed record of kind k (a RawRecord), the
+// fields the indexes read (its name, namespace, uid and labels, its
+// references, phase, amounts, sequence and events' types and sequences)
+// into an object of k's type; a kind this file does not know is decoded
+// whole, so that a kind sealed later is indexed correctly, if slowly.
+func Indexed(k *recordkind.Kind, line []byte) (client.Object, error) {
 	if k == &recordkind.Invoice {
 		var f invoiceFields
 		if err := f.scan(line); err != nil {

@@ -12,7 +12,7 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package store
+package seal
 
 import (
 	"bytes"
@@ -341,6 +341,8 @@ func (m *indexedMeta) scan(value []byte) error {
 			return scanString(value, &m.Name)
 		case "namespace":
 			return scanString(value, &m.Namespace)
+		case "uid":
+			return scanString(value, &m.UID)
 		case "labels":
 			return scanLabels(value, &m.Labels)
 		}
