@@ -22,6 +22,7 @@ import (
 	"strconv"
 
 	billingv1 "github.com/invoicing-dev/invoicing/api/v1"
+	"github.com/invoicing-dev/invoicing/internal/jsonscan"
 )
 
 // A scanner of the JSON objects of sealed records' lines: it finds the
@@ -39,11 +40,11 @@ var errBadJSON = errors.New("a sealed record's line is not a JSON object")
 // of the JSON object data holds (surrounded by white space at most), in
 // order; a key with escapes is unquoted first.
 func members(data []byte, each func(key, value []byte) error) error {
-	i := skipSpace(data, 0)
+	i := jsonscan.SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return errBadJSON
 	}
-	i = skipSpace(data, i+1)
+	i = jsonscan.SkipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
 		return nil
 	}
@@ -56,24 +57,24 @@ func members(data []byte, each func(key, value []byte) error) error {
 		if err != nil {
 			return err
 		}
-		i = skipSpace(data, end)
+		i = jsonscan.SkipSpace(data, end)
 		if i >= len(data) || data[i] != ':' {
 			return errBadJSON
 		}
-		i = skipSpace(data, i+1)
+		i = jsonscan.SkipSpace(data, i+1)
 		if end, err = valueEnd(data, i); err != nil {
 			return err
 		}
 		if err := each(key, data[i:end]); err != nil {
 			return err
 		}
-		i = skipSpace(data, end)
+		i = jsonscan.SkipSpace(data, end)
 		if i >= len(data) {
 			return errBadJSON
 		}
 		switch data[i] {
 		case ',':
-			i = skipSpace(data, i+1)
+			i = jsonscan.SkipSpace(data, i+1)
 		case '}':
 			return nil
 		default:
@@ -94,81 +95,15 @@ func memberKey(quoted []byte) ([]byte, error) {
 	return []byte(key), nil
 }
 
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	return i
-}
-
 // valueEnd returns the end of the JSON value that starts at data[i]: a
 // string, an object or array (with everything nested in it), or a
 // literal (a number, true, false, null).
 func valueEnd(data []byte, i int) (int, error) {
-	if i >= len(data) {
+	end := jsonscan.ValueEnd(data, i)
+	if end < 0 {
 		return 0, errBadJSON
 	}
-	switch data[i] {
-	case '"':
-		return stringEnd(data, i)
-	case '{', '[':
-		return nestedEnd(data, i)
-	}
-	j := i
-	for j < len(data) && !endsLiteral(data[j]) {
-		j++
-	}
-	if j == i {
-		return 0, errBadJSON
-	}
-	return j, nil
-}
-
-// endsLiteral says whether c ends a literal: what may follow a value.
-func endsLiteral(c byte) bool {
-	switch c {
-	case ',', '}', ']', ' ', '\t', '\n', '\r':
-		return true
-	}
-	return false
-}
-
-// stringEnd returns the end of the string that starts at data[i], its
-// closing quote included.
-func stringEnd(data []byte, i int) (int, error) {
-	for j := i + 1; j < len(data); j++ {
-		switch data[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1, nil
-		}
-	}
-	return 0, errBadJSON
-}
-
-// nestedEnd returns the end of the object or array that starts at
-// data[i], skipping the strings in it (which may hold brackets).
-func nestedEnd(data []byte, i int) (int, error) {
-	depth := 0
-	for j := i; j < len(data); j++ {
-		switch data[j] {
-		case '"':
-			end, err := stringEnd(data, j)
-			if err != nil {
-				return 0, err
-			}
-			j = end - 1
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return j + 1, nil
-			}
-		}
-	}
-	return 0, errBadJSON
+	return end, nil
 }
 
 // scanString sets *s to the JSON string value, straight from its bytes
@@ -187,14 +122,14 @@ func isNull(value []byte) bool { return string(value) == "null" }
 // elements calls each with the bytes of every element of the JSON array
 // data holds; null holds none.
 func elements(data []byte, each func(value []byte) error) error {
-	i := skipSpace(data, 0)
+	i := jsonscan.SkipSpace(data, 0)
 	if isNull(bytes.TrimSpace(data)) {
 		return nil
 	}
 	if i >= len(data) || data[i] != '[' {
 		return errBadJSON
 	}
-	i = skipSpace(data, i+1)
+	i = jsonscan.SkipSpace(data, i+1)
 	if i < len(data) && data[i] == ']' {
 		return nil
 	}
@@ -206,13 +141,13 @@ func elements(data []byte, each func(value []byte) error) error {
 		if err := each(data[i:end]); err != nil {
 			return err
 		}
-		i = skipSpace(data, end)
+		i = jsonscan.SkipSpace(data, end)
 		if i >= len(data) {
 			return errBadJSON
 		}
 		switch data[i] {
 		case ',':
-			i = skipSpace(data, i+1)
+			i = jsonscan.SkipSpace(data, i+1)
 		case ']':
 			return nil
 		default:

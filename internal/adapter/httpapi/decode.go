@@ -22,7 +22,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/invoicing-dev/invoicing/internal/adapter/jsonscan"
+	"github.com/invoicing-dev/invoicing/internal/jsonscan"
 )
 
 // Bounds of the JSON structure of a body, so that a body of at most

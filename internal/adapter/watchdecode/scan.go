@@ -18,7 +18,7 @@ import (
 	"bytes"
 	"unicode/utf8"
 
-	"github.com/invoicing-dev/invoicing/internal/adapter/jsonscan"
+	"github.com/invoicing-dev/invoicing/internal/jsonscan"
 )
 
 // A scanner of the top level of a JSON object, for the two shapes the fast

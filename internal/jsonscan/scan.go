@@ -14,9 +14,11 @@
 
 // Package jsonscan finds where JSON text's white space, strings and values
 // end, without decoding them. The adapter's request body parser and its
-// watch decoder read JSON with it; neither relies on it to validate: the
-// body parser runs after encoding/json has accepted the body, and the watch
-// decoder hands anything it cannot read fully to the standard decoder.
+// watch decoder read JSON with it, and so does the field scan of sealed
+// records (seal.Indexed); none relies on it to validate: the body parser
+// runs after encoding/json has accepted the body, the watch decoder hands
+// anything it cannot read fully to the standard decoder, and a seal's
+// lines are read only once its hash has proved them the ones written.
 package jsonscan
 
 // SkipSpace returns the index of the first byte at or after i that is not
